@@ -1,0 +1,1 @@
+//! frontdesk: a keyboard-driven terminal inbox for the Conversation Messaging Service.
