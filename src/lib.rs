@@ -1,1 +1,7 @@
 //! frontdesk: a keyboard-driven terminal inbox for the Conversation Messaging Service.
+
+pub mod api;
+pub mod cli;
+pub mod config;
+pub mod server;
+pub mod tui;

@@ -1,3 +1,37 @@
-fn main() {
-    println!("frontdesk");
+use std::process::ExitCode;
+
+use clap::Parser;
+use frontdesk::cli::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("frontdesk: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match cli.command {
+        None => {
+            if let Err(e) = color_eyre::install() {
+                eprintln!("frontdesk: {e}");
+            }
+            match runtime.block_on(frontdesk::tui::run(cli.global, cli.demo)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("frontdesk: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::Serve(args)) => match runtime.block_on(frontdesk::server::run(args)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("frontdesk serve: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Some(command) => ExitCode::from(runtime.block_on(frontdesk::cli::run(cli.global, command)) as u8),
+    }
 }

@@ -1,0 +1,382 @@
+//! The service's resources (api.md part 2 and extensions.md), decoded
+//! tolerantly: unknown fields are ignored, open value sets keep unknown
+//! values, and missing optional fields take defaults.
+
+mod custom_field;
+mod open_enum;
+pub mod time;
+
+pub use custom_field::{FieldMeta, FieldType, FieldValue, split_list, validate_field_value};
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::open_enum;
+
+open_enum!(
+    /// Status of an entry in a contact's thread.
+    MessageStatus { Sent => "sent", Received => "received", Note => "note" }
+);
+
+open_enum!(
+    /// Status of a contact's bot.
+    BotStatus { Started => "started", InProgress => "in_progress", Ended => "ended" }
+);
+
+open_enum!(
+    /// Delivery status of a message sent through the interface.
+    DeliveryStatus {
+        Enqueued => "enqueued",
+        Sent => "sent",
+        Delivered => "delivered",
+        Read => "read",
+        Failed => "failed",
+    }
+);
+
+/// The team a contact is assigned to (the reference shows `{}` for none).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ContactTeam {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uuid: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// A contact and its conversation.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Contact {
+    pub uuid: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub phone_number: String,
+    #[serde(default)]
+    pub avatar_url: Option<String>,
+    #[serde(default, with = "time::opt")]
+    pub created_at: Option<DateTime<Utc>>,
+    /// Integration type (open set; the primary one is `messaging_app`).
+    #[serde(default)]
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub href: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversation_href: Option<String>,
+    /// Email of the assigned collaborator.
+    #[serde(default)]
+    pub assigned_user: Option<String>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub tags: Vec<String>,
+    /// Custom field name to value; a checkbox value decodes to a list.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub custom_fields: BTreeMap<String, FieldValue>,
+    /// Present only when requested with `include_field_types=true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom_fields_metadata: Option<BTreeMap<String, FieldMeta>>,
+    /// Set when the conversation is closed.
+    #[serde(default, with = "time::opt")]
+    pub closed_at: Option<DateTime<Utc>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub funnel_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<ContactTeam>,
+    /// Latest activity in the conversation. Not in the reference: sent by
+    /// the embedded server; other servers may omit it.
+    #[serde(default, with = "time::opt", skip_serializing_if = "Option::is_none")]
+    pub last_message_at: Option<DateTime<Utc>>,
+    /// The contact's note. Not in the reference's responses: sent by the
+    /// embedded server; other servers may omit it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl Contact {
+    /// True while the conversation is open.
+    pub fn is_open(&self) -> bool {
+        self.closed_at.is_none()
+    }
+
+    /// The latest known activity: `lastMessageAt`, else `createdAt`.
+    pub fn last_activity(&self) -> Option<DateTime<Utc>> {
+        self.last_message_at.or(self.created_at)
+    }
+
+    /// Uuid of the contact's team, if it has one.
+    pub fn team_uuid(&self) -> Option<&str> {
+        self.team
+            .as_ref()
+            .and_then(|t| t.uuid.as_deref())
+            .filter(|u| !u.is_empty())
+    }
+}
+
+/// An entry of a contact's thread.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Message {
+    /// Absent on notes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uuid: Option<String>,
+    #[serde(default)]
+    pub text: String,
+    #[serde(default, with = "time::opt")]
+    pub created_at: Option<DateTime<Utc>>,
+    #[serde(default = "unknown_message_status")]
+    pub status: MessageStatus,
+    #[serde(default)]
+    pub channel: String,
+    #[serde(default)]
+    pub from: String,
+    #[serde(default)]
+    pub to: String,
+}
+
+fn unknown_message_status() -> MessageStatus {
+    MessageStatus::Other(String::new())
+}
+
+/// Inner payload of a send-request's status.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusInnerPayload {
+    #[serde(default, rename = "type")]
+    pub payload_type: String,
+    #[serde(default)]
+    pub messaging_app_message_id: Option<String>,
+}
+
+/// `messageStatusPayload` of a send-request.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageStatusPayload {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default, rename = "type")]
+    pub status_type: String,
+    #[serde(default)]
+    pub payload: Option<StatusInnerPayload>,
+    #[serde(default)]
+    pub destination: Option<String>,
+}
+
+/// A message sent through the interface, as its status lookup returns it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageSendRequest {
+    pub uuid: String,
+    pub status: DeliveryStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_status_payload: Option<MessageStatusPayload>,
+}
+
+/// The answer to POST /messages/send.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SentMessage {
+    pub uuid: String,
+    pub status: DeliveryStatus,
+}
+
+/// A message template.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Template {
+    pub uuid: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub template_type: String,
+    #[serde(default)]
+    pub category: String,
+    /// `approved`, `rejected`, or another value the service uses.
+    #[serde(default)]
+    pub status: String,
+    #[serde(default)]
+    pub text: String,
+    #[serde(default, with = "time::opt")]
+    pub created_at: Option<DateTime<Utc>>,
+}
+
+/// A channel messages are sent from.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Channel {
+    pub uuid: String,
+    #[serde(default)]
+    pub title: String,
+    /// Channel type (open set).
+    #[serde(default, rename = "type")]
+    pub channel_type: String,
+    #[serde(default)]
+    pub main: bool,
+}
+
+/// A sales funnel.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Funnel {
+    pub uuid: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub emoji: String,
+    #[serde(default)]
+    pub position: i64,
+    #[serde(default, with = "time::opt")]
+    pub created_at: Option<DateTime<Utc>>,
+}
+
+/// A team of users.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Team {
+    pub uuid: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default, with = "time::opt")]
+    pub created_at: Option<DateTime<Utc>>,
+    #[serde(default)]
+    pub default: bool,
+    /// Member count.
+    #[serde(default)]
+    pub members: Option<i64>,
+}
+
+/// A member of a team (GET /teams/:uuid/members).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TeamMember {
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub available: Option<bool>,
+    #[serde(default, with = "time::opt")]
+    pub last_updated_at: Option<DateTime<Utc>>,
+    #[serde(default)]
+    pub user_custom_status: Option<serde_json::Value>,
+}
+
+/// The bot of a contact.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Bot {
+    #[serde(default)]
+    pub uuid: String,
+    #[serde(default)]
+    pub name: String,
+    pub status: BotStatus,
+    #[serde(default, with = "time::opt")]
+    pub conversation_started_at: Option<DateTime<Utc>>,
+    #[serde(default)]
+    pub version: Option<i64>,
+    #[serde(default)]
+    pub latest_bot_version: Option<bool>,
+}
+
+impl Bot {
+    /// True when the bot is answering the contact.
+    pub fn is_running(&self) -> bool {
+        matches!(self.status, BotStatus::Started | BotStatus::InProgress)
+    }
+}
+
+/// A custom status an agent can wear.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomStatus {
+    pub id: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub emoji: String,
+    #[serde(default, with = "time::opt")]
+    pub created_at: Option<DateTime<Utc>>,
+    #[serde(default, with = "time::opt")]
+    pub updated_at: Option<DateTime<Utc>>,
+}
+
+/// `user_status.custom_status`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct UserCustomStatus {
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default, with = "time::opt")]
+    pub last_updated_at: Option<DateTime<Utc>>,
+}
+
+/// `user_status.appearance`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Appearance {
+    #[serde(default)]
+    pub available: bool,
+    #[serde(default, with = "time::opt")]
+    pub last_updated_at: Option<DateTime<Utc>>,
+}
+
+/// A user's availability and custom status.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct UserStatus {
+    #[serde(default)]
+    pub custom_status: Option<UserCustomStatus>,
+    #[serde(default)]
+    pub appearance: Option<Appearance>,
+}
+
+/// The account's plan (GET /plan, at top level).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Plan {
+    #[serde(default)]
+    pub plan: String,
+    #[serde(default)]
+    pub included_channels: i64,
+    #[serde(default)]
+    pub licenses: i64,
+    #[serde(default)]
+    pub active_users: i64,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub teams: Vec<Team>,
+}
+
+/// The receiver's reply recorded with a webhook event.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct WebhookResponse {
+    #[serde(default)]
+    pub body: serde_json::Value,
+    #[serde(default)]
+    pub code: Option<i64>,
+    #[serde(default)]
+    pub headers: serde_json::Value,
+}
+
+/// A record of the webhook event log.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookEvent {
+    /// Event kind (open set), e.g. `message_created`.
+    #[serde(default)]
+    pub event: String,
+    /// Kind of object delivered, e.g. `message_object`.
+    #[serde(default)]
+    pub payload: String,
+    #[serde(default)]
+    pub response: Option<WebhookResponse>,
+    #[serde(default)]
+    pub success: bool,
+    #[serde(default, with = "time::opt")]
+    pub created_at: Option<DateTime<Utc>>,
+}
+
+/// Reads `null` as the type's default (some servers send `"tags": null`).
+pub(crate) fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
