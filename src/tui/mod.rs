@@ -1,5 +1,7 @@
 //! The terminal app (issue 4).
 
+pub mod text;
+
 use crate::config::GlobalArgs;
 
 /// Opens the TUI: the configured account, or the embedded demo server when
