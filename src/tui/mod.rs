@@ -1,6 +1,7 @@
 //! The terminal app (issue 4).
 
 pub mod text;
+pub mod theme;
 
 use crate::config::GlobalArgs;
 
