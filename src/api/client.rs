@@ -82,109 +82,109 @@ impl Client {
     // ---- contacts ----
 
     /// GET /contacts.
-    pub async fn list_contacts(&self, filter: &ContactFilter, at: &PageRequest) -> Result<Page<Contact>, ApiError> {
+    pub async fn list_contacts(&self, _filter: &ContactFilter, _at: &PageRequest) -> Result<Page<Contact>, ApiError> {
         todo!()
     }
 
     /// Walks GET /contacts by cursor from the first batch until `meta.next`
     /// is null, resending `filter` each time. Ends with
     /// `ApiError::Pagination` if a cursor repeats.
-    pub fn walk_contacts(&self, filter: ContactFilter) -> BoxStream<'static, Result<Page<Contact>, ApiError>> {
+    pub fn walk_contacts(&self, _filter: ContactFilter) -> BoxStream<'static, Result<Page<Contact>, ApiError>> {
         todo!()
     }
 
     /// GET /contacts/:uuid.
-    pub async fn get_contact(&self, uuid: &str, include_field_types: bool) -> Result<Contact, ApiError> {
+    pub async fn get_contact(&self, _uuid: &str, _include_field_types: bool) -> Result<Contact, ApiError> {
         todo!()
     }
 
     /// POST /contacts (never retried).
-    pub async fn create_contact(&self, body: &NewContact) -> Result<Contact, ApiError> {
+    pub async fn create_contact(&self, _body: &NewContact) -> Result<Contact, ApiError> {
         todo!()
     }
 
     /// PATCH /contacts/:uuid.
-    pub async fn update_contact(&self, uuid: &str, patch: &ContactPatch) -> Result<Contact, ApiError> {
+    pub async fn update_contact(&self, _uuid: &str, _patch: &ContactPatch) -> Result<Contact, ApiError> {
         todo!()
     }
 
     /// POST /contacts/:uuid/conversation/close.
-    pub async fn close_conversation(&self, uuid: &str) -> Result<Contact, ApiError> {
+    pub async fn close_conversation(&self, _uuid: &str) -> Result<Contact, ApiError> {
         todo!()
     }
 
     /// POST /contacts/:uuid/conversation/open.
-    pub async fn open_conversation(&self, uuid: &str) -> Result<Contact, ApiError> {
+    pub async fn open_conversation(&self, _uuid: &str) -> Result<Contact, ApiError> {
         todo!()
     }
 
     // ---- messages ----
 
     /// GET /contacts/:uuid/messages (newest first).
-    pub async fn list_messages(&self, contact_uuid: &str, at: &PageRequest) -> Result<Page<Message>, ApiError> {
+    pub async fn list_messages(&self, _contact_uuid: &str, _at: &PageRequest) -> Result<Page<Message>, ApiError> {
         todo!()
     }
 
     /// Walks a contact's messages by cursor to the end.
-    pub fn walk_messages(&self, contact_uuid: &str) -> BoxStream<'static, Result<Page<Message>, ApiError>> {
+    pub fn walk_messages(&self, _contact_uuid: &str) -> BoxStream<'static, Result<Page<Message>, ApiError>> {
         todo!()
     }
 
     /// DELETE a message: body form first, path form on 404 or 405.
-    pub async fn delete_message(&self, uuid: &str) -> Result<(), ApiError> {
+    pub async fn delete_message(&self, _uuid: &str) -> Result<(), ApiError> {
         todo!()
     }
 
     /// GET /messages/status/:uuid.
-    pub async fn message_status(&self, uuid: &str) -> Result<MessageSendRequest, ApiError> {
+    pub async fn message_status(&self, _uuid: &str) -> Result<MessageSendRequest, ApiError> {
         todo!()
     }
 
     /// POST /messages/send (never retried).
-    pub async fn send_message(&self, body: &SendMessage) -> Result<SentMessage, ApiError> {
+    pub async fn send_message(&self, _body: &SendMessage) -> Result<SentMessage, ApiError> {
         todo!()
     }
 
     // ---- bot ----
 
     /// GET /contacts/:uuid/bot.
-    pub async fn get_bot(&self, contact_uuid: &str) -> Result<Bot, ApiError> {
+    pub async fn get_bot(&self, _contact_uuid: &str) -> Result<Bot, ApiError> {
         todo!()
     }
 
     /// POST /contacts/:uuid/bot.
-    pub async fn set_bot(&self, contact_uuid: &str, action: BotAction) -> Result<Bot, ApiError> {
+    pub async fn set_bot(&self, _contact_uuid: &str, _action: BotAction) -> Result<Bot, ApiError> {
         todo!()
     }
 
     // ---- templates, channels, funnels, teams, plan ----
 
     /// GET /templates.
-    pub async fn list_templates(&self, page: Option<u32>) -> Result<Page<Template>, ApiError> {
+    pub async fn list_templates(&self, _page: Option<u32>) -> Result<Page<Template>, ApiError> {
         todo!()
     }
 
     /// GET /templates/:uuid.
-    pub async fn get_template(&self, uuid: &str) -> Result<Template, ApiError> {
+    pub async fn get_template(&self, _uuid: &str) -> Result<Template, ApiError> {
         todo!()
     }
 
     /// PATCH /templates/:uuid (answer under `templates` or `template`).
-    pub async fn rename_template(&self, uuid: &str, title: &str) -> Result<Template, ApiError> {
+    pub async fn rename_template(&self, _uuid: &str, _title: &str) -> Result<Template, ApiError> {
         todo!()
     }
 
     /// GET /channels (extensions.md).
     pub async fn list_channels(
         &self,
-        page: Option<u32>,
-        channel_type: Option<&str>,
+        _page: Option<u32>,
+        _channel_type: Option<&str>,
     ) -> Result<Page<Channel>, ApiError> {
         todo!()
     }
 
     /// PATCH /channels/:uuid.
-    pub async fn rename_channel(&self, uuid: &str, title: &str) -> Result<Channel, ApiError> {
+    pub async fn rename_channel(&self, _uuid: &str, _title: &str) -> Result<Channel, ApiError> {
         todo!()
     }
 
@@ -194,12 +194,12 @@ impl Client {
     }
 
     /// GET /teams (extensions.md).
-    pub async fn list_teams(&self, page: Option<u32>) -> Result<Page<Team>, ApiError> {
+    pub async fn list_teams(&self, _page: Option<u32>) -> Result<Page<Team>, ApiError> {
         todo!()
     }
 
     /// GET /teams/:uuid.
-    pub async fn get_team(&self, uuid: &str) -> Result<Team, ApiError> {
+    pub async fn get_team(&self, _uuid: &str) -> Result<Team, ApiError> {
         todo!()
     }
 
@@ -207,9 +207,9 @@ impl Client {
     /// `away`.
     pub async fn team_members(
         &self,
-        team_uuid: &str,
-        page: Option<u32>,
-        status: Option<&str>,
+        _team_uuid: &str,
+        _page: Option<u32>,
+        _status: Option<&str>,
     ) -> Result<Page<TeamMember>, ApiError> {
         todo!()
     }
@@ -222,39 +222,39 @@ impl Client {
     // ---- custom statuses and user status ----
 
     /// GET /custom_statuses (extensions.md).
-    pub async fn list_custom_statuses(&self, page: Option<u32>) -> Result<Page<CustomStatus>, ApiError> {
+    pub async fn list_custom_statuses(&self, _page: Option<u32>) -> Result<Page<CustomStatus>, ApiError> {
         todo!()
     }
 
     /// GET /custom_statuses/:id.
-    pub async fn get_custom_status(&self, id: &str) -> Result<CustomStatus, ApiError> {
+    pub async fn get_custom_status(&self, _id: &str) -> Result<CustomStatus, ApiError> {
         todo!()
     }
 
     /// POST /custom_statuses (extensions.md; never retried).
-    pub async fn create_custom_status(&self, body: &CustomStatusBody) -> Result<CustomStatus, ApiError> {
+    pub async fn create_custom_status(&self, _body: &CustomStatusBody) -> Result<CustomStatus, ApiError> {
         todo!()
     }
 
     /// PUT /custom_statuses/:id (extensions.md).
-    pub async fn update_custom_status(&self, id: &str, body: &CustomStatusBody) -> Result<CustomStatus, ApiError> {
+    pub async fn update_custom_status(&self, _id: &str, _body: &CustomStatusBody) -> Result<CustomStatus, ApiError> {
         todo!()
     }
 
     /// DELETE /custom_statuses/:id (extensions.md).
-    pub async fn delete_custom_status(&self, id: &str) -> Result<(), ApiError> {
+    pub async fn delete_custom_status(&self, _id: &str) -> Result<(), ApiError> {
         todo!()
     }
 
     /// PUT /users/:uuid/status.
-    pub async fn set_user_status(&self, user_uuid: &str, update: &UserStatusUpdate) -> Result<UserStatus, ApiError> {
+    pub async fn set_user_status(&self, _user_uuid: &str, _update: &UserStatusUpdate) -> Result<UserStatus, ApiError> {
         todo!()
     }
 
     // ---- webhooks ----
 
     /// GET /webhooks/events.
-    pub async fn webhook_events(&self, query: &EventQuery) -> Result<Page<WebhookEvent>, ApiError> {
+    pub async fn webhook_events(&self, _query: &EventQuery) -> Result<Page<WebhookEvent>, ApiError> {
         todo!()
     }
 }

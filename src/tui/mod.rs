@@ -1,14 +1,103 @@
-//! The terminal app (issue 4).
+//! The terminal app (issue 4). Elm-style: `update` is a pure function of
+//! the model and a message that returns effects as data; the runner turns
+//! effects into tokio tasks whose results come back as messages.
 
+pub mod app;
+pub mod demo;
+pub mod effect;
+#[doc(hidden)]
+pub mod fixtures;
+#[path = "form_stub.rs"]
+pub mod form;
+pub mod keymap;
+pub mod logging;
+pub mod model;
+pub mod msg;
+pub mod terminal;
 pub mod text;
 pub mod theme;
+pub mod update;
+pub mod view;
 
+use color_eyre::eyre::eyre;
+
+use crate::api::{Client, ContactFilter, PageRequest};
 use crate::config::GlobalArgs;
+use model::{Model, Session, ToastKind};
+use msg::{ListFetch, Msg};
 
 /// Opens the TUI: the configured account, or the embedded demo server when
 /// no key is configured or `demo` is set. Errors before the UI starts come
 /// back as one clear line for main to print.
 pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
-    let _ = (global, demo);
-    todo!()
+    let log = logging::init();
+    let log_path = log.as_ref().map(|(_, p)| p.clone());
+    let settings = crate::config::load(&global).map_err(|e| eyre!("{e}"))?;
+    let demo_mode = demo || settings.api_key.is_none();
+    let mut known = model::Known::default();
+    let (client, user, account, _server) = if demo_mode {
+        let server = demo::start(log_path.as_deref()).await.map_err(|e| eyre!("{e}"))?;
+        let client = Client::new(&server.base_url, &server.api_key, settings.timeout).map_err(|e| eyre!("{e}"))?;
+        demo::manifest_known(&server, &mut known);
+        let user = settings.user_uuid.clone().or(server.user_uuid.clone());
+        (client, user, "demo account".to_string(), Some(server))
+    } else {
+        let base = settings
+            .base_url
+            .clone()
+            .ok_or_else(|| eyre!("no base URL is configured: set base_url in the config or FRONTDESK_BASE_URL"))?;
+        let key = settings
+            .api_key
+            .as_ref()
+            .map(|k| k.expose().to_string())
+            .unwrap_or_default();
+        let client = Client::new(&base, &key, settings.timeout).map_err(|e| eyre!("{e}"))?;
+        (client, settings.user_uuid.clone(), settings.profile.clone(), None)
+    };
+    tracing::info!(demo = demo_mode, account = %account, "starting");
+    // One request before the screen changes: a bad URL or key is one line.
+    let first = client
+        .list_contacts(&ContactFilter::default(), &PageRequest::First)
+        .await
+        .map_err(|e| eyre!("{e}"))?;
+
+    let now = chrono::Utc::now();
+    let session = Session {
+        demo: demo_mode,
+        account,
+        bell: settings.bell,
+        tz: Some(*chrono::Local::now().offset()),
+    };
+    let mut model = Model::new(session, user, now);
+    model.known = known;
+    for w in &settings.warnings {
+        model.status.push(ToastKind::Error, w.clone(), now);
+    }
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut effects = update::update(&mut model, app::initial_size());
+    let id = model.next_id();
+    model.list.loading = Some(id);
+    let generation = model.list.generation;
+    effects.extend(update::update(
+        &mut model,
+        Msg::ContactsLoaded {
+            id,
+            generation,
+            fetch: ListFetch::Next,
+            result: Ok(first),
+        },
+    ));
+    effects.extend(update::startup(&mut model));
+
+    let mut guard = terminal::setup().map_err(|e| eyre!("cannot set up the terminal: {e}"))?;
+    let sources = app::spawn_sources(&tx, settings.refresh_interval);
+    let mut runner = effect::Runner::new(client, tx);
+    let theme = theme::Theme::from_env();
+    let result = app::run_loop(&mut guard, &mut model, &mut runner, &mut rx, theme, effects).await;
+    for s in sources {
+        s.abort();
+    }
+    drop(guard);
+    tracing::info!("quit");
+    result.map_err(|e| eyre!("terminal error: {e}"))
 }

@@ -1,0 +1,255 @@
+//! Effects are data: `update` returns them, the runner turns each into a
+//! tokio task whose result comes back as a `Msg`. The runner, not the model,
+//! holds the task handles, so a superseded fetch is aborted here.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::task::AbortHandle;
+
+use super::msg::{ListFetch, Msg, ReqId, ThreadFetch, WriteKind};
+use crate::api::{BotAction, Client, ContactFilter, ContactPatch, NewContact, PageRequest, UserStatusUpdate};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    FetchContacts {
+        id: ReqId,
+        generation: u64,
+        fetch: ListFetch,
+        filter: ContactFilter,
+        at: PageRequest,
+    },
+    FetchThread {
+        id: ReqId,
+        contact: String,
+        fetch: ThreadFetch,
+        at: PageRequest,
+    },
+    /// GET /contacts/:uuid with field types.
+    FetchContact {
+        id: ReqId,
+        uuid: String,
+    },
+    FetchBot {
+        id: ReqId,
+        uuid: String,
+    },
+    SetBot {
+        id: ReqId,
+        uuid: String,
+        action: BotAction,
+    },
+    Close {
+        id: ReqId,
+        uuid: String,
+    },
+    Reopen {
+        id: ReqId,
+        uuid: String,
+    },
+    Patch {
+        id: ReqId,
+        uuid: String,
+        kind: WriteKind,
+        patch: ContactPatch,
+    },
+    Create {
+        id: ReqId,
+        body: NewContact,
+    },
+    SetUserStatus {
+        id: ReqId,
+        user: String,
+        update: UserStatusUpdate,
+    },
+    FetchCustomStatuses,
+    FetchTeams,
+    FetchPlan,
+    FetchTeamMembers {
+        team: String,
+    },
+    /// Sends `SelectionSettled(id)` after `after`.
+    Debounce {
+        id: ReqId,
+        after: Duration,
+    },
+    /// Terminal-side effects, done by the loop itself.
+    CopyToClipboard(String),
+    Bell,
+    Redraw,
+}
+
+/// Tasks that replace each other: a new one aborts the one before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Slot {
+    ListNext,
+    ListRefresh,
+    Thread,
+    ThreadOlder,
+    Contact,
+    Bot,
+    Debounce,
+}
+
+impl Effect {
+    fn slot(&self) -> Option<Slot> {
+        Some(match self {
+            Effect::FetchContacts {
+                fetch: ListFetch::Next, ..
+            } => Slot::ListNext,
+            Effect::FetchContacts {
+                fetch: ListFetch::Refresh,
+                ..
+            } => Slot::ListRefresh,
+            Effect::FetchThread {
+                fetch: ThreadFetch::Older,
+                ..
+            } => Slot::ThreadOlder,
+            Effect::FetchThread { .. } => Slot::Thread,
+            Effect::FetchContact { .. } => Slot::Contact,
+            Effect::FetchBot { .. } => Slot::Bot,
+            Effect::Debounce { .. } => Slot::Debounce,
+            _ => return None,
+        })
+    }
+}
+
+/// Runs effects that talk to the network or wait.
+pub struct Runner {
+    client: Client,
+    tx: UnboundedSender<Msg>,
+    running: HashMap<Slot, AbortHandle>,
+}
+
+impl Runner {
+    pub fn new(client: Client, tx: UnboundedSender<Msg>) -> Runner {
+        Runner {
+            client,
+            tx,
+            running: HashMap::new(),
+        }
+    }
+
+    /// Spawns `effect`. Terminal-side effects are the caller's; they are
+    /// ignored here.
+    pub fn spawn(&mut self, effect: Effect) {
+        let slot = effect.slot();
+        let client = self.client.clone();
+        let tx = self.tx.clone();
+        let handle = tokio::spawn(async move {
+            if let Some(msg) = perform(client, effect).await {
+                let _ = tx.send(msg);
+            }
+        });
+        if let Some(slot) = slot
+            && let Some(old) = self.running.insert(slot, handle.abort_handle())
+        {
+            old.abort();
+        }
+    }
+}
+
+async fn perform(client: Client, effect: Effect) -> Option<Msg> {
+    Some(match effect {
+        Effect::FetchContacts {
+            id,
+            generation,
+            fetch,
+            filter,
+            at,
+        } => {
+            let result = client.list_contacts(&filter, &at).await;
+            Msg::ContactsLoaded {
+                id,
+                generation,
+                fetch,
+                result,
+            }
+        }
+        Effect::FetchThread { id, contact, fetch, at } => {
+            let result = client.list_messages(&contact, &at).await;
+            Msg::ThreadLoaded {
+                id,
+                contact,
+                fetch,
+                result,
+            }
+        }
+        Effect::FetchContact { id, uuid } => {
+            let result = client.get_contact(&uuid, true).await;
+            Msg::ContactLoaded { id, uuid, result }
+        }
+        Effect::FetchBot { id, uuid } => {
+            let result = client.get_bot(&uuid).await;
+            Msg::BotLoaded { id, uuid, result }
+        }
+        Effect::SetBot { id, uuid, action } => {
+            let result = client.set_bot(&uuid, action).await;
+            Msg::BotSet { id, uuid, result }
+        }
+        Effect::Close { id, uuid } => {
+            let result = client.close_conversation(&uuid).await;
+            Msg::WriteDone {
+                id,
+                uuid,
+                kind: WriteKind::Close,
+                result,
+            }
+        }
+        Effect::Reopen { id, uuid } => {
+            let result = client.open_conversation(&uuid).await;
+            Msg::WriteDone {
+                id,
+                uuid,
+                kind: WriteKind::Reopen,
+                result,
+            }
+        }
+        Effect::Patch { id, uuid, kind, patch } => {
+            let result = client.update_contact(&uuid, &patch).await;
+            Msg::WriteDone { id, uuid, kind, result }
+        }
+        Effect::Create { id, body } => {
+            let result = client.create_contact(&body).await;
+            Msg::WriteDone {
+                id,
+                uuid: String::new(),
+                kind: WriteKind::NewContact,
+                result,
+            }
+        }
+        Effect::SetUserStatus { id, user, update } => {
+            let result = client.set_user_status(&user, &update).await;
+            Msg::UserStatusSet { id, result }
+        }
+        Effect::FetchCustomStatuses => {
+            let mut all = Vec::new();
+            let mut page = 1;
+            loop {
+                match client.list_custom_statuses(Some(page)).await {
+                    Ok(p) => {
+                        let pages = p.meta.pages.unwrap_or(1);
+                        all.extend(p.items);
+                        if page >= pages || page >= 20 {
+                            break Msg::CustomStatusesLoaded(Ok(all));
+                        }
+                        page += 1;
+                    }
+                    Err(e) => break Msg::CustomStatusesLoaded(Err(e)),
+                }
+            }
+        }
+        Effect::FetchTeams => Msg::TeamsLoaded(client.list_teams(None).await.map(|p| p.items)),
+        Effect::FetchPlan => Msg::PlanLoaded(client.plan().await),
+        Effect::FetchTeamMembers { team } => {
+            let result = client.team_members(&team, None, None).await.map(|p| p.items);
+            Msg::TeamMembersLoaded { team, result }
+        }
+        Effect::Debounce { id, after } => {
+            tokio::time::sleep(after).await;
+            Msg::SelectionSettled(id)
+        }
+        Effect::CopyToClipboard(_) | Effect::Bell | Effect::Redraw => return None,
+    })
+}

@@ -1,0 +1,105 @@
+//! The selected contact's full record, its bot, and the agent's own
+//! availability.
+
+use std::collections::BTreeMap;
+
+use crate::api::{Bot, Contact, CustomStatus, FieldMeta};
+use crate::tui::msg::ReqId;
+
+#[derive(Debug, Clone, Default)]
+pub struct Details {
+    /// The contact fetched with field types (falls back to the list row).
+    pub full: Option<Contact>,
+    pub loading: Option<ReqId>,
+    pub scroll: u16,
+    pub bot: BotPanel,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct BotPanel {
+    pub contact: Option<String>,
+    pub bot: Option<Bot>,
+    pub error: Option<String>,
+    pub loading: Option<ReqId>,
+    /// A start/stop in flight.
+    pub pending: Option<ReqId>,
+}
+
+/// The agent's own status. There is no GET for it: it is known after the
+/// first change made here.
+#[derive(Debug, Clone, Default)]
+pub struct Availability {
+    pub user: Option<String>,
+    pub available: Option<bool>,
+    pub custom_status: Option<(String, String)>,
+    pub pending: Option<ReqId>,
+    /// The value before an optimistic change, restored on failure.
+    pub before: Option<Option<bool>>,
+    /// `None` until loaded; `Err` with the reason when the server lacks them.
+    pub statuses: Option<Result<Vec<CustomStatus>, String>>,
+}
+
+/// What the app learned about the account, for forms and pickers.
+#[derive(Debug, Clone, Default)]
+pub struct Known {
+    /// (uuid, name)
+    pub teams: Vec<(String, String)>,
+    pub collaborators: Vec<String>,
+    pub sources: Vec<String>,
+    pub tags: Vec<String>,
+    pub field_meta: BTreeMap<String, FieldMeta>,
+}
+
+impl Known {
+    pub fn add_collaborator(&mut self, email: &str) {
+        if !email.is_empty() && !self.collaborators.iter().any(|c| c == email) {
+            self.collaborators.push(email.to_string());
+            self.collaborators.sort();
+        }
+    }
+    pub fn add_source(&mut self, source: &str) {
+        if !source.is_empty() && !self.sources.iter().any(|s| s == source) {
+            self.sources.push(source.to_string());
+            self.sources.sort();
+        }
+    }
+    pub fn add_tag(&mut self, tag: &str) {
+        if !tag.is_empty() && !self.tags.iter().any(|t| t.eq_ignore_ascii_case(tag)) {
+            self.tags.push(tag.to_string());
+            self.tags.sort_by_key(|t| t.to_lowercase());
+        }
+    }
+    pub fn add_team(&mut self, uuid: &str, name: &str) {
+        if uuid.is_empty() {
+            return;
+        }
+        match self.teams.iter_mut().find(|(u, _)| u == uuid) {
+            Some(t) if !name.is_empty() => t.1 = name.to_string(),
+            Some(_) => {}
+            None => self.teams.push((uuid.to_string(), name.to_string())),
+        }
+    }
+    pub fn team_name(&self, uuid: &str) -> Option<&str> {
+        self.teams.iter().find(|(u, _)| u == uuid).map(|(_, n)| n.as_str())
+    }
+    /// Learns tags, sources, collaborators, teams and field types from a contact.
+    pub fn learn(&mut self, c: &Contact) {
+        for t in &c.tags {
+            self.add_tag(t);
+        }
+        self.add_source(&c.source);
+        if let Some(a) = &c.assigned_user {
+            self.add_collaborator(a);
+        }
+        if let Some(t) = &c.team
+            && let Some(u) = &t.uuid
+        {
+            self.add_team(u, t.name.as_deref().unwrap_or(""));
+        }
+        if let Some(meta) = &c.custom_fields_metadata {
+            for (k, v) in meta {
+                self.field_meta.insert(k.clone(), v.clone());
+            }
+        }
+    }
+}

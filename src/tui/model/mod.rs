@@ -1,0 +1,209 @@
+//! The whole state of the app. Only `update` changes it; views only read it.
+
+pub mod contact_list;
+pub mod details;
+pub mod overlay;
+pub mod status;
+pub mod thread;
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, FixedOffset, Utc};
+use ratatui::layout::{Constraint, Layout, Rect};
+
+pub use contact_list::{ContactList, PendingWrite, Search};
+pub use details::{Availability, BotPanel, Details, Known};
+pub use overlay::{FormKind, Overlay};
+pub use status::{StatusBar, Toast, ToastKind};
+pub use thread::Thread;
+
+use super::form::Form;
+use super::msg::ReqId;
+
+/// Below this width one pane shows at a time.
+pub const WIDE: u16 = 100;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    List,
+    Thread,
+    Details,
+}
+
+impl Pane {
+    pub const ALL: [Pane; 3] = [Pane::List, Pane::Thread, Pane::Details];
+    pub fn title(self) -> &'static str {
+        match self {
+            Pane::List => "Contacts",
+            Pane::Thread => "Thread",
+            Pane::Details => "Details",
+        }
+    }
+}
+
+/// Fixed facts about the session.
+#[derive(Debug, Clone, Default)]
+pub struct Session {
+    pub demo: bool,
+    /// Profile or account label.
+    pub account: String,
+    pub bell: bool,
+    /// The local offset timestamps are shown in.
+    pub tz: Option<FixedOffset>,
+}
+
+#[derive(Debug)]
+pub struct Model {
+    pub session: Session,
+    pub now: DateTime<Utc>,
+    /// Advances with every tick: spinner frames.
+    pub frame: u64,
+    pub width: u16,
+    pub height: u16,
+    pub focus: Pane,
+    pub list: ContactList,
+    pub thread: Thread,
+    pub details: Details,
+    pub availability: Availability,
+    pub known: Known,
+    pub status: StatusBar,
+    pub overlay: Option<Overlay>,
+    /// Forms whose save failed, by (contact uuid, kind): reopened as drafts.
+    pub drafts: HashMap<(String, FormKind), Form>,
+    /// Forms whose save is in flight, by request id.
+    pub saving: HashMap<ReqId, (String, FormKind, Form)>,
+    /// The debounce id the selection waits on.
+    pub settle: Option<ReqId>,
+    next_id: ReqId,
+    pub quit: bool,
+}
+
+/// Where each pane goes for a terminal of `width` x `height`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Areas {
+    pub tabs: Option<Rect>,
+    pub list: Option<Rect>,
+    pub thread: Option<Rect>,
+    pub details: Option<Rect>,
+    pub bot: Option<Rect>,
+    pub availability: Option<Rect>,
+    pub toast: Option<Rect>,
+    pub status: Rect,
+}
+
+impl Model {
+    pub fn new(session: Session, user: Option<String>, now: DateTime<Utc>) -> Model {
+        Model {
+            session,
+            now,
+            frame: 0,
+            width: 80,
+            height: 24,
+            focus: Pane::List,
+            list: ContactList::default(),
+            thread: Thread::default(),
+            details: Details::default(),
+            availability: Availability {
+                user,
+                ..Default::default()
+            },
+            known: Known::default(),
+            status: StatusBar::default(),
+            overlay: None,
+            drafts: HashMap::new(),
+            saving: HashMap::new(),
+            settle: None,
+            next_id: 1,
+            quit: false,
+        }
+    }
+
+    /// A fresh request id.
+    pub fn next_id(&mut self) -> ReqId {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    pub fn is_wide(&self) -> bool {
+        self.width >= WIDE
+    }
+
+    pub fn areas(&self) -> Areas {
+        areas(
+            Rect::new(0, 0, self.width, self.height),
+            self.is_wide(),
+            self.focus,
+            self.status.current().is_some(),
+        )
+    }
+
+    /// Contact rows that fit in the list pane (header row excluded).
+    pub fn list_height(&self) -> usize {
+        let a = self.areas();
+        let r = a
+            .list
+            .unwrap_or(Rect::new(0, 0, self.width, self.height.saturating_sub(4)));
+        r.height.saturating_sub(3) as usize
+    }
+
+    /// The thread pane's inner size, for wrapping and scrolling.
+    pub fn thread_inner(&self) -> (u16, u16) {
+        let a = self.areas();
+        let r = a
+            .thread
+            .unwrap_or(Rect::new(0, 0, self.width, self.height.saturating_sub(4)));
+        (r.width.saturating_sub(2), r.height.saturating_sub(2))
+    }
+}
+
+/// The layout, shared by `update` (page sizes, scrolling) and the views.
+pub fn areas(full: Rect, wide: bool, focus: Pane, toast: bool) -> Areas {
+    let bottom = if toast { 2 } else { 1 };
+    let [main, bar] = Layout::vertical([Constraint::Min(1), Constraint::Length(bottom)]).areas(full);
+    let (toast_area, status) = if toast {
+        let [t, s] = Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(bar);
+        (Some(t), s)
+    } else {
+        (None, bar)
+    };
+    let mut a = Areas {
+        tabs: None,
+        list: None,
+        thread: None,
+        details: None,
+        bot: None,
+        availability: None,
+        toast: toast_area,
+        status,
+    };
+    if wide {
+        let [l, t, d] = Layout::horizontal([
+            Constraint::Percentage(44),
+            Constraint::Percentage(32),
+            Constraint::Min(24),
+        ])
+        .areas(main);
+        let [det, bot, av] =
+            Layout::vertical([Constraint::Min(5), Constraint::Length(4), Constraint::Length(4)]).areas(d);
+        a.list = Some(l);
+        a.thread = Some(t);
+        a.details = Some(det);
+        a.bot = Some(bot);
+        a.availability = Some(av);
+    } else {
+        let [tabs, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(main);
+        a.tabs = Some(tabs);
+        match focus {
+            Pane::List => a.list = Some(body),
+            Pane::Thread => a.thread = Some(body),
+            Pane::Details => {
+                let [det, bot, av] =
+                    Layout::vertical([Constraint::Min(5), Constraint::Length(4), Constraint::Length(4)]).areas(body);
+                a.details = Some(det);
+                a.bot = Some(bot);
+                a.availability = Some(av);
+            }
+        }
+    }
+    a
+}

@@ -1,0 +1,37 @@
+//! What covers the panes: help, the palette, a form or a picker.
+
+use crate::tui::form::{Form, FuzzyPicker};
+use crate::tui::msg::{ReqId, WriteKind};
+
+pub enum Overlay {
+    Help {
+        scroll: u16,
+    },
+    Palette(FuzzyPicker),
+    /// A form for `kind` on contact `uuid` ("" for a new contact or the filter).
+    Form {
+        kind: FormKind,
+        uuid: String,
+        form: Form,
+        /// The save in flight, if any.
+        saving: Option<ReqId>,
+    },
+    CustomStatus(FuzzyPicker),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FormKind {
+    Write(WriteKind),
+    Filter,
+}
+
+impl std::fmt::Debug for Overlay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Overlay::Help { .. } => f.write_str("Help"),
+            Overlay::Palette(_) => f.write_str("Palette"),
+            Overlay::Form { kind, uuid, saving, .. } => write!(f, "Form({kind:?}, {uuid}, saving {saving:?})"),
+            Overlay::CustomStatus(_) => f.write_str("CustomStatus"),
+        }
+    }
+}

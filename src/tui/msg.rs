@@ -1,0 +1,131 @@
+//! Everything that can happen to the app arrives as a `Msg`: keys, time,
+//! and the results of effects. Results carry the id of the request that
+//! produced them so stale ones can be recognised and dropped.
+
+use chrono::{DateTime, Utc};
+use crossterm::event::KeyEvent;
+
+use crate::api::{ApiError, Bot, Contact, CustomStatus, Message, Page, Plan, Team, TeamMember, UserStatus};
+
+/// Which list request a contacts page answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ListFetch {
+    /// The next batch by cursor (or the first after a filter change).
+    Next,
+    /// The periodic refresh of the first page.
+    Refresh,
+}
+
+/// Which thread request a messages page answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ThreadFetch {
+    /// The newest batch of a newly selected contact.
+    Initial,
+    /// An older batch (scrolled to the top).
+    Older,
+    /// The periodic refresh of the newest batch.
+    Refresh,
+}
+
+/// A write on a contact, for pending markers, toasts and drafts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum WriteKind {
+    Close,
+    Reopen,
+    Edit,
+    Tags,
+    Assign,
+    Team,
+    Note,
+    NewContact,
+}
+
+impl WriteKind {
+    /// Past tense for the success toast.
+    pub fn done(self) -> &'static str {
+        match self {
+            WriteKind::Close => "conversation closed",
+            WriteKind::Reopen => "conversation reopened",
+            WriteKind::Edit => "contact saved",
+            WriteKind::Tags => "tags saved",
+            WriteKind::Assign => "assignment saved",
+            WriteKind::Team => "team saved",
+            WriteKind::Note => "note saved",
+            WriteKind::NewContact => "contact created",
+        }
+    }
+    pub fn verb(self) -> &'static str {
+        match self {
+            WriteKind::Close => "close",
+            WriteKind::Reopen => "reopen",
+            WriteKind::Edit => "save the contact",
+            WriteKind::Tags => "save the tags",
+            WriteKind::Assign => "assign",
+            WriteKind::Team => "set the team",
+            WriteKind::Note => "save the note",
+            WriteKind::NewContact => "create the contact",
+        }
+    }
+}
+
+/// A request id: unique for the life of the app.
+pub type ReqId = u64;
+
+#[derive(Debug, Clone)]
+pub enum Msg {
+    Key(KeyEvent),
+    Paste(String),
+    Resize(u16, u16),
+    /// The clock: spinners, relative times, toast expiry, debounce.
+    Tick(DateTime<Utc>),
+    /// Time to refresh the first page and the open thread.
+    RefreshDue,
+    /// SIGTERM, SIGHUP, or the input stream ended.
+    Quit,
+    /// The selection has stayed on one contact long enough to load it.
+    SelectionSettled(ReqId),
+    ContactsLoaded {
+        id: ReqId,
+        generation: u64,
+        fetch: ListFetch,
+        result: Result<Page<Contact>, ApiError>,
+    },
+    ThreadLoaded {
+        id: ReqId,
+        contact: String,
+        fetch: ThreadFetch,
+        result: Result<Page<Message>, ApiError>,
+    },
+    ContactLoaded {
+        id: ReqId,
+        uuid: String,
+        result: Result<Contact, ApiError>,
+    },
+    BotLoaded {
+        id: ReqId,
+        uuid: String,
+        result: Result<Bot, ApiError>,
+    },
+    BotSet {
+        id: ReqId,
+        uuid: String,
+        result: Result<Bot, ApiError>,
+    },
+    WriteDone {
+        id: ReqId,
+        uuid: String,
+        kind: WriteKind,
+        result: Result<Contact, ApiError>,
+    },
+    UserStatusSet {
+        id: ReqId,
+        result: Result<UserStatus, ApiError>,
+    },
+    CustomStatusesLoaded(Result<Vec<CustomStatus>, ApiError>),
+    TeamsLoaded(Result<Vec<Team>, ApiError>),
+    PlanLoaded(Result<Plan, ApiError>),
+    TeamMembersLoaded {
+        team: String,
+        result: Result<Vec<TeamMember>, ApiError>,
+    },
+}

@@ -1,0 +1,302 @@
+//! Writes on contacts: close/reopen, the forms, drafts and rollbacks.
+
+use crate::api::{ApiError, Contact};
+use crate::tui::effect::Effect;
+use crate::tui::form::{self, Form};
+use crate::tui::keymap::Action;
+use crate::tui::model::{FormKind, Model, Overlay, PendingWrite, ToastKind};
+use crate::tui::msg::{ReqId, WriteKind};
+
+use super::{details, list, selection_changed};
+
+fn kind_of(action: Action) -> Option<WriteKind> {
+    Some(match action {
+        Action::Edit => WriteKind::Edit,
+        Action::Tags => WriteKind::Tags,
+        Action::Assign => WriteKind::Assign,
+        Action::Team => WriteKind::Team,
+        Action::Note => WriteKind::Note,
+        Action::NewContact => WriteKind::NewContact,
+        _ => return None,
+    })
+}
+
+/// The contact actions work on: the details record (it has field types)
+/// when it is the selected one, else the list row.
+fn target(model: &Model) -> Option<Contact> {
+    let selected = model.list.selected_contact()?;
+    match details::shown(model) {
+        Some(full) if full.uuid == selected.uuid => {
+            let mut c = full.clone();
+            // The list row may be newer (a refresh or our own write).
+            c.closed_at = selected.closed_at;
+            Some(c)
+        }
+        _ => Some(selected.clone()),
+    }
+}
+
+pub(crate) fn open_form(model: &mut Model, action: Action) {
+    let Some(kind) = kind_of(action) else { return };
+    let now = model.now;
+    let contact = if kind == WriteKind::NewContact {
+        Some(Contact::default())
+    } else {
+        target(model)
+    };
+    let Some(contact) = contact else {
+        return model.status.push(ToastKind::Info, "select a contact first", now);
+    };
+    let fkind = FormKind::Write(kind);
+    if model.list.pending.get(&contact.uuid).is_some_and(|p| p.kind == kind) {
+        return model.status.push(ToastKind::Info, "still saving the last change", now);
+    }
+    let form = match model.drafts.remove(&(contact.uuid.clone(), fkind)) {
+        Some(draft) => draft,
+        None => new_form(model, kind, &contact),
+    };
+    model.overlay = Some(Overlay::Form {
+        kind: fkind,
+        uuid: contact.uuid,
+        form,
+        saving: None,
+    });
+}
+
+fn new_form(model: &Model, kind: WriteKind, c: &Contact) -> Form {
+    let k = &model.known;
+    match kind {
+        WriteKind::Edit => form::edit_contact_form(c),
+        WriteKind::Tags => form::tags_form(c, &k.tags),
+        WriteKind::Assign => form::assign_form(c, &k.collaborators),
+        WriteKind::Team => form::team_form(c, &k.teams),
+        WriteKind::Note => form::note_form(c),
+        _ => form::new_contact_form(&k.sources, &k.tags, &k.collaborators, &k.teams, &k.field_meta),
+    }
+}
+
+pub(crate) fn open_filter(model: &mut Model) {
+    let k = &model.known;
+    let form = form::filter_form(&model.list.filter, &k.sources, &k.tags, &k.teams);
+    model.overlay = Some(Overlay::Form {
+        kind: FormKind::Filter,
+        uuid: String::new(),
+        form,
+        saving: None,
+    });
+}
+
+/// The open form was submitted: validate, then send.
+pub(crate) fn submit(model: &mut Model, fx: &mut Vec<Effect>) {
+    let Some(Overlay::Form {
+        kind,
+        uuid,
+        form,
+        saving,
+    }) = model.overlay.as_mut()
+    else {
+        return;
+    };
+    if saving.is_some() {
+        return;
+    }
+    let (kind, uuid) = (*kind, uuid.clone());
+    let form = form.clone();
+    let now = model.now;
+    let id = model.next_id();
+    let k = &model.known;
+    let write = match kind {
+        FormKind::Filter => {
+            let filter = form::filter_value(&form, &k.teams, false);
+            model.overlay = None;
+            list::set_filter(model, filter, fx);
+            return;
+        }
+        FormKind::Write(w) => w,
+    };
+    let contact = model.list.contacts.iter().find(|c| c.uuid == uuid).cloned();
+    let contact = details::shown(model)
+        .filter(|c| c.uuid == uuid)
+        .cloned()
+        .or(contact)
+        .unwrap_or_default();
+    let effect = match write {
+        WriteKind::NewContact => {
+            form::new_contact_body(&form, &k.teams, &k.field_meta).map(|body| Effect::Create { id, body })
+        }
+        _ => {
+            let patch = match write {
+                WriteKind::Edit => form::edit_contact_patch(&contact, &form),
+                WriteKind::Tags => Ok(form::tags_patch(&form)),
+                WriteKind::Assign => form::assign_patch(&contact, &form),
+                WriteKind::Team => form::team_patch(&form, &k.teams),
+                _ => form::note_patch(&form),
+            };
+            match patch {
+                Ok(p) if p.is_empty() => {
+                    model.overlay = None;
+                    return model.status.push(ToastKind::Info, "nothing changed", now);
+                }
+                other => other.map(|patch| Effect::Patch {
+                    id,
+                    uuid: uuid.clone(),
+                    kind: write,
+                    patch,
+                }),
+            }
+        }
+    };
+    let Some(Overlay::Form { form: open, saving, .. }) = model.overlay.as_mut() else {
+        return;
+    };
+    match effect {
+        Err(msg) => open.set_error(msg),
+        Ok(effect) => {
+            open.set_busy(true);
+            *saving = Some(id);
+            model.saving.insert(id, (uuid.clone(), kind, form));
+            if !uuid.is_empty() {
+                model.list.pending.insert(
+                    uuid,
+                    PendingWrite {
+                        id,
+                        kind: write,
+                        before: None,
+                    },
+                );
+            }
+            fx.push(effect);
+        }
+    }
+}
+
+/// `c`: close or reopen at once (optimistic); `C`: close and move on to the
+/// next open conversation.
+pub(crate) fn toggle_closed(model: &mut Model, and_next: bool, fx: &mut Vec<Effect>) {
+    let now = model.now;
+    let Some(c) = model.list.selected_contact().cloned() else {
+        return model.status.push(ToastKind::Info, "select a contact first", now);
+    };
+    if model.list.pending.contains_key(&c.uuid) {
+        return model.status.push(ToastKind::Info, "still saving the last change", now);
+    }
+    if !and_next || c.is_open() {
+        let id = model.next_id();
+        let kind = if c.is_open() {
+            WriteKind::Close
+        } else {
+            WriteKind::Reopen
+        };
+        if let Some(row) = model.list.get_mut(&c.uuid) {
+            row.closed_at = if c.is_open() { Some(now) } else { None };
+        }
+        if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == c.uuid) {
+            full.closed_at = if c.is_open() { Some(now) } else { None };
+        }
+        model.list.pending.insert(
+            c.uuid.clone(),
+            PendingWrite {
+                id,
+                kind,
+                before: Some(c.clone()),
+            },
+        );
+        fx.push(match kind {
+            WriteKind::Close => Effect::Close {
+                id,
+                uuid: c.uuid.clone(),
+            },
+            _ => Effect::Reopen {
+                id,
+                uuid: c.uuid.clone(),
+            },
+        });
+    }
+    if and_next {
+        let len = model.list.visible_len();
+        let next = (model.list.selected + 1..len).find(|&r| model.list.row(r).is_some_and(Contact::is_open));
+        match next {
+            Some(r) => {
+                model.list.selected = r;
+                let h = model.list_height();
+                model.list.clamp(h);
+                selection_changed(model, fx);
+            }
+            None => model
+                .status
+                .push(ToastKind::Info, "no more open conversations loaded", now),
+        }
+        list::maybe_prefetch(model, fx);
+    }
+}
+
+pub(crate) fn write_done(
+    model: &mut Model,
+    id: ReqId,
+    uuid: &str,
+    kind: WriteKind,
+    result: Result<Contact, ApiError>,
+    fx: &mut Vec<Effect>,
+) {
+    let now = model.now;
+    let pending = match model.list.pending.get(uuid) {
+        Some(p) if p.id == id => model.list.pending.remove(uuid),
+        _ => None,
+    };
+    let saving = model.saving.remove(&id);
+    let overlay_is_this = matches!(&model.overlay, Some(Overlay::Form { saving: Some(s), .. }) if *s == id);
+    match result {
+        Ok(mut contact) => {
+            model.known.learn(&contact);
+            if let Some((u, fk, _)) = &saving {
+                model.drafts.remove(&(u.clone(), *fk));
+            }
+            if overlay_is_this {
+                model.overlay = None;
+            }
+            let name = crate::tui::text::sanitize_line(&contact.name);
+            if kind == WriteKind::NewContact {
+                model.list.contacts.insert(0, contact);
+                model.list.selected = 0;
+                model.list.offset = 0;
+                list::recompute_search(&mut model.list);
+                selection_changed(model, fx);
+            } else {
+                if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == contact.uuid) {
+                    if contact.custom_fields_metadata.is_none() {
+                        contact.custom_fields_metadata = full.custom_fields_metadata.clone();
+                    }
+                    *full = contact.clone();
+                }
+                if let Some(row) = model.list.get_mut(&contact.uuid) {
+                    *row = contact;
+                }
+            }
+            model
+                .status
+                .push(ToastKind::Success, format!("{}: {name}", kind.done()), now);
+        }
+        Err(e) => {
+            if let Some(before) = pending.and_then(|p| p.before) {
+                if let Some(row) = model.list.get_mut(uuid) {
+                    *row = before.clone();
+                }
+                if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == uuid) {
+                    full.closed_at = before.closed_at;
+                }
+            }
+            let text = format!("could not {}: {e}", kind.verb());
+            if let Some((u, fk, mut form)) = saving {
+                form.set_busy(false);
+                form.set_error(e.to_string());
+                model.drafts.insert((u, fk), form);
+            }
+            if overlay_is_this && let Some(Overlay::Form { form, saving, .. }) = model.overlay.as_mut() {
+                *saving = None;
+                form.set_busy(false);
+                form.set_error(e.to_string());
+            }
+            model.status.push(ToastKind::Error, text, now);
+        }
+    }
+}

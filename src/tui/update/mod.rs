@@ -1,0 +1,184 @@
+//! `update(&mut Model, Msg) -> Vec<Effect>`: pure and synchronous. No I/O,
+//! no clock reads: time comes in on `Msg::Tick`.
+
+mod actions;
+mod details;
+mod list;
+mod overlays;
+mod thread;
+
+#[cfg(test)]
+mod tests;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
+
+use super::effect::Effect;
+use super::keymap::{Action, action_for};
+use super::model::{Model, Pane, ToastKind};
+use super::msg::Msg;
+
+pub use details::NO_USER_HINT;
+pub use list::apply_page;
+
+/// Applies one message; returns what must happen outside.
+pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    match msg {
+        Msg::Key(key) => {
+            if key.kind != KeyEventKind::Release {
+                on_key(model, key, &mut fx);
+            }
+        }
+        Msg::Paste(text) => overlays::paste(model, &text, &mut fx),
+        Msg::Resize(w, h) => {
+            model.width = w;
+            model.height = h;
+            let height = model.list_height();
+            model.list.clamp(height);
+            list::maybe_prefetch(model, &mut fx);
+        }
+        Msg::Tick(now) => {
+            model.now = now;
+            model.frame = model.frame.wrapping_add(1);
+            model.status.expire(now);
+        }
+        Msg::RefreshDue => refresh(model, &mut fx),
+        Msg::Quit => model.quit = true,
+        Msg::SelectionSettled(id) => {
+            if model.settle == Some(id) {
+                model.settle = None;
+                load_selected(model, &mut fx);
+            }
+        }
+        Msg::ContactsLoaded {
+            id,
+            generation,
+            fetch,
+            result,
+        } => list::contacts_loaded(model, id, generation, fetch, result, &mut fx),
+        Msg::ThreadLoaded {
+            id,
+            contact,
+            fetch,
+            result,
+        } => thread::loaded(model, id, &contact, fetch, result, &mut fx),
+        Msg::ContactLoaded { id, uuid, result } => details::contact_loaded(model, id, &uuid, result),
+        Msg::BotLoaded { id, uuid, result } => details::bot_loaded(model, id, &uuid, result),
+        Msg::BotSet { id, uuid, result } => details::bot_set(model, id, &uuid, result),
+        Msg::WriteDone { id, uuid, kind, result } => actions::write_done(model, id, &uuid, kind, result, &mut fx),
+        Msg::UserStatusSet { id, result } => details::user_status_set(model, id, result),
+        Msg::CustomStatusesLoaded(result) => {
+            model.availability.statuses = Some(result.map_err(|e| e.to_string()));
+        }
+        Msg::TeamsLoaded(result) => details::teams_loaded(model, result, &mut fx),
+        Msg::PlanLoaded(result) => details::plan_loaded(model, result),
+        Msg::TeamMembersLoaded { result, .. } => {
+            if let Ok(members) = result {
+                for m in members {
+                    model.known.add_collaborator(&m.email);
+                }
+            }
+        }
+    }
+    fx
+}
+
+/// Effects to run once at start: account metadata for forms and pickers.
+pub fn startup(model: &mut Model) -> Vec<Effect> {
+    let mut fx = vec![Effect::FetchPlan, Effect::FetchTeams, Effect::FetchCustomStatuses];
+    if model.list.contacts.is_empty() && model.list.loading.is_none() {
+        list::fetch_next(model, &mut fx);
+    }
+    fx
+}
+
+fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
+    if model.overlay.is_some() {
+        overlays::key(model, key, fx);
+        return;
+    }
+    if model.list.search.as_ref().is_some_and(|s| s.editing) {
+        list::search_key(model, key, fx);
+        return;
+    }
+    if let Some(action) = action_for(&key) {
+        run_action(model, action, fx);
+    } else if key.code == KeyCode::Enter && model.focus == Pane::List && !model.is_wide() {
+        model.focus = Pane::Thread;
+    }
+}
+
+/// Runs one action: from a key or from the palette.
+pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
+    match action {
+        Action::MoveDown | Action::MoveUp | Action::Top | Action::Bottom | Action::PageDown | Action::PageUp => {
+            match model.focus {
+                Pane::List => list::move_selection(model, action, fx),
+                Pane::Thread => thread::scroll(model, action, fx),
+                Pane::Details => details::scroll(model, action),
+            }
+        }
+        Action::NextPane | Action::PrevPane => {
+            let i = Pane::ALL.iter().position(|p| *p == model.focus).unwrap_or(0);
+            let n = if action == Action::NextPane {
+                (i + 1) % 3
+            } else {
+                (i + 2) % 3
+            };
+            model.focus = Pane::ALL[n];
+        }
+        Action::Search => list::start_search(model),
+        Action::Filter => actions::open_filter(model),
+        Action::ToggleClosed => actions::toggle_closed(model, false, fx),
+        Action::CloseAndNext => actions::toggle_closed(model, true, fx),
+        Action::Edit | Action::Tags | Action::Assign | Action::Team | Action::Note | Action::NewContact => {
+            actions::open_form(model, action)
+        }
+        Action::Bot => details::toggle_bot(model, fx),
+        Action::Availability => details::toggle_availability(model, fx),
+        Action::CustomStatus => details::open_custom_status(model),
+        Action::CopyLink => details::copy_link(model, fx),
+        Action::Refresh => {
+            refresh(model, fx);
+            let now = model.now;
+            model.status.push(ToastKind::Info, "refreshing…", now);
+        }
+        Action::Help => model.overlay = Some(super::model::Overlay::Help { scroll: 0 }),
+        Action::Palette => overlays::open_palette(model),
+        Action::Redraw => fx.push(Effect::Redraw),
+        Action::Cancel => {
+            if model.list.search.is_some() {
+                list::clear_search(model, fx);
+            }
+        }
+        Action::Quit => model.quit = true,
+    }
+}
+
+/// The periodic refresh: the first page (same filter) and the open thread.
+fn refresh(model: &mut Model, fx: &mut Vec<Effect>) {
+    list::fetch_refresh(model, fx);
+    thread::fetch_refresh(model, fx);
+}
+
+/// Called whenever the selected row may have changed: waits for the
+/// selection to settle before loading thread, details and bot.
+pub(crate) fn selection_changed(model: &mut Model, fx: &mut Vec<Effect>) {
+    let uuid = model.list.selected_uuid();
+    if uuid.is_none() || uuid == model.thread.contact {
+        return;
+    }
+    let id = model.next_id();
+    model.settle = Some(id);
+    fx.push(Effect::Debounce {
+        id,
+        after: std::time::Duration::from_millis(150),
+    });
+}
+
+/// Loads the thread, full record and bot of the selected contact now.
+pub(crate) fn load_selected(model: &mut Model, fx: &mut Vec<Effect>) {
+    let Some(uuid) = model.list.selected_uuid() else { return };
+    thread::open(model, &uuid, fx);
+    details::open(model, &uuid, fx);
+}

@@ -1,0 +1,90 @@
+//! Keys while an overlay is open: help, palette, forms, pickers.
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use crate::tui::effect::Effect;
+use crate::tui::form::{FormOutcome, FuzzyPicker, PickItem, PickOutcome};
+use crate::tui::keymap::{KEYMAP, action_named};
+use crate::tui::model::{FormKind, Model, Overlay};
+
+use super::{actions, details, run_action};
+
+/// The palette: every action of the key table.
+pub fn palette() -> FuzzyPicker {
+    let items = KEYMAP
+        .iter()
+        .map(|b| PickItem {
+            label: b.name.to_string(),
+            detail: format!("{}  ({})", b.help, b.label),
+            key: b.name.to_string(),
+        })
+        .collect();
+    FuzzyPicker::new("Command palette", items)
+}
+
+pub(crate) fn open_palette(model: &mut Model) {
+    model.overlay = Some(Overlay::Palette(palette()));
+}
+
+pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
+    let Some(overlay) = model.overlay.as_mut() else { return };
+    match overlay {
+        Overlay::Help { scroll } => match key.code {
+            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('?') | KeyCode::Enter => model.overlay = None,
+            KeyCode::Char('j') | KeyCode::Down => *scroll = scroll.saturating_add(1),
+            KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
+            _ => {}
+        },
+        Overlay::Palette(picker) => match picker.handle_key(key) {
+            PickOutcome::Pending => {}
+            PickOutcome::Cancelled => model.overlay = None,
+            PickOutcome::Chosen(name) => {
+                model.overlay = None;
+                if let Some(action) = action_named(&name) {
+                    run_action(model, action, fx);
+                }
+            }
+        },
+        Overlay::CustomStatus(picker) => match picker.handle_key(key) {
+            PickOutcome::Pending => {}
+            PickOutcome::Cancelled => model.overlay = None,
+            PickOutcome::Chosen(id) => {
+                model.overlay = None;
+                details::set_custom_status(model, id, fx);
+            }
+        },
+        Overlay::Form { kind, uuid, form, .. } => match form.handle_key(key) {
+            FormOutcome::Pending => {}
+            FormOutcome::Cancelled => {
+                // A form whose save failed keeps what was typed since.
+                let k = (uuid.clone(), *kind);
+                if *kind != FormKind::Filter && model.drafts.contains_key(&k) {
+                    model.drafts.insert(k, form.clone());
+                }
+                model.overlay = None;
+            }
+            FormOutcome::Submitted => actions::submit(model, fx),
+        },
+    }
+}
+
+pub(crate) fn paste(model: &mut Model, text: &str, fx: &mut Vec<Effect>) {
+    match model.overlay.as_mut() {
+        Some(Overlay::Form { form, .. }) => form.handle_paste(text),
+        Some(Overlay::Palette(p)) | Some(Overlay::CustomStatus(p)) => {
+            for c in text.chars().filter(|c| !c.is_control()) {
+                p.handle_key(KeyEvent::from(KeyCode::Char(c)));
+            }
+        }
+        Some(Overlay::Help { .. }) => {}
+        None => {
+            if let Some(s) = model.list.search.as_mut().filter(|s| s.editing) {
+                s.query.extend(text.chars().filter(|c| !c.is_control()));
+                super::list::recompute_search(&mut model.list);
+                model.list.selected = 0;
+                model.list.offset = 0;
+                super::selection_changed(model, fx);
+            }
+        }
+    }
+}

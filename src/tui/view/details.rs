@@ -1,0 +1,193 @@
+//! Details of the selected contact, its bot, and my availability.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Wrap};
+
+use super::{pane_block, spinner};
+use crate::api::Contact;
+use crate::tui::model::{Model, Pane};
+use crate::tui::text::{sanitize, sanitize_line};
+use crate::tui::theme::Theme;
+
+fn shown(model: &Model) -> Option<&Contact> {
+    let uuid = model.thread.contact.as_deref()?;
+    model
+        .details
+        .full
+        .as_ref()
+        .filter(|c| c.uuid == uuid)
+        .or_else(|| model.list.contacts.iter().find(|c| c.uuid == uuid))
+}
+
+fn field<'a>(label: &str, value: String, theme: &Theme) -> Line<'a> {
+    Line::from(vec![Span::styled(format!("{label:<9}"), theme.dim()), Span::raw(value)])
+}
+
+fn when(model: &Model, t: Option<chrono::DateTime<chrono::Utc>>) -> String {
+    let tz = model
+        .session
+        .tz
+        .unwrap_or_else(|| chrono::FixedOffset::east_opt(0).expect("zero offset"));
+    t.map(|t| t.with_timezone(&tz).format("%Y-%m-%d %H:%M").to_string())
+        .unwrap_or_else(|| "—".into())
+}
+
+pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
+    let mut title = "Details".to_string();
+    if model.details.loading.is_some() {
+        title = format!("{title} {}", spinner(model.frame));
+    }
+    let block = pane_block(model, Pane::Details, title, theme);
+    let Some(c) = shown(model) else {
+        frame.render_widget(
+            Paragraph::new(Line::styled("no contact selected", theme.dim())).block(block),
+            area,
+        );
+        return;
+    };
+    let dash = || "—".to_string();
+    let mut lines = vec![
+        Line::styled(sanitize_line(&c.name), theme.accent()),
+        field("phone", sanitize_line(&c.phone_number), theme),
+        field("source", sanitize_line(&c.source), theme),
+        field("created", when(model, c.created_at), theme),
+        field(
+            "assignee",
+            c.assigned_user.as_deref().map(sanitize_line).unwrap_or_else(dash),
+            theme,
+        ),
+    ];
+    let team = c.team_uuid().map(|u| {
+        let name = c.team.as_ref().and_then(|t| t.name.clone()).filter(|n| !n.is_empty());
+        sanitize_line(name.as_deref().or(model.known.team_name(u)).unwrap_or(u))
+    });
+    lines.push(field("team", team.unwrap_or_else(dash), theme));
+    lines.push(field(
+        "funnel",
+        c.funnel_id.as_deref().map(sanitize_line).unwrap_or_else(dash),
+        theme,
+    ));
+    let state = match c.closed_at {
+        None => "open".to_string(),
+        Some(_) => format!("closed {}", when(model, c.closed_at)),
+    };
+    lines.push(field("state", state, theme));
+    let tags = if c.tags.is_empty() {
+        dash()
+    } else {
+        c.tags
+            .iter()
+            .map(|t| format!("#{}", sanitize_line(t)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    lines.push(field("tags", tags, theme));
+    if !c.custom_fields.is_empty() || c.custom_fields_metadata.is_some() {
+        lines.push(Line::styled("custom fields", theme.dim()));
+        let meta = c.custom_fields_metadata.as_ref();
+        let mut names: Vec<&String> = c.custom_fields.keys().collect();
+        if let Some(m) = meta {
+            names.extend(m.keys().filter(|k| !c.custom_fields.contains_key(*k)));
+        }
+        names.sort();
+        for name in names {
+            let m = meta.and_then(|m| m.get(name));
+            let value = c
+                .custom_fields
+                .get(name)
+                .or(m.map(|m| &m.value))
+                .map(|v| v.display())
+                .unwrap_or_default();
+            let ty = m.map(|m| format!(" ({})", m.field_type)).unwrap_or_default();
+            lines.push(Line::from(vec![
+                Span::raw(format!(" {}", sanitize_line(name))),
+                Span::styled(sanitize_line(&ty), theme.dim()),
+                Span::raw(format!(": {}", sanitize_line(&value))),
+            ]));
+        }
+    }
+    lines.push(Line::styled("note", theme.dim()));
+    match c.note.as_deref().filter(|n| !n.is_empty()) {
+        Some(n) => lines.extend(sanitize(n, true).lines().map(|l| Line::raw(format!(" {l}")))),
+        None => lines.push(Line::raw(" —")),
+    }
+    if let Some(h) = &c.conversation_href {
+        lines.push(field("chat", sanitize_line(h), theme));
+    }
+    if let Some(h) = &c.href {
+        lines.push(field("contact", sanitize_line(h), theme));
+    }
+    lines.push(Line::styled("y copies the chat link", theme.dim()));
+    let p = Paragraph::new(lines)
+        .block(block)
+        .wrap(Wrap { trim: false })
+        .scroll((model.details.scroll, 0));
+    frame.render_widget(p, area);
+}
+
+pub fn render_bot(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
+    let panel = &model.details.bot;
+    let block = Block::bordered().title(" Bot ").border_style(theme.border());
+    let mut lines = Vec::new();
+    if panel.contact.is_none() {
+        lines.push(Line::styled("no contact selected", theme.dim()));
+    } else if panel.loading.is_some() {
+        lines.push(Line::styled(format!("{} loading…", spinner(model.frame)), theme.dim()));
+    } else if let Some(e) = &panel.error {
+        lines.push(Line::styled(sanitize_line(e), theme.dim()));
+        lines.push(Line::styled("b starts the bot", theme.dim()));
+    } else if let Some(bot) = &panel.bot {
+        let state = if bot.is_running() { "running" } else { "stopped" };
+        let name = if bot.name.is_empty() {
+            "bot".to_string()
+        } else {
+            sanitize_line(&bot.name)
+        };
+        lines.push(Line::from(vec![
+            Span::raw(format!("{name}: ")),
+            Span::styled(
+                format!("{state} ({})", sanitize_line(bot.status.as_str())),
+                theme.accent(),
+            ),
+        ]));
+        let hint = if bot.is_running() { "b stops it" } else { "b starts it" };
+        lines.push(Line::styled(hint, theme.dim()));
+    }
+    if panel.pending.is_some() {
+        lines.push(Line::styled(
+            format!("{} saving…", spinner(model.frame)),
+            theme.warning(),
+        ));
+    }
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+pub fn render_availability(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
+    let av = &model.availability;
+    let block = Block::bordered().title(" My status ").border_style(theme.border());
+    let mut lines = Vec::new();
+    if av.user.is_none() {
+        lines.push(Line::styled(crate::tui::update::NO_USER_HINT, theme.dim()));
+        frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    let state = match av.available {
+        Some(true) => Span::styled("● available", theme.success()),
+        Some(false) => Span::styled("○ away", theme.warning()),
+        None => Span::styled("? unknown", theme.dim()),
+    };
+    let mut first = vec![state, Span::styled("  v toggles", theme.dim())];
+    if av.pending.is_some() {
+        first.push(Span::styled(format!(" {}", spinner(model.frame)), theme.warning()));
+    }
+    lines.push(Line::from(first));
+    let custom = match (&av.custom_status, &av.statuses) {
+        (Some((_, name)), _) => format!("status: {}  s changes", sanitize_line(name)),
+        (None, Some(Err(e))) => sanitize_line(e),
+        (None, _) => "no custom status  s sets one".into(),
+    };
+    lines.push(Line::styled(custom, theme.dim()));
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}

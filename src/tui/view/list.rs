@@ -1,0 +1,168 @@
+//! The contact list. Only the rows on screen are formatted.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::{fit, pane_block, relative, spinner};
+use crate::api::Contact;
+use crate::tui::model::{Model, Pane};
+use crate::tui::text::{sanitize_line, truncate};
+use crate::tui::theme::Theme;
+
+/// Column widths for an inner width.
+struct Cols {
+    name: usize,
+    source: usize,
+    assignee: usize,
+    tags: usize,
+}
+
+fn cols(w: usize) -> Cols {
+    // Fixed: marker 2, spaces, time 4, state 7, bot 1.
+    let mut rest = w.saturating_sub(16);
+    let mut c = Cols {
+        name: rest.min(14),
+        source: 0,
+        assignee: 0,
+        tags: 0,
+    };
+    rest -= c.name;
+    for (want, slot) in [(9, 0), (12, 1), (10, 2)] {
+        if rest > want {
+            rest -= want + 1;
+            match slot {
+                0 => c.source = want,
+                1 => c.assignee = want,
+                _ => c.tags = want,
+            }
+        }
+    }
+    let more = rest.min(10);
+    c.name += more;
+    rest -= more;
+    if c.tags > 0 {
+        c.tags += rest;
+    } else {
+        c.name += rest;
+    }
+    c
+}
+
+pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
+    let list = &model.list;
+    let mut title = format!("Contacts {}", list.contacts.len());
+    if list.loading.is_some() || list.refreshing.is_some() {
+        title.push(' ');
+        title.push_str(spinner(model.frame));
+    } else if !list.exhausted && !list.contacts.is_empty() {
+        title.push('+');
+    }
+    if let Some(s) = &list.search
+        && !s.query.is_empty()
+    {
+        title = format!("{title} · /{} {} found", sanitize_line(&s.query), s.matches.len());
+    }
+    let block = pane_block(model, Pane::List, title, theme);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let w = inner.width as usize;
+    let c = cols(w);
+    let mut lines = Vec::with_capacity(inner.height as usize);
+    let mut header = format!("  {} ", fit("Name", c.name));
+    if c.source > 0 {
+        header.push_str(&fit("Source", c.source));
+        header.push(' ');
+    }
+    header.push_str("Last State  ");
+    if c.assignee > 0 {
+        header.push_str(&fit("Assignee", c.assignee));
+        header.push(' ');
+    }
+    if c.tags > 0 {
+        header.push_str(&fit("Tags", c.tags));
+    }
+    lines.push(Line::styled(truncate(&header, w).into_owned(), theme.dim()));
+    let rows = inner.height.saturating_sub(1) as usize;
+    if list.contacts.is_empty() {
+        let msg = match (&list.error, list.loading.is_some()) {
+            (Some(e), _) => format!("could not load contacts: {}", sanitize_line(e)),
+            (None, true) => format!("{} loading contacts…", spinner(model.frame)),
+            (None, false) => "no contacts match".to_string(),
+        };
+        lines.push(Line::styled(msg, theme.dim()));
+    }
+    let offset = list.offset.min(list.visible_len().saturating_sub(1));
+    for r in offset..(offset + rows).min(list.visible_len()) {
+        let Some(contact) = list.row(r) else { break };
+        lines.push(row(model, contact, r == list.selected, &c, w, theme));
+    }
+    if let Some(s) = &list.search
+        && s.editing
+    {
+        while lines.len() + 1 < inner.height as usize {
+            lines.push(Line::raw(""));
+        }
+        lines.truncate(inner.height.saturating_sub(1) as usize);
+        lines.push(Line::styled(format!("/{}▏", sanitize_line(&s.query)), theme.accent()));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+fn row(model: &Model, c: &Contact, selected: bool, cols: &Cols, w: usize, theme: &Theme) -> Line<'static> {
+    let list = &model.list;
+    let marker = if list.pending.contains_key(&c.uuid) {
+        Span::styled(format!("{} ", spinner(model.frame)), theme.warning())
+    } else if list.has_new(c) {
+        Span::styled("● ", theme.unread())
+    } else {
+        Span::raw("  ")
+    };
+    let name = if c.name.is_empty() {
+        c.phone_number.clone()
+    } else {
+        c.name.clone()
+    };
+    let mut spans = vec![marker, Span::raw(fit(&sanitize_line(&name), cols.name)), Span::raw(" ")];
+    if cols.source > 0 {
+        spans.push(Span::styled(fit(&sanitize_line(&c.source), cols.source), theme.dim()));
+        spans.push(Span::raw(" "));
+    }
+    spans.push(Span::styled(
+        fit(&relative(model.now, c.last_activity()), 4),
+        theme.dim(),
+    ));
+    spans.push(Span::raw(" "));
+    spans.push(if c.is_open() {
+        Span::styled("open   ", theme.success())
+    } else {
+        Span::styled("closed ", theme.dim())
+    });
+    if cols.assignee > 0 {
+        let who = c
+            .assigned_user
+            .as_deref()
+            .map(|a| a.split('@').next().unwrap_or(a))
+            .unwrap_or("—");
+        spans.push(Span::raw(fit(&sanitize_line(who), cols.assignee)));
+        spans.push(Span::raw(" "));
+    }
+    if cols.tags > 0 {
+        let tags = c
+            .tags
+            .iter()
+            .map(|t| format!("#{}", sanitize_line(t)))
+            .collect::<Vec<_>>()
+            .join(" ");
+        spans.push(Span::styled(fit(&tags, cols.tags), theme.accent()));
+    }
+    spans.push(Span::raw(if list.bots.get(&c.uuid) == Some(&true) {
+        "⚙"
+    } else {
+        " "
+    }));
+    let line = Line::from(spans);
+    let _ = w;
+    if selected { line.style(theme.selected()) } else { line }
+}

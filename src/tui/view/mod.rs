@@ -1,0 +1,99 @@
+//! Drawing: reads the model, never changes it. Every string from the server
+//! goes through `text::sanitize*` before it reaches a cell.
+
+pub mod details;
+pub mod list;
+pub mod overlay;
+pub mod status;
+pub mod thread;
+
+#[cfg(test)]
+mod tests;
+
+use chrono::{DateTime, Utc};
+use ratatui::Frame;
+use ratatui::widgets::Block;
+
+use super::model::{Model, Pane};
+use super::theme::Theme;
+
+pub const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+pub fn spinner(frame: u64) -> &'static str {
+    SPINNER[(frame % SPINNER.len() as u64) as usize]
+}
+
+/// Draws the whole screen.
+pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
+    let a = super::model::areas(
+        frame.area(),
+        model.is_wide(),
+        model.focus,
+        model.status.current().is_some(),
+    );
+    if let Some(r) = a.tabs {
+        status::tabs(model, frame, r, theme);
+    }
+    if let Some(r) = a.list {
+        list::render(model, frame, r, theme);
+    }
+    if let Some(r) = a.thread {
+        thread::render(model, frame, r, theme);
+    }
+    if let Some(r) = a.details {
+        details::render(model, frame, r, theme);
+    }
+    if let Some(r) = a.bot {
+        details::render_bot(model, frame, r, theme);
+    }
+    if let Some(r) = a.availability {
+        details::render_availability(model, frame, r, theme);
+    }
+    if let Some(r) = a.toast {
+        status::toast(model, frame, r, theme);
+    }
+    status::bar(model, frame, a.status, theme);
+    overlay::render(model, frame, theme);
+}
+
+/// A pane's frame, with the focused one set apart (bold + marker, so it
+/// reads without colour).
+pub fn pane_block<'a>(model: &Model, pane: Pane, title: String, theme: &Theme) -> Block<'a> {
+    let focused = model.focus == pane;
+    let title = if focused {
+        format!("▶ {title} ")
+    } else {
+        format!(" {title} ")
+    };
+    Block::bordered().title(title).border_style(if focused {
+        theme.border_focused()
+    } else {
+        theme.border()
+    })
+}
+
+/// "now", "5m", "3h", "2d", "4w", or the date.
+pub fn relative(now: DateTime<Utc>, t: Option<DateTime<Utc>>) -> String {
+    let Some(t) = t else { return String::new() };
+    let secs = (now - t).num_seconds();
+    if secs < 60 {
+        "now".into()
+    } else if secs < 3600 {
+        format!("{}m", secs / 60)
+    } else if secs < 86_400 {
+        format!("{}h", secs / 3600)
+    } else if secs < 86_400 * 7 {
+        format!("{}d", secs / 86_400)
+    } else if secs < 86_400 * 60 {
+        format!("{}w", secs / (86_400 * 7))
+    } else {
+        t.format("%b %y").to_string()
+    }
+}
+
+/// Pads or cuts `s` (already sanitized) to exactly `w` columns.
+pub fn fit(s: &str, w: usize) -> String {
+    let t = super::text::truncate(s, w);
+    let pad = w.saturating_sub(super::text::width(&t));
+    format!("{t}{}", " ".repeat(pad))
+}
