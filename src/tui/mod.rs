@@ -7,7 +7,6 @@ pub mod demo;
 pub mod effect;
 #[doc(hidden)]
 pub mod fixtures;
-#[path = "form_stub.rs"]
 pub mod form;
 pub mod keymap;
 pub mod logging;

@@ -463,7 +463,8 @@ fn failed_save_after_the_form_closed_is_kept_as_a_draft() {
     let mut m = model_with(20, 160, 48);
     let uuid = m.list.selected_uuid().unwrap();
     update(&mut m, key('t'));
-    type_text(&mut m, ", newtag");
+    type_text(&mut m, "newtag");
+    update(&mut m, code(KeyCode::Enter)); // adds the typed tag
     let fx = submit(&mut m);
     let (id, _, kind, patch) = patch_of(&fx);
     assert_eq!(kind, WriteKind::Tags);
@@ -488,16 +489,26 @@ fn failed_save_after_the_form_closed_is_kept_as_a_draft() {
 #[test]
 fn edit_assign_team_and_new_contact_send_their_requests() {
     let mut m = model_with(20, 160, 48);
-    for (k, kind) in [('e', WriteKind::Edit), ('a', WriteKind::Assign), ('T', WriteKind::Team)] {
+    m.known.add_team("team-2", "Sales");
+    for (k, kind, input) in [
+        ('e', WriteKind::Edit, "x"),
+        ('a', WriteKind::Assign, "boss@example.test"),
+        ('T', WriteKind::Team, "Sales"),
+    ] {
         update(&mut m, key(k));
         assert!(
             matches!(m.overlay, Some(Overlay::Form { kind: FormKind::Write(w), .. }) if w == kind),
             "{k} opens its form"
         );
-        type_text(&mut m, "x");
+        type_text(&mut m, input);
         let fx = submit(&mut m);
-        let (id, uuid, pk, _) = patch_of(&fx);
+        let (id, uuid, pk, patch) = patch_of(&fx);
         assert_eq!(pk, kind);
+        match kind {
+            WriteKind::Edit => assert_eq!(patch.name.as_deref(), Some("Ana Souzax")),
+            WriteKind::Assign => assert_eq!(patch.assigned_user.as_deref(), Some("boss@example.test")),
+            _ => assert_eq!(patch.team_uuid.as_deref(), Some("team-2")),
+        }
         update(
             &mut m,
             Msg::WriteDone {
@@ -512,6 +523,9 @@ fn edit_assign_team_and_new_contact_send_their_requests() {
     }
     update(&mut m, key('N'));
     type_text(&mut m, "+5511999");
+    update(&mut m, code(KeyCode::Tab));
+    update(&mut m, code(KeyCode::Tab));
+    type_text(&mut m, "New person");
     let fx = submit(&mut m);
     let (id, body) = fx
         .iter()
