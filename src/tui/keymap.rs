@@ -99,7 +99,7 @@ pub static KEYMAP: &[Binding] = &[
         [ch('G'), code(KeyCode::End)],
         "G",
         "bottom",
-        "Go to the end (keeps loading)"
+        "Go to the end, keep loading"
     ),
     bind!(
         PageDown,
@@ -118,37 +118,31 @@ pub static KEYMAP: &[Binding] = &[
         "Previous pane"
     ),
     bind!(Search, [ch('/')], "/", "search", "Search loaded contacts"),
-    bind!(Filter, [ch('f')], "f", "filter", "Filter by source, tags, team"),
+    bind!(Filter, [ch('f')], "f", "filter", "Filter: source, tags, team"),
     bind!(
         ToggleClosed,
         [ch('c')],
         "c",
         "close-reopen",
-        "Close or reopen the conversation"
+        "Close or reopen conversation"
     ),
     bind!(
         CloseAndNext,
         [ch('C')],
         "C",
         "close-and-next",
-        "Close and go to the next open one"
+        "Close, go to next open one"
     ),
     bind!(Edit, [ch('e')], "e", "edit", "Edit name and custom fields"),
     bind!(Tags, [ch('t')], "t", "tags", "Edit tags"),
-    bind!(Assign, [ch('a')], "a", "assign", "Assign or unassign a collaborator"),
+    bind!(Assign, [ch('a')], "a", "assign", "Assign or unassign someone"),
     bind!(Team, [ch('T')], "T", "team", "Set the team"),
     bind!(Note, [ch('n')], "n", "note", "Edit the note"),
     bind!(Bot, [ch('b')], "b", "bot", "Start or stop the bot"),
     bind!(NewContact, [ch('N')], "N", "new-contact", "Create a contact"),
     bind!(Availability, [ch('v')], "v", "availability", "Toggle my availability"),
     bind!(CustomStatus, [ch('s')], "s", "custom-status", "Set my custom status"),
-    bind!(
-        CopyLink,
-        [ch('y')],
-        "y",
-        "copy-link",
-        "Copy the conversation link (OSC 52)"
-    ),
+    bind!(CopyLink, [ch('y')], "y", "copy-link", "Copy chat link (OSC 52)"),
     bind!(Refresh, [ch('r')], "r", "refresh", "Refresh now"),
     bind!(Help, [ch('?')], "?", "help", "Show the keys"),
     bind!(Palette, [ch(':'), ctrl('k')], ": C-k", "palette", "Command palette"),

@@ -21,7 +21,7 @@ struct Cols {
 
 fn cols(w: usize) -> Cols {
     // Fixed: marker 2, spaces, time 4, state 7, bot 1.
-    let mut rest = w.saturating_sub(16);
+    let mut rest = w.saturating_sub(17);
     let mut c = Cols {
         name: rest.min(14),
         source: 0,
@@ -70,7 +70,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let w = inner.width as usize;
     let c = cols(w);
     let mut lines = Vec::with_capacity(inner.height as usize);
-    let mut header = format!("  {} ", fit("Name", c.name));
+    let mut header = format!("   {} ", fit("Name", c.name));
     if c.source > 0 {
         header.push_str(&fit("Source", c.source));
         header.push(' ');
@@ -112,6 +112,8 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
 
 fn row(model: &Model, c: &Contact, selected: bool, cols: &Cols, w: usize, theme: &Theme) -> Line<'static> {
     let list = &model.list;
+    // Selection also shows as `▸`, so it reads without reverse video too.
+    let cursor = Span::raw(if selected { "▸" } else { " " });
     let marker = if list.pending.contains_key(&c.uuid) {
         Span::styled(format!("{} ", spinner(model.frame)), theme.warning())
     } else if list.has_new(c) {
@@ -124,7 +126,12 @@ fn row(model: &Model, c: &Contact, selected: bool, cols: &Cols, w: usize, theme:
     } else {
         c.name.clone()
     };
-    let mut spans = vec![marker, Span::raw(fit(&sanitize_line(&name), cols.name)), Span::raw(" ")];
+    let mut spans = vec![
+        cursor,
+        marker,
+        Span::raw(fit(&sanitize_line(&name), cols.name)),
+        Span::raw(" "),
+    ];
     if cols.source > 0 {
         spans.push(Span::styled(fit(&sanitize_line(&c.source), cols.source), theme.dim()));
         spans.push(Span::raw(" "));

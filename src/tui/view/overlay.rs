@@ -2,7 +2,7 @@
 //! own renders for the palette, forms and pickers.
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
@@ -23,7 +23,7 @@ pub fn help_lines(theme: &Theme) -> Vec<Line<'static>> {
         .iter()
         .map(|b| {
             Line::from(vec![
-                Span::styled(format!(" {:<8}", b.label), theme.accent()),
+                Span::styled(format!(" {:<6}", b.label), theme.accent()),
                 Span::raw(b.help),
             ])
         })
@@ -36,12 +36,29 @@ pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
         None => {}
         Some(Overlay::Help { scroll }) => {
             let lines = help_lines(theme);
-            let r = centered(area, 56, lines.len() as u16 + 2);
+            let two = area.width >= 80 && area.height < lines.len() as u16 + 4;
+            let rows = if two { lines.len().div_ceil(2) } else { lines.len() };
+            let r = if two {
+                centered(area, 80, rows as u16 + 2)
+            } else {
+                centered(area, 44, rows as u16 + 2)
+            };
             frame.render_widget(Clear, r);
             let block = Block::bordered()
                 .title(" Keys (Esc closes) ")
                 .border_style(theme.border_focused());
-            frame.render_widget(Paragraph::new(lines).block(block).scroll((*scroll, 0)), r);
+            let inner = block.inner(r);
+            frame.render_widget(block, r);
+            if two {
+                let [left, right] =
+                    Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(inner);
+                let second = lines[rows..].to_vec();
+                let first = lines[..rows].to_vec();
+                frame.render_widget(Paragraph::new(first).scroll((*scroll, 0)), left);
+                frame.render_widget(Paragraph::new(second).scroll((*scroll, 0)), right);
+            } else {
+                frame.render_widget(Paragraph::new(lines).scroll((*scroll, 0)), inner);
+            }
         }
         Some(Overlay::Palette(p)) | Some(Overlay::CustomStatus(p)) => p.render(frame, area, theme),
         Some(Overlay::Form { form, .. }) => {

@@ -1,1 +1,142 @@
-//! View snapshots.
+//! View snapshots at 80x24 and 160x48 with hostile text in the data. The
+//! clock is fixed on the model and the theme is plain, so they are stable.
+
+use insta::assert_snapshot;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use crate::api::{ApiError, CustomStatus};
+use crate::tui::fixtures::*;
+use crate::tui::model::{Model, Pane, ToastKind};
+use crate::tui::msg::{Msg, ThreadFetch};
+use crate::tui::theme::Theme;
+use crate::tui::update::update;
+
+/// A model with contacts, the first one's thread, details and bot loaded.
+fn rich(w: u16, h: u16) -> Model {
+    let mut m = model_with(20, w, h);
+    let uuid = m.thread.contact.clone().unwrap();
+    let id = m.thread.loading.unwrap();
+    update(
+        &mut m,
+        Msg::ThreadLoaded {
+            id,
+            contact: uuid.clone(),
+            fetch: ThreadFetch::Initial,
+            result: Ok(page(messages(8), Some("o"))),
+        },
+    );
+    let id = m.details.loading.unwrap();
+    update(
+        &mut m,
+        Msg::ContactLoaded {
+            id,
+            uuid: uuid.clone(),
+            result: Ok(full_contact(0)),
+        },
+    );
+    let id = m.details.bot.loading.unwrap();
+    update(
+        &mut m,
+        Msg::BotLoaded {
+            id,
+            uuid,
+            result: Ok(bot(true)),
+        },
+    );
+    m.availability.available = Some(true);
+    m.availability.custom_status = Some(("cs1".into(), "🍔 Lunch".into()));
+    m.list.loading = None;
+    // Some new messages and a pending write, to show the markers.
+    let c3 = m.list.contacts[3].uuid.clone();
+    m.list.last_seen.insert(c3, now() - chrono::Duration::days(1));
+    m
+}
+
+fn draw(m: &Model) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(m.width, m.height)).unwrap();
+    t.draw(|f| super::view(m, f, &Theme::plain())).unwrap();
+    let text = format!("{}", t.backend());
+    assert!(!text.contains('\u{1b}'), "raw ESC reached the screen");
+    assert!(!text.contains('\u{7}'), "raw BEL reached the screen");
+    t
+}
+
+#[test]
+fn wide_main_screen() {
+    for (w, h) in [(160, 48), (100, 30)] {
+        let m = rich(w, h);
+        assert_snapshot!(format!("wide_{w}x{h}"), draw(&m).backend());
+    }
+}
+
+#[test]
+fn wide_with_error_toast_and_filter() {
+    let mut m = rich(160, 48);
+    m.list.filter.source = Some("instagram".into());
+    m.list.filter.tags = vec!["vip".into()];
+    m.status.push(
+        ToastKind::Error,
+        "could not close: the server failed (500): \u{1b}[2Jboom",
+        now(),
+    );
+    assert_snapshot!(draw(&m).backend());
+}
+
+#[test]
+fn narrow_panes_with_tab_strip() {
+    let mut m = rich(80, 24);
+    m.status
+        .push(ToastKind::Error, "could not save the note: note: too long", now());
+    assert_snapshot!("narrow_list_80x24", draw(&m).backend());
+    m.focus = Pane::Thread;
+    assert_snapshot!("narrow_thread_80x24", draw(&m).backend());
+    m.focus = Pane::Details;
+    assert_snapshot!("narrow_details_80x24", draw(&m).backend());
+}
+
+#[test]
+fn overlays_at_both_sizes() {
+    for (w, h) in [(80, 24), (160, 48)] {
+        let mut m = rich(w, h);
+        update(&mut m, key('?'));
+        assert_snapshot!(format!("help_{w}x{h}"), draw(&m).backend());
+        update(&mut m, key('?'));
+        update(&mut m, key(':'));
+        update(&mut m, key('c'));
+        update(&mut m, key('l'));
+        assert_snapshot!(format!("palette_{w}x{h}"), draw(&m).backend());
+        update(&mut m, code(crossterm::event::KeyCode::Esc));
+        update(&mut m, key('n'));
+        assert_snapshot!(format!("note_form_{w}x{h}"), draw(&m).backend());
+        update(&mut m, code(crossterm::event::KeyCode::Esc));
+        update(&mut m, key('e'));
+        assert_snapshot!(format!("edit_form_{w}x{h}"), draw(&m).backend());
+        update(&mut m, code(crossterm::event::KeyCode::Esc));
+        let cs = CustomStatus {
+            id: "cs1".into(),
+            name: "Lunch".into(),
+            emoji: "🍔".into(),
+            ..Default::default()
+        };
+        update(&mut m, Msg::CustomStatusesLoaded(Ok(vec![cs])));
+        update(&mut m, key('s'));
+        assert_snapshot!(format!("custom_status_{w}x{h}"), draw(&m).backend());
+    }
+}
+
+#[test]
+fn search_loading_and_no_user() {
+    let mut m = rich(160, 48);
+    update(&mut m, key('/'));
+    for c in "li".chars() {
+        update(&mut m, key(c));
+    }
+    m.list.loading = Some(99);
+    m.availability.user = None;
+    m.details.bot.bot = None;
+    m.details.bot.error = Some(ApiError::NotFound { what: "bot".into() }.to_string());
+    assert_snapshot!("search_no_user_160x48", draw(&m).backend());
+    let m = empty_model(80, 24);
+    assert_snapshot!("empty_80x24", draw(&m).backend());
+}

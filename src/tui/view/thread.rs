@@ -140,7 +140,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let block = pane_block(
         model,
         Pane::Thread,
-        crate::tui::text::truncate(&title, area.width as usize - 4).into(),
+        crate::tui::text::truncate(&title, (area.width as usize).saturating_sub(4)).into(),
         theme,
     );
     let inner = block.inner(area);
@@ -172,6 +172,11 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     };
     if let Some(l) = top_line {
         all.insert(0, (Kind::Day, l));
+    }
+    // Newest at the bottom: a short thread sits on the bottom edge.
+    if all.len() < h {
+        let pad = h - all.len();
+        all.splice(0..0, std::iter::repeat_n((Kind::Day, String::new()), pad));
     }
     let total = all.len();
     let scroll = t.scroll.min(total.saturating_sub(h));
