@@ -3,7 +3,8 @@
 //! draft while its request runs and shows it again if the request fails.
 //!
 //! Keys: Tab / Shift-Tab move between fields (Down/Up too on single-line
-//! fields); inside a picker Up/Down move the highlight and typing filters;
+//! fields); inside a picker Up/Down move the highlight and typing filters
+//! (in a multi-select Space toggles, unless a filter is being typed);
 //! Enter submits (in a multi-select with a typed filter it first adds the
 //! highlighted entry); Ctrl-S submits from anywhere, the note included;
 //! Esc cancels.
@@ -211,7 +212,8 @@ impl Form {
                         field.touched = true;
                     }
                     KeyCode::Enter => return self.try_submit(),
-                    KeyCode::Char(' ') if multi && !ctrl => {
+                    // While filtering, a space is part of the text ("late payer").
+                    KeyCode::Char(' ') if multi && !ctrl && !has_query => {
                         field.touched |= field.state.toggle(false);
                     }
                     KeyCode::Up => field.state.move_cursor(-1),
