@@ -1,7 +1,7 @@
 //! The loaded contacts: a window over a long list, cursor paging, filters,
 //! the fuzzy search view and per-contact request state.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 
@@ -31,6 +31,8 @@ pub struct PendingWrite {
 pub struct ContactList {
     /// In server order (most recent conversation first).
     pub contacts: Vec<Contact>,
+    /// The uuids in `contacts`: merging a page stays O(page), not O(loaded).
+    pub uuids: HashSet<String>,
     /// Position in the visible rows (the search view when searching).
     pub selected: usize,
     /// First visible row.
@@ -87,7 +89,24 @@ impl ContactList {
     }
 
     pub fn position(&self, uuid: &str) -> Option<usize> {
+        if !self.uuids.contains(uuid) {
+            return None;
+        }
         self.contacts.iter().position(|c| c.uuid == uuid)
+    }
+
+    /// Replaces everything loaded.
+    pub fn set_contacts(&mut self, contacts: Vec<Contact>) {
+        self.uuids = contacts.iter().map(|c| c.uuid.clone()).collect();
+        self.contacts = contacts;
+    }
+
+    /// The contact `uuid`; the selected one is found without a scan.
+    pub fn get(&self, uuid: &str) -> Option<&Contact> {
+        match self.selected_contact() {
+            Some(c) if c.uuid == uuid => Some(c),
+            _ => self.position(uuid).map(|i| &self.contacts[i]),
+        }
     }
 
     pub fn get_mut(&mut self, uuid: &str) -> Option<&mut Contact> {

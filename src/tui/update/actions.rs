@@ -114,7 +114,7 @@ pub(crate) fn submit(model: &mut Model, fx: &mut Vec<Effect>) {
         }
         FormKind::Write(w) => w,
     };
-    let contact = model.list.contacts.iter().find(|c| c.uuid == uuid).cloned();
+    let contact = model.list.get(&uuid).cloned();
     let contact = details::shown(model)
         .filter(|c| c.uuid == uuid)
         .cloned()
@@ -256,6 +256,7 @@ pub(crate) fn write_done(
             }
             let name = crate::tui::text::sanitize_line(&contact.name);
             if kind == WriteKind::NewContact {
+                model.list.uuids.insert(contact.uuid.clone());
                 model.list.contacts.insert(0, contact);
                 model.list.selected = 0;
                 model.list.offset = 0;

@@ -11,7 +11,7 @@ pub const NO_USER_HINT: &str = "set user_uuid in config or --user to manage your
 
 pub(crate) fn open(model: &mut Model, uuid: &str, fx: &mut Vec<Effect>) {
     let id = model.next_id();
-    model.details.full = model.list.contacts.iter().find(|c| c.uuid == uuid).cloned();
+    model.details.full = model.list.get(uuid).cloned();
     model.details.loading = Some(id);
     model.details.scroll = 0;
     fx.push(Effect::FetchContact {

@@ -139,9 +139,12 @@ pub fn apply_page(list: &mut ContactList, page: Page<Contact>) {
         if let Some(at) = c.last_message_at {
             list.last_seen.entry(c.uuid.clone()).or_insert(at);
         }
-        match list.contacts.iter().position(|o| o.uuid == c.uuid) {
+        match list.position(&c.uuid) {
             Some(i) => list.contacts[i] = c,
-            None => list.contacts.push(c),
+            None => {
+                list.uuids.insert(c.uuid.clone());
+                list.contacts.push(c);
+            }
         }
     }
 }
@@ -157,7 +160,7 @@ fn merge_refresh(model: &mut Model, page: Page<Contact>) -> bool {
         if list.pending.contains_key(&c.uuid) {
             continue; // our own write decides this row
         }
-        match list.contacts.iter().position(|o| o.uuid == c.uuid) {
+        match list.position(&c.uuid) {
             Some(i) => {
                 let old = &list.contacts[i];
                 if c.last_message_at > old.last_message_at && old.last_message_at.is_some() {
@@ -167,6 +170,7 @@ fn merge_refresh(model: &mut Model, page: Page<Contact>) -> bool {
             }
             None => {
                 new_message = true;
+                list.uuids.insert(c.uuid.clone());
                 fresh.push(c);
             }
         }
@@ -181,7 +185,7 @@ fn merge_refresh(model: &mut Model, page: Page<Contact>) -> bool {
     }
     // The contact on screen is being read: its messages are seen.
     if let Some(uuid) = &selected
-        && let Some(c) = list.contacts.iter().find(|c| &c.uuid == uuid)
+        && let Some(c) = list.get(uuid)
         && let Some(at) = c.last_message_at
     {
         list.last_seen.insert(uuid.clone(), at);
@@ -281,7 +285,7 @@ pub(crate) fn set_filter(model: &mut Model, filter: ContactFilter, fx: &mut Vec<
     let list = &mut model.list;
     list.filter = filter;
     list.generation += 1;
-    list.contacts.clear();
+    list.set_contacts(Vec::new());
     list.next_cursor = None;
     list.exhausted = false;
     list.loading = None;

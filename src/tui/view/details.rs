@@ -18,7 +18,7 @@ fn shown(model: &Model) -> Option<&Contact> {
         .full
         .as_ref()
         .filter(|c| c.uuid == uuid)
-        .or_else(|| model.list.contacts.iter().find(|c| c.uuid == uuid))
+        .or_else(|| model.list.get(uuid))
 }
 
 fn field<'a>(label: &str, value: String, theme: &Theme) -> Line<'a> {

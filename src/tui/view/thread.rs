@@ -126,7 +126,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let name = t
         .contact
         .as_deref()
-        .and_then(|u| model.list.contacts.iter().find(|c| c.uuid == u))
+        .and_then(|u| model.list.get(u))
         .map(|c| sanitize_line(if c.name.is_empty() { &c.phone_number } else { &c.name }))
         .unwrap_or_default();
     let mut title = if name.is_empty() {
