@@ -148,7 +148,7 @@ pub static KEYMAP: &[Binding] = &[
     bind!(Palette, [ch(':'), ctrl('k')], ": C-k", "palette", "Command palette"),
     bind!(Redraw, [ctrl('l')], "C-l", "redraw", "Redraw the screen"),
     bind!(Cancel, [code(KeyCode::Esc)], "Esc", "cancel", "Cancel / clear search"),
-    bind!(Quit, [ch('q')], "q", "quit", "Quit"),
+    bind!(Quit, [ch('q'), ctrl('c')], "q C-c", "quit", "Quit"),
 ];
 
 /// The action bound to `key`, if any. Shift is ignored for characters
