@@ -152,7 +152,7 @@ pub fn validate_field_value(
         }
         FieldType::Dropdown => {
             let s = single("dropdown")?;
-            if options.iter().any(|o| *o == s) {
+            if options.contains(&s) {
                 Ok(serde_json::Value::String(s))
             } else {
                 Err(format!(
