@@ -1,6 +1,7 @@
 //! The API client: typed calls, tolerant decoding, errors, retries and
 //! cursor pages. Knows nothing of the terminal.
 
+mod call;
 mod client;
 mod endpoints;
 mod error;

@@ -3,7 +3,8 @@
 use reqwest::Method;
 
 use super::checked_id;
-use crate::api::client::{Call, Client};
+use crate::api::call::Call;
+use crate::api::client::Client;
 use crate::api::error::ApiError;
 use crate::api::model::Bot;
 use crate::api::request::BotAction;

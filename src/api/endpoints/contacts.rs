@@ -5,7 +5,8 @@ use futures::stream::BoxStream;
 use reqwest::Method;
 
 use super::{checked_id, comma_joined};
-use crate::api::client::{Call, Client};
+use crate::api::call::Call;
+use crate::api::client::Client;
 use crate::api::error::ApiError;
 use crate::api::model::Contact;
 use crate::api::page::{MAX_CONTACT_PAGE, Page, PageRequest, walk_cursor};

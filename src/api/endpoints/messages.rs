@@ -4,7 +4,8 @@ use futures::stream::BoxStream;
 use reqwest::{Method, StatusCode};
 
 use super::checked_id;
-use crate::api::client::{Call, Client};
+use crate::api::call::Call;
+use crate::api::client::Client;
 use crate::api::error::ApiError;
 use crate::api::model::{Message, MessageSendRequest, SentMessage};
 use crate::api::page::{Page, PageRequest, walk_cursor};

@@ -1,6 +1,7 @@
 //! Plan details.
 
-use crate::api::client::{Call, Client};
+use crate::api::call::Call;
+use crate::api::client::Client;
 use crate::api::error::ApiError;
 use crate::api::model::Plan;
 

@@ -4,7 +4,8 @@ use futures::stream::BoxStream;
 use reqwest::Method;
 
 use super::{checked_id, page_param};
-use crate::api::client::{Call, Client};
+use crate::api::call::Call;
+use crate::api::client::Client;
 use crate::api::error::ApiError;
 use crate::api::model::Template;
 use crate::api::page::{Page, walk_numbered};

@@ -3,7 +3,8 @@
 use futures::stream::BoxStream;
 
 use super::{comma_joined, page_param};
-use crate::api::client::{Call, Client};
+use crate::api::call::Call;
+use crate::api::client::Client;
 use crate::api::error::ApiError;
 use crate::api::model::WebhookEvent;
 use crate::api::page::{Page, walk_numbered};
