@@ -6,7 +6,7 @@ mod custom_field;
 mod open_enum;
 pub mod time;
 
-pub use custom_field::{FieldMeta, FieldType, FieldValue, split_list, validate_field_value};
+pub use custom_field::{FieldMeta, FieldType, FieldValue, split_list, validate_custom_fields, validate_field_value};
 
 use std::collections::BTreeMap;
 

@@ -327,3 +327,29 @@ fn user_status_update_three_states() {
     );
     assert_eq!(json(&UserStatusUpdate::default()), serde_json::json!({}));
 }
+
+#[test]
+fn validate_a_whole_custom_field_map() {
+    let c: Contact = answer(fixture!("contact_get_list_form.json"))
+        .one(&["contact"])
+        .unwrap();
+    let meta = c.custom_fields_metadata.unwrap();
+    let good: BTreeMap<String, FieldValue> = [
+        ("Plan".to_string(), FieldValue::Text("silver".into())),
+        ("Interests".to_string(), FieldValue::List(vec!["hats".into()])),
+    ]
+    .into();
+    let body = validate_custom_fields(&good, &meta).unwrap();
+    assert_eq!(body["Plan"], serde_json::json!("silver"));
+    assert_eq!(body["Interests"], serde_json::json!(["hats"]));
+    let bad: BTreeMap<String, FieldValue> = [
+        ("Plan".to_string(), FieldValue::Text("bronze".into())),
+        ("Birthday".to_string(), FieldValue::Text("May 1".into())),
+        ("Shoe size".to_string(), FieldValue::Text("42".into())),
+    ]
+    .into();
+    let problems = validate_custom_fields(&bad, &meta).unwrap_err();
+    assert_eq!(problems.len(), 3, "{problems:?}");
+    assert!(problems.iter().any(|p| p.starts_with("Shoe size:")));
+    assert!(problems.iter().any(|p| p.starts_with("Birthday:")));
+}
