@@ -22,8 +22,14 @@ pub async fn auth(State(state): State<Shared>, req: Request, next: Next) -> Resp
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split_once(' '))
-        .is_some_and(|(scheme, key)| scheme.eq_ignore_ascii_case("bearer") && key.trim() == state.api_key);
-    if ok { next.run(req).await } else { ApiError::Unauthorized.into_response() }
+        .is_some_and(|(scheme, key)| {
+            scheme.eq_ignore_ascii_case("bearer") && key.trim() == state.api_key
+        });
+    if ok {
+        next.run(req).await
+    } else {
+        ApiError::Unauthorized.into_response()
+    }
 }
 
 pub struct Faults {
@@ -50,8 +56,12 @@ impl Faults {
 
     /// Fixed one-second windows: simple, and `Retry-After` is then exact.
     fn admit(&self) -> bool {
-        let Some(limit) = self.rate_limit else { return true };
-        let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let Some(limit) = self.rate_limit else {
+            return true;
+        };
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
         let mut w = self.window.lock().unwrap_or_else(|e| e.into_inner());
         if w.0 != now {
             *w = (now, 0);
@@ -63,16 +73,24 @@ impl Faults {
 
 pub async fn faults(State(f): State<Arc<Faults>>, req: Request, next: Next) -> Response {
     if !f.admit() {
-        let mut resp =
-            (StatusCode::TOO_MANY_REQUESTS, Json(json!({ "error": "rate limit exceeded" }))).into_response();
-        resp.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        let mut resp = (
+            StatusCode::TOO_MANY_REQUESTS,
+            Json(json!({ "error": "rate limit exceeded" })),
+        )
+            .into_response();
+        resp.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
         return resp;
     }
     if !f.latency.is_zero() {
         tokio::time::sleep(f.latency).await;
     }
     if f.fail_rate > 0.0 && rand::rng().random::<f64>() < f.fail_rate {
-        return (StatusCode::INTERNAL_SERVER_ERROR, Json(json!({ "error": "simulated failure" }))).into_response();
+        return (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Json(json!({ "error": "simulated failure" })),
+        )
+            .into_response();
     }
     next.run(req).await
 }

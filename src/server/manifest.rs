@@ -63,7 +63,13 @@ pub fn build(conn: &Connection, base_url: &str, api_key: &str) -> rusqlite::Resu
     let contacts: i64 = conn.query_row("SELECT COUNT(*) FROM contacts", [], |r| r.get(0))?;
     let users = conn
         .prepare("SELECT uuid, email, name FROM users ORDER BY id")?
-        .query_map([], |r| Ok(ManifestUser { uuid: r.get(0)?, email: r.get(1)?, name: r.get(2)? }))?
+        .query_map([], |r| {
+            Ok(ManifestUser {
+                uuid: r.get(0)?,
+                email: r.get(1)?,
+                name: r.get(2)?,
+            })
+        })?
         .collect::<Result<Vec<_>, _>>()?;
     let collaborators = users.iter().map(|u| u.email.clone()).collect();
     let tags = conn
@@ -75,12 +81,22 @@ pub fn build(conn: &Connection, base_url: &str, api_key: &str) -> rusqlite::Resu
         .unwrap_or_default();
     let teams = conn
         .prepare("SELECT uuid, name FROM teams ORDER BY id")?
-        .query_map([], |r| Ok(ManifestTeam { uuid: r.get(0)?, name: r.get(1)? }))?
+        .query_map([], |r| {
+            Ok(ManifestTeam {
+                uuid: r.get(0)?,
+                name: r.get(1)?,
+            })
+        })?
         .collect::<Result<Vec<_>, _>>()?;
     let channels = conn
         .prepare("SELECT uuid, title, type, main FROM channels ORDER BY id")?
         .query_map([], |r| {
-            Ok(ManifestChannel { uuid: r.get(0)?, title: r.get(1)?, channel_type: r.get(2)?, main: r.get(3)? })
+            Ok(ManifestChannel {
+                uuid: r.get(0)?,
+                title: r.get(1)?,
+                channel_type: r.get(2)?,
+                main: r.get(3)?,
+            })
         })?
         .collect::<Result<Vec<_>, _>>()?;
     let custom_fields = conn
@@ -89,13 +105,21 @@ pub fn build(conn: &Connection, base_url: &str, api_key: &str) -> rusqlite::Resu
             let options: String = r.get(2)?;
             Ok((
                 r.get::<_, String>(0)?,
-                ManifestField { field_type: r.get(1)?, options: serde_json::from_str(&options).unwrap_or_default() },
+                ManifestField {
+                    field_type: r.get(1)?,
+                    options: serde_json::from_str(&options).unwrap_or_default(),
+                },
             ))
         })?
         .collect::<Result<BTreeMap<_, _>, _>>()?;
     let custom_statuses = conn
         .prepare("SELECT uuid, name FROM custom_statuses ORDER BY id")?
-        .query_map([], |r| Ok(ManifestStatus { id: r.get(0)?, name: r.get(1)? }))?
+        .query_map([], |r| {
+            Ok(ManifestStatus {
+                id: r.get(0)?,
+                name: r.get(1)?,
+            })
+        })?
         .collect::<Result<Vec<_>, _>>()?;
     let bot_enabled = db::get_setting(conn, "bot_enabled")?.as_deref() == Some("true");
     Ok(Manifest {

@@ -152,7 +152,9 @@ pub struct RunningServer {
 impl std::fmt::Debug for RunningServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // The key stays out of Debug output.
-        f.debug_struct("RunningServer").field("base_url", &self.base_url).finish_non_exhaustive()
+        f.debug_struct("RunningServer")
+            .field("base_url", &self.base_url)
+            .finish_non_exhaustive()
     }
 }
 
@@ -167,7 +169,10 @@ impl RunningServer {
             let _ = tx.send(());
         }
         // Graceful shutdown waits for open connections; do not wait forever.
-        if tokio::time::timeout(Duration::from_secs(3), &mut self.join).await.is_err() {
+        if tokio::time::timeout(Duration::from_secs(3), &mut self.join)
+            .await
+            .is_err()
+        {
             self.join.abort();
             let _ = (&mut self.join).await;
         }
@@ -175,13 +180,18 @@ impl RunningServer {
 }
 
 /// Start on an already-bound listener (tests bind 127.0.0.1:0).
-pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<RunningServer, ServerError> {
+pub async fn start(
+    listener: TcpListener,
+    config: ServerConfig,
+) -> Result<RunningServer, ServerError> {
     let webhook_url = match &config.webhook_url {
         Some(u) => Some(webhooks::check_loopback(u).map_err(ServerError::Config)?),
         None => None,
     };
     if !(0.0..=1.0).contains(&config.fail_rate) {
-        return Err(ServerError::Config("fail rate must lie between 0 and 1".into()));
+        return Err(ServerError::Config(
+            "fail rate must lie between 0 and 1".into(),
+        ));
     }
     let addr = listener.local_addr()?;
     let base_url = format!("http://{addr}/v1");
@@ -190,7 +200,12 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
         .await
         .map_err(|e| ServerError::Config(format!("seeding task failed: {e}")))??;
     let manifest = manifest::build(&conn, &base_url, &api_key)?;
-    let state = Arc::new(state::AppState::new(conn, api_key.clone(), &config, webhook_url));
+    let state = Arc::new(state::AppState::new(
+        conn,
+        api_key.clone(),
+        &config,
+        webhook_url,
+    ));
     let app = routes::router(state.clone(), &config);
 
     let (tx, rx) = oneshot::channel::<()>();
@@ -209,7 +224,14 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
             Duration::from_millis(config.activity_interval_ms.max(50)),
         ))
     });
-    Ok(RunningServer { base_url, api_key, manifest, shutdown: Some(tx), join, activity })
+    Ok(RunningServer {
+        base_url,
+        api_key,
+        manifest,
+        shutdown: Some(tx),
+        join,
+        activity,
+    })
 }
 
 /// `frontdesk serve`: bind, seed, write the manifest, print the ready line,

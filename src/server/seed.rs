@@ -36,18 +36,65 @@ const CHANNELS: &[(&str, &str, &str)] = &[
     ("Instagram DMs", "instagram", "@frontdesk.shop"),
     ("Facebook Page", "facebook", "frontdesk.shop"),
 ];
-const FUNNELS: &[(&str, &str)] = &[("New lead", "🌱"), ("Qualified", "🔍"), ("Negotiation", "🤝"), ("Won", "🏆")];
-const TAGS: &[&str] = &["vip", "lead", "urgent", "returning", "wholesale", "complaint", "beta", "Newsletter"];
-const STATUSES: &[(&str, &str)] = &[("In a meeting", "📅"), ("Lunch", "🍜"), ("Focus time", "🎧"), ("On holiday", "🏖️")];
+const FUNNELS: &[(&str, &str)] = &[
+    ("New lead", "🌱"),
+    ("Qualified", "🔍"),
+    ("Negotiation", "🤝"),
+    ("Won", "🏆"),
+];
+const TAGS: &[&str] = &[
+    "vip",
+    "lead",
+    "urgent",
+    "returning",
+    "wholesale",
+    "complaint",
+    "beta",
+    "Newsletter",
+];
+const STATUSES: &[(&str, &str)] = &[
+    ("In a meeting", "📅"),
+    ("Lunch", "🍜"),
+    ("Focus time", "🎧"),
+    ("On holiday", "🏖️"),
+];
 const TEMPLATES: &[(&str, &str, &str)] = &[
-    ("order_shipped", "approved", "Hi {{1}}, your order {{2}} has shipped 🚚"),
-    ("follow_up", "approved", "Hello {{1}}, we have not heard from you in a while. Can we help with anything?"),
-    ("welcome", "approved", "Welcome to Frontdesk Shop, {{1}}! 🎉"),
-    ("payment_reminder", "approved", "Dear {{1}}, invoice {{2}} is due on {{3}}."),
+    (
+        "order_shipped",
+        "approved",
+        "Hi {{1}}, your order {{2}} has shipped 🚚",
+    ),
+    (
+        "follow_up",
+        "approved",
+        "Hello {{1}}, we have not heard from you in a while. Can we help with anything?",
+    ),
+    (
+        "welcome",
+        "approved",
+        "Welcome to Frontdesk Shop, {{1}}! 🎉",
+    ),
+    (
+        "payment_reminder",
+        "approved",
+        "Dear {{1}}, invoice {{2}} is due on {{3}}.",
+    ),
     ("feedback", "approved", "How did we do? Reply 1–5 ⭐"),
-    ("reengage_ja", "approved", "{{1}}様、お久しぶりです。ご質問はありますか？"),
-    ("black_friday", "rejected", "🔥🔥 HUGE SALE 90% OFF click now!!! 🔥🔥"),
-    ("crypto_offer", "rejected", "Invest in our coin today, {{1}}"),
+    (
+        "reengage_ja",
+        "approved",
+        "{{1}}様、お久しぶりです。ご質問はありますか？",
+    ),
+    (
+        "black_friday",
+        "rejected",
+        "🔥🔥 HUGE SALE 90% OFF click now!!! 🔥🔥",
+    ),
+    (
+        "crypto_offer",
+        "rejected",
+        "Invest in our coin today, {{1}}",
+    ),
 ];
 
 pub fn fields() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
@@ -57,7 +104,11 @@ pub fn fields() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
         ("Order total", "number", vec![]),
         ("Birthday", "date", vec![]),
         ("Plan", "dropdown", vec!["Free", "Pro", "Enterprise"]),
-        ("Interests", "checkbox", vec!["Shoes", "Bags", "Watches", "Gift cards 🎁"]),
+        (
+            "Interests",
+            "checkbox",
+            vec!["Shoes", "Bags", "Watches", "Gift cards 🎁"],
+        ),
     ]
 }
 
@@ -67,7 +118,11 @@ pub fn seed(conn: &mut Connection, cfg: &ServerConfig) -> Result<(), ServerError
     let tx = conn.transaction()?;
     let sources: Vec<&str> = SOURCES.iter().map(|s| s.0).collect();
     db::set_setting(&tx, "sources", &serde_json::to_string(&sources)?)?;
-    db::set_setting(&tx, "bot_enabled", if cfg.bot_enabled { "true" } else { "false" })?;
+    db::set_setting(
+        &tx,
+        "bot_enabled",
+        if cfg.bot_enabled { "true" } else { "false" },
+    )?;
     db::set_setting(&tx, "bot_uuid", &hex32(&mut rng))?;
     db::set_setting(&tx, "bot_name", "Frontdesk Helper 🤖")?;
     db::set_setting(&tx, "bot_version", "3")?;
@@ -80,7 +135,8 @@ pub fn seed(conn: &mut Connection, cfg: &ServerConfig) -> Result<(), ServerError
         )?;
     }
     for (i, (name, email)) in USERS.iter().enumerate() {
-        let status: Option<i64> = (i % 2 == 1).then_some((i as i64 / 2) % STATUSES.len() as i64 + 1);
+        let status: Option<i64> =
+            (i % 2 == 1).then_some((i as i64 / 2) % STATUSES.len() as i64 + 1);
         let at = now - rng.random_range(1..48) * HOUR;
         tx.execute(
             "INSERT INTO users (uuid, email, name, available, available_at, custom_status_id, custom_status_at)
@@ -91,11 +147,19 @@ pub fn seed(conn: &mut Connection, cfg: &ServerConfig) -> Result<(), ServerError
     for (i, name) in TEAMS.iter().enumerate() {
         tx.execute(
             "INSERT INTO teams (uuid, name, created_at, is_default) VALUES (?1, ?2, ?3, ?4)",
-            params![hex32(&mut rng), name, now - (200 - i as i64 * 10) * DAY, i == 0],
+            params![
+                hex32(&mut rng),
+                name,
+                now - (200 - i as i64 * 10) * DAY,
+                i == 0
+            ],
         )?;
         for u in 0..USERS.len() {
             if u % TEAMS.len() == i || (u + i) % 3 == 0 {
-                tx.execute("INSERT INTO team_members (team_id, user_id) VALUES (?1, ?2)", params![i + 1, u + 1])?;
+                tx.execute(
+                    "INSERT INTO team_members (team_id, user_id) VALUES (?1, ?2)",
+                    params![i + 1, u + 1],
+                )?;
             }
         }
     }
@@ -165,9 +229,17 @@ fn seed_contacts(
     let weights: u32 = SOURCES.iter().map(|s| s.1).sum();
     for i in 0..cfg.contacts {
         let id = i as i64 + 1;
-        let (cc, given, family, family_first) = COUNTRIES.choose(rng).copied().unwrap_or(COUNTRIES[0]);
-        let (g, f) = (*given.choose(rng).unwrap_or(&"Sam"), *family.choose(rng).unwrap_or(&"Lee"));
-        let name = if family_first { format!("{f} {g}") } else { format!("{g} {f}") };
+        let (cc, given, family, family_first) =
+            COUNTRIES.choose(rng).copied().unwrap_or(COUNTRIES[0]);
+        let (g, f) = (
+            *given.choose(rng).unwrap_or(&"Sam"),
+            *family.choose(rng).unwrap_or(&"Lee"),
+        );
+        let name = if family_first {
+            format!("{f} {g}")
+        } else {
+            format!("{g} {f}")
+        };
         // The running index makes every number unique.
         let phone = format!("{cc}{}{:07}", rng.random_range(200..999), i);
         let mut pick = rng.random_range(0..weights);
@@ -179,19 +251,36 @@ fn seed_contacts(
                 hit
             })
             .map_or("messaging_app", |s| s.0);
-        let channel_id = CHANNELS.iter().position(|c| c.1 == source).map_or(1, |p| p as i64 + 1);
+        let channel_id = CHANNELS
+            .iter()
+            .position(|c| c.1 == source)
+            .map_or(1, |p| p as i64 + 1);
         // A quarter of the conversations moved in the last day, the rest over two months.
-        let age = if rng.random_bool(0.25) { rng.random_range(0..DAY) } else { rng.random_range(DAY..60 * DAY) };
+        let age = if rng.random_bool(0.25) {
+            rng.random_range(0..DAY)
+        } else {
+            rng.random_range(DAY..60 * DAY)
+        };
         let last_activity = now - age / 1000 * 1000;
         let created_at = last_activity - rng.random_range(1..400) * DAY;
         let uuid = hex32(rng);
-        let avatar = rng.random_bool(0.3).then(|| format!("https://avatars.example.com/{uuid}.png"));
-        let assigned = rng.random_bool(0.6).then(|| USERS.choose(rng).map_or("", |u| u.1));
-        let team = rng.random_bool(0.7).then(|| rng.random_range(1..=TEAMS.len() as i64));
-        let closed = rng.random_bool(0.3).then(|| last_activity + rng.random_range(1..120) * MINUTE);
+        let avatar = rng
+            .random_bool(0.3)
+            .then(|| format!("https://avatars.example.com/{uuid}.png"));
+        let assigned = rng
+            .random_bool(0.6)
+            .then(|| USERS.choose(rng).map_or("", |u| u.1));
+        let team = rng
+            .random_bool(0.7)
+            .then(|| rng.random_range(1..=TEAMS.len() as i64));
+        let closed = rng
+            .random_bool(0.3)
+            .then(|| last_activity + rng.random_range(1..120) * MINUTE);
         let closed = closed.map(|c| c.min(now));
         let funnel = funnels.choose(rng).cloned().unwrap_or_default();
-        let note = rng.random_bool(0.2).then(|| CONTACT_NOTES.choose(rng).copied().unwrap_or(""));
+        let note = rng
+            .random_bool(0.2)
+            .then(|| CONTACT_NOTES.choose(rng).copied().unwrap_or(""));
         let n_tags = rng.random_range(0..=3);
         let mut tags: Vec<&str> = TAGS.choose_multiple(rng, n_tags).copied().collect();
         tags.sort();
@@ -203,7 +292,11 @@ fn seed_contacts(
             let v = match *kind {
                 "text" => COMPANIES.choose(rng).copied().unwrap_or("").to_string(),
                 "email" => format!("buyer{i}@example.org"),
-                "number" => format!("{}.{:02}", rng.random_range(5..2000), rng.random_range(0..100)),
+                "number" => format!(
+                    "{}.{:02}",
+                    rng.random_range(5..2000),
+                    rng.random_range(0..100)
+                ),
                 "date" => format!(
                     "{}-{:02}-{:02}",
                     rng.random_range(1950..2006),
@@ -251,12 +344,20 @@ fn seed_contacts(
             last_activity
         ])?;
 
-        let count = if i < RICH_THREADS { rng.random_range(3..=25) } else { rng.random_range(1..=3) };
+        let count = if i < RICH_THREADS {
+            rng.random_range(3..=25)
+        } else {
+            rng.random_range(1..=3)
+        };
         let business = CHANNELS[channel_id as usize - 1].2;
         let mut t = last_activity;
         for k in 0..count {
             let status = if k == 0 {
-                if rng.random_bool(0.65) { "received" } else { "sent" }
+                if i % 25 == 3 || rng.random_bool(0.65) {
+                    "received"
+                } else {
+                    "sent"
+                }
             } else {
                 match rng.random_range(0..20) {
                     0..=8 => "received",
@@ -265,7 +366,12 @@ fn seed_contacts(
                 }
             };
             let text: String = match status {
-                "received" if i < RICH_THREADS && rng.random_bool(0.05) => long_message(rng.random_range(4..20)),
+                // Every 25th rich thread opens with a very long message.
+                "received"
+                    if i < RICH_THREADS && (rng.random_bool(0.05) || (k == 0 && i % 25 == 3)) =>
+                {
+                    long_message(rng.random_range(8..20))
+                }
                 "received" => RECEIVED.choose(rng).copied().unwrap_or("").to_string(),
                 "sent" => SENT.choose(rng).copied().unwrap_or("").to_string(),
                 _ => NOTES.choose(rng).copied().unwrap_or("").to_string(),
@@ -283,7 +389,11 @@ fn seed_contacts(
     Ok(())
 }
 
-fn seed_events(tx: &rusqlite::Transaction<'_>, rng: &mut StdRng, now: i64) -> Result<(), ServerError> {
+fn seed_events(
+    tx: &rusqlite::Transaction<'_>,
+    rng: &mut StdRng,
+    now: i64,
+) -> Result<(), ServerError> {
     const KINDS: &[(&str, &str)] = &[
         ("message_created", "message_object"),
         ("message_status_updated", "message_object"),

@@ -4,24 +4,89 @@
 
 /// (country calling code, given names, family names, family name first)
 pub const COUNTRIES: &[(&str, &[&str], &[&str], bool)] = &[
-    ("+1", &["Olivia", "Liam", "Emma", "Noah", "Ava", "Mason"], &["Smith", "Johnson", "Brown", "Davis", "O'Connor"], false),
-    ("+44", &["Oliver", "Amelia", "Harry", "Isla"], &["Taylor", "Wilson", "Evans", "Thompson"], false),
-    ("+49", &["Jürgen", "Lena", "Jörg", "Anneliese"], &["Müller", "Schäfer", "Groß", "Weiß"], false),
-    ("+33", &["Zoë", "Chloé", "François", "Anaïs"], &["Lefèvre", "Dubois", "Côté", "Bézier"], false),
-    ("+81", &["太郎", "花子", "翔太", "さくら"], &["山田", "佐藤", "鈴木", "高橋"], true),
-    ("+86", &["伟", "娜", "静", "磊"], &["王", "李", "张", "刘"], true),
+    (
+        "+1",
+        &["Olivia", "Liam", "Emma", "Noah", "Ava", "Mason"],
+        &["Smith", "Johnson", "Brown", "Davis", "O'Connor"],
+        false,
+    ),
+    (
+        "+44",
+        &["Oliver", "Amelia", "Harry", "Isla"],
+        &["Taylor", "Wilson", "Evans", "Thompson"],
+        false,
+    ),
+    (
+        "+49",
+        &["Jürgen", "Lena", "Jörg", "Anneliese"],
+        &["Müller", "Schäfer", "Groß", "Weiß"],
+        false,
+    ),
+    (
+        "+33",
+        &["Zoë", "Chloé", "François", "Anaïs"],
+        &["Lefèvre", "Dubois", "Côté", "Bézier"],
+        false,
+    ),
+    (
+        "+81",
+        &["太郎", "花子", "翔太", "さくら"],
+        &["山田", "佐藤", "鈴木", "高橋"],
+        true,
+    ),
+    (
+        "+86",
+        &["伟", "娜", "静", "磊"],
+        &["王", "李", "张", "刘"],
+        true,
+    ),
     ("+82", &["민준", "서연", "지호"], &["김", "이", "박"], true),
-    ("+966", &["محمد", "فاطمة", "عبدالله", "نورة"], &["العتيبي", "الزهراني", "القحطاني"], false),
-    ("+972", &["דוד", "נועה", "יוסף", "מיכל"], &["כהן", "לוי", "מזרחי"], false),
-    ("+55", &["João", "Ana 🌸", "Luís", "Bea"], &["Silva", "Souza", "Conceição"], false),
-    ("+84", &["Văn An", "Thị Hoa", "Đức"], &["Nguye\u{302}\u{303}n", "Trần", "Phạm"], true),
-    ("+91", &["Priya", "Arjun", "Ananya", "Rohan"], &["Sharma", "Patel", "Iyer"], false),
-    ("+7", &["Алексей", "Мария", "Дмитрий"], &["Иванов", "Смирнова", "Кузнецов"], false),
+    (
+        "+966",
+        &["محمد", "فاطمة", "عبدالله", "نورة"],
+        &["العتيبي", "الزهراني", "القحطاني"],
+        false,
+    ),
+    (
+        "+972",
+        &["דוד", "נועה", "יוסף", "מיכל"],
+        &["כהן", "לוי", "מזרחי"],
+        false,
+    ),
+    (
+        "+55",
+        &["João", "Ana 🌸", "Luís", "Bea"],
+        &["Silva", "Souza", "Conceição"],
+        false,
+    ),
+    (
+        "+84",
+        &["Văn An", "Thị Hoa", "Đức"],
+        &["Nguye\u{302}\u{303}n", "Trần", "Phạm"],
+        true,
+    ),
+    (
+        "+91",
+        &["Priya", "Arjun", "Ananya", "Rohan"],
+        &["Sharma", "Patel", "Iyer"],
+        false,
+    ),
+    (
+        "+7",
+        &["Алексей", "Мария", "Дмитрий"],
+        &["Иванов", "Смирнова", "Кузнецов"],
+        false,
+    ),
 ];
 
 /// (source, weight)
-pub const SOURCES: &[(&str, u32)] =
-    &[("messaging_app", 50), ("whatsapp", 20), ("telegram", 10), ("instagram", 10), ("facebook", 10)];
+pub const SOURCES: &[(&str, u32)] = &[
+    ("messaging_app", 50),
+    ("whatsapp", 20),
+    ("telegram", 10),
+    ("instagram", 10),
+    ("facebook", 10),
+];
 
 pub const RECEIVED: &[&str] = &[
     "Hi! Is my order shipped yet?",
@@ -84,7 +149,14 @@ pub const CONTACT_NOTES: &[&str] = &[
     "יש להתקשר לפני המשלוח",
 ];
 
-pub const COMPANIES: &[&str] = &["Acme GmbH", "株式会社サンプル", "Globex", "Initech", "شركة المثال", "Umbrella Corp"];
+pub const COMPANIES: &[&str] = &[
+    "Acme GmbH",
+    "株式会社サンプル",
+    "Globex",
+    "Initech",
+    "شركة المثال",
+    "Umbrella Corp",
+];
 
 /// A message long enough to need wrapping and scrolling in any pane.
 pub fn long_message(n: usize) -> String {

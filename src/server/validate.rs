@@ -13,7 +13,11 @@ pub fn push(errs: &mut FieldErrors, field: &str, msg: impl Into<String>) {
 }
 
 pub fn finish(errs: FieldErrors) -> ApiResult<()> {
-    if errs.is_empty() { Ok(()) } else { Err(ApiError::Validation(errs)) }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::Validation(errs))
+    }
 }
 
 /// A string field: absent or null gives `None`; any other non-string is an error.
@@ -49,13 +53,19 @@ pub fn load_fields(conn: &Connection) -> rusqlite::Result<Vec<FieldDef>> {
     conn.prepare_cached("SELECT name, type, options FROM custom_fields ORDER BY id")?
         .query_map([], |r| {
             let options: String = r.get(2)?;
-            Ok(FieldDef { name: r.get(0)?, kind: r.get(1)?, options: serde_json::from_str(&options).unwrap_or_default() })
+            Ok(FieldDef {
+                name: r.get(0)?,
+                kind: r.get(1)?,
+                options: serde_json::from_str(&options).unwrap_or_default(),
+            })
         })?
         .collect()
 }
 
 fn is_email(s: &str) -> bool {
-    let Some((local, domain)) = s.split_once('@') else { return false };
+    let Some((local, domain)) = s.split_once('@') else {
+        return false;
+    };
     !local.is_empty()
         && domain.contains('.')
         && !domain.starts_with('.')
@@ -110,7 +120,10 @@ pub fn field_value(def: &FieldDef, v: &Value) -> Result<Option<String>, String> 
             for item in items {
                 let s = item.as_str().ok_or("must be a list of options")?;
                 if !def.options.iter().any(|o| o == s) {
-                    return Err(format!("{s:?} is not an option; options: {}", def.options.join(", ")));
+                    return Err(format!(
+                        "{s:?} is not an option; options: {}",
+                        def.options.join(", ")
+                    ));
                 }
                 if !chosen.contains(&s) {
                     chosen.push(s);
@@ -150,16 +163,26 @@ pub fn contact_write(
 ) -> ApiResult<ContactWrite> {
     let mut errs = FieldErrors::new();
     let mut w = ContactWrite::default();
-    let keys: &[&str] = if creating { &["identifier", "source", "name"] } else { &["name"] };
+    let keys: &[&str] = if creating {
+        &["identifier", "source", "name"]
+    } else {
+        &["name"]
+    };
     for &key in keys {
         let v = opt_str(map, key, &mut errs).map(|s| s.trim().to_string());
         match v {
             Some(s) if s.is_empty() => push(&mut errs, key, "must not be empty"),
-            Some(s) if s.chars().count() > 255 => push(&mut errs, key, "is too long (255 characters at most)"),
+            Some(s) if s.chars().count() > 255 => {
+                push(&mut errs, key, "is too long (255 characters at most)")
+            }
             None if creating && !errs.contains_key(key) => push(&mut errs, key, "is required"),
             _ => {}
         }
-        let v = map.get(key).and_then(Value::as_str).map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+        let v = map
+            .get(key)
+            .and_then(Value::as_str)
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty());
         match key {
             "identifier" => w.identifier = v,
             "source" => w.source = v,
@@ -167,10 +190,17 @@ pub fn contact_write(
         }
     }
     if let Some(id) = &w.identifier {
-        let taken: Option<i64> =
-            conn.query_row("SELECT id FROM contacts WHERE phone = ?1", [id], |r| r.get(0)).optional()?;
+        let taken: Option<i64> = conn
+            .query_row("SELECT id FROM contacts WHERE phone = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?;
         if taken.is_some() {
-            push(&mut errs, "identifier", "a contact with this identifier already exists");
+            push(
+                &mut errs,
+                "identifier",
+                "a contact with this identifier already exists",
+            );
         }
     }
     match map.get("tags") {
@@ -183,7 +213,11 @@ pub fn contact_write(
                     continue;
                 };
                 let found: Option<String> = conn
-                    .query_row("SELECT name FROM tags WHERE name = ?1 COLLATE NOCASE", [t], |r| r.get(0))
+                    .query_row(
+                        "SELECT name FROM tags WHERE name = ?1 COLLATE NOCASE",
+                        [t],
+                        |r| r.get(0),
+                    )
                     .optional()?;
                 match found {
                     Some(name) if !tags.contains(&name) => tags.push(name),
@@ -214,34 +248,57 @@ pub fn contact_write(
     }
     if let Some(email) = opt_str(map, "assigned_user", &mut errs) {
         let found: Option<String> = conn
-            .query_row("SELECT email FROM users WHERE email = ?1 COLLATE NOCASE", [&email], |r| r.get(0))
+            .query_row(
+                "SELECT email FROM users WHERE email = ?1 COLLATE NOCASE",
+                [&email],
+                |r| r.get(0),
+            )
             .optional()?;
         match found {
             Some(e) => w.assigned_user = Some(Some(e)),
-            None => push(&mut errs, "assigned_user", format!("unknown collaborator: {email}")),
+            None => push(
+                &mut errs,
+                "assigned_user",
+                format!("unknown collaborator: {email}"),
+            ),
         }
     }
     if !creating && opt_bool(map, "unassign_user", &mut errs) == Some(true) {
         if w.assigned_user.is_some() {
-            push(&mut errs, "unassign_user", "cannot be combined with assigned_user");
+            push(
+                &mut errs,
+                "unassign_user",
+                "cannot be combined with assigned_user",
+            );
         }
         w.assigned_user = Some(None);
     }
     if !creating && map.get("team_uuid") == Some(&Value::Null) {
         w.team_id = Some(None);
     } else if let Some(uuid) = opt_str(map, "team_uuid", &mut errs) {
-        let id: Option<i64> = conn.query_row("SELECT id FROM teams WHERE uuid = ?1", [&uuid], |r| r.get(0)).optional()?;
+        let id: Option<i64> = conn
+            .query_row("SELECT id FROM teams WHERE uuid = ?1", [&uuid], |r| {
+                r.get(0)
+            })
+            .optional()?;
         match id {
             Some(id) => w.team_id = Some(Some(id)),
             None => push(&mut errs, "team_uuid", format!("unknown team: {uuid}")),
         }
     }
     if let Some(uuid) = opt_str(map, "channel_uuid", &mut errs) {
-        let id: Option<i64> =
-            conn.query_row("SELECT id FROM channels WHERE uuid = ?1", [&uuid], |r| r.get(0)).optional()?;
+        let id: Option<i64> = conn
+            .query_row("SELECT id FROM channels WHERE uuid = ?1", [&uuid], |r| {
+                r.get(0)
+            })
+            .optional()?;
         match id {
             Some(id) => w.channel_id = Some(id),
-            None => push(&mut errs, "channel_uuid", format!("unknown channel: {uuid}")),
+            None => push(
+                &mut errs,
+                "channel_uuid",
+                format!("unknown channel: {uuid}"),
+            ),
         }
     }
     if let Some(s) = opt_str(map, "bot_status", &mut errs) {
@@ -253,7 +310,11 @@ pub fn contact_write(
     if let Some(note) = opt_str(map, "note", &mut errs) {
         let n = note.chars().count();
         if n > NOTE_MAX_CHARS {
-            push(&mut errs, "note", format!("is too long ({n} characters, {NOTE_MAX_CHARS} at most)"));
+            push(
+                &mut errs,
+                "note",
+                format!("is too long ({n} characters, {NOTE_MAX_CHARS} at most)"),
+            );
         } else if note.is_empty() {
             w.note = Some(None);
         } else {
@@ -283,18 +344,28 @@ mod tests {
     use serde_json::json;
 
     fn def(kind: &str, options: &[&str]) -> FieldDef {
-        FieldDef { name: "f".into(), kind: kind.into(), options: options.iter().map(|s| s.to_string()).collect() }
+        FieldDef {
+            name: "f".into(),
+            kind: kind.into(),
+            options: options.iter().map(|s| s.to_string()).collect(),
+        }
     }
 
     #[test]
     fn values_by_type() {
-        assert_eq!(field_value(&def("number", &[]), &json!("12.5")), Ok(Some("12.5".into())));
+        assert_eq!(
+            field_value(&def("number", &[]), &json!("12.5")),
+            Ok(Some("12.5".into()))
+        );
         assert!(field_value(&def("number", &[]), &json!("twelve")).is_err());
         assert!(field_value(&def("date", &[]), &json!("2024-02-30")).is_err());
         assert!(field_value(&def("date", &[]), &json!("2024-2-3")).is_err());
         assert!(field_value(&def("email", &[]), &json!("a@b")).is_err());
         assert!(field_value(&def("dropdown", &["A"]), &json!("B")).is_err());
-        assert_eq!(field_value(&def("checkbox", &["A", "B"]), &json!(["B", "A", "B"])), Ok(Some(r#"["B","A"]"#.into())));
+        assert_eq!(
+            field_value(&def("checkbox", &["A", "B"]), &json!(["B", "A", "B"])),
+            Ok(Some(r#"["B","A"]"#.into()))
+        );
         assert!(field_value(&def("checkbox", &["A"]), &json!(["C"])).is_err());
         assert_eq!(field_value(&def("text", &[]), &Value::Null), Ok(None));
     }

@@ -25,7 +25,10 @@ pub fn check_loopback(raw: &str) -> Result<String, String> {
     if loopback {
         Ok(url.to_string())
     } else {
-        Err(format!("webhook URL must be on a loopback address, got host {:?}", url.host_str().unwrap_or("")))
+        Err(format!(
+            "webhook URL must be on a loopback address, got host {:?}",
+            url.host_str().unwrap_or("")
+        ))
     }
 }
 
@@ -34,14 +37,27 @@ pub fn check_loopback(raw: &str) -> Result<String, String> {
 pub fn simulated_response(n: i64) -> (Value, bool) {
     if n % 5 == 0 {
         let code = if n % 10 == 0 { 504 } else { 500 };
-        let body = json!({ "error": if code == 504 { "upstream timeout" } else { "receiver crashed" } });
-        (json!({ "body": body, "code": code, "headers": { "content-type": "application/json" } }), false)
+        let body =
+            json!({ "error": if code == 504 { "upstream timeout" } else { "receiver crashed" } });
+        (
+            json!({ "body": body, "code": code, "headers": { "content-type": "application/json" } }),
+            false,
+        )
     } else {
-        (json!({ "body": { "ok": true }, "code": 200, "headers": { "content-type": "application/json" } }), true)
+        (
+            json!({ "body": { "ok": true }, "code": 200, "headers": { "content-type": "application/json" } }),
+            true,
+        )
     }
 }
 
-fn insert(conn: &Connection, event: &str, payload: &str, response: &Value, success: bool) -> rusqlite::Result<()> {
+fn insert(
+    conn: &Connection,
+    event: &str,
+    payload: &str,
+    response: &Value,
+    success: bool,
+) -> rusqlite::Result<()> {
     conn.execute(
         "INSERT INTO webhook_events (event, payload, response, success, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![event, payload, response.to_string(), success, db::now_ms()],
@@ -51,7 +67,11 @@ fn insert(conn: &Connection, event: &str, payload: &str, response: &Value, succe
 
 /// Record a simulated delivery inside the caller's database work.
 pub fn record_simulated(conn: &Connection, event: &str, payload: &str) -> rusqlite::Result<()> {
-    let n: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM webhook_events", [], |r| r.get(0))?;
+    let n: i64 = conn.query_row(
+        "SELECT COALESCE(MAX(id), 0) + 1 FROM webhook_events",
+        [],
+        |r| r.get(0),
+    )?;
     let (response, success) = simulated_response(n);
     insert(conn, event, payload, &response, success)
 }
@@ -66,10 +86,18 @@ pub struct Event {
 
 impl Event {
     pub fn message(kind: &'static str, data: Value) -> Self {
-        Event { kind, payload: "message_object", data }
+        Event {
+            kind,
+            payload: "message_object",
+            data,
+        }
     }
     pub fn contact(kind: &'static str, data: Value) -> Self {
-        Event { kind, payload: "contact_object", data }
+        Event {
+            kind,
+            payload: "contact_object",
+            data,
+        }
     }
 }
 
@@ -96,7 +124,9 @@ pub async fn emit(state: &Shared, events: Vec<Event>) {
                 for e in events {
                     let body = json!({ "event": e.kind, "payload": e.payload, "data": e.data });
                     let (response, success) = deliver(&client, &url, &body).await;
-                    let _ = st.db(move |conn| Ok(insert(conn, e.kind, e.payload, &response, success)?)).await;
+                    let _ = st
+                        .db(move |conn| Ok(insert(conn, e.kind, e.payload, &response, success)?))
+                        .await;
                 }
             });
         }
@@ -110,7 +140,12 @@ async fn deliver(client: &reqwest::Client, url: &str, body: &Value) -> (Value, b
             let headers: serde_json::Map<String, Value> = resp
                 .headers()
                 .iter()
-                .map(|(k, v)| (k.to_string(), Value::String(String::from_utf8_lossy(v.as_bytes()).into_owned())))
+                .map(|(k, v)| {
+                    (
+                        k.to_string(),
+                        Value::String(String::from_utf8_lossy(v.as_bytes()).into_owned()),
+                    )
+                })
                 .collect();
             let text = resp.text().await.unwrap_or_default();
             let body = match serde_json::from_str::<Value>(&text) {
@@ -118,11 +153,21 @@ async fn deliver(client: &reqwest::Client, url: &str, body: &Value) -> (Value, b
                 Ok(other) => json!({ "value": other }),
                 Err(_) => json!({ "text": text }),
             };
-            (json!({ "body": body, "code": code, "headers": headers }), (200..300).contains(&code))
+            (
+                json!({ "body": body, "code": code, "headers": headers }),
+                (200..300).contains(&code),
+            )
         }
         Err(e) => {
-            let reason = if e.is_timeout() { "timeout" } else { "connection failed" };
-            (json!({ "body": { "error": reason }, "code": 0, "headers": {} }), false)
+            let reason = if e.is_timeout() {
+                "timeout"
+            } else {
+                "connection failed"
+            };
+            (
+                json!({ "body": { "error": reason }, "code": 0, "headers": {} }),
+                false,
+            )
         }
     }
 }

@@ -20,7 +20,9 @@ fn bot_json(conn: &Connection, contact: i64) -> ApiResult<Value> {
         [contact],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
-    let version: i64 = get_setting(conn, "bot_version")?.and_then(|v| v.parse().ok()).unwrap_or(1);
+    let version: i64 = get_setting(conn, "bot_version")?
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
     Ok(json!({ "bot": {
         "uuid": get_setting(conn, "bot_uuid")?.unwrap_or_default(),
         "name": get_setting(conn, "bot_name")?.unwrap_or_default(),
@@ -42,7 +44,11 @@ pub async fn show(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResu
     .await
 }
 
-pub async fn set(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
+pub async fn set(
+    State(st): State<Shared>,
+    Path(uuid): Path<String>,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     let bot_enabled = st.bot_enabled;
     st.db(move |conn| {
@@ -53,7 +59,9 @@ pub async fn set(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes
                 push(&mut errs, "status", "is required");
                 None
             }
-            Some(s) => validate::bot_status(&s, bot_enabled).map_err(|m| push(&mut errs, "status", m)).ok(),
+            Some(s) => validate::bot_status(&s, bot_enabled)
+                .map_err(|m| push(&mut errs, "status", m))
+                .ok(),
         };
         finish(errs)?;
         if let Some(s) = status {

@@ -23,9 +23,13 @@ fn channel_json(r: &Row<'_>) -> rusqlite::Result<Value> {
 }
 
 fn load(conn: &Connection, uuid: &str) -> ApiResult<Value> {
-    conn.query_row("SELECT uuid, title, type, main FROM channels WHERE uuid = ?1", [uuid], channel_json)
-        .optional()?
-        .ok_or_else(|| ApiError::not_found("channel"))
+    conn.query_row(
+        "SELECT uuid, title, type, main FROM channels WHERE uuid = ?1",
+        [uuid],
+        channel_json,
+    )
+    .optional()?
+    .ok_or_else(|| ApiError::not_found("channel"))
 }
 
 pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResult<Json<Value>> {
@@ -43,7 +47,11 @@ pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResul
     .await
 }
 
-pub async fn rename(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
+pub async fn rename(
+    State(st): State<Shared>,
+    Path(uuid): Path<String>,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     st.db(move |conn| {
         load(conn, &uuid)?;
@@ -54,7 +62,10 @@ pub async fn rename(State(st): State<Shared>, Path(uuid): Path<String>, body: By
         }
         finish(errs)?;
         if let Some(t) = title {
-            conn.execute("UPDATE channels SET title = ?1 WHERE uuid = ?2", params![t, uuid])?;
+            conn.execute(
+                "UPDATE channels SET title = ?1 WHERE uuid = ?2",
+                params![t, uuid],
+            )?;
         }
         Ok(Json(json!({ "channel": load(conn, &uuid)? })))
     })

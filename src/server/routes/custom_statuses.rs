@@ -27,9 +27,13 @@ fn status_json(r: &Row<'_>) -> rusqlite::Result<Value> {
 }
 
 fn load(conn: &Connection, id: &str) -> ApiResult<Value> {
-    conn.query_row(&format!("SELECT {COLUMNS} FROM custom_statuses WHERE uuid = ?1"), [id], status_json)
-        .optional()?
-        .ok_or_else(|| ApiError::not_found("custom status"))
+    conn.query_row(
+        &format!("SELECT {COLUMNS} FROM custom_statuses WHERE uuid = ?1"),
+        [id],
+        status_json,
+    )
+    .optional()?
+    .ok_or_else(|| ApiError::not_found("custom status"))
 }
 
 /// `name` (required on create) and `emoji`.
@@ -38,7 +42,9 @@ fn fields(map: &Map<String, Value>, creating: bool) -> ApiResult<(Option<String>
     let name = opt_str(map, "name", &mut errs).map(|s| s.trim().to_string());
     match name.as_deref() {
         Some("") => push(&mut errs, "name", "must not be empty"),
-        Some(n) if n.chars().count() > 100 => push(&mut errs, "name", "is too long (100 characters at most)"),
+        Some(n) if n.chars().count() > 100 => {
+            push(&mut errs, "name", "is too long (100 characters at most)")
+        }
         None if creating && !errs.contains_key("name") => push(&mut errs, "name", "is required"),
         _ => {}
     }
@@ -54,7 +60,9 @@ pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResul
     let page = page_param(&query(raw))?;
     st.db(move |conn| {
         let all = conn
-            .prepare(&format!("SELECT {COLUMNS} FROM custom_statuses ORDER BY id"))?
+            .prepare(&format!(
+                "SELECT {COLUMNS} FROM custom_statuses ORDER BY id"
+            ))?
             .query_map([], status_json)?
             .collect::<Result<Vec<_>, _>>()?;
         let (statuses, meta) = paginate(all, page, PER_PAGE);
@@ -64,7 +72,8 @@ pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResul
 }
 
 pub async fn show(State(st): State<Shared>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    st.db(move |conn| Ok(Json(json!({ "customStatus": load(conn, &id)? })))).await
+    st.db(move |conn| Ok(Json(json!({ "customStatus": load(conn, &id)? }))))
+        .await
 }
 
 pub async fn create(State(st): State<Shared>, body: Bytes) -> ApiResult<(StatusCode, Json<Value>)> {
@@ -81,7 +90,11 @@ pub async fn create(State(st): State<Shared>, body: Bytes) -> ApiResult<(StatusC
     .await
 }
 
-pub async fn update(State(st): State<Shared>, Path(id): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
+pub async fn update(
+    State(st): State<Shared>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     st.db(move |conn| {
         load(conn, &id)?;

@@ -23,7 +23,8 @@ pub const DELIVERY: [&str; 4] = ["enqueued", "sent", "delivered", "read"];
 const COLUMNS: &str = "id, uuid, text, created_at, status, channel, sender, recipient";
 
 pub fn message_json(r: &Row<'_>) -> rusqlite::Result<(i64, i64, Value)> {
-    let (id, uuid, created_at, status): (i64, Option<String>, i64, String) = (r.get(0)?, r.get(1)?, r.get(3)?, r.get(4)?);
+    let (id, uuid, created_at, status): (i64, Option<String>, i64, String) =
+        (r.get(0)?, r.get(1)?, r.get(3)?, r.get(4)?);
     let mut v = json!({
         "text": r.get::<_, String>(2)?,
         "createdAt": iso(created_at),
@@ -39,10 +40,17 @@ pub fn message_json(r: &Row<'_>) -> rusqlite::Result<(i64, i64, Value)> {
     Ok((id, created_at, v))
 }
 
-pub async fn list(State(st): State<Shared>, Path(uuid): Path<String>, RawQuery(raw): RawQuery) -> ApiResult<Json<Value>> {
+pub async fn list(
+    State(st): State<Shared>,
+    Path(uuid): Path<String>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Json<Value>> {
     let q = query(raw);
     let cursor = match q.get("after").filter(|s| !s.is_empty()) {
-        Some(s) => Some(Cursor::decode(s).ok_or_else(|| ApiError::BadRequest("Invalid pagination cursor".into()))?),
+        Some(s) => Some(
+            Cursor::decode(s)
+                .ok_or_else(|| ApiError::BadRequest("Invalid pagination cursor".into()))?,
+        ),
         None => None,
     };
     let page = if cursor.is_some() { 1 } else { page_param(&q)? };
@@ -50,13 +58,26 @@ pub async fn list(State(st): State<Shared>, Path(uuid): Path<String>, RawQuery(r
         let contact = find_contact(conn, &uuid)?;
         let mut meta = Map::new();
         let (filter, max_id, offset) = match cursor {
-            Some(c) => (format!("AND (created_at, id) < ({}, {}) AND id <= {}", c.key, c.id, c.max_id), c.max_id, 0),
+            Some(c) => (
+                format!(
+                    "AND (created_at, id) < ({}, {}) AND id <= {}",
+                    c.key, c.id, c.max_id
+                ),
+                c.max_id,
+                0,
+            ),
             None => {
-                let total: i64 =
-                    conn.query_row("SELECT COUNT(*) FROM messages WHERE contact_id = ?1", [contact], |r| r.get(0))?;
+                let total: i64 = conn.query_row(
+                    "SELECT COUNT(*) FROM messages WHERE contact_id = ?1",
+                    [contact],
+                    |r| r.get(0),
+                )?;
                 meta.insert("page".into(), json!(page));
                 meta.insert("pages".into(), json!(pages(total as u64, PER_PAGE as u64)));
-                let max: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM messages", [], |r| r.get(0))?;
+                let max: i64 =
+                    conn.query_row("SELECT COALESCE(MAX(id), 0) FROM messages", [], |r| {
+                        r.get(0)
+                    })?;
                 (String::new(), max, (page as i64 - 1) * PER_PAGE)
             }
         };
@@ -65,12 +86,21 @@ pub async fn list(State(st): State<Shared>, Path(uuid): Path<String>, RawQuery(r
              ORDER BY created_at DESC, id DESC LIMIT {} OFFSET {offset}",
             PER_PAGE + 1
         );
-        let mut rows =
-            conn.prepare(&sql)?.query_map([contact], message_json)?.collect::<Result<Vec<_>, _>>()?;
+        let mut rows = conn
+            .prepare(&sql)?
+            .query_map([contact], message_json)?
+            .collect::<Result<Vec<_>, _>>()?;
         let more = rows.len() as i64 > PER_PAGE;
         rows.truncate(PER_PAGE as usize);
         let next = match rows.last() {
-            Some((id, at, _)) if more => json!(Cursor { key: *at, id: *id, max_id }.encode()),
+            Some((id, at, _)) if more => json!(
+                Cursor {
+                    key: *at,
+                    id: *id,
+                    max_id
+                }
+                .encode()
+            ),
             _ => Value::Null,
         };
         meta.insert("next".into(), next);
@@ -82,13 +112,23 @@ pub async fn list(State(st): State<Shared>, Path(uuid): Path<String>, RawQuery(r
 
 async fn delete_message(st: &Shared, uuid: String) -> ApiResult<StatusCode> {
     st.db(move |conn| {
-        let n = conn.execute("DELETE FROM messages WHERE uuid = ?1 AND status != 'note'", [&uuid])?;
-        if n == 0 { Err(ApiError::not_found("message")) } else { Ok(StatusCode::NO_CONTENT) }
+        let n = conn.execute(
+            "DELETE FROM messages WHERE uuid = ?1 AND status != 'note'",
+            [&uuid],
+        )?;
+        if n == 0 {
+            Err(ApiError::not_found("message"))
+        } else {
+            Ok(StatusCode::NO_CONTENT)
+        }
     })
     .await
 }
 
-pub async fn delete_by_path(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResult<StatusCode> {
+pub async fn delete_by_path(
+    State(st): State<Shared>,
+    Path(uuid): Path<String>,
+) -> ApiResult<StatusCode> {
     delete_message(&st, uuid).await
 }
 
@@ -125,7 +165,10 @@ pub fn insert_sent(conn: &Connection, contact: i64, text: &str) -> rusqlite::Res
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![uuid, hyphenated(&mut rng), format!("wamid.{}", hex32(&mut rng)), contact, phone, now],
     )?;
-    conn.execute("UPDATE contacts SET last_activity = MAX(last_activity, ?1) WHERE id = ?2", params![now, contact])?;
+    conn.execute(
+        "UPDATE contacts SET last_activity = MAX(last_activity, ?1) WHERE id = ?2",
+        params![now, contact],
+    )?;
     Ok(uuid)
 }
 
@@ -198,18 +241,30 @@ pub async fn send(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<Value
         })
         .await?;
     emit(&st, vec![Event::message("message_created", message)]).await;
-    Ok(Json(json!({ "message": { "uuid": uuid, "status": "enqueued" } })))
+    Ok(Json(
+        json!({ "message": { "uuid": uuid, "status": "enqueued" } }),
+    ))
 }
 
-fn template_text(conn: &Connection, uuid: &str, values: Option<&Value>, errs: &mut FieldErrors) -> ApiResult<String> {
+fn template_text(
+    conn: &Connection,
+    uuid: &str,
+    values: Option<&Value>,
+    errs: &mut FieldErrors,
+) -> ApiResult<String> {
     let found: Option<(String, String)> = conn
-        .query_row("SELECT text, status FROM templates WHERE uuid = ?1", [uuid], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row(
+            "SELECT text, status FROM templates WHERE uuid = ?1",
+            [uuid],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .optional()?;
     let values: Vec<String> = match values {
         None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(a)) if a.iter().all(Value::is_string) => {
-            a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()
-        }
+        Some(Value::Array(a)) if a.iter().all(Value::is_string) => a
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect(),
         Some(_) => {
             push(errs, "template_values", "must be a list of strings");
             Vec::new()
@@ -221,7 +276,11 @@ fn template_text(conn: &Connection, uuid: &str, values: Option<&Value>, errs: &m
             Ok(String::new())
         }
         Some((_, status)) if status != "approved" => {
-            push(errs, "template_uuid", format!("template is {status}, only approved templates can be sent"));
+            push(
+                errs,
+                "template_uuid",
+                format!("template is {status}, only approved templates can be sent"),
+            );
             Ok(String::new())
         }
         Some((mut text, _)) => {
@@ -240,7 +299,11 @@ pub fn step(created_at: i64, now: i64, step_ms: i64) -> usize {
 
 /// Send-requests that advanced since last reported, as
 /// `message_status_updated` events (marked reported).
-pub fn progress_events(conn: &Connection, step_ms: i64, only: Option<&str>) -> rusqlite::Result<Vec<Event>> {
+pub fn progress_events(
+    conn: &Connection,
+    step_ms: i64,
+    only: Option<&str>,
+) -> rusqlite::Result<Vec<Event>> {
     let now = now_ms();
     let rows: Vec<(i64, String, i64, i64)> = conn
         .prepare_cached(
@@ -253,10 +316,16 @@ pub fn progress_events(conn: &Connection, step_ms: i64, only: Option<&str>) -> r
     for (id, uuid, created, reported) in rows {
         let s = step(created, now, step_ms) as i64;
         for k in reported + 1..=s {
-            events.push(Event::message("message_status_updated", json!({ "uuid": uuid, "status": DELIVERY[k as usize] })));
+            events.push(Event::message(
+                "message_status_updated",
+                json!({ "uuid": uuid, "status": DELIVERY[k as usize] }),
+            ));
         }
         if s > reported {
-            conn.execute("UPDATE send_requests SET reported_step = ?1 WHERE id = ?2", params![s, id])?;
+            conn.execute(
+                "UPDATE send_requests SET reported_step = ?1 WHERE id = ?2",
+                params![s, id],
+            )?;
         }
     }
     Ok(events)

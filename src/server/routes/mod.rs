@@ -33,7 +33,10 @@ use super::state::Shared;
 pub fn router(state: Shared, cfg: &ServerConfig) -> Router {
     let api = Router::new()
         .route("/contacts", get(contacts::list).post(contacts::create))
-        .route("/contacts/{uuid}", get(contacts::show).patch(contacts::update))
+        .route(
+            "/contacts/{uuid}",
+            get(contacts::show).patch(contacts::update),
+        )
         // The reference's heading spells the single-contact path this way.
         .route("/contact/{uuid}", get(contacts::show))
         .route("/contacts/{uuid}/conversation/close", post(contacts::close))
@@ -45,17 +48,25 @@ pub fn router(state: Shared, cfg: &ServerConfig) -> Router {
         .route("/messages/status/{uuid}", get(messages::status))
         .route("/messages/{uuid}", delete(messages::delete_by_path))
         .route("/templates", get(templates::list))
-        .route("/templates/{uuid}", get(templates::show).patch(templates::rename))
+        .route(
+            "/templates/{uuid}",
+            get(templates::show).patch(templates::rename),
+        )
         .route("/channels", get(channels::list))
         .route("/channels/{uuid}", patch(channels::rename))
         .route("/funnels", get(funnels::list))
         .route("/teams", get(teams::list))
         .route("/teams/{uuid}", get(teams::show))
         .route("/teams/{uuid}/members", get(teams::members))
-        .route("/custom_statuses", get(custom_statuses::list).post(custom_statuses::create))
+        .route(
+            "/custom_statuses",
+            get(custom_statuses::list).post(custom_statuses::create),
+        )
         .route(
             "/custom_statuses/{id}",
-            get(custom_statuses::show).put(custom_statuses::update).delete(custom_statuses::remove),
+            get(custom_statuses::show)
+                .put(custom_statuses::update)
+                .delete(custom_statuses::remove),
         )
         .route("/users/{uuid}/status", put(users::set_status))
         .route("/plan", get(plan::show))
@@ -80,12 +91,21 @@ async fn not_found() -> Response {
 }
 
 async fn method_not_allowed() -> Response {
-    (StatusCode::METHOD_NOT_ALLOWED, axum::Json(json!({ "error": "method not allowed" }))).into_response()
+    (
+        StatusCode::METHOD_NOT_ALLOWED,
+        axum::Json(json!({ "error": "method not allowed" })),
+    )
+        .into_response()
 }
 
 /// Query parameters; never fails (a malformed pair is simply skipped).
 pub fn query(raw: Option<String>) -> HashMap<String, String> {
-    raw.map(|q| url::form_urlencoded::parse(q.as_bytes()).into_owned().collect()).unwrap_or_default()
+    raw.map(|q| {
+        url::form_urlencoded::parse(q.as_bytes())
+            .into_owned()
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
 /// The body as a JSON object; an empty body is an empty object.
@@ -95,8 +115,12 @@ pub fn json_body(body: &Bytes) -> ApiResult<Map<String, Value>> {
     }
     match serde_json::from_slice::<Value>(body) {
         Ok(Value::Object(m)) => Ok(m),
-        Ok(_) => Err(ApiError::BadRequest("the body must be a JSON object".into())),
-        Err(e) => Err(ApiError::BadRequest(format!("the body is not valid JSON: {e}"))),
+        Ok(_) => Err(ApiError::BadRequest(
+            "the body must be a JSON object".into(),
+        )),
+        Err(e) => Err(ApiError::BadRequest(format!(
+            "the body is not valid JSON: {e}"
+        ))),
     }
 }
 
@@ -125,5 +149,6 @@ pub fn paginate(items: Vec<Value>, page: u64, per: u64) -> (Vec<Value>, Value) {
 }
 
 pub fn truthy(q: &HashMap<String, String>, key: &str) -> bool {
-    q.get(key).is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "true" | "1" | "yes"))
+    q.get(key)
+        .is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "true" | "1" | "yes"))
 }

@@ -25,7 +25,9 @@ fn team_json(r: &Row<'_>) -> rusqlite::Result<Value> {
 }
 
 pub fn all_teams(conn: &Connection) -> rusqlite::Result<Vec<Value>> {
-    conn.prepare(&format!("{SELECT} ORDER BY t.id"))?.query_map([], team_json)?.collect()
+    conn.prepare(&format!("{SELECT} ORDER BY t.id"))?
+        .query_map([], team_json)?
+        .collect()
 }
 
 pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResult<Json<Value>> {
@@ -48,7 +50,11 @@ pub async fn show(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResu
     .await
 }
 
-pub async fn members(State(st): State<Shared>, Path(uuid): Path<String>, RawQuery(raw): RawQuery) -> ApiResult<Json<Value>> {
+pub async fn members(
+    State(st): State<Shared>,
+    Path(uuid): Path<String>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Json<Value>> {
     let q = query(raw);
     let page = page_param(&q)?;
     let available: Option<bool> = match q.get("status").map(String::as_str) {

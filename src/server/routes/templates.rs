@@ -28,16 +28,22 @@ fn template_json(r: &Row<'_>) -> rusqlite::Result<Value> {
 }
 
 fn load(conn: &Connection, uuid: &str) -> ApiResult<Value> {
-    conn.query_row(&format!("SELECT {COLUMNS} FROM templates WHERE uuid = ?1"), [uuid], template_json)
-        .optional()?
-        .ok_or_else(|| ApiError::not_found("template"))
+    conn.query_row(
+        &format!("SELECT {COLUMNS} FROM templates WHERE uuid = ?1"),
+        [uuid],
+        template_json,
+    )
+    .optional()?
+    .ok_or_else(|| ApiError::not_found("template"))
 }
 
 pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResult<Json<Value>> {
     let page = page_param(&query(raw))?;
     st.db(move |conn| {
         let all = conn
-            .prepare(&format!("SELECT {COLUMNS} FROM templates ORDER BY created_at DESC, id DESC"))?
+            .prepare(&format!(
+                "SELECT {COLUMNS} FROM templates ORDER BY created_at DESC, id DESC"
+            ))?
             .query_map([], template_json)?
             .collect::<Result<Vec<_>, _>>()?;
         let (templates, meta) = paginate(all, page, PER_PAGE);
@@ -47,11 +53,16 @@ pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResul
 }
 
 pub async fn show(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResult<Json<Value>> {
-    st.db(move |conn| Ok(Json(json!({ "template": load(conn, &uuid)? })))).await
+    st.db(move |conn| Ok(Json(json!({ "template": load(conn, &uuid)? }))))
+        .await
 }
 
 /// The reference's example wraps the renamed template under `templates`.
-pub async fn rename(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
+pub async fn rename(
+    State(st): State<Shared>,
+    Path(uuid): Path<String>,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     st.db(move |conn| {
         load(conn, &uuid)?;
@@ -62,7 +73,10 @@ pub async fn rename(State(st): State<Shared>, Path(uuid): Path<String>, body: By
         }
         finish(errs)?;
         if let Some(t) = title {
-            conn.execute("UPDATE templates SET title = ?1 WHERE uuid = ?2", params![t, uuid])?;
+            conn.execute(
+                "UPDATE templates SET title = ?1 WHERE uuid = ?2",
+                params![t, uuid],
+            )?;
         }
         Ok(Json(json!({ "templates": load(conn, &uuid)? })))
     })

@@ -14,12 +14,18 @@ use crate::server::validate::{finish, opt_bool, push};
 
 /// Body: `available` (absent leaves it), `custom_status_uuid` (absent leaves
 /// it, null unassigns, a value must name an existing custom status).
-pub async fn set_status(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
+pub async fn set_status(
+    State(st): State<Shared>,
+    Path(uuid): Path<String>,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     st.db(move |conn| {
         let tx = conn.transaction()?;
         let user: i64 = tx
-            .query_row("SELECT id FROM users WHERE uuid = ?1", [&uuid], |r| r.get(0))
+            .query_row("SELECT id FROM users WHERE uuid = ?1", [&uuid], |r| {
+                r.get(0)
+            })
             .optional()?
             .ok_or_else(|| ApiError::not_found("user"))?;
         let mut errs = FieldErrors::new();
@@ -28,10 +34,17 @@ pub async fn set_status(State(st): State<Shared>, Path(uuid): Path<String>, body
             None => None,
             Some(Value::Null) => Some(None),
             Some(Value::String(s)) => {
-                let id: Option<i64> =
-                    tx.query_row("SELECT id FROM custom_statuses WHERE uuid = ?1", [s], |r| r.get(0)).optional()?;
+                let id: Option<i64> = tx
+                    .query_row("SELECT id FROM custom_statuses WHERE uuid = ?1", [s], |r| {
+                        r.get(0)
+                    })
+                    .optional()?;
                 if id.is_none() {
-                    push(&mut errs, "custom_status_uuid", format!("unknown custom status: {s}"));
+                    push(
+                        &mut errs,
+                        "custom_status_uuid",
+                        format!("unknown custom status: {s}"),
+                    );
                 }
                 id.map(Some)
             }
@@ -43,7 +56,10 @@ pub async fn set_status(State(st): State<Shared>, Path(uuid): Path<String>, body
         finish(errs)?;
         let now = now_ms();
         if let Some(a) = available {
-            tx.execute("UPDATE users SET available = ?1, available_at = ?2 WHERE id = ?3", params![a, now, user])?;
+            tx.execute(
+                "UPDATE users SET available = ?1, available_at = ?2 WHERE id = ?3",
+                params![a, now, user],
+            )?;
         }
         if let Some(s) = status {
             tx.execute(

@@ -2,8 +2,8 @@
 
 use axum::Json;
 use axum::extract::{RawQuery, State};
-use rusqlite::types::Value as Sql;
 use rusqlite::params_from_iter;
+use rusqlite::types::Value as Sql;
 use serde_json::{Value, json};
 
 use super::{page_param, pages, query};
@@ -23,7 +23,9 @@ pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResul
             .parse::<u64>()
             .ok()
             .filter(|n| (1..=MAX_ITEMS).contains(n))
-            .ok_or_else(|| ApiError::invalid("items", format!("must be a number from 1 to {MAX_ITEMS}")))?,
+            .ok_or_else(|| {
+                ApiError::invalid("items", format!("must be a number from 1 to {MAX_ITEMS}"))
+            })?,
     };
     let mut conds = Vec::new();
     let mut args = Vec::new();
@@ -34,13 +36,21 @@ pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResul
         Some(_) => return Err(ApiError::invalid("status", "must be failed or success")),
     }
     if let Some(subs) = q.get("subscriptions") {
-        let kinds: Vec<&str> = subs.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+        let kinds: Vec<&str> = subs
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
         if !kinds.is_empty() {
             conds.push(format!("event IN ({})", vec!["?"; kinds.len()].join(", ")));
             args.extend(kinds.iter().map(|k| Sql::Text(k.to_string())));
         }
     }
-    let filter = if conds.is_empty() { String::new() } else { format!("WHERE {}", conds.join(" AND ")) };
+    let filter = if conds.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {}", conds.join(" AND "))
+    };
     st.db(move |conn| {
         let total: i64 = conn.query_row(
             &format!("SELECT COUNT(*) FROM webhook_events {filter}"),
