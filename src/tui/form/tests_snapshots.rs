@@ -124,6 +124,7 @@ fn all_forms() -> Vec<Form> {
         team_form(&c, &teams()),
         filter_form(&ContactFilter::default(), &[s("messaging_app")], &tags(), &teams()),
         new_form(),
+        Form::new("empty", vec![]),
     ]
 }
 
