@@ -1,18 +1,18 @@
-//! The contact forms (edit, tags, assign, team, note, new contact, filter,
+//! The contact forms (edit, tags, assign, team, note, filter,
 //! custom status) and the pure conversions from a submitted form to the
 //! request it stands for.
 
 use std::collections::BTreeMap;
 
 use super::{FieldKind, FieldSpec, Form, FormValue, FuzzyPicker, PickItem, TextCheck};
-use crate::api::model::{Contact, CustomStatus, FieldMeta, FieldType, FieldValue, split_list, validate_field_value};
-use crate::api::{ContactFilter, ContactPatch, NewContact};
+use crate::api::model::{Contact, CustomStatus, FieldType, FieldValue, split_list, validate_field_value};
+use crate::api::{ContactFilter, ContactPatch};
 
 /// The service's note limit, in characters.
 pub const NOTE_MAX_CHARS: usize = 1000;
 const NOTHING_TO_SAVE: &str = "nothing to save";
 
-fn spec(key: &str, label: &str, kind: FieldKind, required: bool, help: Option<&str>) -> FieldSpec {
+pub(super) fn spec(key: &str, label: &str, kind: FieldKind, required: bool, help: Option<&str>) -> FieldSpec {
     FieldSpec {
         key: key.into(),
         label: label.into(),
@@ -22,18 +22,18 @@ fn spec(key: &str, label: &str, kind: FieldKind, required: bool, help: Option<&s
     }
 }
 
-fn text(value: &str, check: TextCheck) -> FieldKind {
+pub(super) fn text(value: &str, check: TextCheck) -> FieldKind {
     FieldKind::Text {
         value: value.into(),
         check,
     }
 }
 
-fn cf_key(name: &str) -> String {
+pub(super) fn cf_key(name: &str) -> String {
     format!("cf:{name}")
 }
 
-fn form_text(form: &Form, key: &str) -> String {
+pub(super) fn form_text(form: &Form, key: &str) -> String {
     match form.value(key) {
         Some(FormValue::Text(s)) => s,
         Some(FormValue::One(Some(s))) => s,
@@ -41,7 +41,7 @@ fn form_text(form: &Form, key: &str) -> String {
     }
 }
 
-fn form_one(form: &Form, key: &str) -> Option<String> {
+pub(super) fn form_one(form: &Form, key: &str) -> Option<String> {
     match form.value(key) {
         Some(FormValue::One(o)) => o.filter(|s| !s.trim().is_empty()).map(|s| s.trim().to_string()),
         Some(FormValue::Text(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
@@ -49,7 +49,7 @@ fn form_one(form: &Form, key: &str) -> Option<String> {
     }
 }
 
-fn form_many(form: &Form, key: &str) -> Vec<String> {
+pub(super) fn form_many(form: &Form, key: &str) -> Vec<String> {
     match form.value(key) {
         Some(FormValue::Many(v)) => v,
         Some(FormValue::Text(s)) => split_list(&s),
@@ -58,7 +58,7 @@ fn form_many(form: &Form, key: &str) -> Vec<String> {
 }
 
 /// Team labels for a picker: the name, with a short uuid when names repeat.
-fn team_labels(teams: &[(String, String)]) -> Vec<String> {
+pub(super) fn team_labels(teams: &[(String, String)]) -> Vec<String> {
     teams
         .iter()
         .map(|(uuid, name)| {
@@ -78,7 +78,7 @@ fn team_label_of(teams: &[(String, String)], uuid: &str) -> Option<String> {
         .map(|i| team_labels(teams)[i].clone())
 }
 
-fn team_uuid_of(teams: &[(String, String)], label: &str) -> Option<String> {
+pub(super) fn team_uuid_of(teams: &[(String, String)], label: &str) -> Option<String> {
     team_labels(teams)
         .iter()
         .position(|l| l == label)
@@ -86,7 +86,7 @@ fn team_uuid_of(teams: &[(String, String)], label: &str) -> Option<String> {
 }
 
 /// The form kind of a custom field, with `value` as its initial value.
-fn custom_field_kind(field_type: &FieldType, options: &[String], value: &FieldValue) -> FieldKind {
+pub(super) fn custom_field_kind(field_type: &FieldType, options: &[String], value: &FieldValue) -> FieldKind {
     let as_text = || value.display();
     match field_type {
         FieldType::Email => text(&as_text(), TextCheck::Email),
@@ -168,7 +168,12 @@ fn normalised(v: Option<FormValue>) -> Option<FormValue> {
 }
 
 /// Validates one custom field's form value for a write. Empty values clear.
-fn custom_value(name: &str, ty: &FieldType, options: &[String], v: FormValue) -> Result<serde_json::Value, String> {
+pub(super) fn custom_value(
+    name: &str,
+    ty: &FieldType,
+    options: &[String],
+    v: FormValue,
+) -> Result<serde_json::Value, String> {
     let value = match v {
         FormValue::Text(s) => FieldValue::Text(s),
         FormValue::One(o) => FieldValue::Text(o.unwrap_or_default()),
@@ -254,7 +259,7 @@ pub fn assign_form(contact: &Contact, collaborators: &[String]) -> Form {
     form
 }
 
-fn check_email(label: &str, email: &str) -> Result<String, String> {
+pub(super) fn check_email(label: &str, email: &str) -> Result<String, String> {
     validate_field_value(label, &FieldType::Email, &[], &FieldValue::Text(email.to_string())).map(|_| email.to_string())
 }
 
@@ -313,7 +318,7 @@ pub fn note_form(contact: &Contact) -> Form {
     )
 }
 
-fn checked_note(note: String) -> Result<String, String> {
+pub(super) fn checked_note(note: String) -> Result<String, String> {
     let n = note.chars().count();
     if n > NOTE_MAX_CHARS {
         return Err(format!("note: {n} characters, the limit is {NOTE_MAX_CHARS}"));
@@ -327,150 +332,6 @@ pub fn note_patch(form: &Form) -> Result<ContactPatch, String> {
         note: Some(checked_note(form_text(form, "note"))?),
         ..Default::default()
     })
-}
-
-fn custom_field_specs(field_meta: &BTreeMap<String, FieldMeta>) -> Vec<FieldSpec> {
-    field_meta
-        .iter()
-        .map(|(name, m)| {
-            spec(
-                &cf_key(name),
-                name,
-                custom_field_kind(&m.field_type, &m.options, &FieldValue::default()),
-                false,
-                None,
-            )
-        })
-        .collect()
-}
-
-/// `N`: the fields of POST /contacts.
-pub fn new_contact_form(
-    sources: &[String],
-    known_tags: &[String],
-    collaborators: &[String],
-    teams: &[(String, String)],
-    field_meta: &BTreeMap<String, FieldMeta>,
-) -> Form {
-    let default_source = sources.iter().find(|s| *s == "messaging_app").cloned();
-    let mut fields = vec![
-        spec(
-            "identifier",
-            "Identifier",
-            text("", TextCheck::Any),
-            true,
-            Some("for messaging_app, the phone number"),
-        ),
-        spec(
-            "source",
-            "Source",
-            FieldKind::Choice {
-                options: sources.to_vec(),
-                selected: default_source,
-                allow_none: false,
-                allow_custom: true,
-            },
-            true,
-            None,
-        ),
-        spec("name", "Name", text("", TextCheck::Any), true, None),
-        spec(
-            "tags",
-            "Tags",
-            FieldKind::Multi {
-                options: known_tags.to_vec(),
-                selected: Vec::new(),
-                allow_custom: true,
-            },
-            false,
-            None,
-        ),
-        spec(
-            "assigned_user",
-            "Assignee",
-            FieldKind::Choice {
-                options: collaborators.to_vec(),
-                selected: None,
-                allow_none: true,
-                allow_custom: true,
-            },
-            false,
-            None,
-        ),
-        spec(
-            "team",
-            "Team",
-            FieldKind::Choice {
-                options: team_labels(teams),
-                selected: None,
-                allow_none: true,
-                allow_custom: false,
-            },
-            false,
-            None,
-        ),
-    ];
-    fields.extend(custom_field_specs(field_meta));
-    fields.push(spec(
-        "note",
-        "Note",
-        FieldKind::Note {
-            value: String::new(),
-            max_chars: NOTE_MAX_CHARS,
-        },
-        false,
-        None,
-    ));
-    let mut form = Form::new("New contact", fields);
-    form.set_none_label("assigned_user", "(unassigned)");
-    form.set_none_label("team", "(no team)");
-    form
-}
-
-pub fn new_contact_body(
-    form: &Form,
-    teams: &[(String, String)],
-    field_meta: &BTreeMap<String, FieldMeta>,
-) -> Result<NewContact, String> {
-    let required = |key: &str, label: &str| -> Result<String, String> {
-        let v = form_text(form, key).trim().to_string();
-        if v.is_empty() {
-            Err(format!("{label}: required"))
-        } else {
-            Ok(v)
-        }
-    };
-    let mut body = NewContact {
-        identifier: required("identifier", "identifier")?,
-        source: required("source", "source")?,
-        name: required("name", "name")?,
-        ..Default::default()
-    };
-    let tags = form_many(form, "tags");
-    body.tags = (!tags.is_empty()).then_some(tags);
-    body.assigned_user = form_one(form, "assigned_user")
-        .map(|e| check_email("assignee", &e))
-        .transpose()?;
-    if let Some(label) = form_one(form, "team") {
-        body.team_uuid =
-            Some(team_uuid_of(teams, &label).ok_or_else(|| format!("team: \"{label}\" is not a known team"))?);
-    }
-    let mut custom = BTreeMap::new();
-    for (name, m) in field_meta {
-        let Some(v) = form.value(&cf_key(name)) else { continue };
-        let empty = match &v {
-            FormValue::Text(s) => s.trim().is_empty(),
-            FormValue::One(o) => o.is_none(),
-            FormValue::Many(items) => items.is_empty(),
-        };
-        if !empty {
-            custom.insert(name.clone(), custom_value(name, &m.field_type, &m.options, v)?);
-        }
-    }
-    body.custom_fields = (!custom.is_empty()).then_some(custom);
-    let note = checked_note(form_text(form, "note"))?;
-    body.note = (!note.is_empty()).then_some(note);
-    Ok(body)
 }
 
 /// `f`: source, tags and team filters.

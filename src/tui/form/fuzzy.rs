@@ -150,8 +150,8 @@ impl FuzzyPicker {
             .map(|i| width(&sanitize_line(&i.label)) + width(&sanitize_line(&i.detail)) + 4)
             .max()
             .unwrap_or(0)
-            .max(width(&self.title) + 4)
-            .max(40);
+            .max(width(&sanitize_line(&self.title)) + 4)
+            .max(48);
         let w = (widest as u16 + 2)
             .min(area.width.saturating_sub(2).max(area.width.min(20)))
             .min(area.width);

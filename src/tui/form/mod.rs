@@ -13,6 +13,7 @@ mod contact_forms;
 mod field;
 pub mod fuzzy;
 mod input;
+mod new_contact;
 mod render;
 
 #[cfg(test)]
@@ -26,9 +27,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 pub use contact_forms::{
     assign_form, assign_patch, custom_status_picker, edit_contact_form, edit_contact_patch, filter_form, filter_value,
-    new_contact_body, new_contact_form, note_form, note_patch, tags_form, tags_patch, team_form, team_patch,
+    note_form, note_patch, tags_form, tags_patch, team_form, team_patch,
 };
 pub use fuzzy::{FuzzyPicker, PickItem, PickOutcome, fuzzy_filter};
+pub use new_contact::{new_contact_body, new_contact_form};
 
 use field::FieldState;
 

@@ -106,7 +106,16 @@ impl Form {
             .max()
             .unwrap_or(0)
             .clamp(36, 72) as u16;
-        let desired = (label_w + 2 + content_w + 2).max(width(&self.title) as u16 + 6);
+        let desired = (label_w + 2 + content_w + 2)
+            .max(width(&sanitize_line(&self.title)) as u16 + 6)
+            .max(
+                self.fields
+                    .iter()
+                    .map(|f| width(footer_for(Some(&f.state))))
+                    .max()
+                    .unwrap_or(0) as u16
+                    + 2,
+            );
         let min_w = area.width.min(20);
         let w = desired.min(area.width.saturating_sub(4)).max(min_w);
         let inner_w = w.saturating_sub(2);
@@ -401,16 +410,7 @@ impl Form {
     }
 
     fn footer(&self) -> &'static str {
-        match self.fields.get(self.focus).map(|f| &f.state) {
-            Some(FieldState::Choice { .. }) => {
-                "↑↓ choose · type to filter · Tab next · Enter save · Ctrl-S save · Esc cancel"
-            }
-            Some(FieldState::Multi { .. }) => {
-                "Space toggle · ↑↓ move · type to filter/add · Tab next · Enter save · Ctrl-S save · Esc cancel"
-            }
-            Some(FieldState::Note { .. }) => "Enter newline · Tab next · Ctrl-S save · Esc cancel",
-            _ => "Tab next · Enter save · Ctrl-S save · Esc cancel",
-        }
+        footer_for(self.fields.get(self.focus).map(|f| &f.state))
     }
 
     fn render_bottom(&self, frame: &mut Frame, r: Rect, theme: &Theme) {
@@ -473,5 +473,14 @@ impl Form {
             }
             FieldState::Note { .. } => None,
         }
+    }
+}
+
+fn footer_for(state: Option<&FieldState>) -> &'static str {
+    match state {
+        Some(FieldState::Choice { .. }) => "↑↓ choose · type to filter · Tab next · Enter save · Esc cancel",
+        Some(FieldState::Multi { .. }) => "Space toggle · type to filter/add · Tab next · Enter save · Esc cancel",
+        Some(FieldState::Note { .. }) => "Enter newline · Tab next · Ctrl-S save · Esc cancel",
+        _ => "Tab next · Enter save · Ctrl-S save · Esc cancel",
     }
 }

@@ -411,3 +411,10 @@ fn no_key_panics_on_any_field_kind() {
     }
     assert_eq!(empty.handle_key(k(KeyCode::Enter)), FormOutcome::Submitted);
 }
+
+#[test]
+fn forms_and_pickers_can_move_between_threads() {
+    fn send<T: Send + 'static>() {}
+    send::<Form>();
+    send::<FuzzyPicker>();
+}
