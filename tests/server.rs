@@ -91,9 +91,7 @@ impl Srv {
 }
 
 fn uuids(list: &[Value]) -> Vec<String> {
-    list.iter()
-        .map(|c| c["uuid"].as_str().unwrap().to_string())
-        .collect()
+    list.iter().map(|c| c["uuid"].as_str().unwrap().to_string()).collect()
 }
 
 fn new_contact(identifier: &str) -> Value {
@@ -116,24 +114,11 @@ async fn every_route_requires_the_key() {
     for (m, path) in routes {
         let url = format!("{}{path}", srv.s.base_url);
         let none = c.request(m.clone(), &url).send().await.unwrap();
-        assert_eq!(
-            none.status(),
-            StatusCode::UNAUTHORIZED,
-            "{m} {path} without key"
-        );
+        assert_eq!(none.status(), StatusCode::UNAUTHORIZED, "{m} {path} without key");
         let body: Value = none.json().await.unwrap();
         assert!(body["error"].is_string());
-        let wrong = c
-            .request(m.clone(), &url)
-            .bearer_auth("nope")
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(
-            wrong.status(),
-            StatusCode::UNAUTHORIZED,
-            "{m} {path} wrong key"
-        );
+        let wrong = c.request(m.clone(), &url).bearer_auth("nope").send().await.unwrap();
+        assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED, "{m} {path} wrong key");
     }
     let (st, v) = srv.get("/no/such/route").await;
     assert_eq!(st, StatusCode::NOT_FOUND);
@@ -177,19 +162,12 @@ async fn cursor_and_page_walks_over_10_500_contacts() {
     }
     let ids = uuids(&seen);
     assert_eq!(ids.len(), 10_500);
-    assert_eq!(
-        ids.iter().collect::<HashSet<_>>().len(),
-        10_500,
-        "no duplicates"
-    );
+    assert_eq!(ids.iter().collect::<HashSet<_>>().len(), 10_500, "no duplicates");
     assert!(
         created.iter().all(|c| !ids.contains(c)),
         "contacts created mid-walk are excluded"
     );
-    let times: Vec<&str> = seen
-        .iter()
-        .map(|c| c["lastMessageAt"].as_str().unwrap())
-        .collect();
+    let times: Vec<&str> = seen.iter().map(|c| c["lastMessageAt"].as_str().unwrap()).collect();
     assert!(times.windows(2).all(|w| w[0] >= w[1]), "most recent first");
 
     // Page mode gives the same order (the new contacts sit on top now).
@@ -222,10 +200,7 @@ async fn malformed_cursor_and_pages() {
     let (st, _) = srv.get("/contacts?page=abc").await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
     // `after` wins over `page`, even an out-of-range one.
-    let next = srv.ok("/contacts").await["meta"]["next"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let next = srv.ok("/contacts").await["meta"]["next"].as_str().unwrap().to_string();
     let a = srv.ok(&format!("/contacts?after={next}&page=900")).await;
     let b = srv.ok("/contacts?page=2").await;
     assert_eq!(
@@ -320,10 +295,7 @@ async fn contact_shape_and_field_types() {
     let uuid = c["uuid"].as_str().unwrap();
     assert_eq!(uuid.len(), 32);
     assert!(uuid.chars().all(|ch| ch.is_ascii_hexdigit()));
-    assert_eq!(
-        c["href"],
-        format!("https://app.example.com/contacts/{uuid}")
-    );
+    assert_eq!(c["href"], format!("https://app.example.com/contacts/{uuid}"));
     assert!(c["createdAt"].as_str().unwrap().ends_with('Z'));
     assert!(c["team"].is_object());
 
@@ -333,23 +305,15 @@ async fn contact_shape_and_field_types() {
         let meta = &c["customFieldsMetadata"];
         assert_eq!(meta["Interests"]["type"], "checkbox");
         assert!(meta["Interests"]["value"].is_array());
-        assert_eq!(
-            meta["Plan"]["options"],
-            json!(["Free", "Pro", "Enterprise"])
-        );
+        assert_eq!(meta["Plan"]["options"], json!(["Free", "Pro", "Enterprise"]));
         if let Some(raw) = c["customFields"]["Interests"].as_str() {
             let decoded: Value = serde_json::from_str(raw).unwrap();
             assert_eq!(decoded, meta["Interests"]["value"]);
             saw_checkbox = true;
         }
     }
-    assert!(
-        saw_checkbox,
-        "some contact on page one has a checkbox value"
-    );
-    let one = srv
-        .ok(&format!("/contacts/{uuid}?include_field_types=true"))
-        .await;
+    assert!(saw_checkbox, "some contact on page one has a checkbox value");
+    let one = srv.ok(&format!("/contacts/{uuid}?include_field_types=true")).await;
     assert!(one["contact"][0]["customFieldsMetadata"].is_object());
     let (st, v) = srv.get("/contacts/ffffffffffffffffffffffffffffffff").await;
     assert_eq!(st, StatusCode::NOT_FOUND);
@@ -390,9 +354,7 @@ async fn create_contact_and_every_validation_error() {
     assert_eq!(c["team"]["uuid"], m.teams[2].uuid.as_str());
     assert_eq!(c["customFields"]["Interests"], "[\"Bags\",\"Shoes\"]");
     assert_eq!(c["note"].as_str().unwrap().chars().count(), 1000);
-    let bot = srv
-        .ok(&format!("/contacts/{}/bot", c["uuid"].as_str().unwrap()))
-        .await;
+    let bot = srv.ok(&format!("/contacts/{}/bot", c["uuid"].as_str().unwrap())).await;
     assert_eq!(bot["bot"]["status"], "ended");
 
     let cases: Vec<(Value, &str)> = vec![
@@ -400,15 +362,9 @@ async fn create_contact_and_every_validation_error() {
             json!({ "source": "messaging_app", "name": "x", "identifier": "" }),
             "identifier",
         ),
-        (
-            json!({ "source": "messaging_app", "name": "x" }),
-            "identifier",
-        ),
+        (json!({ "source": "messaging_app", "name": "x" }), "identifier"),
         (json!({ "identifier": "+100", "name": "x" }), "source"),
-        (
-            json!({ "identifier": "+100", "source": "messaging_app" }),
-            "name",
-        ),
+        (json!({ "identifier": "+100", "source": "messaging_app" }), "name"),
         (
             json!({ "identifier": "+4915100000001", "source": "messaging_app", "name": "dup" }),
             "identifier",
@@ -512,15 +468,9 @@ async fn bot_status_needs_an_enabled_bot() {
     let (st, v) = srv.create(body).await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     assert!(v["error"]["bot_status"].is_array());
-    let uuid = srv.first_contact().await["uuid"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let uuid = srv.first_contact().await["uuid"].as_str().unwrap().to_string();
     let (st, _) = srv
-        .post(
-            &format!("/contacts/{uuid}/bot"),
-            json!({ "status": "bot_start" }),
-        )
+        .post(&format!("/contacts/{uuid}/bot"), json!({ "status": "bot_start" }))
         .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
     let (st, _) = srv.get(&format!("/contacts/{uuid}/bot")).await;
@@ -532,21 +482,27 @@ async fn bot_status_needs_an_enabled_bot() {
 async fn update_contact_rules() {
     let srv = default_server().await;
     let m = srv.s.manifest.clone();
-    let (_, v) = srv.create(json!({ "identifier": "+4400001", "source": "telegram", "name": "Before",
-        "note": "keep me", "assigned_user": m.collaborators[0], "custom_fields": { "Plan": "Free" } })).await;
+    let (_, v) = srv
+        .create(
+            json!({ "identifier": "+4400001", "source": "telegram", "name": "Before",
+        "note": "keep me", "assigned_user": m.collaborators[0], "custom_fields": { "Plan": "Free" } }),
+        )
+        .await;
     let uuid = v["contact"][0]["uuid"].as_str().unwrap().to_string();
     let path = format!("/contacts/{uuid}");
 
-    let (st, v) = srv.patch(&path, json!({ "name": "After", "tags": ["beta"], "custom_fields": { "Birthday": "2001-12-31" },
-        "team_uuid": m.teams[0].uuid })).await;
+    let (st, v) = srv
+        .patch(
+            &path,
+            json!({ "name": "After", "tags": ["beta"], "custom_fields": { "Birthday": "2001-12-31" },
+        "team_uuid": m.teams[0].uuid }),
+        )
+        .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     let c = &v["contact"][0];
     assert_eq!(c["name"], "After");
     assert_eq!(c["tags"], json!(["beta"]));
-    assert_eq!(
-        c["customFields"],
-        json!({ "Plan": "Free", "Birthday": "2001-12-31" })
-    );
+    assert_eq!(c["customFields"], json!({ "Plan": "Free", "Birthday": "2001-12-31" }));
     assert_eq!(c["note"], "keep me", "absent note is kept");
     assert_eq!(c["team"]["name"], m.teams[0].name.as_str());
 
@@ -562,19 +518,12 @@ async fn update_contact_rules() {
     ] {
         let (st, v) = srv.patch(&path, body.clone()).await;
         assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {v}");
-        assert_eq!(
-            srv.contact(&uuid).await,
-            before,
-            "{body} changed the contact"
-        );
+        assert_eq!(srv.contact(&uuid).await, before, "{body} changed the contact");
     }
 
     // The path may carry the identifier instead of the uuid.
     let (st, v) = srv
-        .patch(
-            "/contacts/+4400001",
-            json!({ "unassign_user": true, "note": "" }),
-        )
+        .patch("/contacts/+4400001", json!({ "unassign_user": true, "note": "" }))
         .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     assert!(v["contact"][0]["assignedUser"].is_null());
@@ -587,10 +536,7 @@ async fn update_contact_rules() {
         .await;
     assert_eq!(st, StatusCode::OK);
     assert_eq!(v["contact"][0]["assignedUser"], m.collaborators[2].as_str());
-    assert_eq!(
-        v["contact"][0]["customFields"],
-        json!({ "Birthday": "2001-12-31" })
-    );
+    assert_eq!(v["contact"][0]["customFields"], json!({ "Birthday": "2001-12-31" }));
     let (st, _) = srv.patch("/contacts/nobody", json!({ "name": "x" })).await;
     assert_eq!(st, StatusCode::NOT_FOUND);
     srv.s.stop().await;
@@ -599,10 +545,7 @@ async fn update_contact_rules() {
 #[tokio::test]
 async fn close_and_open() {
     let srv = default_server().await;
-    let uuid = srv.first_contact().await["uuid"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let uuid = srv.first_contact().await["uuid"].as_str().unwrap().to_string();
     let (st, v) = srv
         .post(&format!("/contacts/{uuid}/conversation/close"), json!(null))
         .await;
@@ -626,9 +569,7 @@ async fn close_and_open() {
     assert_eq!(st, StatusCode::OK);
     assert!(v["contact"][0]["closedAt"].is_null());
     assert!(srv.contact(&uuid).await["closedAt"].is_null());
-    let (st, _) = srv
-        .post("/contacts/nope/conversation/close", json!(null))
-        .await;
+    let (st, _) = srv.post("/contacts/nope/conversation/close", json!(null)).await;
     assert_eq!(st, StatusCode::NOT_FOUND);
     let events = srv
         .ok("/webhooks/events?subscriptions=conversation_closed,conversation_opened&items=2")
@@ -682,10 +623,7 @@ async fn messages_pages_cursors_and_delete() {
         }
     }
     assert_eq!(paged, walked);
-    let times: Vec<&str> = walked
-        .iter()
-        .map(|m| m["createdAt"].as_str().unwrap())
-        .collect();
+    let times: Vec<&str> = walked.iter().map(|m| m["createdAt"].as_str().unwrap()).collect();
     assert!(times.windows(2).all(|w| w[0] >= w[1]), "newest first");
     for m in &walked {
         let status = m["status"].as_str().unwrap();
@@ -726,11 +664,7 @@ async fn messages_pages_cursors_and_delete() {
     assert!(v.is_null());
     let after = srv.walk_messages(&path).await;
     assert_eq!(after.len(), walked.len() - 2);
-    assert!(
-        after
-            .iter()
-            .all(|m| !with_uuid.iter().any(|u| m["uuid"] == u.as_str()))
-    );
+    assert!(after.iter().all(|m| !with_uuid.iter().any(|u| m["uuid"] == u.as_str())));
     let (st, _) = srv
         .call(Method::DELETE, &format!("/messages/{}", with_uuid[1]), None)
         .await;
@@ -783,16 +717,16 @@ async fn send_status_advances_and_24_hour_rule() {
     let recent = recent.expect("a contact wrote recently");
     let phone = recent["phoneNumber"].as_str().unwrap();
     let (st, v) = srv
-        .post("/messages/send", json!({ "to": phone, "from": "messaging_app", "type": "text", "content": { "text": "Hi 👋" } }))
+        .post(
+            "/messages/send",
+            json!({ "to": phone, "from": "messaging_app", "type": "text", "content": { "text": "Hi 👋" } }),
+        )
         .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     assert_eq!(v["message"]["status"], "enqueued");
     let id = v["message"]["uuid"].as_str().unwrap().to_string();
     let msgs = srv
-        .ok(&format!(
-            "/contacts/{}/messages",
-            recent["uuid"].as_str().unwrap()
-        ))
+        .ok(&format!("/contacts/{}/messages", recent["uuid"].as_str().unwrap()))
         .await;
     assert_eq!(msgs["messages"][0]["uuid"], id.as_str());
     assert_eq!(msgs["messages"][0]["status"], "sent");
@@ -815,9 +749,7 @@ async fn send_status_advances_and_24_hour_rule() {
         srv.ok(&format!("/messages/status/{id}")).await["message"]["status"],
         "read"
     );
-    let ev = srv
-        .ok("/webhooks/events?subscriptions=message_status_updated")
-        .await;
+    let ev = srv.ok("/webhooks/events?subscriptions=message_status_updated").await;
     assert!(ev["webhook_events"].as_array().unwrap().len() >= 3, "{ev}");
     let (st, _) = srv.get("/messages/status/unknown").await;
     assert_eq!(st, StatusCode::NOT_FOUND);
@@ -837,31 +769,22 @@ async fn send_status_advances_and_24_hour_rule() {
         srv.ok(&format!("/contacts/{quiet}/messages")).await["messages"],
         json!([])
     );
-    let templates = srv.ok("/templates").await["templates"]
-        .as_array()
-        .unwrap()
-        .clone();
+    let templates = srv.ok("/templates").await["templates"].as_array().unwrap().clone();
     let approved = templates
         .iter()
         .find(|t| t["status"] == "approved" && t["text"].as_str().unwrap().contains("{{1}}"))
         .unwrap();
-    let rejected = templates
-        .iter()
-        .find(|t| t["status"] == "rejected")
-        .unwrap();
+    let rejected = templates.iter().find(|t| t["status"] == "rejected").unwrap();
     let (st, v) = srv
-        .post("/messages/send", json!({ "to": "+8100000001", "type": "text", "content": { "text": "" },
-            "template_uuid": approved["uuid"], "optin_contact": true, "template_values": ["Ana", "42", "today"] }))
+        .post(
+            "/messages/send",
+            json!({ "to": "+8100000001", "type": "text", "content": { "text": "" },
+            "template_uuid": approved["uuid"], "optin_contact": true, "template_values": ["Ana", "42", "today"] }),
+        )
         .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     let sent = srv.ok(&format!("/contacts/{quiet}/messages")).await;
-    assert!(
-        sent["messages"][0]["text"]
-            .as_str()
-            .unwrap()
-            .contains("Ana"),
-        "{sent}"
-    );
+    assert!(sent["messages"][0]["text"].as_str().unwrap().contains("Ana"), "{sent}");
     let (st, _) = srv
         .post(
             "/messages/send",
@@ -870,10 +793,7 @@ async fn send_status_advances_and_24_hour_rule() {
         .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
     let (st, v) = srv
-        .post(
-            "/messages/send",
-            json!({ "to": "+0000", "content": { "text": "x" } }),
-        )
+        .post("/messages/send", json!({ "to": "+0000", "content": { "text": "x" } }))
         .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(v["error"]["to"].is_array());
@@ -883,25 +803,16 @@ async fn send_status_advances_and_24_hour_rule() {
 #[tokio::test]
 async fn bot_start_and_end() {
     let srv = default_server().await;
-    let uuid = srv.first_contact().await["uuid"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let uuid = srv.first_contact().await["uuid"].as_str().unwrap().to_string();
     let path = format!("/contacts/{uuid}/bot");
     let b = srv.ok(&path).await["bot"].clone();
     for k in ["uuid", "name", "status", "version", "latestBotVersion"] {
         assert!(!b[k].is_null(), "{k}: {b}");
     }
     let (st, v) = srv.post(&path, json!({ "status": "bot_end" })).await;
-    assert_eq!(
-        (st, v["bot"]["status"].as_str()),
-        (StatusCode::OK, Some("ended"))
-    );
+    assert_eq!((st, v["bot"]["status"].as_str()), (StatusCode::OK, Some("ended")));
     let (st, v) = srv.post(&path, json!({ "status": "bot_start" })).await;
-    assert_eq!(
-        (st, v["bot"]["status"].as_str()),
-        (StatusCode::OK, Some("started"))
-    );
+    assert_eq!((st, v["bot"]["status"].as_str()), (StatusCode::OK, Some("started")));
     assert!(v["bot"]["conversationStartedAt"].is_string());
     assert_eq!(srv.ok(&path).await["bot"]["status"], "started");
     for body in [json!({}), json!({ "status": "go" }), json!({ "status": 1 })] {
@@ -917,20 +828,11 @@ async fn templates_channels_funnels_teams_plan() {
     let t = srv.ok("/templates").await;
     assert_eq!(t["meta"], json!({ "page": 1, "pages": 1 }));
     let list = t["templates"].as_array().unwrap();
-    assert!(
-        list.iter().any(|t| t["status"] == "approved")
-            && list.iter().any(|t| t["status"] == "rejected")
-    );
+    assert!(list.iter().any(|t| t["status"] == "approved") && list.iter().any(|t| t["status"] == "rejected"));
     let id = list[0]["uuid"].as_str().unwrap();
-    assert_eq!(
-        srv.ok(&format!("/templates/{id}")).await["template"]["uuid"],
-        id
-    );
+    assert_eq!(srv.ok(&format!("/templates/{id}")).await["template"]["uuid"], id);
     let (st, v) = srv
-        .patch(
-            &format!("/templates/{id}"),
-            json!({ "title": "renamed_ok" }),
-        )
+        .patch(&format!("/templates/{id}"), json!({ "title": "renamed_ok" }))
         .await;
     assert_eq!(st, StatusCode::OK);
     assert_eq!(v["templates"]["title"], "renamed_ok");
@@ -939,9 +841,7 @@ async fn templates_channels_funnels_teams_plan() {
         "renamed_ok"
     );
     assert_eq!(
-        srv.patch(&format!("/templates/{id}"), json!({ "title": " " }))
-            .await
-            .0,
+        srv.patch(&format!("/templates/{id}"), json!({ "title": " " })).await.0,
         StatusCode::UNPROCESSABLE_ENTITY
     );
     assert_eq!(srv.get("/templates/nope").await.0, StatusCode::NOT_FOUND);
@@ -956,29 +856,20 @@ async fn templates_channels_funnels_teams_plan() {
     assert!(!wa.is_empty() && wa.iter().all(|c| c["type"] == "whatsapp"));
     let cid = channels[0]["uuid"].as_str().unwrap();
     let (st, v) = srv
-        .patch(
-            &format!("/channels/{cid}"),
-            json!({ "title": "Front line 📞" }),
-        )
+        .patch(&format!("/channels/{cid}"), json!({ "title": "Front line 📞" }))
         .await;
     assert_eq!(
         (st, v["channel"]["title"].as_str()),
         (StatusCode::OK, Some("Front line 📞"))
     );
-    assert_eq!(
-        srv.ok("/channels").await["channels"][0]["title"],
-        "Front line 📞"
-    );
+    assert_eq!(srv.ok("/channels").await["channels"][0]["title"], "Front line 📞");
     assert_eq!(
         srv.patch("/channels/nope", json!({ "title": "x" })).await.0,
         StatusCode::NOT_FOUND
     );
 
     let legacy = |s: &str| chrono::DateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S %z").is_ok();
-    let funnels = srv.ok("/funnels").await["funnels"]
-        .as_array()
-        .unwrap()
-        .clone();
+    let funnels = srv.ok("/funnels").await["funnels"].as_array().unwrap().clone();
     assert!(funnels.len() >= 2);
     assert!(
         funnels
@@ -1001,25 +892,19 @@ async fn templates_channels_funnels_teams_plan() {
         .unwrap()
         .clone();
     assert!(away.iter().all(|u| u["available"] == false));
-    let avail = srv
-        .ok(&format!("/teams/{tid}/members?status=available"))
-        .await["users"]
+    let avail = srv.ok(&format!("/teams/{tid}/members?status=available")).await["users"]
         .as_array()
         .unwrap()
         .clone();
     assert_eq!(avail.len() + away.len(), users.len());
     assert_eq!(
-        srv.get(&format!("/teams/{tid}/members?status=busy"))
-            .await
-            .0,
+        srv.get(&format!("/teams/{tid}/members?status=busy")).await.0,
         StatusCode::UNPROCESSABLE_ENTITY
     );
     assert_eq!(srv.get("/teams/nope").await.0, StatusCode::NOT_FOUND);
 
     let plan = srv.ok("/plan").await;
-    assert!(
-        plan["plan"].is_string() && plan["licenses"].is_i64() && plan["includedChannels"].is_i64()
-    );
+    assert!(plan["plan"].is_string() && plan["licenses"].is_i64() && plan["includedChannels"].is_i64());
     assert_eq!(plan["activeUsers"], srv.s.manifest.users.len());
     assert_eq!(plan["teams"], teams["teams"]);
     srv.s.stop().await;
@@ -1028,33 +913,22 @@ async fn templates_channels_funnels_teams_plan() {
 #[tokio::test]
 async fn custom_statuses_and_user_status() {
     let srv = default_server().await;
-    let legacy = |s: &Value| {
-        chrono::DateTime::parse_from_str(s.as_str().unwrap(), "%Y-%m-%d %H:%M:%S %z").is_ok()
-    };
+    let legacy = |s: &Value| chrono::DateTime::parse_from_str(s.as_str().unwrap(), "%Y-%m-%d %H:%M:%S %z").is_ok();
     let list = srv.ok("/custom_statuses").await;
     assert_eq!(
         list["customStatuses"].as_array().unwrap().len(),
         srv.s.manifest.custom_statuses.len()
     );
     let (st, v) = srv
-        .post(
-            "/custom_statuses",
-            json!({ "name": "Gone fishing", "emoji": "🎣" }),
-        )
+        .post("/custom_statuses", json!({ "name": "Gone fishing", "emoji": "🎣" }))
         .await;
     assert_eq!(st, StatusCode::CREATED, "{v}");
     let cs = v["customStatus"].clone();
     assert!(legacy(&cs["createdAt"]) && legacy(&cs["updatedAt"]));
     let id = cs["id"].as_str().unwrap().to_string();
-    assert_eq!(
-        srv.ok(&format!("/custom_statuses/{id}")).await["customStatus"],
-        cs
-    );
+    assert_eq!(srv.ok(&format!("/custom_statuses/{id}")).await["customStatus"], cs);
     let (st, v) = srv
-        .put(
-            &format!("/custom_statuses/{id}"),
-            json!({ "name": "Gone sailing" }),
-        )
+        .put(&format!("/custom_statuses/{id}"), json!({ "name": "Gone sailing" }))
         .await;
     assert_eq!(
         (
@@ -1065,19 +939,14 @@ async fn custom_statuses_and_user_status() {
         (StatusCode::OK, Some("Gone sailing"), Some("🎣"))
     );
     assert_eq!(
-        srv.post("/custom_statuses", json!({ "emoji": "x" }))
-            .await
-            .0,
+        srv.post("/custom_statuses", json!({ "emoji": "x" })).await.0,
         StatusCode::UNPROCESSABLE_ENTITY
     );
 
     let user = srv.s.manifest.users[0].uuid.clone();
     let path = format!("/users/{user}/status");
     let (st, v) = srv
-        .put(
-            &path,
-            json!({ "available": false, "custom_status_uuid": id }),
-        )
+        .put(&path, json!({ "available": false, "custom_status_uuid": id }))
         .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     let us = &v["user_status"];
@@ -1086,9 +955,7 @@ async fn custom_statuses_and_user_status() {
     assert_eq!(us["custom_status"]["name"], "Gone sailing");
     let ts = us["appearance"]["last_updated_at"].as_str().unwrap();
     assert!(
-        chrono::DateTime::parse_from_rfc3339(ts).is_ok()
-            && ts.contains('.')
-            && ts.ends_with("+00:00"),
+        chrono::DateTime::parse_from_rfc3339(ts).is_ok() && ts.contains('.') && ts.ends_with("+00:00"),
         "{ts}"
     );
     // Absent fields are left alone.
@@ -1102,10 +969,7 @@ async fn custom_statuses_and_user_status() {
     assert!(v["user_status"]["custom_status"]["id"].is_null(), "{v}");
     assert_eq!(v["user_status"]["appearance"]["available"], true);
     let (st, v) = srv
-        .put(
-            &path,
-            json!({ "custom_status_uuid": "nope", "available": false }),
-        )
+        .put(&path, json!({ "custom_status_uuid": "nope", "available": false }))
         .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     let (_, v) = srv.put(&path, json!({})).await;
@@ -1114,21 +978,14 @@ async fn custom_statuses_and_user_status() {
         "a failed write changes nothing"
     );
     assert_eq!(
-        srv.put("/users/nobody/status", json!({ "available": true }))
-            .await
-            .0,
+        srv.put("/users/nobody/status", json!({ "available": true })).await.0,
         StatusCode::NOT_FOUND
     );
 
-    let (st, v) = srv
-        .call(Method::DELETE, &format!("/custom_statuses/{id}"), None)
-        .await;
+    let (st, v) = srv.call(Method::DELETE, &format!("/custom_statuses/{id}"), None).await;
     assert_eq!(
         (st, v),
-        (
-            StatusCode::OK,
-            json!({ "status": "custom status was destroyed" })
-        )
+        (StatusCode::OK, json!({ "status": "custom status was destroyed" }))
     );
     assert_eq!(
         srv.get(&format!("/custom_statuses/{id}")).await.0,
@@ -1142,14 +999,10 @@ async fn webhook_event_log_filters() {
     let srv = default_server().await;
     let all = srv.ok("/webhooks/events?items=100").await;
     let events = all["webhook_events"].as_array().unwrap();
-    assert!(
-        events.iter().any(|e| e["success"] == true) && events.iter().any(|e| e["success"] == false)
-    );
+    assert!(events.iter().any(|e| e["success"] == true) && events.iter().any(|e| e["success"] == false));
     for e in events {
         assert!(
-            e["response"]["code"].is_i64()
-                && e["response"]["headers"].is_object()
-                && e["response"]["body"].is_object()
+            e["response"]["code"].is_i64() && e["response"]["headers"].is_object() && e["response"]["body"].is_object()
         );
         assert!(["message_object", "contact_object"].contains(&e["payload"].as_str().unwrap()));
     }
@@ -1172,11 +1025,11 @@ async fn webhook_event_log_filters() {
         .ok("/webhooks/events?subscriptions=contact_created,message_created&items=100")
         .await;
     assert!(
-        subs["webhook_events"].as_array().unwrap().iter().all(|e| [
-            "contact_created",
-            "message_created"
-        ]
-        .contains(&e["event"].as_str().unwrap()))
+        subs["webhook_events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| ["contact_created", "message_created"].contains(&e["event"].as_str().unwrap()))
     );
     let p = srv.ok("/webhooks/events?items=7&page=2").await;
     assert_eq!(p["webhook_events"].as_array().unwrap().len(), 7);
@@ -1217,11 +1070,7 @@ async fn real_webhook_delivery_to_a_loopback_receiver() {
                 } else {
                     axum::http::StatusCode::ACCEPTED
                 };
-                (
-                    code,
-                    [("x-receiver", "test")],
-                    axum::Json(json!({ "received": !fail })),
-                )
+                (code, [("x-receiver", "test")], axum::Json(json!({ "received": !fail })))
             }
         }),
     );
@@ -1253,23 +1102,14 @@ async fn real_webhook_delivery_to_a_loopback_receiver() {
     assert_eq!(received.len(), 2, "{received:?}");
     assert_eq!(received[0]["event"], "contact_created");
     assert_eq!(received[0]["data"]["uuid"], uuid.as_str());
-    let created = events
-        .iter()
-        .find(|e| e["event"] == "contact_created")
-        .unwrap();
+    let created = events.iter().find(|e| e["event"] == "contact_created").unwrap();
     assert_eq!(created["success"], true);
     assert_eq!(created["response"]["code"], 202);
     assert_eq!(created["response"]["body"], json!({ "received": true }));
     assert_eq!(created["response"]["headers"]["x-receiver"], "test");
-    let closed = events
-        .iter()
-        .find(|e| e["event"] == "conversation_closed")
-        .unwrap();
+    let closed = events.iter().find(|e| e["event"] == "conversation_closed").unwrap();
     assert_eq!(
-        (
-            closed["success"].as_bool(),
-            closed["response"]["code"].as_i64()
-        ),
+        (closed["success"].as_bool(), closed["response"]["code"].as_i64()),
         (Some(false), Some(503))
     );
     srv.s.stop().await;
@@ -1280,10 +1120,7 @@ async fn real_webhook_delivery_to_a_loopback_receiver() {
         webhook_url: Some("https://example.com/hook".into()),
         ..Default::default()
     };
-    assert!(
-        start(l, cfg).await.is_err(),
-        "a non-loopback webhook URL is refused"
-    );
+    assert!(start(l, cfg).await.is_err(), "a non-loopback webhook URL is refused");
 }
 
 #[tokio::test]
@@ -1323,10 +1160,7 @@ async fn a_database_file_keeps_every_change_across_restarts() {
         (Some("Renamed ✨"), Some("persist me"))
     );
     assert!(c["closedAt"].is_string());
-    assert_eq!(
-        srv.contact(created["uuid"].as_str().unwrap()).await,
-        created
-    );
+    assert_eq!(srv.contact(created["uuid"].as_str().unwrap()).await, created);
     assert_eq!(srv.walk("").await, before);
     srv.s.stop().await;
 }
@@ -1370,19 +1204,11 @@ async fn fault_knobs() {
         }
     }
     let resp = limited.expect("more than 3 requests in a second are limited");
-    let retry: u64 = resp.headers()["retry-after"]
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let retry: u64 = resp.headers()["retry-after"].to_str().unwrap().parse().unwrap();
     assert!((1..=60).contains(&retry));
     assert!(resp.json::<Value>().await.unwrap()["error"].is_string());
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    assert_eq!(
-        srv.get("/plan").await.0,
-        StatusCode::OK,
-        "the window passes"
-    );
+    assert_eq!(srv.get("/plan").await.0, StatusCode::OK, "the window passes");
     srv.s.stop().await;
 
     let srv = spawn(ServerConfig {
@@ -1448,10 +1274,7 @@ async fn the_same_seed_gives_the_same_account() {
     .await;
     assert_ne!(a.s.api_key, b.s.api_key, "generated keys differ");
     assert_eq!(strip(a.s.manifest.clone()), strip(b.s.manifest.clone()));
-    assert_ne!(
-        strip(a.s.manifest.clone()).users,
-        strip(c.s.manifest.clone()).users
-    );
+    assert_ne!(strip(a.s.manifest.clone()).users, strip(c.s.manifest.clone()).users);
     let (pa, pb, pc) = (
         a.ok("/contacts").await,
         b.ok("/contacts").await,
@@ -1466,22 +1289,12 @@ async fn the_same_seed_gives_the_same_account() {
     let m = a.s.manifest.clone();
     assert_eq!(m.contacts, 300);
     assert_eq!(m.channels.iter().filter(|c| c.main).count(), 1);
-    let kinds: HashSet<&str> = m
-        .custom_fields
-        .values()
-        .map(|f| f.field_type.as_str())
-        .collect();
+    let kinds: HashSet<&str> = m.custom_fields.values().map(|f| f.field_type.as_str()).collect();
     assert_eq!(
         kinds,
         HashSet::from(["text", "email", "number", "date", "dropdown", "checkbox"])
     );
-    assert!(
-        m.bot_enabled
-            && m.users.len() >= 3
-            && m.teams.len() >= 2
-            && m.sources.len() >= 4
-            && !m.tags.is_empty()
-    );
+    assert!(m.bot_enabled && m.users.len() >= 3 && m.teams.len() >= 2 && m.sources.len() >= 4 && !m.tags.is_empty());
     for s in [a, b, c] {
         s.s.stop().await;
     }
@@ -1495,10 +1308,7 @@ async fn demo_text_is_hostile_to_terminals() {
     for c in srv.walk("").await.iter().take(60) {
         texts.push_str(c["name"].as_str().unwrap());
         let m = srv
-            .ok(&format!(
-                "/contacts/{}/messages",
-                c["uuid"].as_str().unwrap()
-            ))
+            .ok(&format!("/contacts/{}/messages", c["uuid"].as_str().unwrap()))
             .await;
         for msg in m["messages"].as_array().unwrap() {
             let t = msg["text"].as_str().unwrap();
@@ -1509,21 +1319,12 @@ async fn demo_text_is_hostile_to_terminals() {
     }
     assert!(texts.contains('\u{1b}'), "escape sequences");
     assert!(
-        texts
-            .chars()
-            .any(|c| ('\u{0590}'..='\u{06FF}').contains(&c)),
+        texts.chars().any(|c| ('\u{0590}'..='\u{06FF}').contains(&c)),
         "right-to-left"
     );
+    assert!(texts.chars().any(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c)), "CJK");
     assert!(
-        texts
-            .chars()
-            .any(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c)),
-        "CJK"
-    );
-    assert!(
-        texts
-            .chars()
-            .any(|c| ('\u{0300}'..='\u{036F}').contains(&c)),
+        texts.chars().any(|c| ('\u{0300}'..='\u{036F}').contains(&c)),
         "combining marks"
     );
     assert!(texts.chars().any(|c| c as u32 >= 0x1F300), "emoji");
@@ -1540,26 +1341,19 @@ async fn live_activity_moves_conversations() {
         ..Default::default()
     })
     .await;
-    let before = srv
-        .ok("/webhooks/events?subscriptions=message_created")
-        .await["webhook_events"]
+    let before = srv.ok("/webhooks/events?subscriptions=message_created").await["webhook_events"]
         .as_array()
         .unwrap()
         .len();
     tokio::time::sleep(Duration::from_millis(700)).await;
-    let events = srv
-        .ok("/webhooks/events?subscriptions=message_created&items=100")
-        .await;
+    let events = srv.ok("/webhooks/events?subscriptions=message_created&items=100").await;
     assert!(
         events["webhook_events"].as_array().unwrap().len() > before,
         "customers wrote"
     );
     let top = srv.first_contact().await;
     let msgs = srv
-        .ok(&format!(
-            "/contacts/{}/messages",
-            top["uuid"].as_str().unwrap()
-        ))
+        .ok(&format!("/contacts/{}/messages", top["uuid"].as_str().unwrap()))
         .await;
     let newest = &msgs["messages"][0];
     assert_eq!(newest["createdAt"], top["lastMessageAt"]);
@@ -1595,14 +1389,8 @@ fn frontdesk_serve_prints_the_ready_lines_and_writes_the_manifest() {
     out.read_line(&mut l2).unwrap();
     let _ = child.kill();
     let _ = child.wait();
-    let url = l1
-        .trim()
-        .strip_prefix("frontdesk serve: listening on ")
-        .expect(&l1);
-    assert!(
-        url.starts_with("http://127.0.0.1:") && url.ends_with("/v1"),
-        "{url}"
-    );
+    let url = l1.trim().strip_prefix("frontdesk serve: listening on ").expect(&l1);
+    assert!(url.starts_with("http://127.0.0.1:") && url.ends_with("/v1"), "{url}");
     assert_eq!(l2.trim(), "frontdesk serve: api key k-123");
     let m: Value = serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
     let mut keys: Vec<&str> = m.as_object().unwrap().keys().map(String::as_str).collect();
@@ -1625,14 +1413,8 @@ fn frontdesk_serve_prints_the_ready_lines_and_writes_the_manifest() {
         ]
     );
     assert_eq!(
-        (
-            m["base_url"].as_str(),
-            m["api_key"].as_str(),
-            m["contacts"].as_u64()
-        ),
+        (m["base_url"].as_str(), m["api_key"].as_str(), m["contacts"].as_u64()),
         (Some(url), Some("k-123"), Some(25))
     );
-    assert!(
-        m["channels"][0]["type"].is_string() && m["custom_fields"]["Plan"]["type"] == "dropdown"
-    );
+    assert!(m["channels"][0]["type"].is_string() && m["custom_fields"]["Plan"]["type"] == "dropdown");
 }

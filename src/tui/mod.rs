@@ -41,16 +41,10 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
         let user = settings.user_uuid.clone().or(server.user_uuid.clone());
         (client, user, "demo account".to_string(), Some(server))
     } else {
-        let base = settings
-            .base_url
-            .clone()
-            .ok_or_else(|| eyre!("no base URL is configured: set base_url in the config or FRONTDESK_BASE_URL"))?;
-        let key = settings
-            .api_key
-            .as_ref()
-            .map(|k| k.expose().to_string())
-            .unwrap_or_default();
-        let client = Client::new(&base, &key, settings.timeout).map_err(|e| eyre!("{e}"))?;
+        let client = settings
+            .client()
+            .map_err(|e| eyre!("{e}"))?
+            .ok_or_else(|| eyre!("no API key is configured"))?;
         (client, settings.user_uuid.clone(), settings.profile.clone(), None)
     };
     tracing::info!(demo = demo_mode, account = %account, "starting");
@@ -70,7 +64,7 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     let mut model = Model::new(session, user, now);
     model.known = known;
     for w in &settings.warnings {
-        model.status.push(ToastKind::Error, w.clone(), now);
+        model.status.push(ToastKind::Info, w.clone(), now);
     }
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let mut effects = update::update(&mut model, app::initial_size());

@@ -33,6 +33,9 @@ pub struct TerminalGuard {
 
 impl Drop for TerminalGuard {
     fn drop(&mut self) {
+        // ratatui shows a cursor it hid when it drops; do it first so that
+        // leaving the alternate screen stays the last thing written.
+        let _ = self.terminal.show_cursor();
         restore();
     }
 }
