@@ -223,3 +223,177 @@ async fn triage_in_a_pseudo_terminal() {
     assert!(!log.contains(&key), "the API key must never be logged");
     server.stop().await;
 }
+
+/// Runs the binary without a terminal; returns (exit code, stderr).
+fn run_plain(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_frontdesk"));
+    cmd.args(args).stdin(std::process::Stdio::null());
+    for k in [
+        "FRONTDESK_BASE_URL",
+        "FRONTDESK_API_KEY",
+        "FRONTDESK_USER_UUID",
+        "FRONTDESK_PROFILE",
+    ] {
+        cmd.env_remove(k);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run frontdesk");
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn assert_one_line_error(code: Option<i32>, stderr: &str, contains: &str) {
+    assert_eq!(code, Some(1), "stderr: {stderr}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "one clear line, got: {stderr}");
+    assert!(lines[0].starts_with("frontdesk: "), "{stderr}");
+    assert!(lines[0].contains(contains), "{stderr}");
+    assert!(!stderr.contains("\x1b[?1049h"), "the UI must not have started");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn errors_before_the_ui_are_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("none.toml");
+    let log = tmp.path().join("log");
+    let log = log.to_str().unwrap();
+    let cfg = missing.to_str().unwrap();
+
+    // Nothing listens there.
+    let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", dead.local_addr().unwrap());
+    drop(dead);
+    let (code, err) = run_plain(
+        &["--config", cfg],
+        &[
+            ("FRONTDESK_BASE_URL", &url),
+            ("FRONTDESK_API_KEY", "k"),
+            ("FRONTDESK_LOG", log),
+        ],
+    );
+    assert_one_line_error(code, &err, "could not reach the server");
+
+    // A wrong key.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server = start(
+        listener,
+        ServerConfig {
+            contacts: 5,
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    let base = server.base_url.clone();
+    let (code, err) = tokio::task::spawn_blocking(move || {
+        run_plain(
+            &["--config", &missing.to_string_lossy()],
+            &[
+                ("FRONTDESK_BASE_URL", &base),
+                ("FRONTDESK_API_KEY", "wrong-key"),
+                ("FRONTDESK_LOG", "/dev/null"),
+            ],
+        )
+    })
+    .await
+    .unwrap();
+    assert_one_line_error(code, &err, "401");
+    server.stop().await;
+
+    // A config file that is not TOML.
+    let bad = tmp.path().join("bad.toml");
+    std::fs::write(&bad, "this is = = not toml\n").unwrap();
+    let (code, err) = run_plain(&["--config", bad.to_str().unwrap()], &[("FRONTDESK_LOG", log)]);
+    assert_one_line_error(code, &err, "bad.toml");
+}
+
+#[test]
+fn demo_mode_starts_its_own_server_and_sigterm_restores_the_terminal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pty = native_pty_system();
+    let pair = pty
+        .openpty(PtySize {
+            rows: 24,
+            cols: 80,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_frontdesk"));
+    cmd.args(["--demo", "--config"]);
+    cmd.arg(tmp.path().join("none.toml"));
+    cmd.env("FRONTDESK_LOG", tmp.path().join("frontdesk.log"));
+    cmd.env("TERM", "xterm-256color");
+    for k in ["FRONTDESK_BASE_URL", "FRONTDESK_API_KEY", "FRONTDESK_USER_UUID"] {
+        cmd.env_remove(k);
+    }
+    let mut child = pair.slave.spawn_command(cmd).unwrap();
+    drop(pair.slave);
+    let screen = Arc::new(Mutex::new(Screen {
+        parser: vt100::Parser::new(NonZeroU16::new(24).unwrap(), NonZeroU16::new(80).unwrap(), 0),
+        raw: Vec::new(),
+    }));
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let feed = screen.clone();
+    let reader_thread = std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            let mut s = feed.lock().unwrap();
+            s.parser.process(&buf[..n]);
+            s.raw.extend_from_slice(&buf[..n]);
+        }
+    });
+    // Narrow: one pane with its tab strip; DEMO in the status bar.
+    wait_for(&screen, "the demo list", Duration::from_secs(30), |s| {
+        let c = s.contents();
+        c.contains("DEMO") && c.contains("[Contacts]") && selected_row(s).is_some()
+    });
+    let pid = child.process_id().expect("pid");
+    let ok = std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let end = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < end, "frontdesk did not exit on SIGTERM");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "exit status {status:?}");
+    drop(pair.master);
+    let _ = reader_thread.join();
+    let s = screen.lock().unwrap();
+    assert!(!s.parser.screen().alternate_screen());
+    assert!(s.raw.ends_with(b"\x1b[?1049l"));
+    // The demo server child is gone with it, and so is its manifest.
+    let manifest = format!("frontdesk-demo-{pid}.json");
+    assert!(!std::env::temp_dir().join(&manifest).exists(), "manifest left behind");
+    let end = Instant::now() + Duration::from_secs(5);
+    while demo_server_running(&manifest) {
+        assert!(Instant::now() < end, "the demo server outlived the app");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn demo_server_running(manifest: &str) -> bool {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    dir.flatten().any(|e| {
+        let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+        let status = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        // A zombie has exited already.
+        let zombie = status
+            .rsplit(')')
+            .next()
+            .is_some_and(|r| r.trim_start().starts_with('Z'));
+        !zombie && String::from_utf8_lossy(&cmdline).contains(manifest)
+    })
+}

@@ -16,6 +16,7 @@ pub struct DemoServer {
     pub api_key: String,
     /// The first demo user: "me", so availability works.
     pub user_uuid: Option<String>,
+    pub user_email: Option<String>,
 }
 
 impl Drop for DemoServer {
@@ -71,6 +72,7 @@ pub async fn start(log: Option<&Path>) -> Result<DemoServer, DemoError> {
         base_url: String::new(),
         api_key: String::new(),
         user_uuid: None,
+        user_email: None,
     };
     let (url, key) = match tokio::time::timeout(Duration::from_secs(10), ready).await {
         Ok((Some(u), Some(k))) => (u, k),
@@ -85,14 +87,19 @@ pub async fn start(log: Option<&Path>) -> Result<DemoServer, DemoError> {
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
     server.base_url = url;
     server.api_key = key;
-    server.user_uuid = first_user(&server.manifest);
+    (server.user_uuid, server.user_email) = first_user(&server.manifest);
     Ok(server)
 }
 
-fn first_user(manifest: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(manifest).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    v["users"][0]["uuid"].as_str().map(str::to_string)
+fn first_user(manifest: &Path) -> (Option<String>, Option<String>) {
+    let Some(v) = std::fs::read_to_string(manifest)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+    else {
+        return (None, None);
+    };
+    let field = |k: &str| v["users"][0][k].as_str().map(str::to_string);
+    (field("uuid"), field("email"))
 }
 
 /// Demo facts the manifest offers to forms (collaborators, sources, tags, teams).

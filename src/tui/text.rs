@@ -55,6 +55,27 @@ fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
+/// Flags (regional indicator pairs, e.g. 🇯🇵) become their letters (`JP`):
+/// terminals and multiplexers disagree on their width, and a disagreement
+/// leaves stale cells on screen.
+pub fn plain_flags(s: &str) -> Cow<'_, str> {
+    let is_ri = |c: char| ('\u{1f1e6}'..='\u{1f1ff}').contains(&c);
+    if !s.chars().any(is_ri) {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(
+        s.chars()
+            .map(|c| {
+                if is_ri(c) {
+                    char::from(b'A' + (c as u32 - 0x1f1e6) as u8)
+                } else {
+                    c
+                }
+            })
+            .collect(),
+    )
+}
+
 /// Display width in terminal columns.
 pub fn width(s: &str) -> usize {
     UnicodeWidthStr::width(s)
@@ -111,6 +132,12 @@ mod tests {
     #[test]
     fn c1_and_bidi_overrides_are_replaced() {
         assert_eq!(sanitize("x\u{9b}31my\u{202e}z", false), "x�31my�z");
+    }
+
+    #[test]
+    fn flags_become_letters() {
+        assert_eq!(plain_flags("ship to 🇯🇵 and 🇧🇷"), "ship to JP and BR");
+        assert!(matches!(plain_flags("no flags 👍🏽"), Cow::Borrowed(_)));
     }
 
     #[test]

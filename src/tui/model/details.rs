@@ -30,6 +30,8 @@ pub struct BotPanel {
 #[derive(Debug, Clone, Default)]
 pub struct Availability {
     pub user: Option<String>,
+    /// My email, when known (demo): my status is read from team members.
+    pub email: Option<String>,
     pub available: Option<bool>,
     pub custom_status: Option<(String, String)>,
     pub pending: Option<ReqId>,

@@ -1,6 +1,8 @@
 //! Details, bot and availability panels.
 
-use crate::api::{ApiError, Bot, BotAction, Contact, CustomStatusChange, Plan, Team, UserStatus, UserStatusUpdate};
+use crate::api::{
+    ApiError, Bot, BotAction, Contact, CustomStatusChange, Plan, Team, TeamMember, UserStatus, UserStatusUpdate,
+};
 use crate::tui::effect::Effect;
 use crate::tui::form::custom_status_picker;
 use crate::tui::keymap::Action;
@@ -257,4 +259,21 @@ pub(crate) fn scroll(model: &mut Model, action: Action) {
         Action::Top => 0,
         _ => *s,
     };
+}
+
+/// There is no GET for my own status; a team member entry with my email
+/// tells it, until I change it here.
+pub(crate) fn learn_my_status(model: &mut Model, member: &TeamMember) {
+    let av = &mut model.availability;
+    if av.email.as_deref() != Some(member.email.as_str()) || av.pending.is_some() || av.available.is_some() {
+        return;
+    }
+    av.available = member.available;
+    if let Some(cs) = member.user_custom_status.as_ref().filter(|v| v.is_object()) {
+        let id = cs["id"].as_str().unwrap_or_default().to_string();
+        let name = cs["name"].as_str().unwrap_or_default().to_string();
+        if !id.is_empty() {
+            av.custom_status = Some((id, name));
+        }
+    }
 }

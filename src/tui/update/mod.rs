@@ -76,6 +76,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             if let Ok(members) = result {
                 for m in members {
                     model.known.add_collaborator(&m.email);
+                    details::learn_my_status(model, &m);
                 }
             }
         }

@@ -877,3 +877,25 @@ fn narrow_enter_opens_the_thread() {
     update(&mut m, Msg::Resize(160, 48));
     assert!(m.is_wide());
 }
+
+#[test]
+fn my_status_is_read_from_team_members_when_my_email_is_known() {
+    let mut m = model_with(5, 160, 48);
+    m.availability.email = Some("me@example.test".into());
+    let me: crate::api::TeamMember = serde_json::from_str(
+        r#"{"email":"me@example.test","name":"Me","available":false,"userCustomStatus":{"id":"cs9","name":"Lunch"}}"#,
+    )
+    .unwrap();
+    let other: crate::api::TeamMember =
+        serde_json::from_str(r#"{"email":"x@example.test","name":"X","available":true}"#).unwrap();
+    update(
+        &mut m,
+        Msg::TeamMembersLoaded {
+            team: "t".into(),
+            result: Ok(vec![other, me]),
+        },
+    );
+    assert_eq!(m.availability.available, Some(false));
+    assert_eq!(m.availability.custom_status, Some(("cs9".into(), "Lunch".into())));
+    assert!(m.known.collaborators.contains(&"x@example.test".to_string()));
+}

@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use super::{pane_block, spinner};
 use crate::api::Contact;
 use crate::tui::model::{Model, Pane};
-use crate::tui::text::{sanitize, sanitize_line};
+use crate::tui::text::{plain_flags, sanitize, sanitize_line};
 use crate::tui::theme::Theme;
 
 fn shown(model: &Model) -> Option<&Contact> {
@@ -110,7 +110,11 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     }
     lines.push(Line::styled("note", theme.dim()));
     match c.note.as_deref().filter(|n| !n.is_empty()) {
-        Some(n) => lines.extend(sanitize(n, true).lines().map(|l| Line::raw(format!(" {l}")))),
+        Some(n) => lines.extend(
+            plain_flags(&sanitize(n, true))
+                .lines()
+                .map(|l| Line::raw(format!(" {l}"))),
+        ),
         None => lines.push(Line::raw(" —")),
     }
     if let Some(h) = &c.conversation_href {

@@ -13,7 +13,7 @@ use unicode_segmentation::UnicodeSegmentation;
 use super::{pane_block, spinner};
 use crate::api::{Message, MessageStatus};
 use crate::tui::model::{Model, Pane};
-use crate::tui::text::{sanitize, sanitize_line, width};
+use crate::tui::text::{plain_flags, sanitize, sanitize_line, width};
 use crate::tui::theme::Theme;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -68,7 +68,7 @@ fn layout(messages: &[Message], w: u16, tz: Option<FixedOffset>, new_from: Optio
         };
         out.push((Kind::Header(s), crate::tui::text::truncate(&header, w).into_owned()));
         let indent = if s == Side::Sent { 4 } else { 2 };
-        for l in wrap(&sanitize(&m.text, true), w - indent) {
+        for l in wrap(&plain_flags(&sanitize(&m.text, true)), w - indent) {
             let l = if s == Side::Sent {
                 l
             } else {
