@@ -287,3 +287,81 @@ async fn close_and_open() {
     assert_eq!(kinds, ["conversation_opened", "conversation_closed"]);
     srv.s.stop().await;
 }
+
+/// Hostile input never panics the server and always answers a JSON error.
+#[tokio::test]
+async fn hostile_input_gets_json_errors() {
+    let srv = spawn(ServerConfig {
+        contacts: 10,
+        ..Default::default()
+    })
+    .await;
+    let uuid = srv.first_contact().await["uuid"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let user = srv.s.manifest.users[0].uuid.clone();
+    let writes = [
+        (Method::POST, "/contacts".to_string()),
+        (Method::PATCH, format!("/contacts/{uuid}")),
+        (Method::POST, format!("/contacts/{uuid}/bot")),
+        (Method::POST, "/messages/send".to_string()),
+        (Method::DELETE, "/messages".to_string()),
+        (Method::PUT, format!("/users/{user}/status")),
+        (Method::POST, "/custom_statuses".to_string()),
+    ];
+    let bodies = [
+        "{",
+        "null",
+        "[]",
+        "42",
+        "\"x\"",
+        "{\"name\": 5}",
+        "{\"tags\": [1, null, {}]}",
+        "{\"custom_fields\": [\"a\"]}",
+        "{\"custom_fields\": {\"Interests\": [[1]]}}",
+        "{\"available\": \"yes\", \"custom_status_uuid\": 7}",
+        "{\"to\": [], \"content\": 3}",
+        "{\"uuid\": {}}",
+        "{\"status\": null}",
+        "\u{0}\u{1b}[2J",
+    ];
+    for (m, path) in &writes {
+        for body in bodies {
+            let resp = srv
+                .c
+                .request(m.clone(), format!("{}{path}", srv.s.base_url))
+                .bearer_auth(&srv.s.api_key)
+                .body(body)
+                .send()
+                .await
+                .unwrap();
+            let st = resp.status();
+            let v: Value = resp
+                .json()
+                .await
+                .unwrap_or_else(|e| panic!("{m} {path} {body:?}: not JSON: {e}"));
+            // Unknown keys are ignored, so some bodies are fine; none may break the server.
+            assert!(!st.is_server_error(), "{m} {path} {body:?}: {st} {v}");
+            if !st.is_success() {
+                assert!(!v["error"].is_null(), "{m} {path} {body:?}: {v}");
+            }
+            // Anything but a JSON object is a 400.
+            if !body.starts_with('{') || body == "{" {
+                assert_eq!(st, StatusCode::BAD_REQUEST, "{m} {path} {body:?}: {v}");
+            }
+        }
+    }
+    // axum's own rejections come back as JSON too.
+    for path in ["/contacts/%FF%FE", "/contacts/%C0"] {
+        let (st, v) = srv.get(path).await;
+        assert!(st.is_client_error(), "{path}: {st}");
+        assert!(v["error"].is_string(), "{path}: {v}");
+    }
+    let (st, v) = srv.call(Method::PUT, "/contacts", None).await;
+    assert_eq!(st, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(v["error"].is_string());
+    // The server is still fine.
+    assert_eq!(srv.contact(&uuid).await["uuid"], uuid.as_str());
+    srv.s.stop().await;
+}
