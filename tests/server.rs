@@ -91,9 +91,7 @@ impl Srv {
 }
 
 fn uuids(list: &[Value]) -> Vec<String> {
-    list.iter()
-        .map(|c| c["uuid"].as_str().unwrap().to_string())
-        .collect()
+    list.iter().map(|c| c["uuid"].as_str().unwrap().to_string()).collect()
 }
 
 fn new_contact(identifier: &str) -> Value {

@@ -41,15 +41,8 @@ pub async fn run(state: Shared, seed: u64, every: Duration) {
 
 /// A contact (biased towards recent conversations) writes; its bot answers
 /// when started. Returns the events to deliver.
-fn customer_writes(
-    conn: &Connection,
-    pick: f64,
-    text: &str,
-    reply: &str,
-) -> rusqlite::Result<Vec<Event>> {
-    let max: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM contacts", [], |r| {
-        r.get(0)
-    })?;
+fn customer_writes(conn: &Connection, pick: f64, text: &str, reply: &str) -> rusqlite::Result<Vec<Event>> {
+    let max: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM contacts", [], |r| r.get(0))?;
     if max == 0 {
         return Ok(Vec::new());
     }
@@ -70,13 +63,7 @@ fn customer_writes(
     let mut rng = rand::rng();
     let now = now_ms();
     let mut events = Vec::new();
-    let mut add = |uuid: String,
-                   text: &str,
-                   at: i64,
-                   status: &str,
-                   from: &str,
-                   to: &str|
-     -> rusqlite::Result<()> {
+    let mut add = |uuid: String, text: &str, at: i64, status: &str, from: &str, to: &str| -> rusqlite::Result<()> {
         conn.execute(
             "INSERT INTO messages (uuid, contact_id, text, created_at, status, channel, sender, recipient)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -94,10 +81,7 @@ fn customer_writes(
     if matches!(bot.as_deref(), Some("started" | "in_progress")) {
         last = now + 1;
         add(hex32(&mut rng), reply, last, "sent", &business, &phone)?;
-        conn.execute(
-            "UPDATE contacts SET bot_status = 'in_progress' WHERE id = ?1",
-            [id],
-        )?;
+        conn.execute("UPDATE contacts SET bot_status = 'in_progress' WHERE id = ?1", [id])?;
     }
     conn.execute(
         "UPDATE contacts SET last_activity = ?1 WHERE id = ?2",

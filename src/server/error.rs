@@ -49,9 +49,7 @@ impl IntoResponse for ApiError {
                 json!({ "error": "missing or invalid API key" }),
             ),
             ApiError::NotFound(m) => (StatusCode::NOT_FOUND, json!({ "error": m })),
-            ApiError::Validation(map) => {
-                (StatusCode::UNPROCESSABLE_ENTITY, json!({ "error": map }))
-            }
+            ApiError::Validation(map) => (StatusCode::UNPROCESSABLE_ENTITY, json!({ "error": map })),
             ApiError::Internal(m) => (StatusCode::INTERNAL_SERVER_ERROR, json!({ "error": m })),
         };
         (status, Json(body)).into_response()

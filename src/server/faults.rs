@@ -22,9 +22,7 @@ pub async fn auth(State(state): State<Shared>, req: Request, next: Next) -> Resp
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split_once(' '))
-        .is_some_and(|(scheme, key)| {
-            scheme.eq_ignore_ascii_case("bearer") && key.trim() == state.api_key
-        });
+        .is_some_and(|(scheme, key)| scheme.eq_ignore_ascii_case("bearer") && key.trim() == state.api_key);
     if ok {
         next.run(req).await
     } else {
@@ -59,9 +57,7 @@ impl Faults {
         let Some(limit) = self.rate_limit else {
             return true;
         };
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
         let mut w = self.window.lock().unwrap_or_else(|e| e.into_inner());
         if w.0 != now {
             *w = (now, 0);

@@ -42,9 +42,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub use manifest::{
-    Manifest, ManifestChannel, ManifestField, ManifestStatus, ManifestTeam, ManifestUser,
-};
+pub use manifest::{Manifest, ManifestChannel, ManifestField, ManifestStatus, ManifestTeam, ManifestUser};
 
 /// `frontdesk serve` command-line options.
 #[derive(Debug, Clone, clap::Args)]
@@ -195,18 +193,13 @@ impl RunningServer {
 }
 
 /// Start on an already-bound listener (tests bind 127.0.0.1:0).
-pub async fn start(
-    listener: TcpListener,
-    config: ServerConfig,
-) -> Result<RunningServer, ServerError> {
+pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<RunningServer, ServerError> {
     let webhook_url = match &config.webhook_url {
         Some(u) => Some(webhooks::check_loopback(u).map_err(ServerError::Config)?),
         None => None,
     };
     if !(0.0..=1.0).contains(&config.fail_rate) {
-        return Err(ServerError::Config(
-            "fail rate must lie between 0 and 1".into(),
-        ));
+        return Err(ServerError::Config("fail rate must lie between 0 and 1".into()));
     }
     let addr = listener.local_addr()?;
     let base_url = format!("http://{addr}/v1");
@@ -215,12 +208,7 @@ pub async fn start(
         .await
         .map_err(|e| ServerError::Config(format!("seeding task failed: {e}")))??;
     let manifest = manifest::build(&conn, &base_url, &api_key)?;
-    let state = Arc::new(state::AppState::new(
-        conn,
-        api_key.clone(),
-        &config,
-        webhook_url,
-    ));
+    let state = Arc::new(state::AppState::new(conn, api_key.clone(), &config, webhook_url));
     let app = routes::router(state.clone(), &config);
 
     let (tx, rx) = oneshot::channel::<()>();

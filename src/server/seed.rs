@@ -59,21 +59,13 @@ const STATUSES: &[(&str, &str)] = &[
     ("On holiday", "🏖️"),
 ];
 const TEMPLATES: &[(&str, &str, &str)] = &[
-    (
-        "order_shipped",
-        "approved",
-        "Hi {{1}}, your order {{2}} has shipped 🚚",
-    ),
+    ("order_shipped", "approved", "Hi {{1}}, your order {{2}} has shipped 🚚"),
     (
         "follow_up",
         "approved",
         "Hello {{1}}, we have not heard from you in a while. Can we help with anything?",
     ),
-    (
-        "welcome",
-        "approved",
-        "Welcome to Frontdesk Shop, {{1}}! 🎉",
-    ),
+    ("welcome", "approved", "Welcome to Frontdesk Shop, {{1}}! 🎉"),
     (
         "payment_reminder",
         "approved",
@@ -85,16 +77,8 @@ const TEMPLATES: &[(&str, &str, &str)] = &[
         "approved",
         "{{1}}様、お久しぶりです。ご質問はありますか？",
     ),
-    (
-        "black_friday",
-        "rejected",
-        "🔥🔥 HUGE SALE 90% OFF click now!!! 🔥🔥",
-    ),
-    (
-        "crypto_offer",
-        "rejected",
-        "Invest in our coin today, {{1}}",
-    ),
+    ("black_friday", "rejected", "🔥🔥 HUGE SALE 90% OFF click now!!! 🔥🔥"),
+    ("crypto_offer", "rejected", "Invest in our coin today, {{1}}"),
 ];
 
 pub fn fields() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
@@ -118,11 +102,7 @@ pub fn seed(conn: &mut Connection, cfg: &ServerConfig) -> Result<(), ServerError
     let tx = conn.transaction()?;
     let sources: Vec<&str> = SOURCES.iter().map(|s| s.0).collect();
     db::set_setting(&tx, "sources", &serde_json::to_string(&sources)?)?;
-    db::set_setting(
-        &tx,
-        "bot_enabled",
-        if cfg.bot_enabled { "true" } else { "false" },
-    )?;
+    db::set_setting(&tx, "bot_enabled", if cfg.bot_enabled { "true" } else { "false" })?;
     db::set_setting(&tx, "bot_uuid", &hex32(&mut rng))?;
     db::set_setting(&tx, "bot_name", "Frontdesk Helper 🤖")?;
     db::set_setting(&tx, "bot_version", "3")?;
@@ -135,8 +115,7 @@ pub fn seed(conn: &mut Connection, cfg: &ServerConfig) -> Result<(), ServerError
         )?;
     }
     for (i, (name, email)) in USERS.iter().enumerate() {
-        let status: Option<i64> =
-            (i % 2 == 1).then_some((i as i64 / 2) % STATUSES.len() as i64 + 1);
+        let status: Option<i64> = (i % 2 == 1).then_some((i as i64 / 2) % STATUSES.len() as i64 + 1);
         let at = now - rng.random_range(1..48) * HOUR;
         tx.execute(
             "INSERT INTO users (uuid, email, name, available, available_at, custom_status_id, custom_status_at)
@@ -147,12 +126,7 @@ pub fn seed(conn: &mut Connection, cfg: &ServerConfig) -> Result<(), ServerError
     for (i, name) in TEAMS.iter().enumerate() {
         tx.execute(
             "INSERT INTO teams (uuid, name, created_at, is_default) VALUES (?1, ?2, ?3, ?4)",
-            params![
-                hex32(&mut rng),
-                name,
-                now - (200 - i as i64 * 10) * DAY,
-                i == 0
-            ],
+            params![hex32(&mut rng), name, now - (200 - i as i64 * 10) * DAY, i == 0],
         )?;
         for u in 0..USERS.len() {
             if u % TEAMS.len() == i || (u + i) % 3 == 0 {
@@ -229,8 +203,7 @@ fn seed_contacts(
     let weights: u32 = SOURCES.iter().map(|s| s.1).sum();
     for i in 0..cfg.contacts {
         let id = i as i64 + 1;
-        let (cc, given, family, family_first) =
-            COUNTRIES.choose(rng).copied().unwrap_or(COUNTRIES[0]);
+        let (cc, given, family, family_first) = COUNTRIES.choose(rng).copied().unwrap_or(COUNTRIES[0]);
         let (g, f) = (
             *given.choose(rng).unwrap_or(&"Sam"),
             *family.choose(rng).unwrap_or(&"Lee"),
@@ -251,10 +224,7 @@ fn seed_contacts(
                 hit
             })
             .map_or("messaging_app", |s| s.0);
-        let channel_id = CHANNELS
-            .iter()
-            .position(|c| c.1 == source)
-            .map_or(1, |p| p as i64 + 1);
+        let channel_id = CHANNELS.iter().position(|c| c.1 == source).map_or(1, |p| p as i64 + 1);
         // A quarter of the conversations moved in the last day, the rest over two months.
         let age = if rng.random_bool(0.25) {
             rng.random_range(0..DAY)
@@ -267,12 +237,8 @@ fn seed_contacts(
         let avatar = rng
             .random_bool(0.3)
             .then(|| format!("https://avatars.example.com/{uuid}.png"));
-        let assigned = rng
-            .random_bool(0.6)
-            .then(|| USERS.choose(rng).map_or("", |u| u.1));
-        let team = rng
-            .random_bool(0.7)
-            .then(|| rng.random_range(1..=TEAMS.len() as i64));
+        let assigned = rng.random_bool(0.6).then(|| USERS.choose(rng).map_or("", |u| u.1));
+        let team = rng.random_bool(0.7).then(|| rng.random_range(1..=TEAMS.len() as i64));
         let closed = rng
             .random_bool(0.3)
             .then(|| last_activity + rng.random_range(1..120) * MINUTE);
@@ -292,11 +258,7 @@ fn seed_contacts(
             let v = match *kind {
                 "text" => COMPANIES.choose(rng).copied().unwrap_or("").to_string(),
                 "email" => format!("buyer{i}@example.org"),
-                "number" => format!(
-                    "{}.{:02}",
-                    rng.random_range(5..2000),
-                    rng.random_range(0..100)
-                ),
+                "number" => format!("{}.{:02}", rng.random_range(5..2000), rng.random_range(0..100)),
                 "date" => format!(
                     "{}-{:02}-{:02}",
                     rng.random_range(1950..2006),
@@ -367,9 +329,7 @@ fn seed_contacts(
             };
             let text: String = match status {
                 // Every 25th rich thread opens with a very long message.
-                "received"
-                    if i < RICH_THREADS && (rng.random_bool(0.05) || (k == 0 && i % 25 == 3)) =>
-                {
+                "received" if i < RICH_THREADS && (rng.random_bool(0.05) || (k == 0 && i % 25 == 3)) => {
                     long_message(rng.random_range(8..20))
                 }
                 "received" => RECEIVED.choose(rng).copied().unwrap_or("").to_string(),
@@ -389,11 +349,7 @@ fn seed_contacts(
     Ok(())
 }
 
-fn seed_events(
-    tx: &rusqlite::Transaction<'_>,
-    rng: &mut StdRng,
-    now: i64,
-) -> Result<(), ServerError> {
+fn seed_events(tx: &rusqlite::Transaction<'_>, rng: &mut StdRng, now: i64) -> Result<(), ServerError> {
     const KINDS: &[(&str, &str)] = &[
         ("message_created", "message_object"),
         ("message_status_updated", "message_object"),

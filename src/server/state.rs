@@ -23,17 +23,8 @@ pub struct AppState {
 pub type Shared = Arc<AppState>;
 
 impl AppState {
-    pub fn new(
-        conn: Connection,
-        api_key: String,
-        cfg: &ServerConfig,
-        webhook_url: Option<String>,
-    ) -> Self {
-        let bot_enabled = db::get_setting(&conn, "bot_enabled")
-            .ok()
-            .flatten()
-            .as_deref()
-            == Some("true");
+    pub fn new(conn: Connection, api_key: String, cfg: &ServerConfig, webhook_url: Option<String>) -> Self {
+        let bot_enabled = db::get_setting(&conn, "bot_enabled").ok().flatten().as_deref() == Some("true");
         let webhook = webhook_url.map(|u| {
             let client = reqwest::Client::builder()
                 .timeout(std::time::Duration::from_secs(2))

@@ -120,10 +120,7 @@ pub fn field_value(def: &FieldDef, v: &Value) -> Result<Option<String>, String> 
             for item in items {
                 let s = item.as_str().ok_or("must be a list of options")?;
                 if !def.options.iter().any(|o| o == s) {
-                    return Err(format!(
-                        "{s:?} is not an option; options: {}",
-                        def.options.join(", ")
-                    ));
+                    return Err(format!("{s:?} is not an option; options: {}", def.options.join(", ")));
                 }
                 if !chosen.contains(&s) {
                     chosen.push(s);
@@ -172,9 +169,7 @@ pub fn contact_write(
         let v = opt_str(map, key, &mut errs).map(|s| s.trim().to_string());
         match v {
             Some(s) if s.is_empty() => push(&mut errs, key, "must not be empty"),
-            Some(s) if s.chars().count() > 255 => {
-                push(&mut errs, key, "is too long (255 characters at most)")
-            }
+            Some(s) if s.chars().count() > 255 => push(&mut errs, key, "is too long (255 characters at most)"),
             None if creating && !errs.contains_key(key) => push(&mut errs, key, "is required"),
             _ => {}
         }
@@ -191,16 +186,10 @@ pub fn contact_write(
     }
     if let Some(id) = &w.identifier {
         let taken: Option<i64> = conn
-            .query_row("SELECT id FROM contacts WHERE phone = ?1", [id], |r| {
-                r.get(0)
-            })
+            .query_row("SELECT id FROM contacts WHERE phone = ?1", [id], |r| r.get(0))
             .optional()?;
         if taken.is_some() {
-            push(
-                &mut errs,
-                "identifier",
-                "a contact with this identifier already exists",
-            );
+            push(&mut errs, "identifier", "a contact with this identifier already exists");
         }
     }
     match map.get("tags") {
@@ -213,11 +202,9 @@ pub fn contact_write(
                     continue;
                 };
                 let found: Option<String> = conn
-                    .query_row(
-                        "SELECT name FROM tags WHERE name = ?1 COLLATE NOCASE",
-                        [t],
-                        |r| r.get(0),
-                    )
+                    .query_row("SELECT name FROM tags WHERE name = ?1 COLLATE NOCASE", [t], |r| {
+                        r.get(0)
+                    })
                     .optional()?;
                 match found {
                     Some(name) if !tags.contains(&name) => tags.push(name),
@@ -256,20 +243,12 @@ pub fn contact_write(
             .optional()?;
         match found {
             Some(e) => w.assigned_user = Some(Some(e)),
-            None => push(
-                &mut errs,
-                "assigned_user",
-                format!("unknown collaborator: {email}"),
-            ),
+            None => push(&mut errs, "assigned_user", format!("unknown collaborator: {email}")),
         }
     }
     if !creating && opt_bool(map, "unassign_user", &mut errs) == Some(true) {
         if w.assigned_user.is_some() {
-            push(
-                &mut errs,
-                "unassign_user",
-                "cannot be combined with assigned_user",
-            );
+            push(&mut errs, "unassign_user", "cannot be combined with assigned_user");
         }
         w.assigned_user = Some(None);
     }
@@ -277,9 +256,7 @@ pub fn contact_write(
         w.team_id = Some(None);
     } else if let Some(uuid) = opt_str(map, "team_uuid", &mut errs) {
         let id: Option<i64> = conn
-            .query_row("SELECT id FROM teams WHERE uuid = ?1", [&uuid], |r| {
-                r.get(0)
-            })
+            .query_row("SELECT id FROM teams WHERE uuid = ?1", [&uuid], |r| r.get(0))
             .optional()?;
         match id {
             Some(id) => w.team_id = Some(Some(id)),
@@ -288,17 +265,11 @@ pub fn contact_write(
     }
     if let Some(uuid) = opt_str(map, "channel_uuid", &mut errs) {
         let id: Option<i64> = conn
-            .query_row("SELECT id FROM channels WHERE uuid = ?1", [&uuid], |r| {
-                r.get(0)
-            })
+            .query_row("SELECT id FROM channels WHERE uuid = ?1", [&uuid], |r| r.get(0))
             .optional()?;
         match id {
             Some(id) => w.channel_id = Some(id),
-            None => push(
-                &mut errs,
-                "channel_uuid",
-                format!("unknown channel: {uuid}"),
-            ),
+            None => push(&mut errs, "channel_uuid", format!("unknown channel: {uuid}")),
         }
     }
     if let Some(s) = opt_str(map, "bot_status", &mut errs) {

@@ -37,8 +37,7 @@ pub fn check_loopback(raw: &str) -> Result<String, String> {
 pub fn simulated_response(n: i64) -> (Value, bool) {
     if n % 5 == 0 {
         let code = if n % 10 == 0 { 504 } else { 500 };
-        let body =
-            json!({ "error": if code == 504 { "upstream timeout" } else { "receiver crashed" } });
+        let body = json!({ "error": if code == 504 { "upstream timeout" } else { "receiver crashed" } });
         (
             json!({ "body": body, "code": code, "headers": { "content-type": "application/json" } }),
             false,
@@ -51,13 +50,7 @@ pub fn simulated_response(n: i64) -> (Value, bool) {
     }
 }
 
-fn insert(
-    conn: &Connection,
-    event: &str,
-    payload: &str,
-    response: &Value,
-    success: bool,
-) -> rusqlite::Result<()> {
+fn insert(conn: &Connection, event: &str, payload: &str, response: &Value, success: bool) -> rusqlite::Result<()> {
     conn.execute(
         "INSERT INTO webhook_events (event, payload, response, success, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![event, payload, response.to_string(), success, db::now_ms()],
@@ -67,11 +60,7 @@ fn insert(
 
 /// Record a simulated delivery inside the caller's database work.
 pub fn record_simulated(conn: &Connection, event: &str, payload: &str) -> rusqlite::Result<()> {
-    let n: i64 = conn.query_row(
-        "SELECT COALESCE(MAX(id), 0) + 1 FROM webhook_events",
-        [],
-        |r| r.get(0),
-    )?;
+    let n: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM webhook_events", [], |r| r.get(0))?;
     let (response, success) = simulated_response(n);
     insert(conn, event, payload, &response, success)
 }
@@ -159,15 +148,8 @@ async fn deliver(client: &reqwest::Client, url: &str, body: &Value) -> (Value, b
             )
         }
         Err(e) => {
-            let reason = if e.is_timeout() {
-                "timeout"
-            } else {
-                "connection failed"
-            };
-            (
-                json!({ "body": { "error": reason }, "code": 0, "headers": {} }),
-                false,
-            )
+            let reason = if e.is_timeout() { "timeout" } else { "connection failed" };
+            (json!({ "body": { "error": reason }, "code": 0, "headers": {} }), false)
         }
     }
 }

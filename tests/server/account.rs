@@ -8,20 +8,11 @@ async fn templates_channels_funnels_teams_plan() {
     let t = srv.ok("/templates").await;
     assert_eq!(t["meta"], json!({ "page": 1, "pages": 1 }));
     let list = t["templates"].as_array().unwrap();
-    assert!(
-        list.iter().any(|t| t["status"] == "approved")
-            && list.iter().any(|t| t["status"] == "rejected")
-    );
+    assert!(list.iter().any(|t| t["status"] == "approved") && list.iter().any(|t| t["status"] == "rejected"));
     let id = list[0]["uuid"].as_str().unwrap();
-    assert_eq!(
-        srv.ok(&format!("/templates/{id}")).await["template"]["uuid"],
-        id
-    );
+    assert_eq!(srv.ok(&format!("/templates/{id}")).await["template"]["uuid"], id);
     let (st, v) = srv
-        .patch(
-            &format!("/templates/{id}"),
-            json!({ "title": "renamed_ok" }),
-        )
+        .patch(&format!("/templates/{id}"), json!({ "title": "renamed_ok" }))
         .await;
     assert_eq!(st, StatusCode::OK);
     assert_eq!(v["templates"]["title"], "renamed_ok");
@@ -30,9 +21,7 @@ async fn templates_channels_funnels_teams_plan() {
         "renamed_ok"
     );
     assert_eq!(
-        srv.patch(&format!("/templates/{id}"), json!({ "title": " " }))
-            .await
-            .0,
+        srv.patch(&format!("/templates/{id}"), json!({ "title": " " })).await.0,
         StatusCode::UNPROCESSABLE_ENTITY
     );
     assert_eq!(srv.get("/templates/nope").await.0, StatusCode::NOT_FOUND);
@@ -47,29 +36,20 @@ async fn templates_channels_funnels_teams_plan() {
     assert!(!wa.is_empty() && wa.iter().all(|c| c["type"] == "whatsapp"));
     let cid = channels[0]["uuid"].as_str().unwrap();
     let (st, v) = srv
-        .patch(
-            &format!("/channels/{cid}"),
-            json!({ "title": "Front line 📞" }),
-        )
+        .patch(&format!("/channels/{cid}"), json!({ "title": "Front line 📞" }))
         .await;
     assert_eq!(
         (st, v["channel"]["title"].as_str()),
         (StatusCode::OK, Some("Front line 📞"))
     );
-    assert_eq!(
-        srv.ok("/channels").await["channels"][0]["title"],
-        "Front line 📞"
-    );
+    assert_eq!(srv.ok("/channels").await["channels"][0]["title"], "Front line 📞");
     assert_eq!(
         srv.patch("/channels/nope", json!({ "title": "x" })).await.0,
         StatusCode::NOT_FOUND
     );
 
     let legacy = |s: &str| chrono::DateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S %z").is_ok();
-    let funnels = srv.ok("/funnels").await["funnels"]
-        .as_array()
-        .unwrap()
-        .clone();
+    let funnels = srv.ok("/funnels").await["funnels"].as_array().unwrap().clone();
     assert!(funnels.len() >= 2);
     assert!(
         funnels
@@ -92,25 +72,19 @@ async fn templates_channels_funnels_teams_plan() {
         .unwrap()
         .clone();
     assert!(away.iter().all(|u| u["available"] == false));
-    let avail = srv
-        .ok(&format!("/teams/{tid}/members?status=available"))
-        .await["users"]
+    let avail = srv.ok(&format!("/teams/{tid}/members?status=available")).await["users"]
         .as_array()
         .unwrap()
         .clone();
     assert_eq!(avail.len() + away.len(), users.len());
     assert_eq!(
-        srv.get(&format!("/teams/{tid}/members?status=busy"))
-            .await
-            .0,
+        srv.get(&format!("/teams/{tid}/members?status=busy")).await.0,
         StatusCode::UNPROCESSABLE_ENTITY
     );
     assert_eq!(srv.get("/teams/nope").await.0, StatusCode::NOT_FOUND);
 
     let plan = srv.ok("/plan").await;
-    assert!(
-        plan["plan"].is_string() && plan["licenses"].is_i64() && plan["includedChannels"].is_i64()
-    );
+    assert!(plan["plan"].is_string() && plan["licenses"].is_i64() && plan["includedChannels"].is_i64());
     assert_eq!(plan["activeUsers"], srv.s.manifest.users.len());
     assert_eq!(plan["teams"], teams["teams"]);
     srv.s.stop().await;
@@ -119,33 +93,22 @@ async fn templates_channels_funnels_teams_plan() {
 #[tokio::test]
 async fn custom_statuses_and_user_status() {
     let srv = default_server().await;
-    let legacy = |s: &Value| {
-        chrono::DateTime::parse_from_str(s.as_str().unwrap(), "%Y-%m-%d %H:%M:%S %z").is_ok()
-    };
+    let legacy = |s: &Value| chrono::DateTime::parse_from_str(s.as_str().unwrap(), "%Y-%m-%d %H:%M:%S %z").is_ok();
     let list = srv.ok("/custom_statuses").await;
     assert_eq!(
         list["customStatuses"].as_array().unwrap().len(),
         srv.s.manifest.custom_statuses.len()
     );
     let (st, v) = srv
-        .post(
-            "/custom_statuses",
-            json!({ "name": "Gone fishing", "emoji": "🎣" }),
-        )
+        .post("/custom_statuses", json!({ "name": "Gone fishing", "emoji": "🎣" }))
         .await;
     assert_eq!(st, StatusCode::CREATED, "{v}");
     let cs = v["customStatus"].clone();
     assert!(legacy(&cs["createdAt"]) && legacy(&cs["updatedAt"]));
     let id = cs["id"].as_str().unwrap().to_string();
-    assert_eq!(
-        srv.ok(&format!("/custom_statuses/{id}")).await["customStatus"],
-        cs
-    );
+    assert_eq!(srv.ok(&format!("/custom_statuses/{id}")).await["customStatus"], cs);
     let (st, v) = srv
-        .put(
-            &format!("/custom_statuses/{id}"),
-            json!({ "name": "Gone sailing" }),
-        )
+        .put(&format!("/custom_statuses/{id}"), json!({ "name": "Gone sailing" }))
         .await;
     assert_eq!(
         (
@@ -156,19 +119,14 @@ async fn custom_statuses_and_user_status() {
         (StatusCode::OK, Some("Gone sailing"), Some("🎣"))
     );
     assert_eq!(
-        srv.post("/custom_statuses", json!({ "emoji": "x" }))
-            .await
-            .0,
+        srv.post("/custom_statuses", json!({ "emoji": "x" })).await.0,
         StatusCode::UNPROCESSABLE_ENTITY
     );
 
     let user = srv.s.manifest.users[0].uuid.clone();
     let path = format!("/users/{user}/status");
     let (st, v) = srv
-        .put(
-            &path,
-            json!({ "available": false, "custom_status_uuid": id }),
-        )
+        .put(&path, json!({ "available": false, "custom_status_uuid": id }))
         .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     let us = &v["user_status"];
@@ -177,9 +135,7 @@ async fn custom_statuses_and_user_status() {
     assert_eq!(us["custom_status"]["name"], "Gone sailing");
     let ts = us["appearance"]["last_updated_at"].as_str().unwrap();
     assert!(
-        chrono::DateTime::parse_from_rfc3339(ts).is_ok()
-            && ts.contains('.')
-            && ts.ends_with("+00:00"),
+        chrono::DateTime::parse_from_rfc3339(ts).is_ok() && ts.contains('.') && ts.ends_with("+00:00"),
         "{ts}"
     );
     // Absent fields are left alone.
@@ -193,10 +149,7 @@ async fn custom_statuses_and_user_status() {
     assert!(v["user_status"]["custom_status"]["id"].is_null(), "{v}");
     assert_eq!(v["user_status"]["appearance"]["available"], true);
     let (st, v) = srv
-        .put(
-            &path,
-            json!({ "custom_status_uuid": "nope", "available": false }),
-        )
+        .put(&path, json!({ "custom_status_uuid": "nope", "available": false }))
         .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     let (_, v) = srv.put(&path, json!({})).await;
@@ -205,21 +158,14 @@ async fn custom_statuses_and_user_status() {
         "a failed write changes nothing"
     );
     assert_eq!(
-        srv.put("/users/nobody/status", json!({ "available": true }))
-            .await
-            .0,
+        srv.put("/users/nobody/status", json!({ "available": true })).await.0,
         StatusCode::NOT_FOUND
     );
 
-    let (st, v) = srv
-        .call(Method::DELETE, &format!("/custom_statuses/{id}"), None)
-        .await;
+    let (st, v) = srv.call(Method::DELETE, &format!("/custom_statuses/{id}"), None).await;
     assert_eq!(
         (st, v),
-        (
-            StatusCode::OK,
-            json!({ "status": "custom status was destroyed" })
-        )
+        (StatusCode::OK, json!({ "status": "custom status was destroyed" }))
     );
     assert_eq!(
         srv.get(&format!("/custom_statuses/{id}")).await.0,
@@ -233,14 +179,10 @@ async fn webhook_event_log_filters() {
     let srv = default_server().await;
     let all = srv.ok("/webhooks/events?items=100").await;
     let events = all["webhook_events"].as_array().unwrap();
-    assert!(
-        events.iter().any(|e| e["success"] == true) && events.iter().any(|e| e["success"] == false)
-    );
+    assert!(events.iter().any(|e| e["success"] == true) && events.iter().any(|e| e["success"] == false));
     for e in events {
         assert!(
-            e["response"]["code"].is_i64()
-                && e["response"]["headers"].is_object()
-                && e["response"]["body"].is_object()
+            e["response"]["code"].is_i64() && e["response"]["headers"].is_object() && e["response"]["body"].is_object()
         );
         assert!(["message_object", "contact_object"].contains(&e["payload"].as_str().unwrap()));
     }
@@ -263,11 +205,11 @@ async fn webhook_event_log_filters() {
         .ok("/webhooks/events?subscriptions=contact_created,message_created&items=100")
         .await;
     assert!(
-        subs["webhook_events"].as_array().unwrap().iter().all(|e| [
-            "contact_created",
-            "message_created"
-        ]
-        .contains(&e["event"].as_str().unwrap()))
+        subs["webhook_events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| ["contact_created", "message_created"].contains(&e["event"].as_str().unwrap()))
     );
     let p = srv.ok("/webhooks/events?items=7&page=2").await;
     assert_eq!(p["webhook_events"].as_array().unwrap().len(), 7);
@@ -308,11 +250,7 @@ async fn real_webhook_delivery_to_a_loopback_receiver() {
                 } else {
                     axum::http::StatusCode::ACCEPTED
                 };
-                (
-                    code,
-                    [("x-receiver", "test")],
-                    axum::Json(json!({ "received": !fail })),
-                )
+                (code, [("x-receiver", "test")], axum::Json(json!({ "received": !fail })))
             }
         }),
     );
@@ -344,23 +282,14 @@ async fn real_webhook_delivery_to_a_loopback_receiver() {
     assert_eq!(received.len(), 2, "{received:?}");
     assert_eq!(received[0]["event"], "contact_created");
     assert_eq!(received[0]["data"]["uuid"], uuid.as_str());
-    let created = events
-        .iter()
-        .find(|e| e["event"] == "contact_created")
-        .unwrap();
+    let created = events.iter().find(|e| e["event"] == "contact_created").unwrap();
     assert_eq!(created["success"], true);
     assert_eq!(created["response"]["code"], 202);
     assert_eq!(created["response"]["body"], json!({ "received": true }));
     assert_eq!(created["response"]["headers"]["x-receiver"], "test");
-    let closed = events
-        .iter()
-        .find(|e| e["event"] == "conversation_closed")
-        .unwrap();
+    let closed = events.iter().find(|e| e["event"] == "conversation_closed").unwrap();
     assert_eq!(
-        (
-            closed["success"].as_bool(),
-            closed["response"]["code"].as_i64()
-        ),
+        (closed["success"].as_bool(), closed["response"]["code"].as_i64()),
         (Some(false), Some(503))
     );
     srv.s.stop().await;
@@ -371,8 +300,5 @@ async fn real_webhook_delivery_to_a_loopback_receiver() {
         webhook_url: Some("https://example.com/hook".into()),
         ..Default::default()
     };
-    assert!(
-        start(l, cfg).await.is_err(),
-        "a non-loopback webhook URL is refused"
-    );
+    assert!(start(l, cfg).await.is_err(), "a non-loopback webhook URL is refused");
 }

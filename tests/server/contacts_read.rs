@@ -18,24 +18,11 @@ async fn every_route_requires_the_key() {
     for (m, path) in routes {
         let url = format!("{}{path}", srv.s.base_url);
         let none = c.request(m.clone(), &url).send().await.unwrap();
-        assert_eq!(
-            none.status(),
-            StatusCode::UNAUTHORIZED,
-            "{m} {path} without key"
-        );
+        assert_eq!(none.status(), StatusCode::UNAUTHORIZED, "{m} {path} without key");
         let body: Value = none.json().await.unwrap();
         assert!(body["error"].is_string());
-        let wrong = c
-            .request(m.clone(), &url)
-            .bearer_auth("nope")
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(
-            wrong.status(),
-            StatusCode::UNAUTHORIZED,
-            "{m} {path} wrong key"
-        );
+        let wrong = c.request(m.clone(), &url).bearer_auth("nope").send().await.unwrap();
+        assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED, "{m} {path} wrong key");
     }
     let (st, v) = srv.get("/no/such/route").await;
     assert_eq!(st, StatusCode::NOT_FOUND);
@@ -79,19 +66,12 @@ async fn cursor_and_page_walks_over_10_500_contacts() {
     }
     let ids = uuids(&seen);
     assert_eq!(ids.len(), 10_500);
-    assert_eq!(
-        ids.iter().collect::<HashSet<_>>().len(),
-        10_500,
-        "no duplicates"
-    );
+    assert_eq!(ids.iter().collect::<HashSet<_>>().len(), 10_500, "no duplicates");
     assert!(
         created.iter().all(|c| !ids.contains(c)),
         "contacts created mid-walk are excluded"
     );
-    let times: Vec<&str> = seen
-        .iter()
-        .map(|c| c["lastMessageAt"].as_str().unwrap())
-        .collect();
+    let times: Vec<&str> = seen.iter().map(|c| c["lastMessageAt"].as_str().unwrap()).collect();
     assert!(times.windows(2).all(|w| w[0] >= w[1]), "most recent first");
 
     // Page mode gives the same order (the new contacts sit on top now).
@@ -124,10 +104,7 @@ async fn malformed_cursor_and_pages() {
     let (st, _) = srv.get("/contacts?page=abc").await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
     // `after` wins over `page`, even an out-of-range one.
-    let next = srv.ok("/contacts").await["meta"]["next"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let next = srv.ok("/contacts").await["meta"]["next"].as_str().unwrap().to_string();
     let a = srv.ok(&format!("/contacts?after={next}&page=900")).await;
     let b = srv.ok("/contacts?page=2").await;
     assert_eq!(
@@ -222,10 +199,7 @@ async fn contact_shape_and_field_types() {
     let uuid = c["uuid"].as_str().unwrap();
     assert_eq!(uuid.len(), 32);
     assert!(uuid.chars().all(|ch| ch.is_ascii_hexdigit()));
-    assert_eq!(
-        c["href"],
-        format!("https://app.example.com/contacts/{uuid}")
-    );
+    assert_eq!(c["href"], format!("https://app.example.com/contacts/{uuid}"));
     assert!(c["createdAt"].as_str().unwrap().ends_with('Z'));
     assert!(c["team"].is_object());
 
@@ -235,23 +209,15 @@ async fn contact_shape_and_field_types() {
         let meta = &c["customFieldsMetadata"];
         assert_eq!(meta["Interests"]["type"], "checkbox");
         assert!(meta["Interests"]["value"].is_array());
-        assert_eq!(
-            meta["Plan"]["options"],
-            json!(["Free", "Pro", "Enterprise"])
-        );
+        assert_eq!(meta["Plan"]["options"], json!(["Free", "Pro", "Enterprise"]));
         if let Some(raw) = c["customFields"]["Interests"].as_str() {
             let decoded: Value = serde_json::from_str(raw).unwrap();
             assert_eq!(decoded, meta["Interests"]["value"]);
             saw_checkbox = true;
         }
     }
-    assert!(
-        saw_checkbox,
-        "some contact on page one has a checkbox value"
-    );
-    let one = srv
-        .ok(&format!("/contacts/{uuid}?include_field_types=true"))
-        .await;
+    assert!(saw_checkbox, "some contact on page one has a checkbox value");
+    let one = srv.ok(&format!("/contacts/{uuid}?include_field_types=true")).await;
     assert!(one["contact"][0]["customFieldsMetadata"].is_object());
     let (st, v) = srv.get("/contacts/ffffffffffffffffffffffffffffffff").await;
     assert_eq!(st, StatusCode::NOT_FOUND);

@@ -35,9 +35,7 @@ async fn create_contact_and_every_validation_error() {
     assert_eq!(c["team"]["uuid"], m.teams[2].uuid.as_str());
     assert_eq!(c["customFields"]["Interests"], "[\"Bags\",\"Shoes\"]");
     assert_eq!(c["note"].as_str().unwrap().chars().count(), 1000);
-    let bot = srv
-        .ok(&format!("/contacts/{}/bot", c["uuid"].as_str().unwrap()))
-        .await;
+    let bot = srv.ok(&format!("/contacts/{}/bot", c["uuid"].as_str().unwrap())).await;
     assert_eq!(bot["bot"]["status"], "ended");
 
     let cases: Vec<(Value, &str)> = vec![
@@ -45,15 +43,9 @@ async fn create_contact_and_every_validation_error() {
             json!({ "source": "messaging_app", "name": "x", "identifier": "" }),
             "identifier",
         ),
-        (
-            json!({ "source": "messaging_app", "name": "x" }),
-            "identifier",
-        ),
+        (json!({ "source": "messaging_app", "name": "x" }), "identifier"),
         (json!({ "identifier": "+100", "name": "x" }), "source"),
-        (
-            json!({ "identifier": "+100", "source": "messaging_app" }),
-            "name",
-        ),
+        (json!({ "identifier": "+100", "source": "messaging_app" }), "name"),
         (
             json!({ "identifier": "+4915100000001", "source": "messaging_app", "name": "dup" }),
             "identifier",
@@ -157,15 +149,9 @@ async fn bot_status_needs_an_enabled_bot() {
     let (st, v) = srv.create(body).await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     assert!(v["error"]["bot_status"].is_array());
-    let uuid = srv.first_contact().await["uuid"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let uuid = srv.first_contact().await["uuid"].as_str().unwrap().to_string();
     let (st, _) = srv
-        .post(
-            &format!("/contacts/{uuid}/bot"),
-            json!({ "status": "bot_start" }),
-        )
+        .post(&format!("/contacts/{uuid}/bot"), json!({ "status": "bot_start" }))
         .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
     let (st, _) = srv.get(&format!("/contacts/{uuid}/bot")).await;
@@ -177,21 +163,27 @@ async fn bot_status_needs_an_enabled_bot() {
 async fn update_contact_rules() {
     let srv = default_server().await;
     let m = srv.s.manifest.clone();
-    let (_, v) = srv.create(json!({ "identifier": "+4400001", "source": "telegram", "name": "Before",
-        "note": "keep me", "assigned_user": m.collaborators[0], "custom_fields": { "Plan": "Free" } })).await;
+    let (_, v) = srv
+        .create(
+            json!({ "identifier": "+4400001", "source": "telegram", "name": "Before",
+        "note": "keep me", "assigned_user": m.collaborators[0], "custom_fields": { "Plan": "Free" } }),
+        )
+        .await;
     let uuid = v["contact"][0]["uuid"].as_str().unwrap().to_string();
     let path = format!("/contacts/{uuid}");
 
-    let (st, v) = srv.patch(&path, json!({ "name": "After", "tags": ["beta"], "custom_fields": { "Birthday": "2001-12-31" },
-        "team_uuid": m.teams[0].uuid })).await;
+    let (st, v) = srv
+        .patch(
+            &path,
+            json!({ "name": "After", "tags": ["beta"], "custom_fields": { "Birthday": "2001-12-31" },
+        "team_uuid": m.teams[0].uuid }),
+        )
+        .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     let c = &v["contact"][0];
     assert_eq!(c["name"], "After");
     assert_eq!(c["tags"], json!(["beta"]));
-    assert_eq!(
-        c["customFields"],
-        json!({ "Plan": "Free", "Birthday": "2001-12-31" })
-    );
+    assert_eq!(c["customFields"], json!({ "Plan": "Free", "Birthday": "2001-12-31" }));
     assert_eq!(c["note"], "keep me", "absent note is kept");
     assert_eq!(c["team"]["name"], m.teams[0].name.as_str());
 
@@ -207,19 +199,12 @@ async fn update_contact_rules() {
     ] {
         let (st, v) = srv.patch(&path, body.clone()).await;
         assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {v}");
-        assert_eq!(
-            srv.contact(&uuid).await,
-            before,
-            "{body} changed the contact"
-        );
+        assert_eq!(srv.contact(&uuid).await, before, "{body} changed the contact");
     }
 
     // The path may carry the identifier instead of the uuid.
     let (st, v) = srv
-        .patch(
-            "/contacts/+4400001",
-            json!({ "unassign_user": true, "note": "" }),
-        )
+        .patch("/contacts/+4400001", json!({ "unassign_user": true, "note": "" }))
         .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     assert!(v["contact"][0]["assignedUser"].is_null());
@@ -232,10 +217,7 @@ async fn update_contact_rules() {
         .await;
     assert_eq!(st, StatusCode::OK);
     assert_eq!(v["contact"][0]["assignedUser"], m.collaborators[2].as_str());
-    assert_eq!(
-        v["contact"][0]["customFields"],
-        json!({ "Birthday": "2001-12-31" })
-    );
+    assert_eq!(v["contact"][0]["customFields"], json!({ "Birthday": "2001-12-31" }));
     let (st, _) = srv.patch("/contacts/nobody", json!({ "name": "x" })).await;
     assert_eq!(st, StatusCode::NOT_FOUND);
     srv.s.stop().await;
@@ -244,10 +226,7 @@ async fn update_contact_rules() {
 #[tokio::test]
 async fn close_and_open() {
     let srv = default_server().await;
-    let uuid = srv.first_contact().await["uuid"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let uuid = srv.first_contact().await["uuid"].as_str().unwrap().to_string();
     let (st, v) = srv
         .post(&format!("/contacts/{uuid}/conversation/close"), json!(null))
         .await;
@@ -271,9 +250,7 @@ async fn close_and_open() {
     assert_eq!(st, StatusCode::OK);
     assert!(v["contact"][0]["closedAt"].is_null());
     assert!(srv.contact(&uuid).await["closedAt"].is_null());
-    let (st, _) = srv
-        .post("/contacts/nope/conversation/close", json!(null))
-        .await;
+    let (st, _) = srv.post("/contacts/nope/conversation/close", json!(null)).await;
     assert_eq!(st, StatusCode::NOT_FOUND);
     let events = srv
         .ok("/webhooks/events?subscriptions=conversation_closed,conversation_opened&items=2")
@@ -296,10 +273,7 @@ async fn hostile_input_gets_json_errors() {
         ..Default::default()
     })
     .await;
-    let uuid = srv.first_contact().await["uuid"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let uuid = srv.first_contact().await["uuid"].as_str().unwrap().to_string();
     let user = srv.s.manifest.users[0].uuid.clone();
     let writes = [
         (Method::POST, "/contacts".to_string()),

@@ -41,10 +41,7 @@ async fn messages_pages_cursors_and_delete() {
         }
     }
     assert_eq!(paged, walked);
-    let times: Vec<&str> = walked
-        .iter()
-        .map(|m| m["createdAt"].as_str().unwrap())
-        .collect();
+    let times: Vec<&str> = walked.iter().map(|m| m["createdAt"].as_str().unwrap()).collect();
     assert!(times.windows(2).all(|w| w[0] >= w[1]), "newest first");
     for m in &walked {
         let status = m["status"].as_str().unwrap();
@@ -85,11 +82,7 @@ async fn messages_pages_cursors_and_delete() {
     assert!(v.is_null());
     let after = srv.walk_messages(&path).await;
     assert_eq!(after.len(), walked.len() - 2);
-    assert!(
-        after
-            .iter()
-            .all(|m| !with_uuid.iter().any(|u| m["uuid"] == u.as_str()))
-    );
+    assert!(after.iter().all(|m| !with_uuid.iter().any(|u| m["uuid"] == u.as_str())));
     let (st, _) = srv
         .call(Method::DELETE, &format!("/messages/{}", with_uuid[1]), None)
         .await;
@@ -127,16 +120,16 @@ async fn send_status_advances_and_24_hour_rule() {
     let recent = recent.expect("a contact wrote recently");
     let phone = recent["phoneNumber"].as_str().unwrap();
     let (st, v) = srv
-        .post("/messages/send", json!({ "to": phone, "from": "messaging_app", "type": "text", "content": { "text": "Hi 👋" } }))
+        .post(
+            "/messages/send",
+            json!({ "to": phone, "from": "messaging_app", "type": "text", "content": { "text": "Hi 👋" } }),
+        )
         .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     assert_eq!(v["message"]["status"], "enqueued");
     let id = v["message"]["uuid"].as_str().unwrap().to_string();
     let msgs = srv
-        .ok(&format!(
-            "/contacts/{}/messages",
-            recent["uuid"].as_str().unwrap()
-        ))
+        .ok(&format!("/contacts/{}/messages", recent["uuid"].as_str().unwrap()))
         .await;
     assert_eq!(msgs["messages"][0]["uuid"], id.as_str());
     assert_eq!(msgs["messages"][0]["status"], "sent");
@@ -159,9 +152,7 @@ async fn send_status_advances_and_24_hour_rule() {
         srv.ok(&format!("/messages/status/{id}")).await["message"]["status"],
         "read"
     );
-    let ev = srv
-        .ok("/webhooks/events?subscriptions=message_status_updated")
-        .await;
+    let ev = srv.ok("/webhooks/events?subscriptions=message_status_updated").await;
     assert!(ev["webhook_events"].as_array().unwrap().len() >= 3, "{ev}");
     let (st, _) = srv.get("/messages/status/unknown").await;
     assert_eq!(st, StatusCode::NOT_FOUND);
@@ -170,15 +161,10 @@ async fn send_status_advances_and_24_hour_rule() {
         .as_str()
         .unwrap()
         .to_string();
-    let (st, _) = srv
-        .call(Method::DELETE, &format!("/messages/{wamid}"), None)
-        .await;
+    let (st, _) = srv.call(Method::DELETE, &format!("/messages/{wamid}"), None).await;
     assert_eq!(st, StatusCode::NO_CONTENT, "delete by external id");
     let msgs = srv
-        .ok(&format!(
-            "/contacts/{}/messages",
-            recent["uuid"].as_str().unwrap()
-        ))
+        .ok(&format!("/contacts/{}/messages", recent["uuid"].as_str().unwrap()))
         .await;
     assert_ne!(msgs["messages"][0]["uuid"], id.as_str());
 
@@ -197,31 +183,22 @@ async fn send_status_advances_and_24_hour_rule() {
         srv.ok(&format!("/contacts/{quiet}/messages")).await["messages"],
         json!([])
     );
-    let templates = srv.ok("/templates").await["templates"]
-        .as_array()
-        .unwrap()
-        .clone();
+    let templates = srv.ok("/templates").await["templates"].as_array().unwrap().clone();
     let approved = templates
         .iter()
         .find(|t| t["status"] == "approved" && t["text"].as_str().unwrap().contains("{{1}}"))
         .unwrap();
-    let rejected = templates
-        .iter()
-        .find(|t| t["status"] == "rejected")
-        .unwrap();
+    let rejected = templates.iter().find(|t| t["status"] == "rejected").unwrap();
     let (st, v) = srv
-        .post("/messages/send", json!({ "to": "+8100000001", "type": "text", "content": { "text": "" },
-            "template_uuid": approved["uuid"], "optin_contact": true, "template_values": ["Ana", "42", "today"] }))
+        .post(
+            "/messages/send",
+            json!({ "to": "+8100000001", "type": "text", "content": { "text": "" },
+            "template_uuid": approved["uuid"], "optin_contact": true, "template_values": ["Ana", "42", "today"] }),
+        )
         .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     let sent = srv.ok(&format!("/contacts/{quiet}/messages")).await;
-    assert!(
-        sent["messages"][0]["text"]
-            .as_str()
-            .unwrap()
-            .contains("Ana"),
-        "{sent}"
-    );
+    assert!(sent["messages"][0]["text"].as_str().unwrap().contains("Ana"), "{sent}");
     let (st, _) = srv
         .post(
             "/messages/send",
@@ -230,10 +207,7 @@ async fn send_status_advances_and_24_hour_rule() {
         .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
     let (st, v) = srv
-        .post(
-            "/messages/send",
-            json!({ "to": "+0000", "content": { "text": "x" } }),
-        )
+        .post("/messages/send", json!({ "to": "+0000", "content": { "text": "x" } }))
         .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(v["error"]["to"].is_array());
@@ -243,25 +217,16 @@ async fn send_status_advances_and_24_hour_rule() {
 #[tokio::test]
 async fn bot_start_and_end() {
     let srv = default_server().await;
-    let uuid = srv.first_contact().await["uuid"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let uuid = srv.first_contact().await["uuid"].as_str().unwrap().to_string();
     let path = format!("/contacts/{uuid}/bot");
     let b = srv.ok(&path).await["bot"].clone();
     for k in ["uuid", "name", "status", "version", "latestBotVersion"] {
         assert!(!b[k].is_null(), "{k}: {b}");
     }
     let (st, v) = srv.post(&path, json!({ "status": "bot_end" })).await;
-    assert_eq!(
-        (st, v["bot"]["status"].as_str()),
-        (StatusCode::OK, Some("ended"))
-    );
+    assert_eq!((st, v["bot"]["status"].as_str()), (StatusCode::OK, Some("ended")));
     let (st, v) = srv.post(&path, json!({ "status": "bot_start" })).await;
-    assert_eq!(
-        (st, v["bot"]["status"].as_str()),
-        (StatusCode::OK, Some("started"))
-    );
+    assert_eq!((st, v["bot"]["status"].as_str()), (StatusCode::OK, Some("started")));
     assert!(v["bot"]["conversationStartedAt"].is_string());
     assert_eq!(srv.ok(&path).await["bot"]["status"], "started");
     for body in [json!({}), json!({ "status": "go" }), json!({ "status": 1 })] {

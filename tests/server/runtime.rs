@@ -39,10 +39,7 @@ async fn a_database_file_keeps_every_change_across_restarts() {
         (Some("Renamed ✨"), Some("persist me"))
     );
     assert!(c["closedAt"].is_string());
-    assert_eq!(
-        srv.contact(created["uuid"].as_str().unwrap()).await,
-        created
-    );
+    assert_eq!(srv.contact(created["uuid"].as_str().unwrap()).await, created);
     assert_eq!(srv.walk("").await, before);
     srv.s.stop().await;
 }
@@ -86,19 +83,11 @@ async fn fault_knobs() {
         }
     }
     let resp = limited.expect("more than 3 requests in a second are limited");
-    let retry: u64 = resp.headers()["retry-after"]
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let retry: u64 = resp.headers()["retry-after"].to_str().unwrap().parse().unwrap();
     assert!((1..=60).contains(&retry));
     assert!(resp.json::<Value>().await.unwrap()["error"].is_string());
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    assert_eq!(
-        srv.get("/plan").await.0,
-        StatusCode::OK,
-        "the window passes"
-    );
+    assert_eq!(srv.get("/plan").await.0, StatusCode::OK, "the window passes");
     srv.s.stop().await;
 
     let srv = spawn(ServerConfig {
@@ -164,10 +153,7 @@ async fn the_same_seed_gives_the_same_account() {
     .await;
     assert_ne!(a.s.api_key, b.s.api_key, "generated keys differ");
     assert_eq!(strip(a.s.manifest.clone()), strip(b.s.manifest.clone()));
-    assert_ne!(
-        strip(a.s.manifest.clone()).users,
-        strip(c.s.manifest.clone()).users
-    );
+    assert_ne!(strip(a.s.manifest.clone()).users, strip(c.s.manifest.clone()).users);
     let (pa, pb, pc) = (
         a.ok("/contacts").await,
         b.ok("/contacts").await,
@@ -182,22 +168,12 @@ async fn the_same_seed_gives_the_same_account() {
     let m = a.s.manifest.clone();
     assert_eq!(m.contacts, 300);
     assert_eq!(m.channels.iter().filter(|c| c.main).count(), 1);
-    let kinds: HashSet<&str> = m
-        .custom_fields
-        .values()
-        .map(|f| f.field_type.as_str())
-        .collect();
+    let kinds: HashSet<&str> = m.custom_fields.values().map(|f| f.field_type.as_str()).collect();
     assert_eq!(
         kinds,
         HashSet::from(["text", "email", "number", "date", "dropdown", "checkbox"])
     );
-    assert!(
-        m.bot_enabled
-            && m.users.len() >= 3
-            && m.teams.len() >= 2
-            && m.sources.len() >= 4
-            && !m.tags.is_empty()
-    );
+    assert!(m.bot_enabled && m.users.len() >= 3 && m.teams.len() >= 2 && m.sources.len() >= 4 && !m.tags.is_empty());
     for s in [a, b, c] {
         s.s.stop().await;
     }
@@ -211,10 +187,7 @@ async fn demo_text_is_hostile_to_terminals() {
     for c in srv.walk("").await.iter().take(60) {
         texts.push_str(c["name"].as_str().unwrap());
         let m = srv
-            .ok(&format!(
-                "/contacts/{}/messages",
-                c["uuid"].as_str().unwrap()
-            ))
+            .ok(&format!("/contacts/{}/messages", c["uuid"].as_str().unwrap()))
             .await;
         for msg in m["messages"].as_array().unwrap() {
             let t = msg["text"].as_str().unwrap();
@@ -225,21 +198,12 @@ async fn demo_text_is_hostile_to_terminals() {
     }
     assert!(texts.contains('\u{1b}'), "escape sequences");
     assert!(
-        texts
-            .chars()
-            .any(|c| ('\u{0590}'..='\u{06FF}').contains(&c)),
+        texts.chars().any(|c| ('\u{0590}'..='\u{06FF}').contains(&c)),
         "right-to-left"
     );
+    assert!(texts.chars().any(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c)), "CJK");
     assert!(
-        texts
-            .chars()
-            .any(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c)),
-        "CJK"
-    );
-    assert!(
-        texts
-            .chars()
-            .any(|c| ('\u{0300}'..='\u{036F}').contains(&c)),
+        texts.chars().any(|c| ('\u{0300}'..='\u{036F}').contains(&c)),
         "combining marks"
     );
     assert!(texts.chars().any(|c| c as u32 >= 0x1F300), "emoji");
@@ -256,26 +220,19 @@ async fn live_activity_moves_conversations() {
         ..Default::default()
     })
     .await;
-    let before = srv
-        .ok("/webhooks/events?subscriptions=message_created")
-        .await["webhook_events"]
+    let before = srv.ok("/webhooks/events?subscriptions=message_created").await["webhook_events"]
         .as_array()
         .unwrap()
         .len();
     tokio::time::sleep(Duration::from_millis(700)).await;
-    let events = srv
-        .ok("/webhooks/events?subscriptions=message_created&items=100")
-        .await;
+    let events = srv.ok("/webhooks/events?subscriptions=message_created&items=100").await;
     assert!(
         events["webhook_events"].as_array().unwrap().len() > before,
         "customers wrote"
     );
     let top = srv.first_contact().await;
     let msgs = srv
-        .ok(&format!(
-            "/contacts/{}/messages",
-            top["uuid"].as_str().unwrap()
-        ))
+        .ok(&format!("/contacts/{}/messages", top["uuid"].as_str().unwrap()))
         .await;
     let newest = &msgs["messages"][0];
     assert_eq!(newest["createdAt"], top["lastMessageAt"]);
@@ -311,14 +268,8 @@ fn frontdesk_serve_prints_the_ready_lines_and_writes_the_manifest() {
     out.read_line(&mut l2).unwrap();
     let _ = child.kill();
     let _ = child.wait();
-    let url = l1
-        .trim()
-        .strip_prefix("frontdesk serve: listening on ")
-        .expect(&l1);
-    assert!(
-        url.starts_with("http://127.0.0.1:") && url.ends_with("/v1"),
-        "{url}"
-    );
+    let url = l1.trim().strip_prefix("frontdesk serve: listening on ").expect(&l1);
+    assert!(url.starts_with("http://127.0.0.1:") && url.ends_with("/v1"), "{url}");
     assert_eq!(l2.trim(), "frontdesk serve: api key k-123");
     let m: Value = serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
     let mut keys: Vec<&str> = m.as_object().unwrap().keys().map(String::as_str).collect();
@@ -341,14 +292,8 @@ fn frontdesk_serve_prints_the_ready_lines_and_writes_the_manifest() {
         ]
     );
     assert_eq!(
-        (
-            m["base_url"].as_str(),
-            m["api_key"].as_str(),
-            m["contacts"].as_u64()
-        ),
+        (m["base_url"].as_str(), m["api_key"].as_str(), m["contacts"].as_u64()),
         (Some(url), Some("k-123"), Some(25))
     );
-    assert!(
-        m["channels"][0]["type"].is_string() && m["custom_fields"]["Plan"]["type"] == "dropdown"
-    );
+    assert!(m["channels"][0]["type"].is_string() && m["custom_fields"]["Plan"]["type"] == "dropdown");
 }

@@ -44,11 +44,7 @@ pub async fn show(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResu
     .await
 }
 
-pub async fn set(
-    State(st): State<Shared>,
-    Path(uuid): Path<String>,
-    body: Bytes,
-) -> ApiResult<Json<Value>> {
+pub async fn set(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     let bot_enabled = st.bot_enabled;
     st.db(move |conn| {

@@ -47,11 +47,7 @@ pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResul
     .await
 }
 
-pub async fn rename(
-    State(st): State<Shared>,
-    Path(uuid): Path<String>,
-    body: Bytes,
-) -> ApiResult<Json<Value>> {
+pub async fn rename(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     st.db(move |conn| {
         load(conn, &uuid)?;
@@ -62,10 +58,7 @@ pub async fn rename(
         }
         finish(errs)?;
         if let Some(t) = title {
-            conn.execute(
-                "UPDATE channels SET title = ?1 WHERE uuid = ?2",
-                params![t, uuid],
-            )?;
+            conn.execute("UPDATE channels SET title = ?1 WHERE uuid = ?2", params![t, uuid])?;
         }
         Ok(Json(json!({ "channel": load(conn, &uuid)? })))
     })

@@ -60,8 +60,7 @@ impl ContactRow {
     /// `customFieldsMetadata` for every field of the account.
     pub fn to_json(&self, fields: Option<&[FieldDef]>) -> Value {
         let tags: Value = serde_json::from_str(&self.tags).unwrap_or_else(|_| json!([]));
-        let custom: Map<String, Value> =
-            serde_json::from_str(&self.custom_fields).unwrap_or_default();
+        let custom: Map<String, Value> = serde_json::from_str(&self.custom_fields).unwrap_or_default();
         let team = match &self.team {
             Some((uuid, name)) => json!({ "uuid": uuid, "name": name }),
             None => json!({}),

@@ -30,18 +30,11 @@ fn filters(q: &std::collections::HashMap<String, String>) -> (Vec<String>, Vec<S
     }
     if let Some(tags) = q.get("tags") {
         for tag in tags.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-            conds.push(
-                "EXISTS (SELECT 1 FROM json_each(c.tags) j WHERE j.value = ? COLLATE NOCASE)"
-                    .into(),
-            );
+            conds.push("EXISTS (SELECT 1 FROM json_each(c.tags) j WHERE j.value = ? COLLATE NOCASE)".into());
             args.push(Sql::Text(tag.to_string()));
         }
     }
-    if let Some(team) = q
-        .get("team_uuid")
-        .map(|s| s.trim())
-        .filter(|s| !s.is_empty())
-    {
+    if let Some(team) = q.get("team_uuid").map(|s| s.trim()).filter(|s| !s.is_empty()) {
         conds.push("c.team_id = (SELECT id FROM teams WHERE uuid = ?)".into());
         args.push(Sql::Text(team.to_string()));
     }
@@ -51,10 +44,7 @@ fn filters(q: &std::collections::HashMap<String, String>) -> (Vec<String>, Vec<S
 pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResult<Json<Value>> {
     let q = query(raw);
     let cursor = match q.get("after").filter(|s| !s.is_empty()) {
-        Some(s) => Some(
-            Cursor::decode(s)
-                .ok_or_else(|| ApiError::BadRequest("Invalid pagination cursor".into()))?,
-        ),
+        Some(s) => Some(Cursor::decode(s).ok_or_else(|| ApiError::BadRequest("Invalid pagination cursor".into()))?),
         None => None,
     };
     let page = if cursor.is_some() { 1 } else { page_param(&q)? };
@@ -73,23 +63,14 @@ pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResul
         let max_id = match cursor {
             Some(c) => {
                 conds.push("(c.last_activity, c.id) < (?, ?) AND c.id <= ?".into());
-                args.extend([
-                    Sql::Integer(c.key),
-                    Sql::Integer(c.id),
-                    Sql::Integer(c.max_id),
-                ]);
+                args.extend([Sql::Integer(c.key), Sql::Integer(c.id), Sql::Integer(c.max_id)]);
                 c.max_id
             }
             None => {
-                let total: i64 =
-                    conn.query_row(&count_sql(&conds), params_from_iter(args.iter()), |r| {
-                        r.get(0)
-                    })?;
+                let total: i64 = conn.query_row(&count_sql(&conds), params_from_iter(args.iter()), |r| r.get(0))?;
                 meta.insert("page".into(), json!(page));
                 meta.insert("pages".into(), json!(pages(total as u64, PER_PAGE as u64)));
-                conn.query_row("SELECT COALESCE(MAX(id), 0) FROM contacts", [], |r| {
-                    r.get(0)
-                })?
+                conn.query_row("SELECT COALESCE(MAX(id), 0) FROM contacts", [], |r| r.get(0))?
             }
         };
         let offset = (page as i64 - 1) * PER_PAGE;
@@ -167,11 +148,7 @@ pub async fn create(State(st): State<Shared>, body: Bytes) -> ApiResult<(StatusC
             Ok(c)
         })
         .await?;
-    emit(
-        &st,
-        vec![Event::contact("contact_created", contact.clone())],
-    )
-    .await;
+    emit(&st, vec![Event::contact("contact_created", contact.clone())]).await;
     Ok((StatusCode::CREATED, Json(json!({ "contact": [contact] }))))
 }
 
@@ -180,17 +157,13 @@ fn insert_contact(conn: &Connection, w: &ContactWrite, bot_enabled: bool) -> Api
     let mut rng = rand::rng();
     let channel_id: i64 = match w.channel_id {
         Some(id) => id,
-        None => conn.query_row(
-            "SELECT id FROM channels WHERE main = 1 ORDER BY id LIMIT 1",
-            [],
-            |r| r.get(0),
-        )?,
+        None => conn.query_row("SELECT id FROM channels WHERE main = 1 ORDER BY id LIMIT 1", [], |r| {
+            r.get(0)
+        })?,
     };
-    let funnel: String = conn.query_row(
-        "SELECT uuid FROM funnels ORDER BY position, id LIMIT 1",
-        [],
-        |r| r.get(0),
-    )?;
+    let funnel: String = conn.query_row("SELECT uuid FROM funnels ORDER BY position, id LIMIT 1", [], |r| {
+        r.get(0)
+    })?;
     let custom: Map<String, Value> = w
         .custom_fields
         .iter()
@@ -228,11 +201,7 @@ fn insert_contact(conn: &Connection, w: &ContactWrite, bot_enabled: bool) -> Api
     Ok(conn.last_insert_rowid())
 }
 
-pub async fn update(
-    State(st): State<Shared>,
-    Path(uuid): Path<String>,
-    body: Bytes,
-) -> ApiResult<Json<Value>> {
+pub async fn update(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     let bot_enabled = st.bot_enabled;
     let contact = st
@@ -242,23 +211,16 @@ pub async fn update(
             let w = validate::contact_write(&tx, &map, false, bot_enabled)?;
             let row = load_contact(&tx, id)?;
             if let Some(name) = &w.name {
-                tx.execute(
-                    "UPDATE contacts SET name = ?1 WHERE id = ?2",
-                    params![name, id],
-                )?;
+                tx.execute("UPDATE contacts SET name = ?1 WHERE id = ?2", params![name, id])?;
             }
             if let Some(tags) = &w.tags {
                 tx.execute(
                     "UPDATE contacts SET tags = ?1 WHERE id = ?2",
-                    params![
-                        serde_json::to_string(tags).unwrap_or_else(|_| "[]".into()),
-                        id
-                    ],
+                    params![serde_json::to_string(tags).unwrap_or_else(|_| "[]".into()), id],
                 )?;
             }
             if !w.custom_fields.is_empty() {
-                let mut custom: Map<String, Value> =
-                    serde_json::from_str(&row.custom_fields).unwrap_or_default();
+                let mut custom: Map<String, Value> = serde_json::from_str(&row.custom_fields).unwrap_or_default();
                 for (k, v) in &w.custom_fields {
                     match v {
                         Some(v) => custom.insert(k.clone(), Value::String(v.clone())),
@@ -277,10 +239,7 @@ pub async fn update(
                 )?;
             }
             if let Some(team) = w.team_id {
-                tx.execute(
-                    "UPDATE contacts SET team_id = ?1 WHERE id = ?2",
-                    params![team, id],
-                )?;
+                tx.execute("UPDATE contacts SET team_id = ?1 WHERE id = ?2", params![team, id])?;
             }
             if let Some(channel) = w.channel_id {
                 tx.execute(
@@ -292,21 +251,14 @@ pub async fn update(
                 set_bot(&tx, id, status)?;
             }
             if let Some(note) = &w.note {
-                tx.execute(
-                    "UPDATE contacts SET note = ?1 WHERE id = ?2",
-                    params![note, id],
-                )?;
+                tx.execute("UPDATE contacts SET note = ?1 WHERE id = ?2", params![note, id])?;
             }
             let c = load_contact(&tx, id)?.to_json(None);
             tx.commit()?;
             Ok(c)
         })
         .await?;
-    emit(
-        &st,
-        vec![Event::contact("contact_updated", contact.clone())],
-    )
-    .await;
+    emit(&st, vec![Event::contact("contact_updated", contact.clone())]).await;
     Ok(Json(json!({ "contact": [contact] })))
 }
 
@@ -318,10 +270,7 @@ pub fn set_bot(conn: &Connection, id: i64, status: &str) -> rusqlite::Result<()>
             params![now_ms(), id],
         )?;
     } else {
-        conn.execute(
-            "UPDATE contacts SET bot_status = ?1 WHERE id = ?2",
-            params![status, id],
-        )?;
+        conn.execute("UPDATE contacts SET bot_status = ?1 WHERE id = ?2", params![status, id])?;
     }
     Ok(())
 }
@@ -349,13 +298,9 @@ async fn set_closed(st: &Shared, uuid: String, close: bool) -> ApiResult<Value> 
 
 /// The reference shows this response's contact as an object.
 pub async fn close(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResult<Json<Value>> {
-    Ok(Json(
-        json!({ "contact": set_closed(&st, uuid, true).await? }),
-    ))
+    Ok(Json(json!({ "contact": set_closed(&st, uuid, true).await? })))
 }
 
 pub async fn open(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResult<Json<Value>> {
-    Ok(Json(
-        json!({ "contact": [set_closed(&st, uuid, false).await?] }),
-    ))
+    Ok(Json(json!({ "contact": [set_closed(&st, uuid, false).await?] })))
 }

@@ -42,9 +42,7 @@ fn fields(map: &Map<String, Value>, creating: bool) -> ApiResult<(Option<String>
     let name = opt_str(map, "name", &mut errs).map(|s| s.trim().to_string());
     match name.as_deref() {
         Some("") => push(&mut errs, "name", "must not be empty"),
-        Some(n) if n.chars().count() > 100 => {
-            push(&mut errs, "name", "is too long (100 characters at most)")
-        }
+        Some(n) if n.chars().count() > 100 => push(&mut errs, "name", "is too long (100 characters at most)"),
         None if creating && !errs.contains_key("name") => push(&mut errs, "name", "is required"),
         _ => {}
     }
@@ -60,9 +58,7 @@ pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResul
     let page = page_param(&query(raw))?;
     st.db(move |conn| {
         let all = conn
-            .prepare(&format!(
-                "SELECT {COLUMNS} FROM custom_statuses ORDER BY id"
-            ))?
+            .prepare(&format!("SELECT {COLUMNS} FROM custom_statuses ORDER BY id"))?
             .query_map([], status_json)?
             .collect::<Result<Vec<_>, _>>()?;
         let (statuses, meta) = paginate(all, page, PER_PAGE);
@@ -90,11 +86,7 @@ pub async fn create(State(st): State<Shared>, body: Bytes) -> ApiResult<(StatusC
     .await
 }
 
-pub async fn update(
-    State(st): State<Shared>,
-    Path(id): Path<String>,
-    body: Bytes,
-) -> ApiResult<Json<Value>> {
+pub async fn update(State(st): State<Shared>, Path(id): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     st.db(move |conn| {
         load(conn, &id)?;

@@ -11,9 +11,7 @@ use crate::server::state::Shared;
 pub async fn list(State(st): State<Shared>) -> ApiResult<Json<Value>> {
     st.db(|conn| {
         let funnels = conn
-            .prepare(
-                "SELECT uuid, name, emoji, position, created_at FROM funnels ORDER BY position, id",
-            )?
+            .prepare("SELECT uuid, name, emoji, position, created_at FROM funnels ORDER BY position, id")?
             .query_map([], |r| {
                 Ok(json!({
                     "uuid": r.get::<_, String>(0)?,

@@ -47,10 +47,7 @@ pub async fn list(
 ) -> ApiResult<Json<Value>> {
     let q = query(raw);
     let cursor = match q.get("after").filter(|s| !s.is_empty()) {
-        Some(s) => Some(
-            Cursor::decode(s)
-                .ok_or_else(|| ApiError::BadRequest("Invalid pagination cursor".into()))?,
-        ),
+        Some(s) => Some(Cursor::decode(s).ok_or_else(|| ApiError::BadRequest("Invalid pagination cursor".into()))?),
         None => None,
     };
     let page = if cursor.is_some() { 1 } else { page_param(&q)? };
@@ -59,25 +56,18 @@ pub async fn list(
         let mut meta = Map::new();
         let (filter, max_id, offset) = match cursor {
             Some(c) => (
-                format!(
-                    "AND (created_at, id) < ({}, {}) AND id <= {}",
-                    c.key, c.id, c.max_id
-                ),
+                format!("AND (created_at, id) < ({}, {}) AND id <= {}", c.key, c.id, c.max_id),
                 c.max_id,
                 0,
             ),
             None => {
-                let total: i64 = conn.query_row(
-                    "SELECT COUNT(*) FROM messages WHERE contact_id = ?1",
-                    [contact],
-                    |r| r.get(0),
-                )?;
-                meta.insert("page".into(), json!(page));
-                meta.insert("pages".into(), json!(pages(total as u64, PER_PAGE as u64)));
-                let max: i64 =
-                    conn.query_row("SELECT COALESCE(MAX(id), 0) FROM messages", [], |r| {
+                let total: i64 =
+                    conn.query_row("SELECT COUNT(*) FROM messages WHERE contact_id = ?1", [contact], |r| {
                         r.get(0)
                     })?;
+                meta.insert("page".into(), json!(page));
+                meta.insert("pages".into(), json!(pages(total as u64, PER_PAGE as u64)));
+                let max: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM messages", [], |r| r.get(0))?;
                 (String::new(), max, (page as i64 - 1) * PER_PAGE)
             }
         };
@@ -128,10 +118,7 @@ async fn delete_message(st: &Shared, uuid: String) -> ApiResult<StatusCode> {
     .await
 }
 
-pub async fn delete_by_path(
-    State(st): State<Shared>,
-    Path(uuid): Path<String>,
-) -> ApiResult<StatusCode> {
+pub async fn delete_by_path(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResult<StatusCode> {
     delete_message(&st, uuid).await
 }
 
@@ -166,7 +153,14 @@ pub fn insert_sent(conn: &Connection, contact: i64, text: &str) -> rusqlite::Res
     conn.execute(
         "INSERT INTO send_requests (uuid, status_id, app_message_id, contact_id, destination, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![uuid, hyphenated(&mut rng), format!("wamid.{}", hex32(&mut rng)), contact, phone, now],
+        params![
+            uuid,
+            hyphenated(&mut rng),
+            format!("wamid.{}", hex32(&mut rng)),
+            contact,
+            phone,
+            now
+        ],
     )?;
     conn.execute(
         "UPDATE contacts SET last_activity = MAX(last_activity, ?1) WHERE id = ?2",
@@ -205,8 +199,9 @@ pub async fn send(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<Value
                 },
             };
             if let Some(ch) = opt_str(&map, "channel_uuid", &mut errs) {
-                let found: Option<i64> =
-                    conn.query_row("SELECT id FROM channels WHERE uuid = ?1", [&ch], |r| r.get(0)).optional()?;
+                let found: Option<i64> = conn
+                    .query_row("SELECT id FROM channels WHERE uuid = ?1", [&ch], |r| r.get(0))
+                    .optional()?;
                 if found.is_none() {
                     push(&mut errs, "channel_uuid", format!("unknown channel: {ch}"));
                 }
@@ -239,35 +234,29 @@ pub async fn send(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<Value
             finish(errs)?;
             let contact = contact.ok_or_else(|| ApiError::not_found("contact"))?;
             let uuid = insert_sent(conn, contact, &body_text)?;
-            let msg = conn.query_row(&format!("SELECT {COLUMNS} FROM messages WHERE uuid = ?1"), [&uuid], message_json)?;
+            let msg = conn.query_row(
+                &format!("SELECT {COLUMNS} FROM messages WHERE uuid = ?1"),
+                [&uuid],
+                message_json,
+            )?;
             Ok((msg.2, uuid))
         })
         .await?;
     emit(&st, vec![Event::message("message_created", message)]).await;
-    Ok(Json(
-        json!({ "message": { "uuid": uuid, "status": "enqueued" } }),
-    ))
+    Ok(Json(json!({ "message": { "uuid": uuid, "status": "enqueued" } })))
 }
 
-fn template_text(
-    conn: &Connection,
-    uuid: &str,
-    values: Option<&Value>,
-    errs: &mut FieldErrors,
-) -> ApiResult<String> {
+fn template_text(conn: &Connection, uuid: &str, values: Option<&Value>, errs: &mut FieldErrors) -> ApiResult<String> {
     let found: Option<(String, String)> = conn
-        .query_row(
-            "SELECT text, status FROM templates WHERE uuid = ?1",
-            [uuid],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
+        .query_row("SELECT text, status FROM templates WHERE uuid = ?1", [uuid], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
         .optional()?;
     let values: Vec<String> = match values {
         None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(a)) if a.iter().all(Value::is_string) => a
-            .iter()
-            .filter_map(|v| v.as_str().map(str::to_string))
-            .collect(),
+        Some(Value::Array(a)) if a.iter().all(Value::is_string) => {
+            a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()
+        }
         Some(_) => {
             push(errs, "template_values", "must be a list of strings");
             Vec::new()
@@ -302,11 +291,7 @@ pub fn step(created_at: i64, now: i64, step_ms: i64) -> usize {
 
 /// Send-requests that advanced since last reported, as
 /// `message_status_updated` events (marked reported).
-pub fn progress_events(
-    conn: &Connection,
-    step_ms: i64,
-    only: Option<&str>,
-) -> rusqlite::Result<Vec<Event>> {
+pub fn progress_events(conn: &Connection, step_ms: i64, only: Option<&str>) -> rusqlite::Result<Vec<Event>> {
     let now = now_ms();
     let rows: Vec<(i64, String, i64, i64)> = conn
         .prepare_cached(
@@ -336,29 +321,33 @@ pub fn progress_events(
 
 pub async fn status(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResult<Json<Value>> {
     let step_ms = st.status_step_ms;
-    let (body, events) = st.db(move |conn| {
-        let row: Option<(String, String, String, i64)> = conn
-            .query_row(
-                "SELECT status_id, app_message_id, destination, created_at FROM send_requests WHERE uuid = ?1",
-                [&uuid],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )
-            .optional()?;
-        let (status_id, app_id, destination, created) = row.ok_or_else(|| ApiError::not_found("message"))?;
-        let events = progress_events(conn, step_ms, Some(&uuid))?;
-        let status = DELIVERY[step(created, now_ms(), step_ms)];
-        Ok((json!({ "message": {
-            "uuid": uuid,
-            "status": status,
-            "messageStatusPayload": {
-                "id": status_id,
-                "type": status,
-                "payload": { "type": "session", "messagingAppMessageId": app_id },
-                "destination": destination,
-            }
-        }}), events))
-    })
-    .await?;
+    let (body, events) = st
+        .db(move |conn| {
+            let row: Option<(String, String, String, i64)> = conn
+                .query_row(
+                    "SELECT status_id, app_message_id, destination, created_at FROM send_requests WHERE uuid = ?1",
+                    [&uuid],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                )
+                .optional()?;
+            let (status_id, app_id, destination, created) = row.ok_or_else(|| ApiError::not_found("message"))?;
+            let events = progress_events(conn, step_ms, Some(&uuid))?;
+            let status = DELIVERY[step(created, now_ms(), step_ms)];
+            Ok((
+                json!({ "message": {
+                    "uuid": uuid,
+                    "status": status,
+                    "messageStatusPayload": {
+                        "id": status_id,
+                        "type": status,
+                        "payload": { "type": "session", "messagingAppMessageId": app_id },
+                        "destination": destination,
+                    }
+                }}),
+                events,
+            ))
+        })
+        .await?;
     emit(&st, events).await;
     Ok(Json(body))
 }

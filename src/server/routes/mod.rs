@@ -33,10 +33,7 @@ use super::state::Shared;
 pub fn router(state: Shared, cfg: &ServerConfig) -> Router {
     let api = Router::new()
         .route("/contacts", get(contacts::list).post(contacts::create))
-        .route(
-            "/contacts/{uuid}",
-            get(contacts::show).patch(contacts::update),
-        )
+        .route("/contacts/{uuid}", get(contacts::show).patch(contacts::update))
         // The reference's heading spells the single-contact path this way.
         .route("/contact/{uuid}", get(contacts::show))
         .route("/contacts/{uuid}/conversation/close", post(contacts::close))
@@ -48,10 +45,7 @@ pub fn router(state: Shared, cfg: &ServerConfig) -> Router {
         .route("/messages/status/{uuid}", get(messages::status))
         .route("/messages/{uuid}", delete(messages::delete_by_path))
         .route("/templates", get(templates::list))
-        .route(
-            "/templates/{uuid}",
-            get(templates::show).patch(templates::rename),
-        )
+        .route("/templates/{uuid}", get(templates::show).patch(templates::rename))
         .route("/channels", get(channels::list))
         .route("/channels/{uuid}", patch(channels::rename))
         .route("/funnels", get(funnels::list))
@@ -101,12 +95,8 @@ async fn method_not_allowed() -> Response {
 
 /// Query parameters; never fails (a malformed pair is simply skipped).
 pub fn query(raw: Option<String>) -> HashMap<String, String> {
-    raw.map(|q| {
-        url::form_urlencoded::parse(q.as_bytes())
-            .into_owned()
-            .collect()
-    })
-    .unwrap_or_default()
+    raw.map(|q| url::form_urlencoded::parse(q.as_bytes()).into_owned().collect())
+        .unwrap_or_default()
 }
 
 /// The body as a JSON object; an empty body is an empty object.
@@ -116,12 +106,8 @@ pub fn json_body(body: &Bytes) -> ApiResult<Map<String, Value>> {
     }
     match serde_json::from_slice::<Value>(body) {
         Ok(Value::Object(m)) => Ok(m),
-        Ok(_) => Err(ApiError::BadRequest(
-            "the body must be a JSON object".into(),
-        )),
-        Err(e) => Err(ApiError::BadRequest(format!(
-            "the body is not valid JSON: {e}"
-        ))),
+        Ok(_) => Err(ApiError::BadRequest("the body must be a JSON object".into())),
+        Err(e) => Err(ApiError::BadRequest(format!("the body is not valid JSON: {e}"))),
     }
 }
 

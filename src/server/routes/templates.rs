@@ -58,11 +58,7 @@ pub async fn show(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResu
 }
 
 /// The reference's example wraps the renamed template under `templates`.
-pub async fn rename(
-    State(st): State<Shared>,
-    Path(uuid): Path<String>,
-    body: Bytes,
-) -> ApiResult<Json<Value>> {
+pub async fn rename(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     st.db(move |conn| {
         load(conn, &uuid)?;
@@ -73,10 +69,7 @@ pub async fn rename(
         }
         finish(errs)?;
         if let Some(t) = title {
-            conn.execute(
-                "UPDATE templates SET title = ?1 WHERE uuid = ?2",
-                params![t, uuid],
-            )?;
+            conn.execute("UPDATE templates SET title = ?1 WHERE uuid = ?2", params![t, uuid])?;
         }
         Ok(Json(json!({ "templates": load(conn, &uuid)? })))
     })

@@ -14,18 +14,12 @@ use crate::server::validate::{finish, opt_bool, push};
 
 /// Body: `available` (absent leaves it), `custom_status_uuid` (absent leaves
 /// it, null unassigns, a value must name an existing custom status).
-pub async fn set_status(
-    State(st): State<Shared>,
-    Path(uuid): Path<String>,
-    body: Bytes,
-) -> ApiResult<Json<Value>> {
+pub async fn set_status(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     st.db(move |conn| {
         let tx = conn.transaction()?;
         let user: i64 = tx
-            .query_row("SELECT id FROM users WHERE uuid = ?1", [&uuid], |r| {
-                r.get(0)
-            })
+            .query_row("SELECT id FROM users WHERE uuid = ?1", [&uuid], |r| r.get(0))
             .optional()?
             .ok_or_else(|| ApiError::not_found("user"))?;
         let mut errs = FieldErrors::new();
@@ -35,16 +29,10 @@ pub async fn set_status(
             Some(Value::Null) => Some(None),
             Some(Value::String(s)) => {
                 let id: Option<i64> = tx
-                    .query_row("SELECT id FROM custom_statuses WHERE uuid = ?1", [s], |r| {
-                        r.get(0)
-                    })
+                    .query_row("SELECT id FROM custom_statuses WHERE uuid = ?1", [s], |r| r.get(0))
                     .optional()?;
                 if id.is_none() {
-                    push(
-                        &mut errs,
-                        "custom_status_uuid",
-                        format!("unknown custom status: {s}"),
-                    );
+                    push(&mut errs, "custom_status_uuid", format!("unknown custom status: {s}"));
                 }
                 id.map(Some)
             }

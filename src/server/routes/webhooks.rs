@@ -23,9 +23,7 @@ pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResul
             .parse::<u64>()
             .ok()
             .filter(|n| (1..=MAX_ITEMS).contains(n))
-            .ok_or_else(|| {
-                ApiError::invalid("items", format!("must be a number from 1 to {MAX_ITEMS}"))
-            })?,
+            .ok_or_else(|| ApiError::invalid("items", format!("must be a number from 1 to {MAX_ITEMS}")))?,
     };
     let mut conds = Vec::new();
     let mut args = Vec::new();
@@ -36,11 +34,7 @@ pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResul
         Some(_) => return Err(ApiError::invalid("status", "must be failed or success")),
     }
     if let Some(subs) = q.get("subscriptions") {
-        let kinds: Vec<&str> = subs
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .collect();
+        let kinds: Vec<&str> = subs.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
         if !kinds.is_empty() {
             conds.push(format!("event IN ({})", vec!["?"; kinds.len()].join(", ")));
             args.extend(kinds.iter().map(|k| Sql::Text(k.to_string())));
@@ -74,7 +68,9 @@ pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResul
                 }))
             })?
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Json(json!({ "webhook_events": events, "meta": { "page": page, "pages": pages(total as u64, items) } })))
+        Ok(Json(
+            json!({ "webhook_events": events, "meta": { "page": page, "pages": pages(total as u64, items) } }),
+        ))
     })
     .await
 }
