@@ -32,6 +32,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        #[allow(unreachable_patterns)] // until the CLI's subcommands land
         Some(command) => ExitCode::from(runtime.block_on(frontdesk::cli::run(cli.global, command)) as u8),
     }
 }

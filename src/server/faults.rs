@@ -90,3 +90,33 @@ pub async fn faults(State(f): State<Arc<Faults>>, req: Request, next: Next) -> R
     }
     next.run(req).await
 }
+
+/// axum's own rejections (a path that is not UTF-8, a body over the size
+/// limit...) answer plain text; clients are promised `{"error": ...}`.
+pub async fn json_errors(req: Request, next: Next) -> Response {
+    let resp = next.run(req).await;
+    let status = resp.status();
+    let is_json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return resp;
+    }
+    let retry_after = resp.headers().get(header::RETRY_AFTER).cloned();
+    let bytes = axum::body::to_bytes(resp.into_body(), 64 * 1024)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes).trim().to_string();
+    let message = if text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_string()
+    } else {
+        text
+    };
+    let mut out = (status, Json(json!({ "error": message }))).into_response();
+    if let Some(v) = retry_after {
+        out.headers_mut().insert(header::RETRY_AFTER, v);
+    }
+    out
+}

@@ -4,6 +4,21 @@
 //! It is the demo backend and the fixture the tests run against. It shares
 //! nothing with the client in `src/api` but the wire format: all row and JSON
 //! types here are its own.
+//!
+//! Decisions where the reference leaves room (clients must not depend on
+//! more than extensions.md promises):
+//! - Every list is 20 per page; events take `items` (1..=100, default 20).
+//! - GET /contacts `tags=a,b` keeps contacts carrying *all* listed tags
+//!   (ASCII case-insensitive); an unknown tag or team simply matches nothing.
+//! - Order is `lastMessageAt` desc, then id desc. Cursors are keyset
+//!   positions plus the highest contact id at the walk's start. A contact
+//!   whose activity changes during a walk may move out of its unread part.
+//! - Contacts carry two extension fields: `lastMessageAt` and `note`.
+//! - POST /contacts and POST /custom_statuses answer 201, other writes 200,
+//!   deletes of messages 204. Validation errors are keyed by body field, a
+//!   custom field as `custom_fields.<name>`; the 24-hour rule under `content`.
+//! - A send-request moves enqueued → sent → delivered → read, one step per
+//!   `status_step_ms` (2 s) since it was made; computed, no timers.
 
 mod activity;
 mod cursor;

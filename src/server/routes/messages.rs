@@ -100,9 +100,15 @@ pub async fn list(
     .await
 }
 
+/// By uuid, or by the external (messaging app) id of a message sent through
+/// the interface. Notes cannot be deleted this way: they have no uuid.
 async fn delete_message(st: &Shared, uuid: String) -> ApiResult<StatusCode> {
     st.db(move |conn| {
-        let n = conn.execute("DELETE FROM messages WHERE uuid = ?1 AND status != 'note'", [&uuid])?;
+        let n = conn.execute(
+            "DELETE FROM messages WHERE status != 'note' AND uuid IN
+             (?1, (SELECT uuid FROM send_requests WHERE app_message_id = ?1))",
+            [&uuid],
+        )?;
         if n == 0 {
             Err(ApiError::not_found("message"))
         } else {
