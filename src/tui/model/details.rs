@@ -35,6 +35,8 @@ pub struct Availability {
     pub available: Option<bool>,
     pub custom_status: Option<(String, String)>,
     pub pending: Option<ReqId>,
+    /// The request in flight changes the custom status (for its toast).
+    pub changing_custom: bool,
     /// The value before an optimistic change, restored on failure.
     pub before: Option<Option<bool>>,
     /// `None` until loaded; `Err` with the reason when the server lacks them.

@@ -129,6 +129,7 @@ pub(crate) fn toggle_availability(model: &mut Model, fx: &mut Vec<Effect>) {
     let next = !av.available.unwrap_or(false);
     av.before = Some(av.available);
     av.available = Some(next); // optimistic; restored on failure
+    av.changing_custom = false;
     let id = model.next_id();
     model.availability.pending = Some(id);
     fx.push(Effect::SetUserStatus {
@@ -170,6 +171,7 @@ pub(crate) fn set_custom_status(model: &mut Model, id: String, fx: &mut Vec<Effe
     };
     let req = model.next_id();
     model.availability.pending = Some(req);
+    model.availability.changing_custom = true;
     model.availability.before = Some(model.availability.available);
     fx.push(Effect::SetUserStatus {
         id: req,
@@ -198,10 +200,12 @@ pub(crate) fn user_status_set(model: &mut Model, id: ReqId, result: Result<UserS
                 .and_then(|c| c.id.map(|id| (id, c.name.unwrap_or_default())))
                 .filter(|(id, _)| !id.is_empty());
             av.before = None;
-            let text = match av.available {
-                Some(true) => "you are available",
-                Some(false) => "you are away",
-                None => "status saved",
+            let text = match (av.changing_custom, &av.custom_status, av.available) {
+                (true, Some((_, name)), _) => format!("custom status: {name}"),
+                (true, None, _) => "custom status cleared".to_string(),
+                (false, _, Some(true)) => "you are available".to_string(),
+                (false, _, Some(false)) => "you are away".to_string(),
+                (false, _, None) => "status saved".to_string(),
             };
             model.status.push(ToastKind::Success, text, now);
         }

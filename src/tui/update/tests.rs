@@ -712,6 +712,10 @@ fn custom_status_picker_sets_and_clears() {
         }
     });
     assert_eq!(body.unwrap().custom_status, CustomStatusChange::Set("cs1".into()));
+    let id = m.availability.pending.unwrap();
+    let status: UserStatus = serde_json::from_str(r#"{"custom_status":{"id":"cs1","name":"Lunch"}}"#).unwrap();
+    update(&mut m, Msg::UserStatusSet { id, result: Ok(status) });
+    assert_eq!(m.status.current().unwrap().text, "custom status: Lunch");
 }
 
 #[test]

@@ -51,7 +51,11 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         spans.push(Span::raw(" │ "));
         spans.push(Span::styled(filter, theme.warning()));
     }
-    let hint = "? help  : commands  q quit ";
+    let hint = if area.width >= 100 {
+        "? help  : commands  q quit "
+    } else {
+        "? help "
+    };
     let [left, right] = Layout::horizontal([Constraint::Min(1), Constraint::Length(width(hint) as u16)]).areas(area);
     frame.render_widget(Paragraph::new(Line::from(spans)), left);
     frame.render_widget(Paragraph::new(Line::styled(hint, theme.dim())), right);
