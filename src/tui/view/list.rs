@@ -93,7 +93,11 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         };
         lines.push(Line::styled(msg, theme.dim()));
     }
-    let offset = list.offset.min(list.visible_len().saturating_sub(1));
+    // The window may have shrunk since `update` placed it (a toast line).
+    let mut offset = list.offset.min(list.visible_len().saturating_sub(1));
+    if list.selected >= offset + rows.max(1) {
+        offset = list.selected + 1 - rows.max(1);
+    }
     for r in offset..(offset + rows).min(list.visible_len()) {
         let Some(contact) = list.row(r) else { break };
         lines.push(row(model, contact, r == list.selected, &c, w, theme));
