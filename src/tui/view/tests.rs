@@ -140,3 +140,37 @@ fn search_loading_and_no_user() {
     let m = empty_model(80, 24);
     assert_snapshot!("empty_80x24", draw(&m).backend());
 }
+
+#[test]
+fn tiny_and_huge_terminals_do_not_panic() {
+    for (w, h) in [
+        (1, 1),
+        (10, 5),
+        (20, 8),
+        (40, 12),
+        (79, 23),
+        (99, 30),
+        (100, 12),
+        (250, 70),
+    ] {
+        let mut m = rich(w, h);
+        m.status.push(ToastKind::Error, "boom", now());
+        for k in ['?', '?', ':', 'x'] {
+            update(&mut m, key(k));
+            let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+            t.draw(|f| super::view(&m, f, &Theme::plain())).unwrap();
+        }
+        update(&mut m, code(crossterm::event::KeyCode::Esc));
+        for k in ['n', 'e', 't'] {
+            update(&mut m, key(k));
+            let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+            t.draw(|f| super::view(&m, f, &Theme::plain())).unwrap();
+            update(&mut m, code(crossterm::event::KeyCode::Esc));
+        }
+        for p in [Pane::Thread, Pane::Details] {
+            m.focus = p;
+            let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+            t.draw(|f| super::view(&m, f, &Theme::plain())).unwrap();
+        }
+    }
+}
