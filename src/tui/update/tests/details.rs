@@ -1,0 +1,189 @@
+use super::*;
+
+#[test]
+fn bot_toggles_and_reports() {
+    let mut m = model_with(20, 160, 48);
+    let uuid = m.list.selected_uuid().unwrap();
+    let id = m.details.bot.loading.unwrap();
+    update(
+        &mut m,
+        Msg::BotLoaded {
+            id,
+            uuid: uuid.clone(),
+            result: Ok(bot(true)),
+        },
+    );
+    assert_eq!(m.list.bots.get(&uuid), Some(&true));
+    let fx = update(&mut m, key('b'));
+    let (id, action) = fx
+        .iter()
+        .find_map(|e| {
+            if let Effect::SetBot { id, action, .. } = e {
+                Some((*id, *action))
+            } else {
+                None
+            }
+        })
+        .unwrap();
+    assert_eq!(action, BotAction::End);
+    update(
+        &mut m,
+        Msg::BotSet {
+            id,
+            uuid: uuid.clone(),
+            result: Ok(bot(false)),
+        },
+    );
+    assert!(!m.details.bot.bot.as_ref().unwrap().is_running());
+    assert!(m.status.current().unwrap().text.contains("bot stopped"));
+    let fx = update(&mut m, key('b'));
+    let id = fx
+        .iter()
+        .find_map(|e| {
+            if let Effect::SetBot { id, .. } = e {
+                Some(*id)
+            } else {
+                None
+            }
+        })
+        .unwrap();
+    update(
+        &mut m,
+        Msg::BotSet {
+            id,
+            uuid,
+            result: Err(ApiError::Rejected {
+                status: 409,
+                message: "no bot".into(),
+            }),
+        },
+    );
+    assert!(m.status.current().unwrap().text.contains("no bot"));
+    assert!(m.details.bot.pending.is_none());
+}
+
+#[test]
+fn availability_toggles_optimistically_and_rolls_back() {
+    let mut m = model_with(20, 160, 48);
+    let fx = update(&mut m, key('v'));
+    let (id, update_body) = fx
+        .iter()
+        .find_map(|e| {
+            if let Effect::SetUserStatus { id, update, .. } = e {
+                Some((*id, update.clone()))
+            } else {
+                None
+            }
+        })
+        .unwrap();
+    assert_eq!(update_body.available, Some(true));
+    assert_eq!(m.availability.available, Some(true));
+    update(
+        &mut m,
+        Msg::UserStatusSet {
+            id,
+            result: Err(ApiError::Transport("down".into())),
+        },
+    );
+    assert_eq!(m.availability.available, None, "rolled back");
+    let fx = update(&mut m, key('v'));
+    let id = fx
+        .iter()
+        .find_map(|e| {
+            if let Effect::SetUserStatus { id, .. } = e {
+                Some(*id)
+            } else {
+                None
+            }
+        })
+        .unwrap();
+    let status: UserStatus =
+        serde_json::from_str(r#"{"appearance":{"available":true},"custom_status":{"id":"cs1","name":"Lunch"}}"#)
+            .unwrap();
+    update(&mut m, Msg::UserStatusSet { id, result: Ok(status) });
+    assert_eq!(m.availability.available, Some(true));
+    assert_eq!(m.availability.custom_status.as_ref().unwrap().1, "Lunch");
+}
+
+#[test]
+fn availability_without_a_user_shows_the_hint() {
+    let mut m = model_with(20, 160, 48);
+    m.availability.user = None;
+    assert!(update(&mut m, key('v')).is_empty());
+    assert!(m.status.current().unwrap().text.contains("user_uuid"));
+    update(&mut m, key('s'));
+    assert!(m.overlay.is_none());
+}
+
+#[test]
+fn custom_status_picker_sets_and_clears() {
+    let mut m = model_with(20, 160, 48);
+    update(
+        &mut m,
+        Msg::CustomStatusesLoaded(Err(ApiError::NotOffered {
+            what: "custom statuses".into(),
+        })),
+    );
+    update(&mut m, key('s'));
+    assert!(m.overlay.is_none());
+    assert!(
+        m.status
+            .current()
+            .unwrap()
+            .text
+            .contains("does not offer custom statuses")
+    );
+    let cs = CustomStatus {
+        id: "cs1".into(),
+        name: "Lunch".into(),
+        emoji: "🍔".into(),
+        ..Default::default()
+    };
+    update(&mut m, Msg::CustomStatusesLoaded(Ok(vec![cs])));
+    update(&mut m, key('s'));
+    assert!(matches!(m.overlay, Some(Overlay::CustomStatus(_))));
+    type_text(&mut m, "lunch");
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let body = fx.iter().find_map(|e| {
+        if let Effect::SetUserStatus { update, .. } = e {
+            Some(update.clone())
+        } else {
+            None
+        }
+    });
+    assert_eq!(body.unwrap().custom_status, CustomStatusChange::Set("cs1".into()));
+    let id = m.availability.pending.unwrap();
+    let status: UserStatus = serde_json::from_str(r#"{"custom_status":{"id":"cs1","name":"Lunch"}}"#).unwrap();
+    update(&mut m, Msg::UserStatusSet { id, result: Ok(status) });
+    assert_eq!(m.status.current().unwrap().text, "custom status: Lunch");
+}
+
+#[test]
+fn copy_link_writes_osc52_and_says_so() {
+    let mut m = model_with(20, 160, 48);
+    let fx = update(&mut m, key('y'));
+    assert!(fx.contains(&Effect::CopyToClipboard(contact(0).conversation_href.unwrap())));
+    assert!(m.status.current().unwrap().text.contains("copied"));
+}
+
+#[test]
+fn my_status_is_read_from_team_members_when_my_email_is_known() {
+    let mut m = model_with(5, 160, 48);
+    m.availability.email = Some("me@example.test".into());
+    let me: crate::api::TeamMember = serde_json::from_str(
+        r#"{"email":"me@example.test","name":"Me","available":false,"userCustomStatus":{"id":"cs9","name":"Lunch"}}"#,
+    )
+    .unwrap();
+    let other: crate::api::TeamMember =
+        serde_json::from_str(r#"{"email":"x@example.test","name":"X","available":true}"#).unwrap();
+    update(
+        &mut m,
+        Msg::TeamMembersLoaded {
+            team: "t".into(),
+            result: Ok(vec![other, me]),
+        },
+    );
+    assert_eq!(m.availability.available, Some(false));
+    assert_eq!(m.availability.custom_status, Some(("cs9".into(), "Lunch".into())));
+    assert!(m.known.collaborators.contains(&"x@example.test".to_string()));
+}

@@ -1,0 +1,93 @@
+//! `update` as the user meets it: every action, success and failure.
+
+mod actions;
+mod details;
+mod list;
+mod overlays;
+mod thread;
+
+use crossterm::event::KeyCode;
+
+use super::*;
+use crate::api::{ApiError, BotAction, ContactFilter, CustomStatus, CustomStatusChange, PageRequest, UserStatus};
+use crate::tui::fixtures::*;
+use crate::tui::keymap::KEYMAP;
+use crate::tui::model::{FormKind, Overlay};
+use crate::tui::msg::{ListFetch, ThreadFetch, WriteKind};
+
+pub(super) fn err() -> ApiError {
+    ApiError::Validation {
+        message: "note is too long".into(),
+        fields: Default::default(),
+    }
+}
+
+/// Sends the debounce result if the effects asked for one.
+pub(super) fn settle(m: &mut Model, fx: &[Effect]) -> Vec<Effect> {
+    let mut out = Vec::new();
+    for e in fx {
+        if let Effect::Debounce { id, .. } = e {
+            out.extend(update(m, Msg::SelectionSettled(*id)));
+        }
+    }
+    out
+}
+
+/// `update` plus the debounce firing at once.
+pub(super) fn step(m: &mut Model, msg: Msg) -> Vec<Effect> {
+    let fx = update(m, msg);
+    let mut more = settle(m, &fx);
+    more.extend(fx);
+    more
+}
+
+pub(super) fn thread_fetch(fx: &[Effect]) -> Option<(u64, String, ThreadFetch, PageRequest)> {
+    fx.iter().find_map(|e| match e {
+        Effect::FetchThread { id, contact, fetch, at } => Some((*id, contact.clone(), *fetch, at.clone())),
+        _ => None,
+    })
+}
+
+pub(super) fn list_fetch(fx: &[Effect]) -> Option<(u64, u64, ListFetch, ContactFilter, PageRequest)> {
+    fx.iter().find_map(|e| match e {
+        Effect::FetchContacts {
+            id,
+            generation,
+            fetch,
+            filter,
+            at,
+        } => Some((*id, *generation, *fetch, filter.clone(), at.clone())),
+        _ => None,
+    })
+}
+
+pub(super) fn type_text(m: &mut Model, s: &str) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for c in s.chars() {
+        fx.extend(update(m, key(c)));
+    }
+    fx
+}
+
+pub(super) fn submit(m: &mut Model) -> Vec<Effect> {
+    update(m, ctrl('s'))
+}
+
+pub(super) fn patch_of(fx: &[Effect]) -> (u64, String, WriteKind, crate::api::ContactPatch) {
+    fx.iter()
+        .find_map(|e| match e {
+            Effect::Patch { id, uuid, kind, patch } => Some((*id, uuid.clone(), *kind, patch.clone())),
+            _ => None,
+        })
+        .expect("a PATCH effect")
+}
+
+pub(super) fn form_error(m: &Model) -> Option<String> {
+    match &m.overlay {
+        Some(Overlay::Form { form, .. }) => {
+            let _ = form;
+            Some(format!("{:?}", form))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,50 @@
+use super::*;
+
+#[test]
+fn refresh_key_redraw_quit_and_panes() {
+    let mut m = model_with(20, 80, 24);
+    let fx = update(&mut m, key('r'));
+    assert!(list_fetch(&fx).is_some_and(|f| f.2 == ListFetch::Refresh));
+    assert!(thread_fetch(&fx).is_none() || m.thread.loading.is_none());
+    assert_eq!(update(&mut m, ctrl('l')), vec![Effect::Redraw]);
+    update(&mut m, code(KeyCode::Tab));
+    assert_eq!(m.focus, Pane::Thread);
+    update(&mut m, code(KeyCode::Tab));
+    assert_eq!(m.focus, Pane::Details);
+    update(&mut m, code(KeyCode::BackTab));
+    assert_eq!(m.focus, Pane::Thread);
+    update(&mut m, key('q'));
+    assert!(m.quit);
+}
+
+#[test]
+fn help_lists_every_keymap_entry() {
+    let mut m = model_with(5, 160, 48);
+    update(&mut m, key('?'));
+    assert!(matches!(m.overlay, Some(Overlay::Help { .. })));
+    let text: String = crate::tui::view::overlay::help_lines(&crate::tui::theme::Theme::plain())
+        .iter()
+        .map(|l| l.to_string() + "\n")
+        .collect();
+    for b in KEYMAP {
+        assert!(text.contains(b.help) && text.contains(b.label), "{} in help", b.name);
+    }
+    update(&mut m, code(KeyCode::Esc));
+    assert!(m.overlay.is_none());
+}
+
+#[test]
+fn palette_runs_an_action() {
+    let mut m = model_with(5, 160, 48);
+    update(&mut m, key(':'));
+    assert!(matches!(m.overlay, Some(Overlay::Palette(_))));
+    type_text(&mut m, "close-reopen");
+    let fx = update(&mut m, code(KeyCode::Enter));
+    assert!(m.overlay.is_none());
+    assert!(fx.iter().any(|e| matches!(e, Effect::Close { .. })));
+    update(&mut m, ctrl('k'));
+    assert!(matches!(m.overlay, Some(Overlay::Palette(_))));
+    type_text(&mut m, "help");
+    update(&mut m, code(KeyCode::Enter));
+    assert!(matches!(m.overlay, Some(Overlay::Help { .. })));
+}
