@@ -2,11 +2,23 @@
 //!
 //! INTERFACE CONTRACT: `Cli` is the whole command line; main.rs parses it and
 //! dispatches `serve` to the server, no subcommand to the TUI, and the rest
-//! to `run`.
+//! to `run_with`.
+//!
+//! Every command writes its whole answer to `out` only once it succeeded
+//! (single documents are rendered into a buffer first); only `--jsonl`
+//! streams page by page. Errors are one line on `err`.
 
-use clap::{Parser, Subcommand};
+pub mod commands;
+pub mod output;
 
-use crate::config::GlobalArgs;
+use std::io::{IsTerminal, Write};
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::api::{ApiError, Client};
+use crate::config::{GlobalArgs, Settings};
+
+pub use output::{Format, sanitize};
 
 /// frontdesk: a keyboard-driven terminal inbox.
 #[derive(Debug, Parser)]
@@ -14,6 +26,8 @@ use crate::config::GlobalArgs;
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// Open the TUI on the embedded demo server even if a key is configured
     #[arg(long)]
     pub demo: bool,
@@ -21,15 +35,236 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+/// How a command prints its answer (global flags).
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct OutputArgs {
+    /// Print one JSON document (an array for lists)
+    #[arg(long, global = true, conflicts_with = "jsonl")]
+    pub json: bool,
+    /// Print one JSON object a line, streamed as pages arrive
+    #[arg(long, global = true)]
+    pub jsonl: bool,
+}
+
+impl OutputArgs {
+    pub fn format(&self) -> Format {
+        if self.jsonl {
+            Format::Jsonl
+        } else if self.json {
+            Format::Json
+        } else {
+            Format::Table
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the embedded reference server
     Serve(crate::server::ServeArgs),
+    /// List, read, create and update contacts; close and reopen conversations
+    #[command(subcommand)]
+    Contacts(commands::contacts::ContactsCmd),
+    /// List, send, delete messages and read a sent message's status
+    #[command(subcommand)]
+    Messages(commands::messages::MessagesCmd),
+    /// Read, start and stop a contact's bot
+    #[command(subcommand)]
+    Bot(commands::bot::BotCmd),
+    /// List, read and rename message templates
+    #[command(subcommand)]
+    Templates(commands::templates::TemplatesCmd),
+    /// List and rename channels
+    #[command(subcommand)]
+    Channels(commands::channels::ChannelsCmd),
+    /// List funnels
+    #[command(subcommand)]
+    Funnels(commands::funnels::FunnelsCmd),
+    /// List teams, read a team and its members
+    #[command(subcommand)]
+    Teams(commands::teams::TeamsCmd),
+    /// Show the account's plan
+    Plan,
+    /// List, read, create, update and delete custom statuses
+    #[command(subcommand)]
+    CustomStatuses(commands::custom_statuses::CustomStatusesCmd),
+    /// Set your own availability and custom status
+    #[command(subcommand)]
+    Status(commands::status::StatusCmd),
+    /// Read the webhook event log
+    #[command(subcommand)]
+    Webhooks(commands::webhooks::WebhooksCmd),
+    /// Print a shell completion script
+    Completions(commands::completions::CompletionsArgs),
 }
 
-/// Runs a non-interactive command; returns the process exit code (0 ok, 1
-/// API or network error, 2 usage error).
+/// Why a command failed, and so its exit code.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad input or missing configuration: exit 2, no request was made.
+    Usage(String),
+    /// The service or the network failed: exit 1. `what` names the step.
+    Api { what: String, source: ApiError },
+    /// Another failure (writing output): exit 1.
+    Other(String),
+    /// stdout was closed (`| head`): end quietly.
+    BrokenPipe,
+}
+
+/// The exit code a closed stdout ends with (as a process killed by SIGPIPE
+/// would report in a shell).
+pub const BROKEN_PIPE_EXIT: i32 = 141;
+
+impl CliError {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Usage(_) => 2,
+            CliError::Api { .. } | CliError::Other(_) => 1,
+            CliError::BrokenPipe => BROKEN_PIPE_EXIT,
+        }
+    }
+
+    /// The one line printed on stderr (without the `frontdesk: ` prefix).
+    pub fn message(&self) -> Option<String> {
+        match self {
+            CliError::Usage(m) | CliError::Other(m) => Some(m.clone()),
+            CliError::Api { what, source } => Some(format!("{what}: {source}")),
+            CliError::BrokenPipe => None,
+        }
+    }
+
+    pub fn usage(msg: impl Into<String>) -> CliError {
+        CliError::Usage(msg.into())
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            CliError::BrokenPipe
+        } else {
+            CliError::Other(format!("cannot write the output: {e}"))
+        }
+    }
+}
+
+/// Wraps an API error with the step that failed.
+pub(crate) fn api_err(what: impl Into<String>) -> impl FnOnce(ApiError) -> CliError {
+    let what = what.into();
+    move |source| CliError::Api { what, source }
+}
+
+/// What a command runs with: where to write, how, and (lazily) the client.
+pub struct Ctx<'a> {
+    pub global: GlobalArgs,
+    pub format: Format,
+    /// Colour in tables and records (stdout is a terminal, `NO_COLOR` unset).
+    pub color: bool,
+    /// Progress on stderr for `--all` (stderr is a terminal).
+    pub progress: bool,
+    pub out: &'a mut dyn Write,
+    pub err: &'a mut dyn Write,
+    settings: Option<Settings>,
+    client: Option<Client>,
+}
+
+impl<'a> Ctx<'a> {
+    /// The settings, loaded on first use (warnings go to `err`).
+    pub fn settings(&mut self) -> Result<&Settings, CliError> {
+        if self.settings.is_none() {
+            let settings = crate::config::load(&self.global).map_err(|e| CliError::Usage(e.to_string()))?;
+            for w in &settings.warnings {
+                let _ = writeln!(self.err, "frontdesk: warning: {w}");
+            }
+            self.settings = Some(settings);
+        }
+        Ok(self.settings.as_ref().expect("settings were just loaded"))
+    }
+
+    /// The API client, built on first use. No key configured is a usage
+    /// error that says how to configure one.
+    pub fn client(&mut self) -> Result<Client, CliError> {
+        if let Some(c) = &self.client {
+            return Ok(c.clone());
+        }
+        let settings = self.settings()?;
+        let Some(key) = settings.api_key.clone() else {
+            return Err(CliError::usage(
+                "no API key configured: set FRONTDESK_API_KEY, pass --api-key, or put api_key in the config file \
+                 (or run `frontdesk serve` for a local demo server and point --base-url at it)",
+            ));
+        };
+        let Some(base) = settings.base_url.clone() else {
+            return Err(CliError::usage(
+                "no base URL configured: set FRONTDESK_BASE_URL, pass --base-url, or put base_url in the config file",
+            ));
+        };
+        let timeout = settings.timeout;
+        let client = Client::new(&base, key.expose(), timeout).map_err(|e| CliError::Usage(e.to_string()))?;
+        self.client = Some(client.clone());
+        Ok(client)
+    }
+
+    /// Writes a finished document in one go.
+    pub fn emit(&mut self, doc: &str) -> Result<(), CliError> {
+        self.out.write_all(doc.as_bytes())?;
+        self.out.flush()?;
+        Ok(())
+    }
+}
+
+/// Runs a non-interactive command with table output; returns the exit code.
 pub async fn run(global: GlobalArgs, command: Command) -> i32 {
-    let _ = (global, command);
-    todo!()
+    run_with(global, OutputArgs::default(), command).await
+}
+
+/// Runs a non-interactive command on stdout and stderr; returns the process
+/// exit code (0 ok, 1 API or network error, 2 usage error, 141 stdout closed).
+pub async fn run_with(global: GlobalArgs, output: OutputArgs, command: Command) -> i32 {
+    let stdout = std::io::stdout();
+    let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let progress = std::io::stderr().is_terminal();
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let mut err = std::io::stderr();
+    let code = run_to(global, output, command, &mut out, &mut err, color, progress).await;
+    match out.flush() {
+        Ok(()) => code,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => BROKEN_PIPE_EXIT,
+        Err(e) => {
+            let _ = writeln!(err, "frontdesk: cannot write the output: {e}");
+            1
+        }
+    }
+}
+
+/// Runs a command writing to the given streams (tests and the bench use a
+/// sink). Returns the exit code.
+pub async fn run_to(
+    global: GlobalArgs,
+    output: OutputArgs,
+    command: Command,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    color: bool,
+    progress: bool,
+) -> i32 {
+    let mut ctx = Ctx {
+        global,
+        format: output.format(),
+        color,
+        progress,
+        out,
+        err,
+        settings: None,
+        client: None,
+    };
+    match commands::dispatch(&mut ctx, command).await {
+        Ok(()) => 0,
+        Err(e) => {
+            if let Some(msg) = e.message() {
+                let _ = writeln!(ctx.err, "frontdesk: {}", output::sanitize(&msg));
+            }
+            e.exit_code()
+        }
+    }
 }
