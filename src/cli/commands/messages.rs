@@ -25,11 +25,10 @@ pub enum MessagesCmd {
 }
 
 #[derive(Debug, Args)]
-#[group(id = "body", required = true, multiple = false, args = ["text", "template"])]
 pub struct SendArgs {
     pub contact_uuid: String,
     /// The text to send (refused by the service 24 hours after the contact last wrote)
-    #[arg(long)]
+    #[arg(long, required_unless_present = "template", conflicts_with = "template")]
     pub text: Option<String>,
     /// Template uuid to send instead of free text
     #[arg(long)]
@@ -89,6 +88,9 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
                 && text.trim().is_empty()
             {
                 return Err(CliError::usage("messages send: --text must not be empty"));
+            }
+            if !args.values.is_empty() && args.template.is_none() {
+                return Err(CliError::usage("messages send: --value goes with --template"));
             }
             let what = format!("messages send {uuid}");
             let client = ctx.client()?;
