@@ -1,19 +1,45 @@
-//! Pages and cursors.
+//! Pages, cursors, and streams that walk them.
 
-use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::future::Future;
+
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use serde::{Deserialize, Deserializer, Serialize};
+
+use super::error::ApiError;
 
 /// `meta` of a list answer.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Meta {
     /// Current page, for page-based requests.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lenient_u32")]
     pub page: Option<u32>,
     /// Total pages, for page-based requests.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lenient_u32")]
     pub pages: Option<u32>,
     /// Opaque cursor for the next batch; `None` on the last one.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_cursor")]
     pub next: Option<String>,
+}
+
+/// A page number given as a number or a numeric string (some servers quote
+/// them); anything else reads as absent rather than failing the page.
+fn lenient_u32<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    Ok(match Option::<serde_json::Value>::deserialize(d)? {
+        Some(serde_json::Value::Number(n)) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
+        Some(serde_json::Value::String(s)) => s.trim().parse().ok(),
+        _ => None,
+    })
+}
+
+/// A cursor given as a string (or a number); empty means none.
+fn lenient_cursor<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match Option::<serde_json::Value>::deserialize(d)? {
+        Some(serde_json::Value::String(s)) if !s.is_empty() => Some(s),
+        Some(serde_json::Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    })
 }
 
 /// One page of a list.
@@ -37,3 +63,194 @@ pub enum PageRequest {
 
 /// The highest page number GET /contacts serves.
 pub const MAX_CONTACT_PAGE: u32 = 500;
+
+/// The error a walk ends with when the server hands back a cursor it
+/// already gave (a server bug that would otherwise loop forever).
+pub const REPEATED_CURSOR: &str = "the server repeated a pagination cursor; stopping the walk";
+
+/// A page-number walk stops here even if the server never says it is done.
+pub const MAX_WALK_PAGES: u32 = 10_000;
+
+enum Step<R> {
+    Fetch(R),
+    Fail(ApiError),
+    Done,
+}
+
+/// Walks a cursor-paged list: `fetch(First)`, then `fetch(After(next))`
+/// until `meta.next` is null. A request error is yielded and ends the walk;
+/// a cursor seen before yields its page, then
+/// `ApiError::Pagination(REPEATED_CURSOR)`, and ends the walk.
+pub fn walk_cursor<T, F, Fut>(fetch: F) -> BoxStream<'static, Result<Page<T>, ApiError>>
+where
+    T: Send + 'static,
+    F: FnMut(PageRequest) -> Fut + Send + 'static,
+    Fut: Future<Output = Result<Page<T>, ApiError>> + Send + 'static,
+{
+    let start = (fetch, HashSet::<String>::new(), Step::Fetch(PageRequest::First));
+    futures::stream::unfold(start, |(mut fetch, mut seen, step)| async move {
+        match step {
+            Step::Done => None,
+            Step::Fail(e) => Some((Err(e), (fetch, seen, Step::Done))),
+            Step::Fetch(at) => {
+                if let PageRequest::After(cursor) = &at {
+                    seen.insert(cursor.clone());
+                }
+                match fetch(at).await {
+                    Err(e) => Some((Err(e), (fetch, seen, Step::Done))),
+                    Ok(page) => {
+                        let next = match page.meta.next.clone().filter(|c| !c.is_empty()) {
+                            None => Step::Done,
+                            Some(c) if seen.contains(&c) => Step::Fail(ApiError::Pagination(REPEATED_CURSOR.into())),
+                            Some(c) => Step::Fetch(PageRequest::After(c)),
+                        };
+                        Some((Ok(page), (fetch, seen, next)))
+                    }
+                }
+            }
+        }
+    })
+    .boxed()
+}
+
+/// Walks a page-numbered list (templates, teams, channels, custom statuses,
+/// team members, webhook events) from page 1: continues while
+/// `meta.page < meta.pages`. Without `pages`, it continues only while the
+/// server echoes the page asked for and pages are not empty (never past
+/// [`MAX_WALK_PAGES`]). An answer for another page than the one asked
+/// ends the walk with `ApiError::Pagination`.
+pub fn walk_numbered<T, F, Fut>(fetch: F) -> BoxStream<'static, Result<Page<T>, ApiError>>
+where
+    T: Send + 'static,
+    F: FnMut(u32) -> Fut + Send + 'static,
+    Fut: Future<Output = Result<Page<T>, ApiError>> + Send + 'static,
+{
+    futures::stream::unfold((fetch, Step::Fetch(1u32)), |(mut fetch, step)| async move {
+        match step {
+            Step::Done => None,
+            Step::Fail(e) => Some((Err(e), (fetch, Step::Done))),
+            Step::Fetch(n) => match fetch(n).await {
+                Err(e) => Some((Err(e), (fetch, Step::Done))),
+                Ok(page) => {
+                    if n > 1 && page.meta.page.is_some_and(|p| p != n) {
+                        let got = page.meta.page.unwrap_or_default();
+                        let e = ApiError::Pagination(format!(
+                            "the server answered page {got} when asked for page {n}; stopping the walk"
+                        ));
+                        return Some((Err(e), (fetch, Step::Done)));
+                    }
+                    let more = match page.meta.pages {
+                        Some(pages) => n < pages,
+                        None => page.meta.page == Some(n) && !page.items.is_empty(),
+                    };
+                    let next = if more && n < MAX_WALK_PAGES {
+                        Step::Fetch(n + 1)
+                    } else {
+                        Step::Done
+                    };
+                    Some((Ok(page), (fetch, next)))
+                }
+            },
+        }
+    })
+    .boxed()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures::StreamExt;
+    use std::sync::{Arc, Mutex};
+
+    fn page(items: Vec<u32>, page: Option<u32>, pages: Option<u32>, next: Option<&str>) -> Page<u32> {
+        Page {
+            items,
+            meta: Meta {
+                page,
+                pages,
+                next: next.map(str::to_string),
+            },
+        }
+    }
+
+    #[test]
+    fn meta_is_lenient() {
+        let m: Meta = serde_json::from_str(r#"{"page":"2","pages":7,"next":null,"extra":1}"#).unwrap();
+        assert_eq!(
+            m,
+            Meta {
+                page: Some(2),
+                pages: Some(7),
+                next: None
+            }
+        );
+        let m: Meta = serde_json::from_str(r#"{"next":""}"#).unwrap();
+        assert_eq!(m.next, None);
+        let m: Meta = serde_json::from_str(r#"{"next":"abc"}"#).unwrap();
+        assert_eq!(m.next.as_deref(), Some("abc"));
+    }
+
+    #[tokio::test]
+    async fn numbered_walk_follows_pages() {
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let log = asked.clone();
+        let pages: Vec<_> = walk_numbered(move |n| {
+            log.lock().unwrap().push(n);
+            async move { Ok(page(vec![n], Some(n), Some(3), None)) }
+        })
+        .collect()
+        .await;
+        assert_eq!(pages.len(), 3);
+        assert_eq!(*asked.lock().unwrap(), vec![1, 2, 3]);
+    }
+
+    #[tokio::test]
+    async fn numbered_walk_without_pages_stops_on_empty_or_no_echo() {
+        let pages: Vec<_> = walk_numbered(|n| async move {
+            let items = if n < 3 { vec![n] } else { vec![] };
+            Ok(page(items, Some(n), None, None))
+        })
+        .collect()
+        .await;
+        assert_eq!(pages.len(), 3);
+        let pages: Vec<_> = walk_numbered(|n| async move { Ok(page(vec![n], None, None, None)) })
+            .collect()
+            .await;
+        assert_eq!(pages.len(), 1);
+    }
+
+    #[tokio::test]
+    async fn numbered_walk_stops_when_the_server_ignores_the_page() {
+        let out: Vec<_> = walk_numbered(|_| async move { Ok(page(vec![1], Some(1), Some(9), None)) })
+            .collect()
+            .await;
+        assert_eq!(out.len(), 2);
+        assert!(matches!(out[1], Err(ApiError::Pagination(_))));
+    }
+
+    #[tokio::test]
+    async fn cursor_walk_stops_on_null_and_on_repeats() {
+        let out: Vec<_> = walk_cursor(|at| async move {
+            Ok(match at {
+                PageRequest::First => page(vec![1], None, None, Some("a")),
+                PageRequest::After(c) if c == "a" => page(vec![2], None, None, Some("b")),
+                _ => page(vec![3], None, None, None),
+            })
+        })
+        .collect()
+        .await;
+        assert_eq!(out.len(), 3);
+        assert!(out.iter().all(Result::is_ok));
+
+        let out: Vec<_> = walk_cursor(|at| async move {
+            Ok(match at {
+                PageRequest::First => page(vec![1], None, None, Some("a")),
+                _ => page(vec![2], None, None, Some("a")),
+            })
+        })
+        .collect()
+        .await;
+        assert_eq!(out.len(), 3);
+        assert_eq!(out[2], Err(ApiError::Pagination(REPEATED_CURSOR.into())));
+    }
+}

@@ -1,5 +1,8 @@
 //! The terminal app (issue 4).
 
+pub mod text;
+pub mod theme;
+
 use crate::config::GlobalArgs;
 
 /// Opens the TUI: the configured account, or the embedded demo server when

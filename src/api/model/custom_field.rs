@@ -2,6 +2,8 @@
 //! holds a JSON array) and validation against the field's type and options
 //! before a write. The server's word is still final.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::open_enum;
@@ -152,7 +154,7 @@ pub fn validate_field_value(
         }
         FieldType::Dropdown => {
             let s = single("dropdown")?;
-            if options.iter().any(|o| *o == s) {
+            if options.contains(&s) {
                 Ok(serde_json::Value::String(s))
             } else {
                 Err(format!(
@@ -175,6 +177,29 @@ pub fn validate_field_value(
             Ok(serde_json::Value::from(items))
         }
     }
+}
+
+/// Validates several values against a contact's `customFieldsMetadata` and
+/// returns the `custom_fields` body to send. Every problem is listed, each
+/// naming its field; a name the metadata does not know is a problem too.
+pub fn validate_custom_fields(
+    values: &BTreeMap<String, FieldValue>,
+    metadata: &BTreeMap<String, FieldMeta>,
+) -> Result<BTreeMap<String, serde_json::Value>, Vec<String>> {
+    let mut body = BTreeMap::new();
+    let mut problems = Vec::new();
+    for (name, value) in values {
+        match metadata.get(name) {
+            None => problems.push(format!("{name}: this account has no such custom field")),
+            Some(meta) => match validate_field_value(name, &meta.field_type, &meta.options, value) {
+                Ok(json) => {
+                    body.insert(name.clone(), json);
+                }
+                Err(problem) => problems.push(problem),
+            },
+        }
+    }
+    if problems.is_empty() { Ok(body) } else { Err(problems) }
 }
 
 /// Splits comma-separated input, dropping empty items.

@@ -6,7 +6,7 @@ mod custom_field;
 mod open_enum;
 pub mod time;
 
-pub use custom_field::{FieldMeta, FieldType, FieldValue, split_list, validate_field_value};
+pub use custom_field::{FieldMeta, FieldType, FieldValue, split_list, validate_custom_fields, validate_field_value};
 
 use std::collections::BTreeMap;
 
@@ -138,6 +138,14 @@ fn unknown_message_status() -> MessageStatus {
     MessageStatus::Other(String::new())
 }
 
+fn unknown_delivery_status() -> DeliveryStatus {
+    DeliveryStatus::Other(String::new())
+}
+
+fn unknown_bot_status() -> BotStatus {
+    BotStatus::Other(String::new())
+}
+
 /// Inner payload of a send-request's status.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -167,6 +175,7 @@ pub struct MessageStatusPayload {
 #[serde(rename_all = "camelCase")]
 pub struct MessageSendRequest {
     pub uuid: String,
+    #[serde(default = "unknown_delivery_status")]
     pub status: DeliveryStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message_status_payload: Option<MessageStatusPayload>,
@@ -176,6 +185,7 @@ pub struct MessageSendRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SentMessage {
     pub uuid: String,
+    #[serde(default = "unknown_delivery_status")]
     pub status: DeliveryStatus,
 }
 
@@ -267,6 +277,8 @@ pub struct Bot {
     pub uuid: String,
     #[serde(default)]
     pub name: String,
+    /// Missing in some answers (e.g. after `bot_end`): kept as `Other("")`.
+    #[serde(default = "unknown_bot_status")]
     pub status: BotStatus,
     #[serde(default, with = "time::opt")]
     pub conversation_started_at: Option<DateTime<Utc>>,
@@ -380,3 +392,6 @@ where
 {
     Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
+
+#[cfg(test)]
+mod tests;

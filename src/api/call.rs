@@ -1,0 +1,178 @@
+//! A request described before it is sent (method, path segments, query,
+//! body, whether it may be repeated) and how a 404 to it is read.
+
+use reqwest::Method;
+use serde::Serialize;
+
+use super::error::ApiError;
+
+/// How a 404 answer is read for one request.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Missing {
+    /// What the request names, as (noun, id); the first is the default.
+    subjects: Vec<(&'static str, String)>,
+    /// Set on the endpoints extensions.md adds: what a server without the
+    /// route does not offer.
+    offered: Option<&'static str>,
+}
+
+impl Missing {
+    fn name(noun: &str, id: &str) -> String {
+        if id.is_empty() {
+            noun.to_string()
+        } else {
+            format!("{noun} {id}")
+        }
+    }
+
+    /// A 404 whose body names a missing resource is `NotFound`; on an
+    /// extension endpoint anything else is a route the server lacks.
+    pub(crate) fn resolve(&self, message: Option<&str>) -> ApiError {
+        let lower = message.map(str::to_lowercase).unwrap_or_default();
+        let route_level = lower.is_empty() || ["route", "endpoint", "no such path"].iter().any(|w| lower.contains(w));
+        if !route_level {
+            let by_id = self
+                .subjects
+                .iter()
+                .find(|(_, id)| !id.is_empty() && lower.contains(&id.to_lowercase()));
+            let by_noun = || self.subjects.iter().find(|(noun, _)| lower.contains(noun));
+            if let Some((noun, id)) = by_id.or_else(by_noun) {
+                return ApiError::NotFound {
+                    what: Self::name(noun, id),
+                };
+            }
+        }
+        match (self.offered, self.subjects.first()) {
+            (Some(what), _) => ApiError::NotOffered { what: what.to_string() },
+            (None, Some((noun, id))) => ApiError::NotFound {
+                what: Self::name(noun, id),
+            },
+            (None, None) => ApiError::NotFound {
+                what: "the requested resource".to_string(),
+            },
+        }
+    }
+}
+
+/// One request, described before it is sent.
+#[derive(Debug, Clone)]
+pub(crate) struct Call {
+    pub(crate) method: Method,
+    pub(crate) path: Vec<String>,
+    pub(crate) query: Vec<(&'static str, String)>,
+    pub(crate) body: Option<Vec<u8>>,
+    pub(crate) idempotent: bool,
+    pub(crate) missing: Missing,
+}
+
+impl Call {
+    /// A request to `path` (segments, each percent-encoded on its own).
+    /// GET, PUT, PATCH and DELETE are retried; POST is not unless
+    /// [`Call::idempotent`] says so.
+    pub(crate) fn new(method: Method, path: &[&str]) -> Call {
+        let idempotent = method != Method::POST;
+        Call {
+            method,
+            path: path.iter().map(|s| s.to_string()).collect(),
+            query: Vec::new(),
+            body: None,
+            idempotent,
+            missing: Missing::default(),
+        }
+    }
+
+    pub(crate) fn get(path: &[&str]) -> Call {
+        Call::new(Method::GET, path)
+    }
+
+    /// Adds a query parameter.
+    pub(crate) fn query(mut self, key: &'static str, value: impl Into<String>) -> Call {
+        self.query.push((key, value.into()));
+        self
+    }
+
+    /// Adds a query parameter when there is a value.
+    pub(crate) fn query_opt(self, key: &'static str, value: Option<impl Into<String>>) -> Call {
+        match value {
+            Some(v) => self.query(key, v),
+            None => self,
+        }
+    }
+
+    /// Sets the JSON body.
+    pub(crate) fn json(mut self, body: &impl Serialize) -> Result<Call, ApiError> {
+        let bytes = serde_json::to_vec(body)
+            .map_err(|e| ApiError::Config(format!("the request body could not be encoded: {e}")))?;
+        self.body = Some(bytes);
+        Ok(self)
+    }
+
+    /// Marks the request safe (or unsafe) to repeat.
+    pub(crate) fn idempotent(mut self, yes: bool) -> Call {
+        self.idempotent = yes;
+        self
+    }
+
+    /// Names what the request is about, for a 404 (`contact <uuid>`).
+    pub(crate) fn about(mut self, noun: &'static str, id: &str) -> Call {
+        self.missing.subjects.push((noun, id.to_string()));
+        self
+    }
+
+    /// Marks an endpoint extensions.md adds: a route-level 404 becomes
+    /// `NotOffered { what }`.
+    pub(crate) fn offered(mut self, what: &'static str) -> Call {
+        self.missing.offered = Some(what);
+        self
+    }
+
+    /// `GET /contacts/…`, for decode errors.
+    pub(crate) fn endpoint(&self) -> String {
+        format!("{} /{}", self.method, self.path.join("/"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_404_names_the_resource_or_the_missing_route() {
+        let plain = Call::get(&["contacts", "c1"]).about("contact", "c1");
+        assert_eq!(
+            plain.missing.resolve(None),
+            ApiError::NotFound {
+                what: "contact c1".into()
+            }
+        );
+        let members = Call::get(&["teams", "t1", "members"])
+            .about("team", "t1")
+            .offered("team member lists");
+        assert_eq!(
+            members.missing.resolve(Some("team not found")),
+            ApiError::NotFound { what: "team t1".into() }
+        );
+        assert_eq!(
+            members.missing.resolve(Some("no team with id t1")),
+            ApiError::NotFound { what: "team t1".into() }
+        );
+        assert_eq!(
+            members.missing.resolve(None),
+            ApiError::NotOffered {
+                what: "team member lists".into()
+            }
+        );
+        assert_eq!(
+            members.missing.resolve(Some("Not Found")),
+            ApiError::NotOffered {
+                what: "team member lists".into()
+            }
+        );
+        assert_eq!(
+            members.missing.resolve(Some("no route for GET /teams/t1/members")),
+            ApiError::NotOffered {
+                what: "team member lists".into()
+            }
+        );
+    }
+}

@@ -1,0 +1,33 @@
+//! The bot of a contact.
+
+use reqwest::Method;
+
+use super::checked_id;
+use crate::api::call::Call;
+use crate::api::client::Client;
+use crate::api::error::ApiError;
+use crate::api::model::Bot;
+use crate::api::request::BotAction;
+
+impl Client {
+    /// GET /contacts/:uuid/bot.
+    pub async fn get_bot(&self, contact_uuid: &str) -> Result<Bot, ApiError> {
+        let uuid = checked_id("contact", contact_uuid)?;
+        let call = Call::get(&["contacts", uuid, "bot"])
+            .about("contact", uuid)
+            .about("bot", "");
+        self.fetch(&call).await?.one(&["bot"])
+    }
+
+    /// POST /contacts/:uuid/bot (idempotent: setting a state twice is
+    /// harmless, so it is retried).
+    pub async fn set_bot(&self, contact_uuid: &str, action: BotAction) -> Result<Bot, ApiError> {
+        let uuid = checked_id("contact", contact_uuid)?;
+        let call = Call::new(Method::POST, &["contacts", uuid, "bot"])
+            .json(&serde_json::json!({ "status": action }))?
+            .idempotent(true)
+            .about("contact", uuid)
+            .about("bot", "");
+        self.fetch(&call).await?.one(&["bot"])
+    }
+}
