@@ -188,19 +188,17 @@ impl<'a> Ctx<'a> {
             return Ok(c.clone());
         }
         let settings = self.settings()?;
-        let Some(key) = settings.api_key.clone() else {
+        if settings.api_key.is_none() {
             return Err(CliError::usage(
                 "no API key configured: set FRONTDESK_API_KEY, pass --api-key, or put api_key in the config file \
                  (or run `frontdesk serve` for a local demo server and point --base-url at it)",
             ));
+        }
+        let client = match settings.client() {
+            Ok(Some(c)) => c,
+            Ok(None) => return Err(CliError::usage("no API key configured")),
+            Err(e) => return Err(CliError::Usage(e.to_string())),
         };
-        let Some(base) = settings.base_url.clone() else {
-            return Err(CliError::usage(
-                "no base URL configured: set FRONTDESK_BASE_URL, pass --base-url, or put base_url in the config file",
-            ));
-        };
-        let timeout = settings.timeout;
-        let client = Client::new(&base, key.expose(), timeout).map_err(|e| CliError::Usage(e.to_string()))?;
         self.client = Some(client.clone());
         Ok(client)
     }
