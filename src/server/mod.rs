@@ -1,16 +1,280 @@
-//! Placeholder: the embedded reference server lands from branch `server`.
+//! The embedded reference server: a faithful implementation of
+//! `spec/api.md` (plus `spec/extensions.md`) on axum and SQLite.
+//!
+//! It is the demo backend and the fixture the tests run against. It shares
+//! nothing with the client in `src/api` but the wire format: all row and JSON
+//! types here are its own.
+//!
+//! Decisions where the reference leaves room (clients must not depend on
+//! more than extensions.md promises):
+//! - Every list is 20 per page; events take `items` (1..=100, default 20).
+//! - GET /contacts `tags=a,b` keeps contacts carrying *all* listed tags
+//!   (ASCII case-insensitive); an unknown tag or team simply matches nothing.
+//! - Order is `lastMessageAt` desc, then id desc. Cursors are keyset
+//!   positions plus the highest contact id at the walk's start. A contact
+//!   whose activity changes during a walk may move out of its unread part.
+//! - Contacts carry two extension fields: `lastMessageAt` and `note`.
+//! - POST /contacts and POST /custom_statuses answer 201, other writes 200,
+//!   deletes of messages 204. Validation errors are keyed by body field, a
+//!   custom field as `custom_fields.<name>`; the 24-hour rule under `content`.
+//! - A send-request moves enqueued → sent → delivered → read, one step per
+//!   `status_step_ms` (2 s) since it was made; computed, no timers.
 
+mod activity;
+mod cursor;
+mod db;
+mod error;
+mod faults;
+mod manifest;
+mod routes;
+mod seed;
+mod seed_text;
+mod state;
+mod validate;
+mod webhooks;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub use manifest::{Manifest, ManifestChannel, ManifestField, ManifestStatus, ManifestTeam, ManifestUser};
+
+/// `frontdesk serve` command-line options.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
+    /// Address to listen on; port 0 picks a free one.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: String,
+    /// SQLite file; seeded only when new, kept across restarts. In memory when absent.
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+    /// Number of demo contacts to seed.
+    #[arg(long, default_value_t = 300)]
+    pub contacts: usize,
+    /// Seed of the demo data: the same seed gives the same account.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// API key to accept (a generated one otherwise).
+    #[arg(long)]
+    pub api_key: Option<String>,
+    /// Write a JSON description of the seeded account here before the ready line.
+    #[arg(long)]
+    pub manifest: Option<PathBuf>,
+    /// Loopback URL that receives every webhook event by POST.
+    #[arg(long)]
+    pub webhook_url: Option<String>,
+    /// Turn off the simulated customer and bot activity.
+    #[arg(long)]
+    pub no_activity: bool,
+    /// Added latency per request, in milliseconds.
+    #[arg(long, default_value_t = 0)]
+    pub latency_ms: u64,
+    /// Share of requests (0.0 to 1.0) that answer 500.
+    #[arg(long, default_value_t = 0.0)]
+    pub fail_rate: f64,
+    /// Requests per second accepted; beyond it 429 with Retry-After.
+    #[arg(long)]
+    pub rate_limit: Option<u32>,
+}
+
+/// Everything `start` needs. `Default` is what tests want: seed 42, 300
+/// contacts, in memory, no live activity (deterministic), bot enabled.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    pub db: Option<PathBuf>,
+    pub contacts: usize,
+    pub seed: u64,
+    pub api_key: Option<String>,
+    pub webhook_url: Option<String>,
+    pub activity: bool,
+    pub latency_ms: u64,
+    pub fail_rate: f64,
+    pub rate_limit: Option<u32>,
+    /// Whether the seeded account has a bot (only read when seeding).
+    pub bot_enabled: bool,
+    /// Time a send-request spends in each delivery status.
+    pub status_step_ms: u64,
+    /// Pause between two live-activity ticks.
+    pub activity_interval_ms: u64,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            db: None,
+            contacts: 300,
+            seed: 42,
+            api_key: None,
+            webhook_url: None,
+            activity: false,
+            latency_ms: 0,
+            fail_rate: 0.0,
+            rate_limit: None,
+            bot_enabled: true,
+            status_step_ms: 2000,
+            activity_interval_ms: 4000,
+        }
+    }
+}
+
+impl From<&ServeArgs> for ServerConfig {
+    fn from(a: &ServeArgs) -> Self {
+        ServerConfig {
+            db: a.db.clone(),
+            contacts: a.contacts,
+            seed: a.seed,
+            api_key: a.api_key.clone(),
+            webhook_url: a.webhook_url.clone(),
+            activity: !a.no_activity,
+            latency_ms: a.latency_ms,
+            fail_rate: a.fail_rate,
+            rate_limit: a.rate_limit,
+            ..ServerConfig::default()
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct ServerError(pub String);
+pub enum ServerError {
+    #[error("i/o error: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("database error: {0}")]
+    Db(#[from] rusqlite::Error),
+    #[error("invalid configuration: {0}")]
+    Config(String),
+    #[error("could not write the manifest: {0}")]
+    Manifest(#[from] serde_json::Error),
+}
 
+/// A server started by [`start`]; call [`RunningServer::stop`] to end it.
+pub struct RunningServer {
+    /// `http://127.0.0.1:PORT/v1`
+    pub base_url: String,
+    pub api_key: String,
+    pub manifest: Manifest,
+    shutdown: Option<oneshot::Sender<()>>,
+    join: JoinHandle<()>,
+    activity: Option<JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for RunningServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The key stays out of Debug output.
+        f.debug_struct("RunningServer")
+            .field("base_url", &self.base_url)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RunningServer {
+    /// Stop serving and release the database.
+    pub async fn stop(mut self) {
+        if let Some(a) = self.activity.take() {
+            a.abort();
+            let _ = a.await;
+        }
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        // Graceful shutdown waits for open connections; do not wait forever.
+        if tokio::time::timeout(Duration::from_secs(3), &mut self.join)
+            .await
+            .is_err()
+        {
+            self.join.abort();
+            let _ = (&mut self.join).await;
+        }
+    }
+}
+
+/// Start on an already-bound listener (tests bind 127.0.0.1:0).
+pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<RunningServer, ServerError> {
+    let webhook_url = match &config.webhook_url {
+        Some(u) => Some(webhooks::check_loopback(u).map_err(ServerError::Config)?),
+        None => None,
+    };
+    if !(0.0..=1.0).contains(&config.fail_rate) {
+        return Err(ServerError::Config("fail rate must lie between 0 and 1".into()));
+    }
+    let addr = listener.local_addr()?;
+    let base_url = format!("http://{addr}/v1");
+    let cfg = config.clone();
+    let (conn, api_key) = tokio::task::spawn_blocking(move || state::prepare_db(&cfg))
+        .await
+        .map_err(|e| ServerError::Config(format!("seeding task failed: {e}")))??;
+    let manifest = manifest::build(&conn, &base_url, &api_key)?;
+    let state = Arc::new(state::AppState::new(conn, api_key.clone(), &config, webhook_url));
+    let app = routes::router(state.clone(), &config);
+
+    let (tx, rx) = oneshot::channel::<()>();
+    let join = tokio::spawn(async move {
+        let serve = axum::serve(listener, app).with_graceful_shutdown(async {
+            let _ = rx.await;
+        });
+        if let Err(e) = serve.await {
+            tracing::error!(error = %e, "server stopped with an error");
+        }
+    });
+    let activity = config.activity.then(|| {
+        tokio::spawn(activity::run(
+            state.clone(),
+            config.seed,
+            Duration::from_millis(config.activity_interval_ms.max(50)),
+        ))
+    });
+    Ok(RunningServer {
+        base_url,
+        api_key,
+        manifest,
+        shutdown: Some(tx),
+        join,
+        activity,
+    })
+}
+
+/// `frontdesk serve`: bind, seed, write the manifest, print the ready line,
+/// serve until Ctrl-C or SIGTERM.
 pub async fn run(args: ServeArgs) -> Result<(), ServerError> {
-    let _ = args;
-    todo!()
+    let listener = TcpListener::bind(&args.addr).await?;
+    let server = start(listener, ServerConfig::from(&args)).await?;
+    if let Some(path) = &args.manifest {
+        let json = serde_json::to_vec_pretty(&server.manifest)?;
+        std::fs::write(path, json)?;
+    }
+    {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "frontdesk serve: listening on {}", server.base_url)?;
+        writeln!(out, "frontdesk serve: api key {}", server.api_key)?;
+        out.flush()?;
+    }
+    wait_for_signal().await;
+    server.stop().await;
+    Ok(())
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }

@@ -1,5 +1,6 @@
 //! The terminal app (issue 4).
 
+pub mod form;
 pub mod text;
 pub mod theme;
 

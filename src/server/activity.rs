@@ -1,0 +1,91 @@
+//! Live activity for the demo: now and then a customer writes, a started bot
+//! replies, send-requests advance; each leaves its webhook event.
+
+use std::time::Duration;
+
+use rand::rngs::StdRng;
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rusqlite::{Connection, params};
+use serde_json::json;
+
+use super::db::{hex32, iso, now_ms};
+use super::routes::progress_events;
+use super::seed_text::{BOT_REPLIES, RECEIVED};
+use super::state::Shared;
+use super::webhooks::{Event, emit};
+
+pub async fn run(state: Shared, seed: u64, every: Duration) {
+    let mut rng = StdRng::seed_from_u64(seed ^ 0xAC71_7E17);
+    let mut tick = tokio::time::interval(every);
+    tick.tick().await;
+    loop {
+        tick.tick().await;
+        let text = RECEIVED.choose(&mut rng).copied().unwrap_or("hello");
+        let reply = BOT_REPLIES.choose(&mut rng).copied().unwrap_or("🤖");
+        let pick: f64 = rng.random();
+        let step_ms = state.status_step_ms;
+        let result = state
+            .db(move |conn| {
+                let mut events = progress_events(conn, step_ms, None)?;
+                events.extend(customer_writes(conn, pick, text, reply)?);
+                Ok(events)
+            })
+            .await;
+        match result {
+            Ok(events) => emit(&state, events).await,
+            Err(e) => tracing::warn!(error = ?e, "activity tick failed"),
+        }
+    }
+}
+
+/// A contact (biased towards recent conversations) writes; its bot answers
+/// when started. Returns the events to deliver.
+fn customer_writes(conn: &Connection, pick: f64, text: &str, reply: &str) -> rusqlite::Result<Vec<Event>> {
+    let max: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM contacts", [], |r| r.get(0))?;
+    if max == 0 {
+        return Ok(Vec::new());
+    }
+    // Squaring biases the pick towards the top of the list without starving the rest.
+    let offset = ((pick * pick) * (max.min(200) as f64)) as i64;
+    let found: Option<(i64, String, String, Option<String>, String)> = conn
+        .query_row(
+            "SELECT c.id, c.phone, c.source, c.bot_status, COALESCE(ch.phone, '') FROM contacts c
+             LEFT JOIN channels ch ON ch.id = c.channel_id
+             ORDER BY c.last_activity DESC, c.id DESC LIMIT 1 OFFSET ?1",
+            [offset],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .ok();
+    let Some((id, phone, source, bot, business)) = found else {
+        return Ok(Vec::new());
+    };
+    let mut rng = rand::rng();
+    let now = now_ms();
+    let mut events = Vec::new();
+    let mut add = |uuid: String, text: &str, at: i64, status: &str, from: &str, to: &str| -> rusqlite::Result<()> {
+        conn.execute(
+            "INSERT INTO messages (uuid, contact_id, text, created_at, status, channel, sender, recipient)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![uuid, id, text, at, status, source, from, to],
+        )?;
+        events.push(Event::message(
+            "message_created",
+            json!({ "uuid": uuid, "text": text, "createdAt": iso(at), "status": status,
+                    "channel": source, "from": from, "to": to }),
+        ));
+        Ok(())
+    };
+    add(hex32(&mut rng), text, now, "received", &phone, &business)?;
+    let mut last = now;
+    if matches!(bot.as_deref(), Some("started" | "in_progress")) {
+        last = now + 1;
+        add(hex32(&mut rng), reply, last, "sent", &business, &phone)?;
+        conn.execute("UPDATE contacts SET bot_status = 'in_progress' WHERE id = ?1", [id])?;
+    }
+    conn.execute(
+        "UPDATE contacts SET last_activity = ?1 WHERE id = ?2",
+        params![last, id],
+    )?;
+    Ok(events)
+}

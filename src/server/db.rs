@@ -1,0 +1,169 @@
+//! SQLite schema and small shared helpers (time formats, identifiers).
+//!
+//! Times are stored as integer milliseconds since the epoch (UTC) so they sort
+//! and compare cheaply; they are formatted on the way out.
+
+use chrono::{DateTime, SecondsFormat, TimeZone, Utc};
+use rand::Rng;
+use rusqlite::{Connection, OptionalExtension, params};
+
+pub const SCHEMA: &str = r#"
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS users (
+  id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, email TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
+  available INTEGER NOT NULL, available_at INTEGER NOT NULL,
+  custom_status_id INTEGER, custom_status_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS teams (
+  id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
+  created_at INTEGER NOT NULL, is_default INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS team_members (team_id INTEGER NOT NULL, user_id INTEGER NOT NULL,
+  PRIMARY KEY (team_id, user_id));
+CREATE TABLE IF NOT EXISTS channels (
+  id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, title TEXT NOT NULL, type TEXT NOT NULL,
+  main INTEGER NOT NULL, phone TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS funnels (
+  id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, name TEXT NOT NULL, emoji TEXT NOT NULL,
+  position INTEGER NOT NULL, created_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS tags (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE);
+CREATE TABLE IF NOT EXISTS custom_fields (
+  id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, type TEXT NOT NULL, options TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS custom_statuses (
+  id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, name TEXT NOT NULL, emoji TEXT NOT NULL,
+  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS templates (
+  id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, title TEXT NOT NULL, template_type TEXT NOT NULL,
+  category TEXT NOT NULL, status TEXT NOT NULL, text TEXT NOT NULL, created_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS contacts (
+  id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, conversation_uuid TEXT NOT NULL,
+  name TEXT NOT NULL, phone TEXT NOT NULL, avatar_url TEXT, created_at INTEGER NOT NULL,
+  source TEXT NOT NULL, assigned_user TEXT, team_id INTEGER, channel_id INTEGER,
+  closed_at INTEGER, funnel_uuid TEXT NOT NULL, note TEXT,
+  tags TEXT NOT NULL DEFAULT '[]', custom_fields TEXT NOT NULL DEFAULT '{}',
+  bot_status TEXT, bot_started_at INTEGER,
+  last_activity INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS messages (
+  id INTEGER PRIMARY KEY, uuid TEXT UNIQUE, contact_id INTEGER NOT NULL, text TEXT NOT NULL,
+  created_at INTEGER NOT NULL, status TEXT NOT NULL, channel TEXT NOT NULL,
+  sender TEXT NOT NULL, recipient TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS send_requests (
+  id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, status_id TEXT NOT NULL,
+  app_message_id TEXT NOT NULL, contact_id INTEGER NOT NULL, destination TEXT NOT NULL,
+  created_at INTEGER NOT NULL, reported_step INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS webhook_events (
+  id INTEGER PRIMARY KEY, event TEXT NOT NULL, payload TEXT NOT NULL, response TEXT NOT NULL,
+  success INTEGER NOT NULL, created_at INTEGER NOT NULL);
+"#;
+
+/// Indexes are created after the bulk seed: building them once is faster
+/// than maintaining them row by row.
+pub const INDEXES: &str = r#"
+CREATE INDEX IF NOT EXISTS idx_contacts_activity ON contacts (last_activity, id);
+CREATE INDEX IF NOT EXISTS idx_contacts_phone ON contacts (phone);
+CREATE INDEX IF NOT EXISTS idx_messages_contact ON messages (contact_id, created_at, id);
+CREATE INDEX IF NOT EXISTS idx_events_created ON webhook_events (created_at, id);
+"#;
+
+pub fn open(path: Option<&std::path::Path>) -> rusqlite::Result<(Connection, bool)> {
+    let conn = match path {
+        Some(p) => {
+            let conn = Connection::open(p)?;
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+            conn.pragma_update(None, "synchronous", "NORMAL")?;
+            conn
+        }
+        None => Connection::open_in_memory()?,
+    };
+    conn.execute_batch(SCHEMA)?;
+    let fresh = get_setting(&conn, "seeded")?.is_none();
+    Ok((conn, fresh))
+}
+
+pub fn get_setting(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
+    conn.query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| r.get(0))
+        .optional()
+}
+
+pub fn set_setting(conn: &Connection, key: &str, value: &str) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO settings (key, value) VALUES (?1, ?2)
+         ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        params![key, value],
+    )?;
+    Ok(())
+}
+
+pub fn now_ms() -> i64 {
+    Utc::now().timestamp_millis()
+}
+
+fn dt(ms: i64) -> DateTime<Utc> {
+    Utc.timestamp_millis_opt(ms).single().unwrap_or_default()
+}
+
+/// ISO 8601 UTC with a trailing `Z`, e.g. `2025-01-31T09:15:00.000Z`.
+pub fn iso(ms: i64) -> String {
+    dt(ms).to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// RFC 3339 with a numeric offset and fractional seconds (user status).
+pub fn rfc3339_offset(ms: i64) -> String {
+    dt(ms).to_rfc3339_opts(SecondsFormat::Micros, false)
+}
+
+/// `YYYY-MM-DD HH:MM:SS +0000` (funnels and custom statuses).
+pub fn legacy(ms: i64) -> String {
+    dt(ms).format("%Y-%m-%d %H:%M:%S +0000").to_string()
+}
+
+/// 32 lowercase hex characters.
+pub fn hex32(rng: &mut impl Rng) -> String {
+    format!("{:016x}{:016x}", rng.random::<u64>(), rng.random::<u64>())
+}
+
+/// Hyphenated 8-4-4-4-12 uuid (version 4 bits set).
+pub fn hyphenated(rng: &mut impl Rng) -> String {
+    let mut b: [u8; 16] = rng.random();
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let h: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_formats() {
+        let ms = 1_700_000_000_123;
+        assert_eq!(iso(ms), "2023-11-14T22:13:20.123Z");
+        assert_eq!(legacy(ms), "2023-11-14 22:13:20 +0000");
+        assert_eq!(rfc3339_offset(ms), "2023-11-14T22:13:20.123000+00:00");
+    }
+
+    #[test]
+    fn cursor_query_uses_the_activity_index() {
+        let (conn, _) = open(None).unwrap();
+        conn.execute_batch(INDEXES).unwrap();
+        let plan: Vec<String> = conn
+            .prepare(
+                "EXPLAIN QUERY PLAN SELECT id FROM contacts WHERE (last_activity, id) < (?1, ?2)
+                 AND id <= ?3 ORDER BY last_activity DESC, id DESC LIMIT 21",
+            )
+            .unwrap()
+            .query_map(params![1, 2, 3], |r| r.get::<_, String>(3))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let plan = plan.join("\n");
+        assert!(plan.contains("idx_contacts_activity"), "{plan}");
+        assert!(!plan.contains("TEMP B-TREE"), "{plan}");
+    }
+}

@@ -1,0 +1,66 @@
+//! Channels.
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, RawQuery, State};
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde_json::{Value, json};
+
+use super::{json_body, page_param, paginate, query};
+use crate::server::error::{ApiError, ApiResult, FieldErrors};
+use crate::server::state::Shared;
+use crate::server::validate::{finish, opt_str, push};
+
+const PER_PAGE: u64 = 20;
+
+fn channel_json(r: &Row<'_>) -> rusqlite::Result<Value> {
+    Ok(json!({
+        "uuid": r.get::<_, String>(0)?,
+        "title": r.get::<_, String>(1)?,
+        "type": r.get::<_, String>(2)?,
+        "main": r.get::<_, bool>(3)?,
+    }))
+}
+
+fn load(conn: &Connection, uuid: &str) -> ApiResult<Value> {
+    conn.query_row(
+        "SELECT uuid, title, type, main FROM channels WHERE uuid = ?1",
+        [uuid],
+        channel_json,
+    )
+    .optional()?
+    .ok_or_else(|| ApiError::not_found("channel"))
+}
+
+pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResult<Json<Value>> {
+    let q = query(raw);
+    let page = page_param(&q)?;
+    let kind = q.get("type").filter(|t| !t.is_empty()).cloned();
+    st.db(move |conn| {
+        let all = conn
+            .prepare("SELECT uuid, title, type, main FROM channels WHERE ?1 IS NULL OR type = ?1 ORDER BY id")?
+            .query_map([kind], channel_json)?
+            .collect::<Result<Vec<_>, _>>()?;
+        let (channels, meta) = paginate(all, page, PER_PAGE);
+        Ok(Json(json!({ "channels": channels, "meta": meta })))
+    })
+    .await
+}
+
+pub async fn rename(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
+    let map = json_body(&body)?;
+    st.db(move |conn| {
+        load(conn, &uuid)?;
+        let mut errs = FieldErrors::new();
+        let title = opt_str(&map, "title", &mut errs).map(|t| t.trim().to_string());
+        if title.as_deref() == Some("") {
+            push(&mut errs, "title", "must not be empty");
+        }
+        finish(errs)?;
+        if let Some(t) = title {
+            conn.execute("UPDATE channels SET title = ?1 WHERE uuid = ?2", params![t, uuid])?;
+        }
+        Ok(Json(json!({ "channel": load(conn, &uuid)? })))
+    })
+    .await
+}

@@ -1,0 +1,141 @@
+//! HTTP routes under `/v1`, one file per resource (mirroring `src/api`).
+
+mod bot;
+mod channels;
+mod contact_view;
+mod contacts;
+mod custom_statuses;
+mod funnels;
+mod messages;
+mod plan;
+mod teams;
+mod templates;
+mod users;
+mod webhooks;
+
+pub use messages::progress_events;
+
+use std::collections::HashMap;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::http::StatusCode;
+use axum::middleware::from_fn_with_state;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, patch, post, put};
+use serde_json::{Map, Value, json};
+
+use super::ServerConfig;
+use super::error::{ApiError, ApiResult};
+use super::faults::{self, Faults};
+use super::state::Shared;
+
+pub fn router(state: Shared, cfg: &ServerConfig) -> Router {
+    let api = Router::new()
+        .route("/contacts", get(contacts::list).post(contacts::create))
+        .route("/contacts/{uuid}", get(contacts::show).patch(contacts::update))
+        // The reference's heading spells the single-contact path this way.
+        .route("/contact/{uuid}", get(contacts::show))
+        .route("/contacts/{uuid}/conversation/close", post(contacts::close))
+        .route("/contacts/{uuid}/conversation/open", post(contacts::open))
+        .route("/contacts/{uuid}/messages", get(messages::list))
+        .route("/contacts/{uuid}/bot", get(bot::show).post(bot::set))
+        .route("/messages", delete(messages::delete_by_body))
+        .route("/messages/send", post(messages::send))
+        .route("/messages/status/{uuid}", get(messages::status))
+        .route("/messages/{uuid}", delete(messages::delete_by_path))
+        .route("/templates", get(templates::list))
+        .route("/templates/{uuid}", get(templates::show).patch(templates::rename))
+        .route("/channels", get(channels::list))
+        .route("/channels/{uuid}", patch(channels::rename))
+        .route("/funnels", get(funnels::list))
+        .route("/teams", get(teams::list))
+        .route("/teams/{uuid}", get(teams::show))
+        .route("/teams/{uuid}/members", get(teams::members))
+        .route(
+            "/custom_statuses",
+            get(custom_statuses::list).post(custom_statuses::create),
+        )
+        .route(
+            "/custom_statuses/{id}",
+            get(custom_statuses::show)
+                .put(custom_statuses::update)
+                .delete(custom_statuses::remove),
+        )
+        .route("/users/{uuid}/status", put(users::set_status))
+        .route("/plan", get(plan::show))
+        .route("/webhooks/events", get(webhooks::list))
+        // The reference's heading for the event log.
+        .route("/events", get(webhooks::list))
+        .method_not_allowed_fallback(method_not_allowed);
+    let mut app = Router::new()
+        .nest("/v1", api)
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn(faults::json_errors))
+        .layer(from_fn_with_state(state.clone(), faults::auth));
+    let f = Faults::new(cfg.latency_ms, cfg.fail_rate, cfg.rate_limit);
+    if f.active() {
+        app = app.layer(from_fn_with_state(f, faults::faults));
+    }
+    app.with_state(state)
+}
+
+async fn not_found() -> Response {
+    ApiError::NotFound("no such endpoint".into()).into_response()
+}
+
+async fn method_not_allowed() -> Response {
+    (
+        StatusCode::METHOD_NOT_ALLOWED,
+        axum::Json(json!({ "error": "method not allowed" })),
+    )
+        .into_response()
+}
+
+/// Query parameters; never fails (a malformed pair is simply skipped).
+pub fn query(raw: Option<String>) -> HashMap<String, String> {
+    raw.map(|q| url::form_urlencoded::parse(q.as_bytes()).into_owned().collect())
+        .unwrap_or_default()
+}
+
+/// The body as a JSON object; an empty body is an empty object.
+pub fn json_body(body: &Bytes) -> ApiResult<Map<String, Value>> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Map::new());
+    }
+    match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err(ApiError::BadRequest("the body must be a JSON object".into())),
+        Err(e) => Err(ApiError::BadRequest(format!("the body is not valid JSON: {e}"))),
+    }
+}
+
+/// `page` (default 1); anything but a positive integer is a 400.
+pub fn page_param(q: &HashMap<String, String>) -> ApiResult<u64> {
+    match q.get("page").map(|s| s.trim()) {
+        None | Some("") => Ok(1),
+        Some(s) => s
+            .parse::<u64>()
+            .ok()
+            .filter(|p| *p >= 1)
+            .ok_or_else(|| ApiError::BadRequest("page must be a positive integer".into())),
+    }
+}
+
+pub fn pages(total: u64, per: u64) -> u64 {
+    total.div_ceil(per).max(1)
+}
+
+/// Page `page` of an already loaded small list, with `{page, pages}` meta.
+pub fn paginate(items: Vec<Value>, page: u64, per: u64) -> (Vec<Value>, Value) {
+    let total = items.len() as u64;
+    let start = ((page - 1) * per).min(total) as usize;
+    let slice: Vec<Value> = items.into_iter().skip(start).take(per as usize).collect();
+    (slice, json!({ "page": page, "pages": pages(total, per) }))
+}
+
+pub fn truthy(q: &HashMap<String, String>, key: &str) -> bool {
+    q.get(key)
+        .is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "true" | "1" | "yes"))
+}

@@ -1,0 +1,76 @@
+//! The webhook event log, newest first.
+
+use axum::Json;
+use axum::extract::{RawQuery, State};
+use rusqlite::params_from_iter;
+use rusqlite::types::Value as Sql;
+use serde_json::{Value, json};
+
+use super::{page_param, pages, query};
+use crate::server::db::iso;
+use crate::server::error::{ApiError, ApiResult};
+use crate::server::state::Shared;
+
+const DEFAULT_ITEMS: u64 = 20;
+const MAX_ITEMS: u64 = 100;
+
+pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResult<Json<Value>> {
+    let q = query(raw);
+    let page = page_param(&q)?;
+    let items = match q.get("items").map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        None => DEFAULT_ITEMS,
+        Some(s) => s
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (1..=MAX_ITEMS).contains(n))
+            .ok_or_else(|| ApiError::invalid("items", format!("must be a number from 1 to {MAX_ITEMS}")))?,
+    };
+    let mut conds = Vec::new();
+    let mut args = Vec::new();
+    match q.get("status").map(String::as_str) {
+        None | Some("") => {}
+        Some("success") => conds.push("success = 1".to_string()),
+        Some("failed") => conds.push("success = 0".to_string()),
+        Some(_) => return Err(ApiError::invalid("status", "must be failed or success")),
+    }
+    if let Some(subs) = q.get("subscriptions") {
+        let kinds: Vec<&str> = subs.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+        if !kinds.is_empty() {
+            conds.push(format!("event IN ({})", vec!["?"; kinds.len()].join(", ")));
+            args.extend(kinds.iter().map(|k| Sql::Text(k.to_string())));
+        }
+    }
+    let filter = if conds.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {}", conds.join(" AND "))
+    };
+    st.db(move |conn| {
+        let total: i64 = conn.query_row(
+            &format!("SELECT COUNT(*) FROM webhook_events {filter}"),
+            params_from_iter(args.iter()),
+            |r| r.get(0),
+        )?;
+        let offset = (page - 1).saturating_mul(items);
+        let events = conn
+            .prepare(&format!(
+                "SELECT event, payload, response, success, created_at FROM webhook_events {filter}
+                 ORDER BY created_at DESC, id DESC LIMIT {items} OFFSET {offset}"
+            ))?
+            .query_map(params_from_iter(args.iter()), |r| {
+                let response: String = r.get(2)?;
+                Ok(json!({
+                    "event": r.get::<_, String>(0)?,
+                    "payload": r.get::<_, String>(1)?,
+                    "response": serde_json::from_str::<Value>(&response).unwrap_or(Value::Null),
+                    "success": r.get::<_, bool>(3)?,
+                    "createdAt": iso(r.get(4)?),
+                }))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Json(
+            json!({ "webhook_events": events, "meta": { "page": page, "pages": pages(total as u64, items) } }),
+        ))
+    })
+    .await
+}

@@ -1,0 +1,81 @@
+//! Shared server state: one SQLite connection behind a mutex, and the few
+//! settings every handler needs.
+
+use std::sync::{Arc, Mutex};
+
+use rusqlite::Connection;
+
+use super::error::{ApiError, ApiResult};
+use super::{ServerConfig, ServerError, db, seed};
+
+/// Base of `href` and `conversationHref`.
+pub const DASHBOARD: &str = "https://app.example.com";
+
+pub struct AppState {
+    conn: Mutex<Connection>,
+    pub api_key: String,
+    pub bot_enabled: bool,
+    pub status_step_ms: i64,
+    /// Loopback receiver of real webhook deliveries, if any.
+    pub webhook: Option<(reqwest::Client, String)>,
+}
+
+pub type Shared = Arc<AppState>;
+
+impl AppState {
+    pub fn new(conn: Connection, api_key: String, cfg: &ServerConfig, webhook_url: Option<String>) -> Self {
+        let bot_enabled = db::get_setting(&conn, "bot_enabled").ok().flatten().as_deref() == Some("true");
+        let webhook = webhook_url.map(|u| {
+            let client = reqwest::Client::builder()
+                .timeout(std::time::Duration::from_secs(2))
+                .build()
+                .unwrap_or_default();
+            (client, u)
+        });
+        AppState {
+            conn: Mutex::new(conn),
+            api_key,
+            bot_enabled,
+            status_step_ms: cfg.status_step_ms.max(1) as i64,
+            webhook,
+        }
+    }
+
+    /// Run blocking database work off the async threads. The lock is held
+    /// for the closure only, and a poisoned lock is recovered (SQLite keeps
+    /// its own consistency; a panicking handler must not take the server down).
+    pub async fn db<T, F>(self: &Arc<Self>, f: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> ApiResult<T> + Send + 'static,
+    {
+        let st = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = st.conn.lock().unwrap_or_else(|e| e.into_inner());
+            f(&mut conn)
+        })
+        .await
+        .map_err(|_| ApiError::Internal("request task failed".into()))?
+    }
+}
+
+/// Open (and seed, when new) the database; decide the API key.
+pub fn prepare_db(cfg: &ServerConfig) -> Result<(Connection, String), ServerError> {
+    let (mut conn, fresh) = db::open(cfg.db.as_deref())?;
+    if fresh {
+        seed::seed(&mut conn, cfg)?;
+    }
+    conn.execute_batch(db::INDEXES)?;
+    let key = match (&cfg.api_key, db::get_setting(&conn, "api_key")?) {
+        (Some(k), _) => k.clone(),
+        (None, Some(k)) => k,
+        (None, None) => {
+            format!("fd_{}", db::hex32(&mut rand::rng()))
+        }
+    };
+    if key.is_empty() {
+        return Err(ServerError::Config("the API key must not be empty".into()));
+    }
+    db::set_setting(&conn, "api_key", &key)?;
+    Ok((conn, key))
+}

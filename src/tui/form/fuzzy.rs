@@ -1,0 +1,339 @@
+//! Fuzzy ranking (nucleo-matcher) and a standalone fuzzy picker overlay used
+//! by the command palette, the custom-status picker and quick choices.
+
+use std::cell::RefCell;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
+use nucleo_matcher::{Config, Matcher, Utf32Str};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+use super::input::LineInput;
+use crate::tui::text::{sanitize_line, truncate, width};
+use crate::tui::theme::Theme;
+
+thread_local! {
+    // Matcher::new allocates its scratch space; one per thread is reused by
+    // every call so a search over 100k contacts allocates once.
+    static MATCHER: RefCell<Matcher> = RefCell::new(Matcher::new(Config::DEFAULT));
+}
+
+/// Ranks haystacks against a fuzzy query (nucleo-matcher, smart case);
+/// returns indices best first (ties keep their order); an empty or blank
+/// query returns all indices in order.
+pub fn fuzzy_filter<'a>(query: &str, haystacks: impl IntoIterator<Item = &'a str>) -> Vec<usize> {
+    if query.trim().is_empty() {
+        return haystacks.into_iter().enumerate().map(|(i, _)| i).collect();
+    }
+    let pattern = Pattern::new(query, CaseMatching::Smart, Normalization::Smart, AtomKind::Fuzzy);
+    MATCHER.with(|m| {
+        let mut matcher = m.borrow_mut();
+        let mut buf = Vec::new();
+        let mut scored: Vec<(u32, usize)> = haystacks
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, h)| pattern.score(Utf32Str::new(h, &mut buf), &mut matcher).map(|s| (s, i)))
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.into_iter().map(|(_, i)| i).collect()
+    })
+}
+
+/// One entry of a picker: what is shown, a dim detail, and the key returned.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PickItem {
+    pub label: String,
+    pub detail: String,
+    pub key: String,
+}
+
+/// What a key did to a picker.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PickOutcome {
+    Pending,
+    Cancelled,
+    Chosen(String),
+}
+
+/// A titled list of items filtered as the user types.
+#[derive(Clone, Debug)]
+pub struct FuzzyPicker {
+    title: String,
+    items: Vec<PickItem>,
+    query: LineInput,
+    /// Indices into `items`, best first.
+    matches: Vec<usize>,
+    cursor: usize,
+}
+
+impl FuzzyPicker {
+    pub fn new(title: impl Into<String>, items: Vec<PickItem>) -> FuzzyPicker {
+        let matches = (0..items.len()).collect();
+        FuzzyPicker {
+            title: title.into(),
+            items,
+            query: LineInput::default(),
+            matches,
+            cursor: 0,
+        }
+    }
+
+    /// The text typed so far.
+    pub fn query(&self) -> &str {
+        self.query.value()
+    }
+
+    /// The key of the highlighted item.
+    pub fn highlighted(&self) -> Option<&str> {
+        self.matches.get(self.cursor).map(|&i| self.items[i].key.as_str())
+    }
+
+    /// Puts the highlight on the item with `key` (e.g. the current choice).
+    pub fn highlight(&mut self, key: &str) {
+        if let Some(pos) = self.matches.iter().position(|&i| self.items[i].key == key) {
+            self.cursor = pos;
+        }
+    }
+
+    fn refilter(&mut self) {
+        let hay: Vec<String> = self.items.iter().map(|i| format!("{} {}", i.label, i.detail)).collect();
+        self.matches = fuzzy_filter(self.query.value(), hay.iter().map(String::as_str));
+        self.cursor = 0;
+    }
+
+    /// Typing filters, Up/Down/Ctrl-N/Ctrl-P/PageUp/PageDown move, Enter
+    /// chooses, Esc cancels.
+    pub fn handle_key(&mut self, key: KeyEvent) -> PickOutcome {
+        if key.kind == KeyEventKind::Release {
+            return PickOutcome::Pending;
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let last = self.matches.len().saturating_sub(1);
+        match key.code {
+            KeyCode::Esc => return PickOutcome::Cancelled,
+            KeyCode::Char('c') if ctrl => return PickOutcome::Cancelled,
+            KeyCode::Enter => {
+                if let Some(k) = self.highlighted() {
+                    return PickOutcome::Chosen(k.to_string());
+                }
+            }
+            KeyCode::Up => self.cursor = self.cursor.saturating_sub(1),
+            KeyCode::Char('p') if ctrl => self.cursor = self.cursor.saturating_sub(1),
+            KeyCode::Down | KeyCode::Tab => self.cursor = (self.cursor + 1).min(last),
+            KeyCode::Char('n') if ctrl => self.cursor = (self.cursor + 1).min(last),
+            KeyCode::BackTab => self.cursor = self.cursor.saturating_sub(1),
+            KeyCode::PageUp => self.cursor = self.cursor.saturating_sub(10),
+            KeyCode::PageDown => self.cursor = (self.cursor + 10).min(last),
+            _ => {
+                if self.query.handle_key(key) {
+                    self.refilter();
+                }
+            }
+        }
+        PickOutcome::Pending
+    }
+
+    /// Bracketed paste goes into the query.
+    pub fn handle_paste(&mut self, text: &str) {
+        self.query.insert_str(text);
+        self.refilter();
+    }
+
+    /// Draws a centred overlay inside `area`, clearing behind itself.
+    pub fn render(&self, frame: &mut Frame, area: Rect, theme: &Theme) {
+        let widest = self
+            .items
+            .iter()
+            .map(|i| width(&sanitize_line(&i.label)) + width(&sanitize_line(&i.detail)) + 4)
+            .max()
+            .unwrap_or(0)
+            .max(width(&sanitize_line(&self.title)) + 4)
+            .max(48);
+        let w = (widest as u16 + 2)
+            .min(area.width.saturating_sub(2).max(area.width.min(20)))
+            .min(area.width);
+        let list_max = if area.height >= 30 { 15 } else { 8 };
+        let rows = self.matches.len().clamp(1, list_max) as u16;
+        let h = (rows + 4).min(area.height);
+        let rect = super::render::centred(area, w, h);
+        frame.render_widget(Clear, rect);
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(theme.border_focused())
+            .title(Span::styled(
+                format!(" {} ", truncate(&sanitize_line(&self.title), w as usize)),
+                theme.accent(),
+            ));
+        let inner = block.inner(rect);
+        frame.render_widget(block, rect);
+        if inner.height == 0 || inner.width == 0 {
+            return;
+        }
+        let cols = inner.width as usize;
+        // Query line
+        let prompt = "› ";
+        let (qline, _) = self.query.view(cols.saturating_sub(2), theme.normal());
+        let mut spans = vec![Span::styled(prompt, theme.accent())];
+        if self.query.value().is_empty() {
+            spans.push(Span::styled(
+                truncate("type to filter", cols.saturating_sub(2)).into_owned(),
+                theme.dim(),
+            ));
+        } else {
+            spans.extend(qline.spans);
+        }
+        frame.render_widget(Paragraph::new(Line::from(spans)), Rect { height: 1, ..inner });
+        let list_h = inner.height.saturating_sub(2) as usize;
+        let list_area = Rect {
+            y: inner.y + 1,
+            height: list_h as u16,
+            ..inner
+        };
+        if self.matches.is_empty() {
+            frame.render_widget(Paragraph::new(Span::styled("no match", theme.dim())), list_area);
+        } else {
+            let start = super::render::window_start(self.cursor, self.matches.len(), list_h);
+            let lines: Vec<Line> = self.matches[start..]
+                .iter()
+                .take(list_h)
+                .enumerate()
+                .map(|(n, &i)| {
+                    let item = &self.items[i];
+                    let selected = start + n == self.cursor;
+                    let label = sanitize_line(&item.label);
+                    let detail = sanitize_line(&item.detail);
+                    let label = truncate(&label, cols.saturating_sub(2)).into_owned();
+                    let room = cols.saturating_sub(width(&label) + 4);
+                    let mut spans = vec![Span::raw(if selected { "▸ " } else { "  " }), Span::raw(label)];
+                    if room > 1 && !detail.is_empty() {
+                        spans.push(Span::raw("  "));
+                        spans.push(Span::styled(truncate(&detail, room).into_owned(), theme.dim()));
+                    }
+                    let line = Line::from(spans);
+                    if selected { line.style(theme.selected()) } else { line }
+                })
+                .collect();
+            frame.render_widget(Paragraph::new(lines), list_area);
+        }
+        let footer = format!(
+            "{}/{} · ↑↓ move · Enter choose · Esc cancel",
+            self.matches.len(),
+            self.items.len()
+        );
+        let footer_area = Rect {
+            y: inner.y + inner.height - 1,
+            height: 1,
+            ..inner
+        };
+        if inner.height >= 3 {
+            frame.render_widget(
+                Paragraph::new(Span::styled(truncate(&footer, cols).into_owned(), theme.dim())),
+                footer_area,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn k(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn empty_query_keeps_order() {
+        assert_eq!(fuzzy_filter("", ["b", "a", "c"]), vec![0, 1, 2]);
+        assert_eq!(fuzzy_filter("  ", ["b", "a"]), vec![0, 1]);
+    }
+
+    #[test]
+    fn ranks_best_first_and_drops_non_matches() {
+        let hay = ["close conversation", "assign", "close and next", "help"];
+        let r = fuzzy_filter("clnx", hay);
+        assert_eq!(r, vec![2]);
+        let r = fuzzy_filter("close", hay);
+        assert_eq!(r.len(), 2);
+        assert!(!r.contains(&1));
+    }
+
+    #[test]
+    fn smart_case() {
+        let hay = ["Alice", "alice", "ALICE"];
+        assert_eq!(fuzzy_filter("alice", hay).len(), 3);
+        assert_eq!(fuzzy_filter("Alice", hay), vec![0]);
+    }
+
+    #[test]
+    fn unicode_haystacks_do_not_panic() {
+        let hay = ["你好世界", "مرحبا", "👍🏽 ok", "e\u{301}", "\u{1b}[2J"];
+        assert_eq!(fuzzy_filter("你好", hay), vec![0]);
+        let _ = fuzzy_filter("👍", hay);
+        let _ = fuzzy_filter("\u{1b}", hay);
+    }
+
+    #[test]
+    fn hundred_thousand_haystacks_are_quick() {
+        let hay: Vec<String> = (0..100_000)
+            .map(|i| format!("Contact number {i} source messaging_app"))
+            .collect();
+        let t = std::time::Instant::now();
+        let r = fuzzy_filter("num 9999", hay.iter().map(String::as_str));
+        assert!(r.contains(&9999));
+        // Generous bound for a debug build on a shared machine.
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(5),
+            "took {:?}",
+            t.elapsed()
+        );
+    }
+
+    fn items() -> Vec<PickItem> {
+        ["Close", "Assign", "Tags", "Note"]
+            .iter()
+            .map(|l| PickItem {
+                label: l.to_string(),
+                detail: format!("{l} detail"),
+                key: l.to_lowercase(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn typing_filters_and_enter_chooses() {
+        let mut p = FuzzyPicker::new("Palette", items());
+        for c in "tag".chars() {
+            assert_eq!(p.handle_key(k(KeyCode::Char(c))), PickOutcome::Pending);
+        }
+        assert_eq!(p.query(), "tag");
+        assert_eq!(p.handle_key(k(KeyCode::Enter)), PickOutcome::Chosen("tags".into()));
+    }
+
+    #[test]
+    fn moves_with_arrows_and_ctrl_keys() {
+        let mut p = FuzzyPicker::new("Palette", items());
+        p.handle_key(k(KeyCode::Down));
+        p.handle_key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::CONTROL));
+        assert_eq!(p.highlighted(), Some("tags"));
+        p.handle_key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL));
+        p.handle_key(k(KeyCode::Up));
+        p.handle_key(k(KeyCode::Up));
+        assert_eq!(p.highlighted(), Some("close"));
+        for _ in 0..10 {
+            p.handle_key(k(KeyCode::Down));
+        }
+        assert_eq!(p.highlighted(), Some("note"));
+    }
+
+    #[test]
+    fn esc_cancels_and_enter_without_match_stays() {
+        let mut p = FuzzyPicker::new("Palette", items());
+        p.handle_paste("zzzz");
+        assert_eq!(p.handle_key(k(KeyCode::Enter)), PickOutcome::Pending);
+        assert_eq!(p.handle_key(k(KeyCode::Esc)), PickOutcome::Cancelled);
+    }
+}

@@ -1,0 +1,317 @@
+//! Forms and pickers: the overlays through which every contact action takes
+//! its input. A `Form` is plain data (Clone), so the model keeps it as a
+//! draft while its request runs and shows it again if the request fails.
+//!
+//! Keys: Tab / Shift-Tab move between fields (Down/Up too on single-line
+//! fields); inside a picker Up/Down move the highlight and typing filters
+//! (in a multi-select Space toggles, unless a filter is being typed);
+//! Enter submits (in a multi-select with a typed filter it first adds the
+//! highlighted entry); Ctrl-S submits from anywhere, the note included;
+//! Esc cancels.
+
+mod contact_forms;
+mod field;
+pub mod fuzzy;
+mod input;
+mod new_contact;
+mod render;
+
+#[cfg(test)]
+mod tests_contact;
+#[cfg(test)]
+mod tests_keys;
+#[cfg(test)]
+mod tests_snapshots;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+pub use contact_forms::{
+    assign_form, assign_patch, custom_status_picker, edit_contact_form, edit_contact_patch, filter_form, filter_value,
+    note_form, note_patch, tags_form, tags_patch, team_form, team_patch,
+};
+pub use fuzzy::{FuzzyPicker, PickItem, PickOutcome, fuzzy_filter};
+pub use new_contact::{new_contact_body, new_contact_form};
+
+use field::FieldState;
+
+/// What a key did to a form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormOutcome {
+    Pending,
+    Cancelled,
+    Submitted,
+}
+
+/// A field's current value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FormValue {
+    Text(String),
+    One(Option<String>),
+    Many(Vec<String>),
+}
+
+/// One field of a form.
+#[derive(Clone, Debug)]
+pub struct FieldSpec {
+    pub key: String,
+    pub label: String,
+    pub kind: FieldKind,
+    pub required: bool,
+    pub help: Option<String>,
+}
+
+/// The kind of a field, with its initial value.
+#[derive(Clone, Debug)]
+pub enum FieldKind {
+    /// Single line.
+    Text { value: String, check: TextCheck },
+    /// Picker with type-to-filter (fuzzy); `allow_custom`: a typed value
+    /// not in `options` can be taken.
+    Choice {
+        options: Vec<String>,
+        selected: Option<String>,
+        allow_none: bool,
+        allow_custom: bool,
+    },
+    /// Multi-select: Space toggles, typing filters, typed new entries when
+    /// `allow_custom`.
+    Multi {
+        options: Vec<String>,
+        selected: Vec<String>,
+        allow_custom: bool,
+    },
+    /// Multi-line text with a live character count; over the limit blocks submit.
+    Note { value: String, max_chars: usize },
+}
+
+/// Inline checks of a single-line field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextCheck {
+    Any,
+    Email,
+    Number,
+    /// YYYY-MM-DD, a real date.
+    Date,
+}
+
+#[derive(Clone, Debug)]
+struct Field {
+    key: String,
+    label: String,
+    required: bool,
+    help: Option<String>,
+    state: FieldState,
+    /// Edited (or a submit was tried): its inline error may show.
+    touched: bool,
+}
+
+impl Field {
+    fn shown_error(&self) -> Option<String> {
+        if self.touched {
+            self.state.error(self.required)
+        } else {
+            None
+        }
+    }
+}
+
+/// A titled set of fields drawn as a centred overlay.
+#[derive(Clone, Debug)]
+pub struct Form {
+    title: String,
+    fields: Vec<Field>,
+    focus: usize,
+    server_error: Option<String>,
+    busy: bool,
+}
+
+impl Form {
+    pub fn new(title: impl Into<String>, fields: Vec<FieldSpec>) -> Form {
+        let fields = fields
+            .into_iter()
+            .map(|s| Field {
+                key: s.key,
+                label: s.label,
+                required: s.required,
+                help: s.help,
+                state: FieldState::from_kind(s.kind),
+                touched: false,
+            })
+            .collect();
+        Form {
+            title: title.into(),
+            fields,
+            focus: 0,
+            server_error: None,
+            busy: false,
+        }
+    }
+
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// The label of the "nothing" row of a Choice with `allow_none`
+    /// (default "(none)"), e.g. "(unassigned)".
+    pub fn set_none_label(&mut self, key: &str, label: impl Into<String>) {
+        let label = label.into();
+        if let Some(f) = self.fields.iter_mut().find(|f| f.key == key)
+            && let FieldState::Choice { none_label, .. } = &mut f.state
+        {
+            *none_label = label;
+            f.state.reset_picker();
+        }
+    }
+
+    /// The key of the focused field.
+    pub fn focused_key(&self) -> Option<&str> {
+        self.fields.get(self.focus).map(|f| f.key.as_str())
+    }
+
+    /// Handles one key; see the module docs for the bindings.
+    pub fn handle_key(&mut self, key: KeyEvent) -> FormOutcome {
+        if key.kind == KeyEventKind::Release {
+            return FormOutcome::Pending;
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Esc => return FormOutcome::Cancelled,
+            KeyCode::Char('s') | KeyCode::Char('S') if ctrl => return self.try_submit(),
+            KeyCode::Tab => {
+                self.move_focus(1);
+                return FormOutcome::Pending;
+            }
+            KeyCode::BackTab => {
+                self.move_focus(-1);
+                return FormOutcome::Pending;
+            }
+            _ => {}
+        }
+        let Some(field) = self.fields.get_mut(self.focus) else {
+            return match key.code {
+                KeyCode::Enter => self.try_submit(),
+                _ => FormOutcome::Pending,
+            };
+        };
+        match &mut field.state {
+            FieldState::Text { input, .. } => match key.code {
+                KeyCode::Enter => return self.try_submit(),
+                KeyCode::Down => self.move_focus(1),
+                KeyCode::Up => self.move_focus(-1),
+                _ => {
+                    if input.handle_key(key) {
+                        field.touched = true;
+                    }
+                }
+            },
+            FieldState::Choice { .. } | FieldState::Multi { .. } => {
+                let multi = matches!(field.state, FieldState::Multi { .. });
+                let has_query = field.state.picker().is_some_and(|p| !p.query.value().trim().is_empty());
+                match key.code {
+                    KeyCode::Enter if multi && has_query => {
+                        field.state.toggle(true);
+                        field.state.reset_picker();
+                        field.touched = true;
+                    }
+                    KeyCode::Enter => return self.try_submit(),
+                    // While filtering, a space is part of the text ("late payer").
+                    KeyCode::Char(' ') if multi && !ctrl && !has_query => {
+                        field.touched |= field.state.toggle(false);
+                    }
+                    KeyCode::Up => field.state.move_cursor(-1),
+                    KeyCode::Down => field.state.move_cursor(1),
+                    KeyCode::Char('p') if ctrl => field.state.move_cursor(-1),
+                    KeyCode::Char('n') if ctrl => field.state.move_cursor(1),
+                    KeyCode::PageUp => field.state.move_cursor(-5),
+                    KeyCode::PageDown => field.state.move_cursor(5),
+                    _ => {
+                        field.touched |= field.state.edit_query(key);
+                    }
+                }
+            }
+            FieldState::Note { .. } => {
+                if field.state.note_key(key) {
+                    field.touched = true;
+                }
+            }
+        }
+        FormOutcome::Pending
+    }
+
+    fn move_focus(&mut self, delta: isize) {
+        if self.fields.is_empty() {
+            return;
+        }
+        let n = self.fields.len() as isize;
+        let next = (self.focus as isize + delta).rem_euclid(n) as usize;
+        self.set_focus(next);
+    }
+
+    fn set_focus(&mut self, idx: usize) {
+        if idx != self.focus
+            && let Some(f) = self.fields.get_mut(self.focus)
+        {
+            f.state.reset_picker();
+        }
+        self.focus = idx;
+    }
+
+    fn try_submit(&mut self) -> FormOutcome {
+        if self.busy {
+            return FormOutcome::Pending;
+        }
+        for f in &mut self.fields {
+            f.touched = true;
+        }
+        if let Some(bad) = self.fields.iter().position(|f| f.state.error(f.required).is_some()) {
+            self.set_focus(bad);
+            return FormOutcome::Pending;
+        }
+        self.server_error = None;
+        FormOutcome::Submitted
+    }
+
+    /// Bracketed paste into the focused text field, note or picker filter.
+    pub fn handle_paste(&mut self, text: &str) {
+        let Some(field) = self.fields.get_mut(self.focus) else {
+            return;
+        };
+        match &mut field.state {
+            FieldState::Text { input, .. } => input.insert_str(text),
+            FieldState::Note { area, .. } => {
+                area.insert_str(crate::tui::text::sanitize(text, true));
+            }
+            FieldState::Choice { .. } | FieldState::Multi { .. } => field.state.paste_query(text),
+        }
+        field.touched = true;
+    }
+
+    /// A field's current value by `FieldSpec.key`.
+    pub fn value(&self, key: &str) -> Option<FormValue> {
+        self.fields.iter().find(|f| f.key == key).map(|f| f.state.value())
+    }
+
+    /// Shows a server error at the bottom of the form; keeps everything typed.
+    pub fn set_error(&mut self, message: impl Into<String>) {
+        self.server_error = Some(message.into());
+    }
+
+    /// The server error shown, if any.
+    pub fn error(&self) -> Option<&str> {
+        self.server_error.as_deref()
+    }
+
+    /// While the request runs: shows "saving…" and ignores submit.
+    pub fn set_busy(&mut self, busy: bool) {
+        self.busy = busy;
+    }
+
+    pub fn is_busy(&self) -> bool {
+        self.busy
+    }
+
+    /// The inline error of a field as shown now (tests and callers).
+    pub fn field_error(&self, key: &str) -> Option<String> {
+        self.fields.iter().find(|f| f.key == key).and_then(Field::shown_error)
+    }
+}

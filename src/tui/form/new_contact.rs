@@ -1,0 +1,155 @@
+//! The new-contact form (`N`): the fields of POST /contacts, and the body
+//! it stands for.
+
+use std::collections::BTreeMap;
+
+use super::contact_forms::{
+    NOTE_MAX_CHARS, cf_key, check_email, checked_note, custom_field_kind, custom_value, form_many, form_one, form_text,
+    spec, team_labels, team_uuid_of, text,
+};
+use super::{FieldKind, FieldSpec, Form, FormValue, TextCheck};
+use crate::api::{FieldMeta, FieldValue, NewContact};
+
+fn custom_field_specs(field_meta: &BTreeMap<String, FieldMeta>) -> Vec<FieldSpec> {
+    field_meta
+        .iter()
+        .map(|(name, m)| {
+            spec(
+                &cf_key(name),
+                name,
+                custom_field_kind(&m.field_type, &m.options, &FieldValue::default()),
+                false,
+                None,
+            )
+        })
+        .collect()
+}
+
+/// `N`: the fields of POST /contacts.
+pub fn new_contact_form(
+    sources: &[String],
+    known_tags: &[String],
+    collaborators: &[String],
+    teams: &[(String, String)],
+    field_meta: &BTreeMap<String, FieldMeta>,
+) -> Form {
+    let default_source = sources.iter().find(|s| *s == "messaging_app").cloned();
+    let mut fields = vec![
+        spec(
+            "identifier",
+            "Identifier",
+            text("", TextCheck::Any),
+            true,
+            Some("for messaging_app, the phone number"),
+        ),
+        spec(
+            "source",
+            "Source",
+            FieldKind::Choice {
+                options: sources.to_vec(),
+                selected: default_source,
+                allow_none: false,
+                allow_custom: true,
+            },
+            true,
+            None,
+        ),
+        spec("name", "Name", text("", TextCheck::Any), true, None),
+        spec(
+            "tags",
+            "Tags",
+            FieldKind::Multi {
+                options: known_tags.to_vec(),
+                selected: Vec::new(),
+                allow_custom: true,
+            },
+            false,
+            None,
+        ),
+        spec(
+            "assigned_user",
+            "Assignee",
+            FieldKind::Choice {
+                options: collaborators.to_vec(),
+                selected: None,
+                allow_none: true,
+                allow_custom: true,
+            },
+            false,
+            None,
+        ),
+        spec(
+            "team",
+            "Team",
+            FieldKind::Choice {
+                options: team_labels(teams),
+                selected: None,
+                allow_none: true,
+                allow_custom: false,
+            },
+            false,
+            None,
+        ),
+    ];
+    fields.extend(custom_field_specs(field_meta));
+    fields.push(spec(
+        "note",
+        "Note",
+        FieldKind::Note {
+            value: String::new(),
+            max_chars: NOTE_MAX_CHARS,
+        },
+        false,
+        None,
+    ));
+    let mut form = Form::new("New contact", fields);
+    form.set_none_label("assigned_user", "(unassigned)");
+    form.set_none_label("team", "(no team)");
+    form
+}
+
+pub fn new_contact_body(
+    form: &Form,
+    teams: &[(String, String)],
+    field_meta: &BTreeMap<String, FieldMeta>,
+) -> Result<NewContact, String> {
+    let required = |key: &str, label: &str| -> Result<String, String> {
+        let v = form_text(form, key).trim().to_string();
+        if v.is_empty() {
+            Err(format!("{label}: required"))
+        } else {
+            Ok(v)
+        }
+    };
+    let mut body = NewContact {
+        identifier: required("identifier", "identifier")?,
+        source: required("source", "source")?,
+        name: required("name", "name")?,
+        ..Default::default()
+    };
+    let tags = form_many(form, "tags");
+    body.tags = (!tags.is_empty()).then_some(tags);
+    body.assigned_user = form_one(form, "assigned_user")
+        .map(|e| check_email("assignee", &e))
+        .transpose()?;
+    if let Some(label) = form_one(form, "team") {
+        body.team_uuid =
+            Some(team_uuid_of(teams, &label).ok_or_else(|| format!("team: \"{label}\" is not a known team"))?);
+    }
+    let mut custom = BTreeMap::new();
+    for (name, m) in field_meta {
+        let Some(v) = form.value(&cf_key(name)) else { continue };
+        let empty = match &v {
+            FormValue::Text(s) => s.trim().is_empty(),
+            FormValue::One(o) => o.is_none(),
+            FormValue::Many(items) => items.is_empty(),
+        };
+        if !empty {
+            custom.insert(name.clone(), custom_value(name, &m.field_type, &m.options, v)?);
+        }
+    }
+    body.custom_fields = (!custom.is_empty()).then_some(custom);
+    let note = checked_note(form_text(form, "note"))?;
+    body.note = (!note.is_empty()).then_some(note);
+    Ok(body)
+}
