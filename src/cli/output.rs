@@ -183,11 +183,11 @@ pub fn render_record(fields: &[(String, String)], color: bool) -> String {
 }
 
 fn json_line<T: Serialize + ?Sized>(v: &T) -> Result<String, CliError> {
-    serde_json::to_string(v).map_err(|e| CliError::Other(format!("cannot encode the answer as JSON: {e}")))
+    serde_json::to_string(v).map_err(encode_err)
 }
 
 fn json_pretty<T: Serialize + ?Sized>(v: &T) -> Result<String, CliError> {
-    serde_json::to_string_pretty(v).map_err(|e| CliError::Other(format!("cannot encode the answer as JSON: {e}")))
+    serde_json::to_string_pretty(v).map_err(encode_err)
 }
 
 /// One object as a document in the chosen format.
@@ -206,7 +206,20 @@ pub fn list_doc<T: Tabular>(format: Format, color: bool, items: &[T]) -> Result<
             let rows: Vec<Vec<String>> = items.iter().map(Tabular::row).collect();
             render_table(T::headers(), &rows, color)
         }
-        Format::Json => json_pretty(items)? + "\n",
+        Format::Json => {
+            if items.is_empty() {
+                return Ok("[]\n".to_string());
+            }
+            let mut s = String::from("[\n");
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(",\n");
+                }
+                s.push_str(&json_line(item)?);
+            }
+            s.push_str("\n]\n");
+            s
+        }
         Format::Jsonl => {
             let mut s = String::new();
             for item in items {
@@ -218,15 +231,22 @@ pub fn list_doc<T: Tabular>(format: Format, color: bool, items: &[T]) -> Result<
     })
 }
 
-/// Receives a list page by page: JSON lines are written and flushed as each
-/// page arrives (bounded memory); a table or a JSON array is collected and
-/// written by `finish`, so a failed walk prints nothing.
+/// Receives a list page by page. JSON lines are written and flushed as each
+/// page arrives (bounded memory). A JSON array is encoded page by page into a
+/// buffer (one compact element a line, so the parsed items are not all kept)
+/// and a table collects its rows; both are written by `finish`, so a failed
+/// walk prints nothing.
 pub struct ListWriter<T> {
     format: Format,
     color: bool,
-    items: Vec<T>,
+    rows: Vec<Vec<String>>,
     count: u64,
-    line: Vec<u8>,
+    buf: Vec<u8>,
+    _items: std::marker::PhantomData<fn(T)>,
+}
+
+fn encode_err(e: serde_json::Error) -> CliError {
+    CliError::Other(format!("cannot encode the answer as JSON: {e}"))
 }
 
 impl<T: Tabular> ListWriter<T> {
@@ -234,9 +254,10 @@ impl<T: Tabular> ListWriter<T> {
         ListWriter {
             format,
             color,
-            items: Vec::new(),
+            rows: Vec::new(),
             count: 0,
-            line: Vec::new(),
+            buf: Vec::new(),
+            _items: std::marker::PhantomData,
         }
     }
 
@@ -246,26 +267,41 @@ impl<T: Tabular> ListWriter<T> {
     }
 
     pub fn push_page(&mut self, out: &mut dyn Write, items: Vec<T>) -> Result<(), CliError> {
-        self.count += items.len() as u64;
-        if self.format == Format::Jsonl {
-            self.line.clear();
-            for item in &items {
-                serde_json::to_writer(&mut self.line, item)
-                    .map_err(|e| CliError::Other(format!("cannot encode the answer as JSON: {e}")))?;
-                self.line.push(b'\n');
+        match self.format {
+            Format::Jsonl => {
+                self.buf.clear();
+                for item in &items {
+                    serde_json::to_writer(&mut self.buf, item).map_err(encode_err)?;
+                    self.buf.push(b'\n');
+                }
+                out.write_all(&self.buf)?;
+                out.flush()?;
             }
-            out.write_all(&self.line)?;
-            out.flush()?;
-        } else {
-            self.items.extend(items);
+            Format::Json => {
+                for (i, item) in items.iter().enumerate() {
+                    self.buf
+                        .extend_from_slice(if self.count == 0 && i == 0 { b"[\n" } else { b",\n" });
+                    serde_json::to_writer(&mut self.buf, item).map_err(encode_err)?;
+                }
+            }
+            Format::Table => self.rows.extend(items.iter().map(Tabular::row)),
         }
+        self.count += items.len() as u64;
         Ok(())
     }
 
-    pub fn finish(self, out: &mut dyn Write) -> Result<(), CliError> {
-        if self.format != Format::Jsonl {
-            let doc = list_doc(self.format, self.color, &self.items)?;
-            out.write_all(doc.as_bytes())?;
+    pub fn finish(mut self, out: &mut dyn Write) -> Result<(), CliError> {
+        match self.format {
+            Format::Jsonl => {}
+            Format::Json => {
+                if self.count == 0 {
+                    self.buf.extend_from_slice(b"[]\n");
+                } else {
+                    self.buf.extend_from_slice(b"\n]\n");
+                }
+                out.write_all(&self.buf)?;
+            }
+            Format::Table => out.write_all(render_table(T::headers(), &self.rows, self.color).as_bytes())?,
         }
         out.flush()?;
         Ok(())
@@ -301,6 +337,51 @@ mod tests {
         assert_eq!(sanitize("émoji 😀 中文"), "émoji 😀 中文");
         assert_eq!(sanitize("trailing esc\x1b"), "trailing esc\u{FFFD}");
         assert_eq!(sanitize_multiline("a\r\nb\x1b[2Jc"), "a\nb\u{FFFD}c");
+    }
+
+    #[derive(Serialize)]
+    struct Row {
+        n: u32,
+    }
+
+    impl Tabular for Row {
+        fn headers() -> &'static [&'static str] {
+            &["N"]
+        }
+        fn row(&self) -> Vec<String> {
+            vec![self.n.to_string()]
+        }
+    }
+
+    fn written(format: Format, pages: Vec<Vec<u32>>) -> (String, Vec<usize>) {
+        let mut out = Vec::new();
+        let mut after_each = Vec::new();
+        let mut w = ListWriter::new(format, false);
+        for p in pages {
+            w.push_page(&mut out, p.into_iter().map(|n| Row { n }).collect())
+                .unwrap();
+            after_each.push(out.len());
+        }
+        w.finish(&mut out).unwrap();
+        (String::from_utf8(out).unwrap(), after_each)
+    }
+
+    #[test]
+    fn list_writer_streams_only_json_lines() {
+        let (s, after) = written(Format::Jsonl, vec![vec![1, 2], vec![3]]);
+        assert_eq!(s, "{\"n\":1}\n{\"n\":2}\n{\"n\":3}\n");
+        assert!(after[0] > 0, "the first page is written before the second arrives");
+        let (s, after) = written(Format::Json, vec![vec![1, 2], vec![3]]);
+        assert_eq!(after, vec![0, 0], "a JSON array is written only once complete");
+        let v: serde_json::Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(v, serde_json::json!([{"n": 1}, {"n": 2}, {"n": 3}]));
+        assert_eq!(
+            s,
+            list_doc(Format::Json, false, &[Row { n: 1 }, Row { n: 2 }, Row { n: 3 }]).unwrap()
+        );
+        assert_eq!(written(Format::Json, vec![vec![]]).0, "[]\n");
+        let (s, _) = written(Format::Table, vec![vec![1], vec![22]]);
+        assert_eq!(s, "N\n1\n22\n");
     }
 
     #[test]

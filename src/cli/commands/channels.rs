@@ -25,11 +25,13 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: ChannelsCmd) -> Result<(), CliError> {
     match cmd {
         ChannelsCmd::List { position, channel_type } => {
             let client = ctx.client()?;
-            numbered_list(ctx, "channels list", position.page, position.all, |p| {
-                let client = client.clone();
-                let t = channel_type.clone();
-                async move { client.list_channels(p, t.as_deref()).await }
-            })
+            numbered_list(
+                ctx,
+                "channels list",
+                position.all,
+                client.list_channels(position.page, channel_type.as_deref()),
+                || client.walk_channels(channel_type.clone()),
+            )
             .await
         }
         ChannelsCmd::Rename { uuid, title } => {

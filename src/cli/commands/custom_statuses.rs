@@ -52,10 +52,13 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: CustomStatusesCmd) -> Result<(), CliErr
     match cmd {
         CustomStatusesCmd::List { position } => {
             let client = ctx.client()?;
-            numbered_list(ctx, "custom-statuses list", position.page, position.all, |p| {
-                let client = client.clone();
-                async move { client.list_custom_statuses(p).await }
-            })
+            numbered_list(
+                ctx,
+                "custom-statuses list",
+                position.all,
+                client.list_custom_statuses(position.page),
+                || client.walk_custom_statuses(),
+            )
             .await
         }
         CustomStatusesCmd::Get { id } => {

@@ -17,6 +17,7 @@ pub mod webhooks;
 use std::future::Future;
 
 use clap::Args;
+use futures::stream::BoxStream;
 use futures::{Stream, StreamExt};
 
 use super::output::{ListWriter, Tabular, progress_bar};
@@ -79,47 +80,26 @@ pub struct NumberedArgs {
     pub all: bool,
 }
 
-/// Prints a list fetched by page number: one page, or with `all` every page
-/// from 1 until `meta.page >= meta.pages`.
-pub(crate) async fn numbered_list<T, F, Fut>(
+/// Prints a page-numbered list: the one page `one` fetches, or with `all`
+/// every page of the client's walk.
+pub(crate) async fn numbered_list<T, Fut, W>(
     ctx: &mut Ctx<'_>,
     what: &str,
-    page: Option<u32>,
     all: bool,
-    mut fetch: F,
+    one: Fut,
+    walk: W,
 ) -> Result<(), CliError>
 where
     T: Tabular,
-    F: FnMut(Option<u32>) -> Fut,
     Fut: Future<Output = Result<Page<T>, ApiError>>,
+    W: FnOnce() -> BoxStream<'static, Result<Page<T>, ApiError>>,
 {
-    let mut writer = ListWriter::new(ctx.format, ctx.color);
-    if !all {
-        let p = fetch(page).await.map_err(super::api_err(what))?;
-        writer.push_page(ctx.out, p.items)?;
-        return writer.finish(ctx.out);
+    if all {
+        walk_list(ctx, what, walk()).await
+    } else {
+        let page = one.await.map_err(super::api_err(what))?;
+        print_page(ctx, page)
     }
-    let pb = progress_bar(ctx.progress, what);
-    let mut number = 1u32;
-    loop {
-        let p = fetch(Some(number)).await.map_err(|e| {
-            pb.finish_and_clear();
-            CliError::Api {
-                what: format!("{what} (page {number})"),
-                source: e,
-            }
-        })?;
-        let empty = p.items.is_empty();
-        writer.push_page(ctx.out, p.items)?;
-        pb.set_position(writer.count());
-        let current = p.meta.page.unwrap_or(number);
-        match p.meta.pages {
-            Some(pages) if current < pages && !empty => number = current + 1,
-            _ => break,
-        }
-    }
-    pb.finish_and_clear();
-    writer.finish(ctx.out)
 }
 
 /// Prints every page of a cursor walk, streaming JSON lines as pages arrive.

@@ -37,10 +37,13 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: TeamsCmd) -> Result<(), CliError> {
     match cmd {
         TeamsCmd::List { position } => {
             let client = ctx.client()?;
-            numbered_list(ctx, "teams list", position.page, position.all, |p| {
-                let client = client.clone();
-                async move { client.list_teams(p).await }
-            })
+            numbered_list(
+                ctx,
+                "teams list",
+                position.all,
+                client.list_teams(position.page),
+                || client.walk_teams(),
+            )
             .await
         }
         TeamsCmd::Get { uuid } => {
@@ -60,11 +63,13 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: TeamsCmd) -> Result<(), CliError> {
             });
             let client = ctx.client()?;
             let what = format!("teams members {uuid}");
-            numbered_list(ctx, &what, position.page, position.all, |p| {
-                let client = client.clone();
-                let uuid = uuid.clone();
-                async move { client.team_members(&uuid, p, status).await }
-            })
+            numbered_list(
+                ctx,
+                &what,
+                position.all,
+                client.team_members(&uuid, position.page, status),
+                || client.walk_team_members(&uuid, status.map(str::to_string)),
+            )
             .await
         }
     }

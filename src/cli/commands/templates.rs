@@ -24,10 +24,13 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: TemplatesCmd) -> Result<(), CliError> {
     match cmd {
         TemplatesCmd::List { position } => {
             let client = ctx.client()?;
-            numbered_list(ctx, "templates list", position.page, position.all, |p| {
-                let client = client.clone();
-                async move { client.list_templates(p).await }
-            })
+            numbered_list(
+                ctx,
+                "templates list",
+                position.all,
+                client.list_templates(position.page),
+                || client.walk_templates(),
+            )
             .await
         }
         TemplatesCmd::Get { uuid } => {

@@ -55,11 +55,8 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: WebhooksCmd) -> Result<(), CliError> {
     let WebhooksCmd::Events(args) = cmd;
     let query = event_query(&args);
     let client = ctx.client()?;
-    numbered_list(ctx, "webhooks events", args.page, args.all, |p| {
-        let client = client.clone();
-        let mut q = query.clone();
-        q.page = p;
-        async move { client.webhook_events(&q).await }
+    numbered_list(ctx, "webhooks events", args.all, client.webhook_events(&query), || {
+        client.walk_webhook_events(query.clone())
     })
     .await
 }
