@@ -211,6 +211,12 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// Colour only on a terminal, and never when `NO_COLOR` is set to anything
+/// non-empty (no-color.org).
+pub fn use_color(stdout_is_terminal: bool, no_color: Option<std::ffi::OsString>) -> bool {
+    stdout_is_terminal && no_color.is_none_or(|v| v.is_empty())
+}
+
 /// Runs a non-interactive command with table output; returns the exit code.
 pub async fn run(global: GlobalArgs, command: Command) -> i32 {
     run_with(global, OutputArgs::default(), command).await
@@ -220,7 +226,7 @@ pub async fn run(global: GlobalArgs, command: Command) -> i32 {
 /// exit code (0 ok, 1 API or network error, 2 usage error, 141 stdout closed).
 pub async fn run_with(global: GlobalArgs, output: OutputArgs, command: Command) -> i32 {
     let stdout = std::io::stdout();
-    let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let color = use_color(stdout.is_terminal(), std::env::var_os("NO_COLOR"));
     let progress = std::io::stderr().is_terminal();
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let mut err = std::io::stderr();
@@ -369,6 +375,14 @@ mod tests {
             body,
             serde_json::json!({"tags": ["vip", "new", "x"], "unassign_user": true, "bot_status": "bot_end", "note": ""})
         );
+    }
+
+    #[test]
+    fn colour_only_on_a_terminal_without_no_color() {
+        assert!(use_color(true, None));
+        assert!(use_color(true, Some("".into())));
+        assert!(!use_color(true, Some("1".into())));
+        assert!(!use_color(false, None));
     }
 
     #[test]
