@@ -129,7 +129,12 @@ pub fn render_table(headers: &[&str], rows: &[Vec<String>], color: bool) -> Stri
     let mut table = Table::new();
     table.load_preset(presets::NOTHING);
     if color {
+        // Fit a terminal of known, usable width; a pty that reports no size
+        // (or a tiny one) would squeeze every column to one character.
         table.set_content_arrangement(ContentArrangement::Dynamic);
+        if table.width().is_none_or(|w| w < 40) {
+            table.set_content_arrangement(ContentArrangement::Disabled);
+        }
     } else {
         // Not a terminal: never wrap, whatever the width.
         table.force_no_tty();
