@@ -498,11 +498,22 @@ fn messages_list_send_status_delete() {
         ],
     );
     let msg = sent["uuid"].as_str().unwrap().to_string();
+    let in_thread = |f: &Fixture| {
+        json(f, &["messages", "list", &uuid, "--all"])
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["uuid"] == msg.as_str())
+    };
+    assert!(in_thread(&f), "the sent message is in the thread");
     let status = json(&f, &["messages", "status", &msg]);
     assert_eq!(status["uuid"], msg.as_str());
     assert!(status["status"].is_string());
     let deleted = json(&f, &["messages", "delete", &msg]);
     assert_eq!(deleted["deleted"], true);
+    assert!(!in_thread(&f), "the deleted message is gone");
+    let e = fails(fd(&f), &["messages", "delete", &msg], 1);
+    assert!(e.contains("not found"), "{e}");
     // A contact who never wrote: the 24-hour window is closed; the server says so.
     let m = f.manifest().clone();
     let fresh = json(
@@ -607,6 +618,24 @@ fn custom_statuses_and_own_status() {
     );
     assert_eq!(s["appearance"]["available"], false);
     assert_eq!(s["custom_status"]["id"], new_id.as_str());
+    // The server keeps it: the user shows as away among the team members.
+    let email = m.users[0].email.clone();
+    let availability = |f: &Fixture| -> Vec<Value> {
+        m.teams
+            .iter()
+            .flat_map(|t| {
+                json(f, &["teams", "members", &t.uuid, "--all"])
+                    .as_array()
+                    .unwrap()
+                    .clone()
+            })
+            .filter(|mb| mb["email"] == email.as_str())
+            .map(|mb| mb["available"].clone())
+            .collect()
+    };
+    let seen = availability(&f);
+    assert!(!seen.is_empty(), "the user is in a team");
+    assert!(seen.iter().all(|a| *a == false), "{seen:?}");
     let mut env_user = fd(&f);
     env_user.env("FRONTDESK_USER_UUID", &user);
     let o = run(
@@ -616,6 +645,7 @@ fn custom_statuses_and_own_status() {
     assert_eq!(o.code, 0, "{}", o.stderr);
     let s: Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(s["appearance"]["available"], true);
+    assert!(availability(&f).iter().all(|a| *a == true));
     let e = fails(fd(&f), &["status", "set", "--available"], 2);
     assert!(e.contains("--user") && e.contains("FRONTDESK_USER_UUID"), "{e}");
     fails(fd(&f), &["status", "set", "--user", &user], 2);
