@@ -84,6 +84,7 @@ async fn list_and_get_match_the_server() {
             assert_eq!(&m.value, v, "{name}");
         }
     }
+    let meta_of_first = got.custom_fields_metadata.clone();
     let plain = env.client.get_contact(&first.uuid, false).await.unwrap();
     assert_eq!(
         Contact {
@@ -93,6 +94,28 @@ async fn list_and_get_match_the_server() {
         plain
     );
     assert_eq!(&plain, first);
+
+    // The list carries the field types too when asked, on every contact.
+    let typed = env
+        .client
+        .list_contacts(
+            &ContactFilter {
+                include_field_types: true,
+                ..Default::default()
+            },
+            &PageRequest::First,
+        )
+        .await
+        .unwrap();
+    assert_eq!(typed.items.len(), 20);
+    for c in &typed.items {
+        let meta = c
+            .custom_fields_metadata
+            .as_ref()
+            .expect("metadata on every listed contact");
+        assert_eq!(meta.len(), env.srv.manifest.custom_fields.len());
+    }
+    assert_eq!(typed.items[0].custom_fields_metadata, meta_of_first);
 
     let missing = "00000000000000000000000000000000";
     let e = env.client.get_contact(missing, false).await.unwrap_err();

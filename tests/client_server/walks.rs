@@ -20,6 +20,9 @@ async fn by_number(client: &Client, filter: &ContactFilter, pages: std::ops::Ran
     out
 }
 
+/// A contact filter and the test a contact passes when it matches.
+type Narrowing = (ContactFilter, Box<dyn Fn(&Contact) -> bool>);
+
 fn ids(list: &[Contact]) -> Vec<&str> {
     list.iter().map(|c| c.uuid.as_str()).collect()
 }
@@ -66,7 +69,7 @@ async fn cursor_walks_over_10_200_contacts() {
     let source = m.sources.iter().find(|s| *s != "messaging_app").unwrap().clone();
     let tag = m.tags[0].clone();
     let team = m.teams[1].uuid.clone();
-    let filters: Vec<(ContactFilter, Box<dyn Fn(&Contact) -> bool>)> = vec![
+    let filters: Vec<Narrowing> = vec![
         (
             ContactFilter {
                 source: Some(source.clone()),
