@@ -225,19 +225,22 @@ impl Client {
     }
 
     /// Sends `call`, retrying transient failures when it is idempotent.
-    /// A 429 is retried for every call, creates included: the server
-    /// refused it without handling it, and extensions.md has the client
-    /// honour `Retry-After`. Returns the last answer whatever its status.
+    /// Returns the last answer whatever its status.
     pub(crate) async fn exchange(&self, call: &Call) -> Result<Raw, ApiError> {
-        let attempts = self.retry.max_attempts.max(1);
+        let attempts = if call.idempotent {
+            self.retry.max_attempts.max(1)
+        } else {
+            1
+        };
         let mut failed = 0;
         loop {
             let outcome = self.attempt(call).await;
             failed += 1;
             let wait = match &outcome {
-                Ok(raw) if raw.status == StatusCode::TOO_MANY_REQUESTS => retry_after(&raw.headers),
-                Ok(raw) if call.idempotent && raw.status.is_server_error() => retry_after(&raw.headers),
-                Err(e) if call.idempotent && e.is_transient() => None,
+                Ok(raw) if raw.status == StatusCode::TOO_MANY_REQUESTS || raw.status.is_server_error() => {
+                    retry_after(&raw.headers)
+                }
+                Err(e) if e.is_transient() => None,
                 _ => return outcome,
             };
             if failed >= attempts {

@@ -117,7 +117,7 @@ async fn idempotent_writes_are_retried() {
 }
 
 #[tokio::test]
-async fn creates_and_sends_are_retried_only_when_rate_limited() {
+async fn creates_and_sends_are_never_retried() {
     let (server, client) = setup().await;
     serve(&server, "POST", "/v1/contacts", ResponseTemplate::new(500)).await;
     serve(&server, "POST", "/v1/messages/send", ResponseTemplate::new(503)).await;
@@ -142,18 +142,11 @@ async fn creates_and_sends_are_retried_only_when_rate_limited() {
     let e = client.create_custom_status(&body).await.unwrap_err();
     assert!(matches!(e, ApiError::RateLimited { .. }), "{e:?}");
     let got = requests(&server).await;
-    let paths: Vec<&str> = got.iter().map(|r| r.url.path()).collect();
-    // One request each for the 5xx; a 429 was not handled, so even a create
-    // waits out Retry-After and tries again, up to max_attempts (3).
     assert_eq!(
-        paths,
-        [
-            "/v1/contacts",
-            "/v1/messages/send",
-            "/v1/custom_statuses",
-            "/v1/custom_statuses",
-            "/v1/custom_statuses"
-        ],
+        got.len(),
+        3,
+        "one request each: {:?}",
+        got.iter().map(|r| r.url.path()).collect::<Vec<_>>()
     );
 }
 

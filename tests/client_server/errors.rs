@@ -136,21 +136,6 @@ async fn rate_limits_are_waited_out_or_reported() {
     let funnels = patient.list_funnels().await.unwrap();
     assert!(!funnels.is_empty());
     assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
-
-    // A 429 means the request was not handled, so even a create waits out
-    // Retry-After and goes through (extensions.md: the client honours it).
-    while impatient.list_funnels().await.is_ok() {}
-    let made = patient
-        .create_contact(&NewContact {
-            identifier: "+15550002222".into(),
-            source: "messaging_app".into(),
-            name: "Patient Creator".into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    assert_eq!(made.name, "Patient Creator");
-    assert_eq!(env.raw_contact(&made.uuid).await["name"], "Patient Creator");
 }
 
 #[tokio::test]

@@ -75,7 +75,7 @@ impl Client {
         self.fetch(&call).await?.one(CONTACT)
     }
 
-    /// POST /contacts (retried only after a 429, which the server did not handle).
+    /// POST /contacts (never retried).
     pub async fn create_contact(&self, body: &NewContact) -> Result<Contact, ApiError> {
         let call = Call::new(Method::POST, &["contacts"])
             .json(body)?

@@ -38,7 +38,7 @@ impl Client {
         self.fetch(&call).await?.one(ONE)
     }
 
-    /// POST /custom_statuses (extensions.md; retried only after a 429).
+    /// POST /custom_statuses (extensions.md; never retried).
     pub async fn create_custom_status(&self, body: &CustomStatusBody) -> Result<CustomStatus, ApiError> {
         let call = Call::new(Method::POST, &["custom_statuses"])
             .json(body)?

@@ -59,7 +59,7 @@ impl Client {
         self.fetch(&call).await?.one(&["message"])
     }
 
-    /// POST /messages/send (retried only after a 429). A route-level 404 is
+    /// POST /messages/send (never retried). A route-level 404 is
     /// `NotOffered`; a 404 naming the contact, channel or template is
     /// `NotFound`.
     pub async fn send_message(&self, body: &SendMessage) -> Result<SentMessage, ApiError> {
