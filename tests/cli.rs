@@ -661,6 +661,11 @@ fn webhook_events() {
     let all = json(&f, &["webhooks", "events", "--all"]);
     let first = json(&f, &["webhooks", "events", "--items", "2"]);
     assert!(first.as_array().unwrap().len() <= 2);
+    let second = json(&f, &["webhooks", "events", "--items", "2", "--page", "2"]);
+    assert_ne!(first, second);
+    let o = run(fd(&f), &["webhooks", "events", "--items", "2"]);
+    assert_eq!(o.code, 0);
+    assert!(o.stderr.starts_with("more: --page 2 (of "), "{}", o.stderr);
     assert!(all.as_array().unwrap().len() >= first.as_array().unwrap().len());
     let failed = json(&f, &["webhooks", "events", "--status", "failed", "--all"]);
     for e in failed.as_array().unwrap() {

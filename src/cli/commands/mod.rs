@@ -132,11 +132,15 @@ where
 pub(crate) fn print_page<T: Tabular>(ctx: &mut Ctx<'_>, page: Page<T>) -> Result<(), CliError> {
     let doc = super::output::list_doc(ctx.format, ctx.color, &page.items)?;
     ctx.emit(&doc)?;
-    if ctx.format == super::Format::Table
-        && let Some(next) = page.meta.next.as_deref()
-    {
+    if ctx.format == super::Format::Table {
         // For a person: how to get the next batch (stderr keeps stdout clean).
-        let _ = writeln!(ctx.err, "more: --after {}", super::sanitize(next));
+        if let Some(next) = page.meta.next.as_deref() {
+            let _ = writeln!(ctx.err, "more: --after {}", super::sanitize(next));
+        } else if let (Some(p), Some(n)) = (page.meta.page, page.meta.pages)
+            && p < n
+        {
+            let _ = writeln!(ctx.err, "more: --page {} (of {n}), or --all", p + 1);
+        }
     }
     Ok(())
 }
