@@ -610,6 +610,14 @@ fn custom_statuses_and_own_status() {
     let got = json(&f, &["custom-statuses", "get", &new_id]);
     assert_eq!(got["name"], "Focus");
     assert_eq!(got["emoji"], "🎧");
+    // Only the emoji: the name stays.
+    json(&f, &["custom-statuses", "update", &new_id, "--emoji", "🧠"]);
+    let got = json(&f, &["custom-statuses", "get", &new_id]);
+    assert_eq!(
+        (got["name"].as_str(), got["emoji"].as_str()),
+        (Some("Focus"), Some("🧠"))
+    );
+    fails(fd(&f), &["custom-statuses", "update", &new_id], 2);
     // Own status, with the user uuid from --user and from the environment.
     let user = m.users[0].uuid.clone();
     let s = json(
