@@ -32,7 +32,8 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        #[allow(unreachable_patterns)] // until the CLI's subcommands land
-        Some(command) => ExitCode::from(runtime.block_on(frontdesk::cli::run(cli.global, command)) as u8),
+        Some(command) => {
+            ExitCode::from(runtime.block_on(frontdesk::cli::run_with(cli.global, cli.output, command)) as u8)
+        }
     }
 }

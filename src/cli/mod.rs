@@ -2,11 +2,23 @@
 //!
 //! INTERFACE CONTRACT: `Cli` is the whole command line; main.rs parses it and
 //! dispatches `serve` to the server, no subcommand to the TUI, and the rest
-//! to `run`.
+//! to `run_with`.
+//!
+//! Every command writes its whole answer to `out` only once it succeeded
+//! (single documents are rendered into a buffer first); only `--jsonl`
+//! streams page by page. Errors are one line on `err`.
 
-use clap::{Parser, Subcommand};
+pub mod commands;
+pub mod output;
 
-use crate::config::GlobalArgs;
+use std::io::{IsTerminal, Write};
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::api::{ApiError, Client};
+use crate::config::{GlobalArgs, Settings};
+
+pub use output::{Format, sanitize};
 
 /// frontdesk: a keyboard-driven terminal inbox.
 #[derive(Debug, Parser)]
@@ -14,6 +26,8 @@ use crate::config::GlobalArgs;
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// Open the TUI on the embedded demo server even if a key is configured
     #[arg(long)]
     pub demo: bool,
@@ -21,15 +35,362 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+/// How a command prints its answer (global flags).
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct OutputArgs {
+    /// Print one JSON document (an array for lists)
+    #[arg(long, global = true, conflicts_with = "jsonl")]
+    pub json: bool,
+    /// Print one JSON object a line, streamed as pages arrive
+    #[arg(long, global = true)]
+    pub jsonl: bool,
+}
+
+impl OutputArgs {
+    pub fn format(&self) -> Format {
+        if self.jsonl {
+            Format::Jsonl
+        } else if self.json {
+            Format::Json
+        } else {
+            Format::Table
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the embedded reference server
     Serve(crate::server::ServeArgs),
+    /// List, read, create and update contacts; close and reopen conversations
+    #[command(subcommand)]
+    Contacts(commands::contacts::ContactsCmd),
+    /// List, send, delete messages and read a sent message's status
+    #[command(subcommand)]
+    Messages(commands::messages::MessagesCmd),
+    /// Read, start and stop a contact's bot
+    #[command(subcommand)]
+    Bot(commands::bot::BotCmd),
+    /// List, read and rename message templates
+    #[command(subcommand)]
+    Templates(commands::templates::TemplatesCmd),
+    /// List and rename channels
+    #[command(subcommand)]
+    Channels(commands::channels::ChannelsCmd),
+    /// List funnels
+    #[command(subcommand)]
+    Funnels(commands::funnels::FunnelsCmd),
+    /// List teams, read a team and its members
+    #[command(subcommand)]
+    Teams(commands::teams::TeamsCmd),
+    /// Show the account's plan
+    Plan,
+    /// List, read, create, update and delete custom statuses
+    #[command(subcommand)]
+    CustomStatuses(commands::custom_statuses::CustomStatusesCmd),
+    /// Set your own availability and custom status
+    #[command(subcommand)]
+    Status(commands::status::StatusCmd),
+    /// Read the webhook event log
+    #[command(subcommand)]
+    Webhooks(commands::webhooks::WebhooksCmd),
+    /// Print a shell completion script
+    Completions(commands::completions::CompletionsArgs),
 }
 
-/// Runs a non-interactive command; returns the process exit code (0 ok, 1
-/// API or network error, 2 usage error).
+/// Why a command failed, and so its exit code.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad input or missing configuration: exit 2, no request was made.
+    Usage(String),
+    /// The service or the network failed: exit 1. `what` names the step.
+    Api { what: String, source: ApiError },
+    /// Another failure (writing output): exit 1.
+    Other(String),
+    /// stdout was closed (`| head`): end quietly.
+    BrokenPipe,
+}
+
+/// The exit code a closed stdout ends with (as a process killed by SIGPIPE
+/// would report in a shell).
+pub const BROKEN_PIPE_EXIT: i32 = 141;
+
+impl CliError {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Usage(_) => 2,
+            CliError::Api { .. } | CliError::Other(_) => 1,
+            CliError::BrokenPipe => BROKEN_PIPE_EXIT,
+        }
+    }
+
+    /// The one line printed on stderr (without the `frontdesk: ` prefix).
+    pub fn message(&self) -> Option<String> {
+        match self {
+            CliError::Usage(m) | CliError::Other(m) => Some(m.clone()),
+            CliError::Api { what, source } => Some(format!("{what}: {source}")),
+            CliError::BrokenPipe => None,
+        }
+    }
+
+    pub fn usage(msg: impl Into<String>) -> CliError {
+        CliError::Usage(msg.into())
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            CliError::BrokenPipe
+        } else {
+            CliError::Other(format!("cannot write the output: {e}"))
+        }
+    }
+}
+
+/// Wraps an API error with the step that failed.
+pub(crate) fn api_err(what: impl Into<String>) -> impl FnOnce(ApiError) -> CliError {
+    let what = what.into();
+    move |source| CliError::Api { what, source }
+}
+
+/// What a command runs with: where to write, how, and (lazily) the client.
+pub struct Ctx<'a> {
+    pub global: GlobalArgs,
+    pub format: Format,
+    /// Colour in tables and records (stdout is a terminal, `NO_COLOR` unset).
+    pub color: bool,
+    /// Progress on stderr for `--all` (stderr is a terminal).
+    pub progress: bool,
+    pub out: &'a mut dyn Write,
+    pub err: &'a mut dyn Write,
+    settings: Option<Settings>,
+    client: Option<Client>,
+}
+
+impl<'a> Ctx<'a> {
+    /// The settings, loaded on first use (warnings go to `err`).
+    pub fn settings(&mut self) -> Result<&Settings, CliError> {
+        if self.settings.is_none() {
+            let settings = crate::config::load(&self.global).map_err(|e| CliError::Usage(e.to_string()))?;
+            for w in &settings.warnings {
+                let _ = writeln!(self.err, "frontdesk: warning: {w}");
+            }
+            self.settings = Some(settings);
+        }
+        Ok(self.settings.as_ref().expect("settings were just loaded"))
+    }
+
+    /// The API client, built on first use. No key configured is a usage
+    /// error that says how to configure one.
+    pub fn client(&mut self) -> Result<Client, CliError> {
+        if let Some(c) = &self.client {
+            return Ok(c.clone());
+        }
+        let settings = self.settings()?;
+        if settings.api_key.is_none() {
+            return Err(CliError::usage(
+                "no API key configured: set FRONTDESK_API_KEY, pass --api-key, or put api_key in the config file \
+                 (or run `frontdesk serve` for a local demo server and point --base-url at it)",
+            ));
+        }
+        let client = match settings.client() {
+            Ok(Some(c)) => c,
+            Ok(None) => return Err(CliError::usage("no API key configured")),
+            Err(e) => return Err(CliError::Usage(e.to_string())),
+        };
+        self.client = Some(client.clone());
+        Ok(client)
+    }
+
+    /// Writes a finished document in one go.
+    pub fn emit(&mut self, doc: &str) -> Result<(), CliError> {
+        self.out.write_all(doc.as_bytes())?;
+        self.out.flush()?;
+        Ok(())
+    }
+}
+
+/// Colour only on a terminal, and never when `NO_COLOR` is set to anything
+/// non-empty (no-color.org).
+pub fn use_color(stdout_is_terminal: bool, no_color: Option<std::ffi::OsString>) -> bool {
+    stdout_is_terminal && no_color.is_none_or(|v| v.is_empty())
+}
+
+/// Runs a non-interactive command with table output; returns the exit code.
 pub async fn run(global: GlobalArgs, command: Command) -> i32 {
-    let _ = (global, command);
-    todo!()
+    run_with(global, OutputArgs::default(), command).await
+}
+
+/// Runs a non-interactive command on stdout and stderr; returns the process
+/// exit code (0 ok, 1 API or network error, 2 usage error, 141 stdout closed).
+pub async fn run_with(global: GlobalArgs, output: OutputArgs, command: Command) -> i32 {
+    let stdout = std::io::stdout();
+    let color = use_color(stdout.is_terminal(), std::env::var_os("NO_COLOR"));
+    let progress = std::io::stderr().is_terminal();
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let mut err = std::io::stderr();
+    let code = run_to(global, output, command, &mut out, &mut err, color, progress).await;
+    match out.flush() {
+        Ok(()) => code,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => BROKEN_PIPE_EXIT,
+        Err(e) => {
+            let _ = writeln!(err, "frontdesk: cannot write the output: {e}");
+            1
+        }
+    }
+}
+
+/// Runs a command writing to the given streams (tests and the bench use a
+/// sink). Returns the exit code.
+pub async fn run_to(
+    global: GlobalArgs,
+    output: OutputArgs,
+    command: Command,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    color: bool,
+    progress: bool,
+) -> i32 {
+    let mut ctx = Ctx {
+        global,
+        format: output.format(),
+        color,
+        progress,
+        out,
+        err,
+        settings: None,
+        client: None,
+    };
+    match commands::dispatch(&mut ctx, command).await {
+        Ok(()) => 0,
+        Err(e) => {
+            if let Some(msg) = e.message() {
+                let _ = writeln!(ctx.err, "frontdesk: {}", output::sanitize(&msg));
+            }
+            e.exit_code()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("frontdesk").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn json_flags_are_global_and_exclusive() {
+        let cli = parse(&["contacts", "list", "--json"]).unwrap();
+        assert_eq!(cli.output.format(), Format::Json);
+        let cli = parse(&["--jsonl", "plan"]).unwrap();
+        assert_eq!(cli.output.format(), Format::Jsonl);
+        let e = parse(&["plan", "--json", "--jsonl"]).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        let cli = parse(&["plan", "--api-key", "k", "--base-url", "http://127.0.0.1:1/v1"]).unwrap();
+        assert_eq!(cli.global.api_key.as_deref(), Some("k"));
+    }
+
+    #[test]
+    fn page_after_and_all_exclude_each_other() {
+        for bad in [
+            &["contacts", "list", "--page", "2", "--all"][..],
+            &["contacts", "list", "--after", "c", "--page", "2"],
+            &["messages", "list", "u", "--after", "c", "--all"],
+            &["templates", "list", "--page", "2", "--all"],
+            &["contacts", "list", "--page", "0"],
+        ] {
+            assert_eq!(parse(bad).unwrap_err().exit_code(), 2, "{bad:?}");
+        }
+        let Some(Command::Contacts(commands::contacts::ContactsCmd::List(a))) =
+            parse(&["contacts", "list", "--after", "cur", "--tags", "a, b", "--source", "s"])
+                .unwrap()
+                .command
+        else {
+            panic!("not a contacts list");
+        };
+        assert_eq!(a.position.request(), crate::api::PageRequest::After("cur".into()));
+        let f = commands::contacts::list_filter(&a);
+        assert_eq!(f.tags, vec!["a", "b"]);
+        assert_eq!(f.source.as_deref(), Some("s"));
+    }
+
+    #[test]
+    fn exclusive_write_flags_are_usage_errors() {
+        for bad in [
+            &["contacts", "update", "u", "--assign", "a@b.c", "--unassign"][..],
+            &["contacts", "update", "u", "--note", "n", "--clear-note"],
+            &["contacts", "update", "u", "--field", "novalue"],
+            &["contacts", "create", "--identifier", "1", "--source", "s"],
+            &[
+                "contacts",
+                "create",
+                "--identifier",
+                "1",
+                "--source",
+                "s",
+                "--name",
+                "n",
+                "--bot",
+                "maybe",
+            ],
+            &["messages", "send", "u"],
+            &["messages", "send", "u", "--text", "t", "--template", "x"],
+            &["status", "set", "--available", "--away"],
+            &["status", "set", "--custom-status", "x", "--clear-custom-status"],
+            &["webhooks", "events", "--status", "maybe"],
+            &["completions", "powershell"],
+        ] {
+            assert_eq!(parse(bad).unwrap_err().exit_code(), 2, "{bad:?}");
+        }
+        let Some(Command::Contacts(commands::contacts::ContactsCmd::Update(u))) = parse(&[
+            "contacts",
+            "update",
+            "u1",
+            "--tag",
+            "vip,new",
+            "--tag",
+            "x",
+            "--unassign",
+            "--clear-note",
+            "--bot",
+            "end",
+        ])
+        .unwrap()
+        .command
+        else {
+            panic!("not a contacts update");
+        };
+        let body = serde_json::to_value(commands::contacts::patch_from_args(&u)).unwrap();
+        assert_eq!(
+            body,
+            serde_json::json!({"tags": ["vip", "new", "x"], "unassign_user": true, "bot_status": "bot_end", "note": ""})
+        );
+    }
+
+    #[test]
+    fn colour_only_on_a_terminal_without_no_color() {
+        assert!(use_color(true, None));
+        assert!(use_color(true, Some("".into())));
+        assert!(!use_color(true, Some("1".into())));
+        assert!(!use_color(false, None));
+    }
+
+    #[test]
+    fn completion_scripts_name_the_commands() {
+        use commands::completions::{ShellArg, script};
+        for shell in [ShellArg::Bash, ShellArg::Zsh, ShellArg::Fish] {
+            let s = String::from_utf8(script(shell)).unwrap();
+            assert!(s.contains("custom-statuses"), "{shell:?}");
+        }
+    }
 }

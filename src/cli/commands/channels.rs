@@ -1,0 +1,74 @@
+//! `frontdesk channels list|rename`.
+
+use clap::Subcommand;
+
+use super::{NumberedArgs, non_empty, numbered_list, print_object};
+use crate::api::Channel;
+use crate::cli::output::{Recordable, Tabular, yes_no};
+use crate::cli::{CliError, Ctx, api_err};
+
+#[derive(Debug, Subcommand)]
+pub enum ChannelsCmd {
+    /// List channels
+    List {
+        #[command(flatten)]
+        position: NumberedArgs,
+        /// Only channels of this type
+        #[arg(long = "type")]
+        channel_type: Option<String>,
+    },
+    /// Give a channel a new title
+    Rename { uuid: String, title: String },
+}
+
+pub async fn run(ctx: &mut Ctx<'_>, cmd: ChannelsCmd) -> Result<(), CliError> {
+    match cmd {
+        ChannelsCmd::List { position, channel_type } => {
+            let client = ctx.client()?;
+            numbered_list(
+                ctx,
+                "channels list",
+                position.all,
+                client.list_channels(position.page, channel_type.as_deref()),
+                || client.walk_channels(channel_type.clone()),
+            )
+            .await
+        }
+        ChannelsCmd::Rename { uuid, title } => {
+            let uuid = non_empty("the channel uuid", &uuid)?.to_string();
+            let title = non_empty("the title", &title)?.to_string();
+            let client = ctx.client()?;
+            let c = client
+                .rename_channel(&uuid, &title)
+                .await
+                .map_err(api_err(format!("channels rename {uuid}")))?;
+            print_object(ctx, &c)
+        }
+    }
+}
+
+impl Tabular for Channel {
+    fn headers() -> &'static [&'static str] {
+        &["TITLE", "TYPE", "MAIN", "UUID"]
+    }
+
+    fn row(&self) -> Vec<String> {
+        vec![
+            self.title.clone(),
+            self.channel_type.clone(),
+            yes_no(self.main).into(),
+            self.uuid.clone(),
+        ]
+    }
+}
+
+impl Recordable for Channel {
+    fn fields(&self) -> Vec<(String, String)> {
+        vec![
+            ("uuid".into(), self.uuid.clone()),
+            ("title".into(), self.title.clone()),
+            ("type".into(), self.channel_type.clone()),
+            ("main".into(), yes_no(self.main).into()),
+        ]
+    }
+}

@@ -1,0 +1,133 @@
+//! `frontdesk status set`: your own availability and custom status.
+
+use clap::{Args, Subcommand};
+
+use super::print_object;
+use crate::api::{CustomStatusChange, UserStatus, UserStatusUpdate};
+use crate::cli::output::{Recordable, local_time_long};
+use crate::cli::{CliError, Ctx, api_err};
+
+#[derive(Debug, Subcommand)]
+pub enum StatusCmd {
+    /// Set your availability and/or custom status (needs your user uuid: --user or FRONTDESK_USER_UUID)
+    Set(SetArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SetArgs {
+    /// Mark yourself available
+    #[arg(long, conflicts_with = "away")]
+    pub available: bool,
+    /// Mark yourself away
+    #[arg(long)]
+    pub away: bool,
+    /// Wear this custom status (id)
+    #[arg(long, value_name = "ID", conflicts_with = "clear_custom_status")]
+    pub custom_status: Option<String>,
+    /// Remove your custom status
+    #[arg(long)]
+    pub clear_custom_status: bool,
+}
+
+/// The request body the flags ask for; `None` when they ask for nothing.
+pub fn update_from_args(args: &SetArgs) -> Option<UserStatusUpdate> {
+    let available = match (args.available, args.away) {
+        (true, _) => Some(true),
+        (_, true) => Some(false),
+        _ => None,
+    };
+    let custom_status = match (&args.custom_status, args.clear_custom_status) {
+        (Some(id), _) => CustomStatusChange::Set(id.trim().to_string()),
+        (None, true) => CustomStatusChange::Clear,
+        (None, false) => CustomStatusChange::Keep,
+    };
+    if available.is_none() && custom_status == CustomStatusChange::Keep {
+        None
+    } else {
+        Some(UserStatusUpdate {
+            available,
+            custom_status,
+        })
+    }
+}
+
+pub async fn run(ctx: &mut Ctx<'_>, cmd: StatusCmd) -> Result<(), CliError> {
+    let StatusCmd::Set(args) = cmd;
+    let update = update_from_args(&args).ok_or_else(|| {
+        CliError::usage(
+            "status set: nothing to change: give --available or --away, and/or --custom-status ID or \
+             --clear-custom-status",
+        )
+    })?;
+    let user = ctx
+        .settings()?
+        .user_uuid
+        .clone()
+        .filter(|u| !u.trim().is_empty())
+        .ok_or_else(|| {
+            CliError::usage(
+                "status set: your user uuid is not configured: pass --user UUID, set FRONTDESK_USER_UUID, \
+                 or put user_uuid in your profile in the config file",
+            )
+        })?;
+    let client = ctx.client()?;
+    let status = client
+        .set_user_status(&user, &update)
+        .await
+        .map_err(api_err(format!("status set (user {user})")))?;
+    print_object(ctx, &status)
+}
+
+impl Recordable for UserStatus {
+    fn fields(&self) -> Vec<(String, String)> {
+        let mut f = Vec::new();
+        if let Some(a) = &self.appearance {
+            f.push((
+                "availability".into(),
+                if a.available { "available" } else { "away" }.to_string(),
+            ));
+            f.push(("availability since".into(), local_time_long(a.last_updated_at)));
+        }
+        match &self.custom_status {
+            Some(c) if c.id.is_some() || c.name.is_some() => {
+                f.push(("custom status".into(), c.name.clone().unwrap_or_default()));
+                f.push(("custom status id".into(), c.id.clone().unwrap_or_default()));
+                f.push(("custom status since".into(), local_time_long(c.last_updated_at)));
+            }
+            _ => f.push(("custom status".into(), "none".into())),
+        }
+        f
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(available: bool, away: bool, cs: Option<&str>, clear: bool) -> SetArgs {
+        SetArgs {
+            available,
+            away,
+            custom_status: cs.map(Into::into),
+            clear_custom_status: clear,
+        }
+    }
+
+    #[test]
+    fn flags_map_to_the_three_custom_status_requests() {
+        let j = |a: SetArgs| serde_json::to_value(update_from_args(&a).unwrap()).unwrap();
+        assert_eq!(
+            j(args(true, false, None, false)),
+            serde_json::json!({"available": true})
+        );
+        assert_eq!(
+            j(args(false, true, None, true)),
+            serde_json::json!({"available": false, "custom_status_uuid": null})
+        );
+        assert_eq!(
+            j(args(false, false, Some("x"), false)),
+            serde_json::json!({"custom_status_uuid": "x"})
+        );
+        assert!(update_from_args(&args(false, false, None, false)).is_none());
+    }
+}

@@ -1,0 +1,429 @@
+//! Rendering: tables and records for people, JSON and JSON lines for
+//! scripts. Text from the server is untrusted: every table cell and record
+//! value goes through `sanitize` (JSON is safe as it is: serde_json escapes
+//! control characters).
+
+use std::io::Write;
+
+use chrono::{DateTime, Local, Utc};
+use comfy_table::{Attribute, Cell, ContentArrangement, Table, presets};
+use serde::Serialize;
+
+use super::CliError;
+
+/// Output format chosen by `--json` / `--jsonl`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Table,
+    Json,
+    Jsonl,
+}
+
+/// Makes server text inert for a terminal: escape sequences (CSI, OSC, and
+/// other ESC sequences) become one U+FFFD, other C0/C1 controls and DEL become
+/// U+FFFD, line breaks and tabs become spaces, and bidi overrides/isolates
+/// are dropped.
+pub fn sanitize(s: &str) -> String {
+    sanitize_impl(s, false)
+}
+
+/// Like `sanitize`, but keeps line breaks (for multi-line record values such
+/// as notes).
+pub fn sanitize_multiline(s: &str) -> String {
+    sanitize_impl(s, true)
+}
+
+fn sanitize_impl(s: &str, keep_newlines: bool) -> String {
+    const REPLACEMENT: char = '\u{FFFD}';
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => {
+                // Swallow the whole sequence so no part of it stays active.
+                match chars.peek() {
+                    Some('[') => {
+                        chars.next();
+                        // CSI: parameters and intermediates, then one final byte.
+                        for c in chars.by_ref() {
+                            if ('\u{40}'..='\u{7e}').contains(&c) {
+                                break;
+                            }
+                        }
+                    }
+                    Some(']') | Some('P') | Some('_') | Some('^') | Some('X') => {
+                        chars.next();
+                        // OSC/DCS/APC/PM/SOS: up to BEL or ST (ESC \).
+                        while let Some(c) = chars.next() {
+                            if c == '\u{7}' || c == '\u{9c}' {
+                                break;
+                            }
+                            if c == '\u{1b}' {
+                                if chars.peek() == Some(&'\\') {
+                                    chars.next();
+                                }
+                                break;
+                            }
+                        }
+                    }
+                    Some(_) => {
+                        chars.next();
+                    }
+                    None => {}
+                }
+                out.push(REPLACEMENT);
+            }
+            '\n' if keep_newlines => out.push('\n'),
+            '\r' if keep_newlines => {}
+            '\n' | '\r' | '\t' => out.push(' '),
+            c if c.is_control() => out.push(REPLACEMENT),
+            // Bidi embeddings, overrides and isolates, and the Arabic letter mark.
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{061c}' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A timestamp in local time for a table cell; empty when unknown.
+pub fn local_time(t: Option<DateTime<Utc>>) -> String {
+    t.map(|t| t.with_timezone(&Local).format("%Y-%m-%d %H:%M").to_string())
+        .unwrap_or_default()
+}
+
+/// A timestamp in local time, with seconds and offset, for a record.
+pub fn local_time_long(t: Option<DateTime<Utc>>) -> String {
+    t.map(|t| t.with_timezone(&Local).format("%Y-%m-%d %H:%M:%S %:z").to_string())
+        .unwrap_or_default()
+}
+
+/// Cuts a table cell to `max` characters, with an ellipsis.
+pub fn truncate(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
+    t.push('…');
+    t
+}
+
+/// A yes/no cell.
+pub fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+/// A type shown as one row of a table.
+pub trait Tabular: Serialize {
+    fn headers() -> &'static [&'static str];
+    fn row(&self) -> Vec<String>;
+}
+
+/// A type shown as a key/value record.
+pub trait Recordable: Serialize {
+    fn fields(&self) -> Vec<(String, String)>;
+}
+
+/// Renders rows as an aligned table (no borders, like `ls -l`).
+pub fn render_table(headers: &[&str], rows: &[Vec<String>], color: bool) -> String {
+    let mut table = Table::new();
+    table.load_preset(presets::NOTHING);
+    if color {
+        // Fit a terminal of known, usable width; a pty that reports no size
+        // (or a tiny one) would squeeze every column to one character.
+        table.set_content_arrangement(ContentArrangement::Dynamic);
+        if table.width().is_none_or(|w| w < 40) {
+            table.set_content_arrangement(ContentArrangement::Disabled);
+        }
+    } else {
+        // Not a terminal: never wrap, whatever the width.
+        table.force_no_tty();
+        table.set_content_arrangement(ContentArrangement::Disabled);
+    }
+    table.set_header(headers.iter().map(|h| {
+        let cell = Cell::new(h);
+        if color {
+            cell.add_attribute(Attribute::Bold)
+        } else {
+            cell
+        }
+    }));
+    for row in rows {
+        table.add_row(row.iter().map(|c| Cell::new(sanitize(c))));
+    }
+    for col in table.column_iter_mut() {
+        col.set_padding((0, 2));
+    }
+    let mut s = String::new();
+    for line in table.to_string().lines() {
+        s.push_str(line.trim_end());
+        s.push('\n');
+    }
+    s
+}
+
+/// Renders key/value pairs, keys aligned; multi-line values are indented.
+pub fn render_record(fields: &[(String, String)], color: bool) -> String {
+    let width = fields.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+    let mut s = String::new();
+    for (k, v) in fields {
+        let key = sanitize(k);
+        let pad = " ".repeat(width.saturating_sub(key.chars().count()));
+        if color {
+            s.push_str(&format!("\x1b[1m{key}\x1b[0m{pad}  "));
+        } else {
+            s.push_str(&format!("{key}{pad}  "));
+        }
+        let value = sanitize_multiline(v);
+        let mut lines = value.split('\n');
+        s.push_str(lines.next().unwrap_or(""));
+        s.push('\n');
+        for line in lines {
+            s.push_str(&" ".repeat(width + 2));
+            s.push_str(line);
+            s.push('\n');
+        }
+    }
+    s
+}
+
+fn json_line<T: Serialize + ?Sized>(v: &T) -> Result<String, CliError> {
+    serde_json::to_string(v).map_err(encode_err)
+}
+
+fn json_pretty<T: Serialize + ?Sized>(v: &T) -> Result<String, CliError> {
+    serde_json::to_string_pretty(v).map_err(encode_err)
+}
+
+/// One object as a document in the chosen format.
+pub fn object_doc<T: Recordable>(format: Format, color: bool, item: &T) -> Result<String, CliError> {
+    Ok(match format {
+        Format::Table => render_record(&item.fields(), color),
+        Format::Json => json_pretty(item)? + "\n",
+        Format::Jsonl => json_line(item)? + "\n",
+    })
+}
+
+/// A list as a document in the chosen format.
+pub fn list_doc<T: Tabular>(format: Format, color: bool, items: &[T]) -> Result<String, CliError> {
+    Ok(match format {
+        Format::Table => {
+            let rows: Vec<Vec<String>> = items.iter().map(Tabular::row).collect();
+            render_table(T::headers(), &rows, color)
+        }
+        Format::Json => {
+            if items.is_empty() {
+                return Ok("[]\n".to_string());
+            }
+            let mut s = String::from("[\n");
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(",\n");
+                }
+                s.push_str(&json_line(item)?);
+            }
+            s.push_str("\n]\n");
+            s
+        }
+        Format::Jsonl => {
+            let mut s = String::new();
+            for item in items {
+                s.push_str(&json_line(item)?);
+                s.push('\n');
+            }
+            s
+        }
+    })
+}
+
+/// Receives a list page by page. JSON lines are written and flushed as each
+/// page arrives (bounded memory). A JSON array is encoded page by page into a
+/// buffer (one compact element a line, so the parsed items are not all kept)
+/// and a table collects its rows; both are written by `finish`, so a failed
+/// walk prints nothing.
+pub struct ListWriter<T> {
+    format: Format,
+    color: bool,
+    rows: Vec<Vec<String>>,
+    count: u64,
+    buf: Vec<u8>,
+    _items: std::marker::PhantomData<fn(T)>,
+}
+
+fn encode_err(e: serde_json::Error) -> CliError {
+    CliError::Other(format!("cannot encode the answer as JSON: {e}"))
+}
+
+impl<T: Tabular> ListWriter<T> {
+    pub fn new(format: Format, color: bool) -> Self {
+        ListWriter {
+            format,
+            color,
+            rows: Vec::new(),
+            count: 0,
+            buf: Vec::new(),
+            _items: std::marker::PhantomData,
+        }
+    }
+
+    /// Items received so far.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    pub fn push_page(&mut self, out: &mut dyn Write, items: Vec<T>) -> Result<(), CliError> {
+        match self.format {
+            Format::Jsonl => {
+                self.buf.clear();
+                for item in &items {
+                    serde_json::to_writer(&mut self.buf, item).map_err(encode_err)?;
+                    self.buf.push(b'\n');
+                }
+                out.write_all(&self.buf)?;
+                out.flush()?;
+            }
+            Format::Json => {
+                for (i, item) in items.iter().enumerate() {
+                    self.buf
+                        .extend_from_slice(if self.count == 0 && i == 0 { b"[\n" } else { b",\n" });
+                    serde_json::to_writer(&mut self.buf, item).map_err(encode_err)?;
+                }
+            }
+            Format::Table => self.rows.extend(items.iter().map(Tabular::row)),
+        }
+        self.count += items.len() as u64;
+        Ok(())
+    }
+
+    pub fn finish(mut self, out: &mut dyn Write) -> Result<(), CliError> {
+        match self.format {
+            Format::Jsonl => {}
+            Format::Json => {
+                if self.count == 0 {
+                    self.buf.extend_from_slice(b"[]\n");
+                } else {
+                    self.buf.extend_from_slice(b"\n]\n");
+                }
+                out.write_all(&self.buf)?;
+            }
+            Format::Table => out.write_all(render_table(T::headers(), &self.rows, self.color).as_bytes())?,
+        }
+        out.flush()?;
+        Ok(())
+    }
+}
+
+/// Progress of an `--all` walk on stderr; hidden unless stderr is a terminal.
+pub fn progress_bar(visible: bool, what: &str) -> indicatif::ProgressBar {
+    if !visible {
+        return indicatif::ProgressBar::hidden();
+    }
+    let pb = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg}: {human_pos} {elapsed}") {
+        pb.set_style(style);
+    }
+    pb.set_message(what.to_string());
+    pb.enable_steady_tick(std::time::Duration::from_millis(120));
+    pb
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitize_makes_escape_sequences_and_controls_inert() {
+        assert_eq!(sanitize("a\x1b[31mred\x1b[0m"), "a\u{FFFD}red\u{FFFD}");
+        assert_eq!(sanitize("t\x1b]0;title\x07x"), "t\u{FFFD}x");
+        assert_eq!(sanitize("t\x1b]8;;http://e\x1b\\x"), "t\u{FFFD}x");
+        assert_eq!(sanitize("a\u{7}b\u{7f}c\u{9b}d"), "a\u{FFFD}b\u{FFFD}c\u{FFFD}d");
+        assert_eq!(sanitize("line1\nline2\tx\r"), "line1 line2 x ");
+        assert_eq!(sanitize("abc\u{202e}fed\u{2066}x\u{2069}"), "abcfedx");
+        assert_eq!(sanitize("émoji 😀 中文"), "émoji 😀 中文");
+        assert_eq!(sanitize("trailing esc\x1b"), "trailing esc\u{FFFD}");
+        assert_eq!(sanitize_multiline("a\r\nb\x1b[2Jc"), "a\nb\u{FFFD}c");
+    }
+
+    #[derive(Serialize)]
+    struct Row {
+        n: u32,
+    }
+
+    impl Tabular for Row {
+        fn headers() -> &'static [&'static str] {
+            &["N"]
+        }
+        fn row(&self) -> Vec<String> {
+            vec![self.n.to_string()]
+        }
+    }
+
+    fn written(format: Format, pages: Vec<Vec<u32>>) -> (String, Vec<usize>) {
+        let mut out = Vec::new();
+        let mut after_each = Vec::new();
+        let mut w = ListWriter::new(format, false);
+        for p in pages {
+            w.push_page(&mut out, p.into_iter().map(|n| Row { n }).collect())
+                .unwrap();
+            after_each.push(out.len());
+        }
+        w.finish(&mut out).unwrap();
+        (String::from_utf8(out).unwrap(), after_each)
+    }
+
+    #[test]
+    fn list_writer_streams_only_json_lines() {
+        let (s, after) = written(Format::Jsonl, vec![vec![1, 2], vec![3]]);
+        assert_eq!(s, "{\"n\":1}\n{\"n\":2}\n{\"n\":3}\n");
+        assert!(after[0] > 0, "the first page is written before the second arrives");
+        let (s, after) = written(Format::Json, vec![vec![1, 2], vec![3]]);
+        assert_eq!(after, vec![0, 0], "a JSON array is written only once complete");
+        let v: serde_json::Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(v, serde_json::json!([{"n": 1}, {"n": 2}, {"n": 3}]));
+        assert_eq!(
+            s,
+            list_doc(Format::Json, false, &[Row { n: 1 }, Row { n: 2 }, Row { n: 3 }]).unwrap()
+        );
+        assert_eq!(written(Format::Json, vec![vec![]]).0, "[]\n");
+        let (s, _) = written(Format::Table, vec![vec![1], vec![22]]);
+        assert_eq!(s, "N\n1\n22\n");
+    }
+
+    #[test]
+    fn truncate_counts_characters() {
+        assert_eq!(truncate("héllo", 5), "héllo");
+        assert_eq!(truncate("héllo world", 5), "héll…");
+    }
+
+    #[test]
+    fn table_is_aligned_without_trailing_spaces() {
+        let rows = vec![
+            vec!["Ann".to_string(), "1".to_string()],
+            vec!["Bartholomew".to_string(), "\x1b[31m22".to_string()],
+        ];
+        let s = render_table(&["NAME", "N"], &rows, false);
+        let lines: Vec<&str> = s.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].starts_with("NAME"));
+        let col = lines[0].find('N').map(|_| lines[0].rfind('N').unwrap()).unwrap();
+        assert_eq!(lines[1].find('1'), Some(col));
+        assert_eq!(lines[2].chars().nth(col), Some('\u{FFFD}'));
+        assert!(lines.iter().all(|l| !l.ends_with(' ')));
+        assert!(!s.contains('\x1b'));
+    }
+
+    #[test]
+    fn record_aligns_keys_and_indents_continuation_lines() {
+        let s = render_record(
+            &[
+                ("uuid".into(), "abc".into()),
+                ("note".into(), "one\ntwo".into()),
+                ("long key".into(), "v".into()),
+            ],
+            false,
+        );
+        assert_eq!(s, "uuid      abc\nnote      one\n          two\nlong key  v\n");
+        let colored = render_record(&[("k".into(), "v".into())], true);
+        assert!(colored.contains("\x1b[1mk\x1b[0m"));
+    }
+}
