@@ -115,7 +115,7 @@ pub fn messages(n: usize) -> Vec<Message> {
         "Hello! I ordered shoes last week and they have not arrived yet. Can you check the status please?",
         "Sure, let me look that up for you.",
         "Internal: customer is VIP, expedite \u{1b}[2J\u{1b}[H",
-        "谢谢你的帮助 👍🏽 شكرا جزيلا תודה רבה",
+        "谢谢你的帮助 👍🏽 شكرا جزيلا תודה רבה 🇯🇵",
         "e\u{301}e\u{301} combining marks and a very_long_unbroken_word_that_must_be_split_somewhere_in_the_middle",
     ];
     let mut out: Vec<Message> = (0..n)

@@ -5,10 +5,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
+use super::clean;
 use super::{pane_block, spinner};
 use crate::api::Contact;
 use crate::tui::model::{Model, Pane};
-use crate::tui::text::{plain_flags, sanitize, sanitize_line};
+use crate::tui::text::{plain_flags, sanitize};
 use crate::tui::theme::Theme;
 
 fn shown(model: &Model) -> Option<&Contact> {
@@ -49,24 +50,24 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     };
     let dash = || "—".to_string();
     let mut lines = vec![
-        Line::styled(sanitize_line(&c.name), theme.accent()),
-        field("phone", sanitize_line(&c.phone_number), theme),
-        field("source", sanitize_line(&c.source), theme),
+        Line::styled(clean(&c.name), theme.accent()),
+        field("phone", clean(&c.phone_number), theme),
+        field("source", clean(&c.source), theme),
         field("created", when(model, c.created_at), theme),
         field(
             "assignee",
-            c.assigned_user.as_deref().map(sanitize_line).unwrap_or_else(dash),
+            c.assigned_user.as_deref().map(clean).unwrap_or_else(dash),
             theme,
         ),
     ];
     let team = c.team_uuid().map(|u| {
         let name = c.team.as_ref().and_then(|t| t.name.clone()).filter(|n| !n.is_empty());
-        sanitize_line(name.as_deref().or(model.known.team_name(u)).unwrap_or(u))
+        clean(name.as_deref().or(model.known.team_name(u)).unwrap_or(u))
     });
     lines.push(field("team", team.unwrap_or_else(dash), theme));
     lines.push(field(
         "funnel",
-        c.funnel_id.as_deref().map(sanitize_line).unwrap_or_else(dash),
+        c.funnel_id.as_deref().map(clean).unwrap_or_else(dash),
         theme,
     ));
     let state = match c.closed_at {
@@ -79,7 +80,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     } else {
         c.tags
             .iter()
-            .map(|t| format!("#{}", sanitize_line(t)))
+            .map(|t| format!("#{}", clean(t)))
             .collect::<Vec<_>>()
             .join(" ")
     };
@@ -102,9 +103,9 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
                 .unwrap_or_default();
             let ty = m.map(|m| format!(" ({})", m.field_type)).unwrap_or_default();
             lines.push(Line::from(vec![
-                Span::raw(format!(" {}", sanitize_line(name))),
-                Span::styled(sanitize_line(&ty), theme.dim()),
-                Span::raw(format!(": {}", sanitize_line(&value))),
+                Span::raw(format!(" {}", clean(name))),
+                Span::styled(clean(&ty), theme.dim()),
+                Span::raw(format!(": {}", clean(&value))),
             ]));
         }
     }
@@ -118,10 +119,10 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         None => lines.push(Line::raw(" —")),
     }
     if let Some(h) = &c.conversation_href {
-        lines.push(field("chat", sanitize_line(h), theme));
+        lines.push(field("chat", clean(h), theme));
     }
     if let Some(h) = &c.href {
-        lines.push(field("contact", sanitize_line(h), theme));
+        lines.push(field("contact", clean(h), theme));
     }
     lines.push(Line::styled("y copies the chat link", theme.dim()));
     let p = Paragraph::new(lines)
@@ -140,21 +141,18 @@ pub fn render_bot(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     } else if panel.loading.is_some() {
         lines.push(Line::styled(format!("{} loading…", spinner(model.frame)), theme.dim()));
     } else if let Some(e) = &panel.error {
-        lines.push(Line::styled(sanitize_line(e), theme.dim()));
+        lines.push(Line::styled(clean(e), theme.dim()));
         lines.push(Line::styled("b starts the bot", theme.dim()));
     } else if let Some(bot) = &panel.bot {
         let state = if bot.is_running() { "running" } else { "stopped" };
         let name = if bot.name.is_empty() {
             "bot".to_string()
         } else {
-            sanitize_line(&bot.name)
+            clean(&bot.name)
         };
         lines.push(Line::from(vec![
             Span::raw(format!("{name}: ")),
-            Span::styled(
-                format!("{state} ({})", sanitize_line(bot.status.as_str())),
-                theme.accent(),
-            ),
+            Span::styled(format!("{state} ({})", clean(bot.status.as_str())), theme.accent()),
         ]));
         let hint = if bot.is_running() { "b stops it" } else { "b starts it" };
         lines.push(Line::styled(hint, theme.dim()));
@@ -188,8 +186,8 @@ pub fn render_availability(model: &Model, frame: &mut Frame, area: Rect, theme: 
     }
     lines.push(Line::from(first));
     let custom = match (&av.custom_status, &av.statuses) {
-        (Some((_, name)), _) => format!("status: {}  s changes", sanitize_line(name)),
-        (None, Some(Err(e))) => sanitize_line(e),
+        (Some((_, name)), _) => format!("status: {}  s changes", clean(name)),
+        (None, Some(Err(e))) => clean(e),
         (None, _) => "no custom status  s sets one".into(),
     };
     lines.push(Line::styled(custom, theme.dim()));

@@ -5,10 +5,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use super::clean;
 use super::{fit, pane_block, relative, spinner};
 use crate::api::Contact;
 use crate::tui::model::{Model, Pane};
-use crate::tui::text::{sanitize_line, truncate};
+use crate::tui::text::truncate;
 use crate::tui::theme::Theme;
 
 /// Column widths for an inner width.
@@ -62,7 +63,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     if let Some(s) = &list.search
         && !s.query.is_empty()
     {
-        title = format!("{title} · /{} {} found", sanitize_line(&s.query), s.matches.len());
+        title = format!("{title} · /{} {} found", clean(&s.query), s.matches.len());
     }
     let block = pane_block(model, Pane::List, title, theme);
     let inner = block.inner(area);
@@ -87,7 +88,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let rows = inner.height.saturating_sub(1) as usize;
     if list.contacts.is_empty() {
         let msg = match (&list.error, list.loading.is_some()) {
-            (Some(e), _) => format!("could not load contacts: {}", sanitize_line(e)),
+            (Some(e), _) => format!("could not load contacts: {}", clean(e)),
             (None, true) => format!("{} loading contacts…", spinner(model.frame)),
             (None, false) => "no contacts match".to_string(),
         };
@@ -109,7 +110,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
             lines.push(Line::raw(""));
         }
         lines.truncate(inner.height.saturating_sub(1) as usize);
-        lines.push(Line::styled(format!("/{}▏", sanitize_line(&s.query)), theme.accent()));
+        lines.push(Line::styled(format!("/{}▏", clean(&s.query)), theme.accent()));
     }
     frame.render_widget(Paragraph::new(lines), inner);
 }
@@ -130,14 +131,9 @@ fn row(model: &Model, c: &Contact, selected: bool, cols: &Cols, w: usize, theme:
     } else {
         c.name.clone()
     };
-    let mut spans = vec![
-        cursor,
-        marker,
-        Span::raw(fit(&sanitize_line(&name), cols.name)),
-        Span::raw(" "),
-    ];
+    let mut spans = vec![cursor, marker, Span::raw(fit(&clean(&name), cols.name)), Span::raw(" ")];
     if cols.source > 0 {
-        spans.push(Span::styled(fit(&sanitize_line(&c.source), cols.source), theme.dim()));
+        spans.push(Span::styled(fit(&clean(&c.source), cols.source), theme.dim()));
         spans.push(Span::raw(" "));
     }
     spans.push(Span::styled(
@@ -156,14 +152,14 @@ fn row(model: &Model, c: &Contact, selected: bool, cols: &Cols, w: usize, theme:
             .as_deref()
             .map(|a| a.split('@').next().unwrap_or(a))
             .unwrap_or("—");
-        spans.push(Span::raw(fit(&sanitize_line(who), cols.assignee)));
+        spans.push(Span::raw(fit(&clean(who), cols.assignee)));
         spans.push(Span::raw(" "));
     }
     if cols.tags > 0 {
         let tags = c
             .tags
             .iter()
-            .map(|t| format!("#{}", sanitize_line(t)))
+            .map(|t| format!("#{}", clean(t)))
             .collect::<Vec<_>>()
             .join(" ");
         spans.push(Span::styled(fit(&tags, cols.tags), theme.accent()));

@@ -91,6 +91,16 @@ pub fn relative(now: DateTime<Utc>, t: Option<DateTime<Utc>>) -> String {
     }
 }
 
+/// Server text for one line: inert (`text::sanitize_line`) and with flags
+/// as letters (their width is not agreed on).
+pub fn clean(s: &str) -> String {
+    let line = super::text::sanitize_line(s);
+    match super::text::plain_flags(&line) {
+        std::borrow::Cow::Borrowed(_) => line,
+        std::borrow::Cow::Owned(o) => o,
+    }
+}
+
 /// Pads or cuts `s` (already sanitized) to exactly `w` columns.
 pub fn fit(s: &str, w: usize) -> String {
     let t = super::text::truncate(s, w);

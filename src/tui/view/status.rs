@@ -5,9 +5,10 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use super::clean;
 use super::spinner;
 use crate::tui::model::{Model, Pane, ToastKind};
-use crate::tui::text::{sanitize_line, truncate, width};
+use crate::tui::text::{truncate, width};
 use crate::tui::theme::Theme;
 
 /// A one-line summary of the list filter.
@@ -18,14 +19,14 @@ pub fn filter_summary(model: &Model) -> String {
     }
     let mut parts = Vec::new();
     if let Some(s) = &f.source {
-        parts.push(format!("source={}", sanitize_line(s)));
+        parts.push(format!("source={}", clean(s)));
     }
     if !f.tags.is_empty() {
-        parts.push(format!("tags={}", sanitize_line(&f.tags.join(","))));
+        parts.push(format!("tags={}", clean(&f.tags.join(","))));
     }
     if let Some(t) = &f.team_uuid {
         let name = model.known.team_name(t).filter(|n| !n.is_empty()).unwrap_or(t);
-        parts.push(format!("team={}", sanitize_line(name)));
+        parts.push(format!("team={}", clean(name)));
     }
     format!("filter {}", parts.join(" "))
 }
@@ -36,7 +37,7 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         spans.push(Span::styled(" DEMO ", theme.selected()));
         spans.push(Span::raw(" "));
     }
-    spans.push(Span::styled(sanitize_line(&model.session.account), theme.accent()));
+    spans.push(Span::styled(clean(&model.session.account), theme.accent()));
     let list = &model.list;
     let mut count = format!(" │ {} loaded", list.contacts.len());
     if list.loading.is_some() || list.refreshing.is_some() {
@@ -68,7 +69,7 @@ pub fn toast(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         ToastKind::Success => ("✓ ", theme.success()),
         ToastKind::Info => ("· ", theme.normal()),
     };
-    let text = format!("{prefix}{}", sanitize_line(&t.text));
+    let text = format!("{prefix}{}", clean(&t.text));
     let text = truncate(&text, area.width as usize).into_owned();
     frame.render_widget(Paragraph::new(Line::styled(text, style)), area);
 }

@@ -10,10 +10,11 @@ use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 use unicode_segmentation::UnicodeSegmentation;
 
+use super::clean;
 use super::{pane_block, spinner};
 use crate::api::{Message, MessageStatus};
 use crate::tui::model::{Model, Pane};
-use crate::tui::text::{plain_flags, sanitize, sanitize_line, width};
+use crate::tui::text::{plain_flags, sanitize, width};
 use crate::tui::theme::Theme;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -62,8 +63,8 @@ fn layout(messages: &[Message], w: u16, tz: Option<FixedOffset>, new_from: Optio
         let time = t.map(|t| t.format("%H:%M").to_string()).unwrap_or_default();
         let s = side(m);
         let header = match s {
-            Side::Received => format!("‹ {time} {}", sanitize_line(&m.from)),
-            Side::Sent => format!("{time} {} ›", sanitize_line(&m.from)),
+            Side::Received => format!("‹ {time} {}", clean(&m.from)),
+            Side::Sent => format!("{time} {} ›", clean(&m.from)),
             Side::Note => format!("✎ note {time}"),
         };
         out.push((Kind::Header(s), crate::tui::text::truncate(&header, w).into_owned()));
@@ -127,7 +128,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         .contact
         .as_deref()
         .and_then(|u| model.list.get(u))
-        .map(|c| sanitize_line(if c.name.is_empty() { &c.phone_number } else { &c.name }))
+        .map(|c| clean(if c.name.is_empty() { &c.phone_number } else { &c.name }))
         .unwrap_or_default();
     let mut title = if name.is_empty() {
         "Thread".to_string()
@@ -152,7 +153,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     }
     if !t.loaded {
         let msg = match &t.error {
-            Some(e) => format!("could not load messages: {}", sanitize_line(e)),
+            Some(e) => format!("could not load messages: {}", clean(e)),
             None => format!("{} loading messages…", spinner(model.frame)),
         };
         frame.render_widget(Paragraph::new(Line::styled(msg, theme.dim())), inner);
