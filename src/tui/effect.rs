@@ -139,6 +139,7 @@ impl Runner {
         let tx = self.tx.clone();
         let handle = tokio::spawn(async move {
             if let Some(msg) = perform(client, effect).await {
+                log_failure(&msg);
                 let _ = tx.send(msg);
             }
         });
@@ -148,6 +149,26 @@ impl Runner {
             old.abort();
         }
     }
+}
+
+/// Failed requests go to the log file (ApiError messages never hold the key).
+fn log_failure(msg: &Msg) {
+    let (what, err) = match msg {
+        Msg::ContactsLoaded { result: Err(e), .. } => ("list contacts", e),
+        Msg::ThreadLoaded { result: Err(e), .. } => ("list messages", e),
+        Msg::ContactLoaded { result: Err(e), .. } => ("get contact", e),
+        Msg::BotLoaded { result: Err(e), .. } | Msg::BotSet { result: Err(e), .. } => ("bot", e),
+        Msg::WriteDone {
+            kind, result: Err(e), ..
+        } => (kind.verb(), e),
+        Msg::UserStatusSet { result: Err(e), .. } => ("set user status", e),
+        Msg::CustomStatusesLoaded(Err(e)) => ("list custom statuses", e),
+        Msg::TeamsLoaded(Err(e)) => ("list teams", e),
+        Msg::PlanLoaded(Err(e)) => ("plan", e),
+        Msg::TeamMembersLoaded { result: Err(e), .. } => ("team members", e),
+        _ => return,
+    };
+    tracing::warn!("{what} failed: {err}");
 }
 
 async fn perform(client: Client, effect: Effect) -> Option<Msg> {
