@@ -4,4 +4,5 @@ pub mod api;
 pub mod cli;
 pub mod config;
 pub mod server;
+pub mod text;
 pub mod tui;

@@ -20,70 +20,17 @@ pub enum Format {
     Jsonl,
 }
 
-/// Makes server text inert for a terminal: escape sequences (CSI, OSC, and
-/// other ESC sequences) become one U+FFFD, other C0/C1 controls and DEL become
-/// U+FFFD, line breaks and tabs become spaces, and bidi overrides/isolates
-/// are dropped.
+/// Makes server text inert for one table cell or record line (see
+/// `crate::text::sanitize`: escape sequences show as `␛[…`, controls as
+/// their visible pictures; line breaks become `⏎ `).
 pub fn sanitize(s: &str) -> String {
-    sanitize_impl(s, false)
+    crate::text::sanitize_line(s)
 }
 
 /// Like `sanitize`, but keeps line breaks (for multi-line record values such
 /// as notes).
 pub fn sanitize_multiline(s: &str) -> String {
-    sanitize_impl(s, true)
-}
-
-fn sanitize_impl(s: &str, keep_newlines: bool) -> String {
-    const REPLACEMENT: char = '\u{FFFD}';
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\u{1b}' => {
-                // Swallow the whole sequence so no part of it stays active.
-                match chars.peek() {
-                    Some('[') => {
-                        chars.next();
-                        // CSI: parameters and intermediates, then one final byte.
-                        for c in chars.by_ref() {
-                            if ('\u{40}'..='\u{7e}').contains(&c) {
-                                break;
-                            }
-                        }
-                    }
-                    Some(']') | Some('P') | Some('_') | Some('^') | Some('X') => {
-                        chars.next();
-                        // OSC/DCS/APC/PM/SOS: up to BEL or ST (ESC \).
-                        while let Some(c) = chars.next() {
-                            if c == '\u{7}' || c == '\u{9c}' {
-                                break;
-                            }
-                            if c == '\u{1b}' {
-                                if chars.peek() == Some(&'\\') {
-                                    chars.next();
-                                }
-                                break;
-                            }
-                        }
-                    }
-                    Some(_) => {
-                        chars.next();
-                    }
-                    None => {}
-                }
-                out.push(REPLACEMENT);
-            }
-            '\n' if keep_newlines => out.push('\n'),
-            '\r' if keep_newlines => {}
-            '\n' | '\r' | '\t' => out.push(' '),
-            c if c.is_control() => out.push(REPLACEMENT),
-            // Bidi embeddings, overrides and isolates, and the Arabic letter mark.
-            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{061c}' => {}
-            c => out.push(c),
-        }
-    }
-    out
+    crate::text::sanitize(s, true).into_owned()
 }
 
 /// A timestamp in local time for a table cell; empty when unknown.
@@ -98,14 +45,10 @@ pub fn local_time_long(t: Option<DateTime<Utc>>) -> String {
         .unwrap_or_default()
 }
 
-/// Cuts a table cell to `max` characters, with an ellipsis.
+/// Cuts a table cell to `max` terminal columns (by grapheme), with an
+/// ellipsis.
 pub fn truncate(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
-    t.push('…');
-    t
+    crate::text::truncate(s, max).into_owned()
 }
 
 /// A yes/no cell.
@@ -333,15 +276,18 @@ mod tests {
 
     #[test]
     fn sanitize_makes_escape_sequences_and_controls_inert() {
-        assert_eq!(sanitize("a\x1b[31mred\x1b[0m"), "a\u{FFFD}red\u{FFFD}");
-        assert_eq!(sanitize("t\x1b]0;title\x07x"), "t\u{FFFD}x");
-        assert_eq!(sanitize("t\x1b]8;;http://e\x1b\\x"), "t\u{FFFD}x");
-        assert_eq!(sanitize("a\u{7}b\u{7f}c\u{9b}d"), "a\u{FFFD}b\u{FFFD}c\u{FFFD}d");
-        assert_eq!(sanitize("line1\nline2\tx\r"), "line1 line2 x ");
-        assert_eq!(sanitize("abc\u{202e}fed\u{2066}x\u{2069}"), "abcfedx");
+        assert_eq!(sanitize("a\x1b[31mred\x1b[0m"), "a␛[31mred␛[0m");
+        assert_eq!(sanitize("t\x1b]0;title\x07x"), "t␛]0;title␇x");
+        assert_eq!(sanitize("a\u{7}b\u{7f}c\u{9b}d"), "a␇b␡c\u{FFFD}d");
+        assert_eq!(sanitize("line1\nline2\tx\r"), "line1⏎ line2    x");
+        assert_eq!(
+            sanitize("abc\u{202e}fed\u{2066}x\u{2069}"),
+            "abc\u{FFFD}fed\u{FFFD}x\u{FFFD}"
+        );
         assert_eq!(sanitize("émoji 😀 中文"), "émoji 😀 中文");
-        assert_eq!(sanitize("trailing esc\x1b"), "trailing esc\u{FFFD}");
-        assert_eq!(sanitize_multiline("a\r\nb\x1b[2Jc"), "a\nb\u{FFFD}c");
+        assert_eq!(sanitize("trailing esc\x1b"), "trailing esc␛");
+        assert_eq!(sanitize_multiline("a\r\nb\x1b[2Jc"), "a\nb␛[2Jc");
+        assert!(!sanitize("\x1b[2J\x1b]52;c;aGk=\x07").chars().any(|c| c.is_control()));
     }
 
     #[derive(Serialize)]
@@ -407,7 +353,7 @@ mod tests {
         assert!(lines[0].starts_with("NAME"));
         let col = lines[0].find('N').map(|_| lines[0].rfind('N').unwrap()).unwrap();
         assert_eq!(lines[1].find('1'), Some(col));
-        assert_eq!(lines[2].chars().nth(col), Some('\u{FFFD}'));
+        assert_eq!(lines[2].chars().nth(col), Some('␛'));
         assert!(lines.iter().all(|l| !l.ends_with(' ')));
         assert!(!s.contains('\x1b'));
     }

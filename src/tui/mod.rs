@@ -13,7 +13,7 @@ pub mod logging;
 pub mod model;
 pub mod msg;
 pub mod terminal;
-pub mod text;
+pub use crate::text;
 pub mod theme;
 pub mod update;
 pub mod view;

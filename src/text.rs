@@ -1,6 +1,7 @@
 //! Text from the server is untrusted: escape sequences and control
-//! characters must never reach the terminal raw. Everything the views draw
-//! from server data goes through `sanitize`.
+//! characters must never reach the terminal raw. Everything the TUI draws and
+//! the CLI prints in table or record form from server data goes through
+//! `sanitize`.
 
 use std::borrow::Cow;
 
@@ -52,7 +53,7 @@ fn is_c1(c: char) -> bool {
 }
 
 fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{061c}')
 }
 
 /// Flags (regional indicator pairs, e.g. 🇯🇵) become their letters (`JP`):
