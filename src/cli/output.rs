@@ -71,17 +71,27 @@ pub trait Recordable: Serialize {
 pub fn render_table(headers: &[&str], rows: &[Vec<String>], color: bool) -> String {
     let mut table = Table::new();
     table.load_preset(presets::NOTHING);
+    // Never wrap: a row stays one line, so `grep` and eyes both find it.
+    table.set_content_arrangement(ContentArrangement::Disabled);
+    let mut cells: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(|c| sanitize(c)).collect()).collect();
+    let mut headers: Vec<&str> = headers.to_vec();
     if color {
-        // Fit a terminal of known, usable width; a pty that reports no size
-        // (or a tiny one) would squeeze every column to one character.
-        table.set_content_arrangement(ContentArrangement::Dynamic);
-        if table.width().is_none_or(|w| w < 40) {
-            table.set_content_arrangement(ContentArrangement::Disabled);
+        // On a terminal of known, usable width, shrink the widest columns
+        // (never a UUID: it is what the next command needs) and cut their
+        // cells with an ellipsis.
+        if let Some(width) = table.width().filter(|w| *w >= 40) {
+            let keep = fit_columns(&headers, &mut cells, usize::from(width));
+            let kept = |v: Vec<String>| v.into_iter().zip(&keep).filter(|(_, k)| **k).map(|(c, _)| c).collect();
+            cells = cells.into_iter().map(kept).collect();
+            headers = headers
+                .into_iter()
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(h, _)| h)
+                .collect();
         }
     } else {
-        // Not a terminal: never wrap, whatever the width.
         table.force_no_tty();
-        table.set_content_arrangement(ContentArrangement::Disabled);
     }
     table.set_header(headers.iter().map(|h| {
         let cell = Cell::new(h);
@@ -91,18 +101,75 @@ pub fn render_table(headers: &[&str], rows: &[Vec<String>], color: bool) -> Stri
             cell
         }
     }));
-    for row in rows {
-        table.add_row(row.iter().map(|c| Cell::new(sanitize(c))));
+    for row in cells {
+        table.add_row(row.into_iter().map(Cell::new));
     }
     for col in table.column_iter_mut() {
         col.set_padding((0, 2));
     }
     let mut s = String::new();
-    for line in table.to_string().lines() {
+    // The borderless preset still draws an (all-blank) header separator.
+    for line in table.to_string().lines().filter(|l| !l.trim().is_empty()) {
         s.push_str(line.trim_end());
         s.push('\n');
     }
     s
+}
+
+/// Makes the table fit `width` terminal columns: the widest column that is
+/// not a UUID loses one column at a time; when the columns would drop below
+/// a readable width, columns are hidden from the right (never the first, never a UUID:
+/// it is what the next command needs). Returns which columns are kept.
+fn fit_columns(headers: &[&str], rows: &mut [Vec<String>], width: usize) -> Vec<bool> {
+    use crate::text::{truncate as cut, width as cols};
+    // A column is hidden rather than squeezed below READABLE; shrinking
+    // goes down to MIN only when the kept columns still do not fit.
+    const READABLE: usize = 12;
+    const MIN: usize = 8;
+    let n = headers.len();
+    let mut widths: Vec<usize> = headers.iter().map(|h| cols(h)).collect();
+    for row in rows.iter() {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cols(cell));
+        }
+    }
+    let mut keep = vec![true; n];
+    let floor = |i: usize| {
+        if headers[i] == "UUID" {
+            widths[i]
+        } else {
+            widths[i].min(READABLE)
+        }
+    };
+    let needed = |keep: &[bool], w: &dyn Fn(usize) -> usize| {
+        let shown: Vec<usize> = (0..n).filter(|&i| keep[i]).collect();
+        shown.iter().map(|&i| w(i)).sum::<usize>() + 2 * shown.len().saturating_sub(1)
+    };
+    for i in (1..n).rev() {
+        if needed(&keep, &floor) <= width {
+            break;
+        }
+        if headers[i] != "UUID" {
+            keep[i] = false;
+        }
+    }
+    while needed(&keep, &|i| widths[i]) > width {
+        let widest = (0..n)
+            .filter(|&i| keep[i] && headers[i] != "UUID" && widths[i] > MIN)
+            .max_by_key(|&i| widths[i]);
+        match widest {
+            Some(i) => widths[i] -= 1,
+            None => break,
+        }
+    }
+    for row in rows.iter_mut() {
+        for (cell, w) in row.iter_mut().zip(&widths) {
+            if cols(cell) > *w {
+                *cell = cut(cell, *w).into_owned();
+            }
+        }
+    }
+    keep
 }
 
 /// Renders key/value pairs, keys aligned; multi-line values are indented.
@@ -273,6 +340,45 @@ pub fn progress_bar(visible: bool, what: &str) -> indicatif::ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fitting_cuts_the_widest_columns_but_never_the_uuid() {
+        let uuid = "0123456789abcdef0123456789abcdef".to_string();
+        let mut rows = vec![vec![
+            "高橋 翔太 with a very long name".to_string(),
+            "a, b, c, d, e, f, g".to_string(),
+            uuid.clone(),
+        ]];
+        assert_eq!(fit_columns(&["NAME", "TAGS", "UUID"], &mut rows, 60), vec![true; 3]);
+        let total: usize = rows[0].iter().map(|c| crate::text::width(c)).sum::<usize>() + 4;
+        assert!(total <= 60, "{rows:?}");
+        assert_eq!(rows[0][2], uuid);
+        assert!(rows[0][0].ends_with('…'));
+    }
+
+    #[test]
+    fn fitting_hides_columns_from_the_right_when_shrinking_is_not_enough() {
+        let uuid = "0123456789abcdef0123456789abcdef".to_string();
+        let headers = ["NAME", "PHONE", "SOURCE", "TAGS", "LAST ACTIVITY", "UUID"];
+        let mut rows = vec![vec![
+            "Anneliese Müller".to_string(),
+            "+499120000140".to_string(),
+            "messaging_app".to_string(),
+            "beta, complaint, wholesale".to_string(),
+            "2026-11-22 01:05".to_string(),
+            uuid.clone(),
+        ]];
+        let keep = fit_columns(&headers, &mut rows, 70);
+        assert_eq!(keep, vec![true, true, false, false, false, true]);
+        let shown: usize = rows[0]
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(c, _)| crate::text::width(c))
+            .sum();
+        assert!(shown + 6 <= 70, "{rows:?}");
+        assert_eq!(rows[0][5], uuid);
+    }
 
     #[test]
     fn sanitize_makes_escape_sequences_and_controls_inert() {

@@ -131,16 +131,17 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
 
 impl Tabular for Message {
     fn headers() -> &'static [&'static str] {
-        &["TIME", "STATUS", "FROM", "TO", "TEXT", "UUID"]
+        // TEXT before FROM/TO: a narrow terminal hides columns from the right.
+        &["TIME", "STATUS", "TEXT", "FROM", "TO", "UUID"]
     }
 
     fn row(&self) -> Vec<String> {
         vec![
             local_time(self.created_at),
             self.status.to_string(),
+            truncate(&crate::cli::sanitize(&self.text), 60),
             self.from.clone(),
             self.to.clone(),
-            truncate(&crate::cli::sanitize(&self.text), 60),
             self.uuid.clone().unwrap_or_default(),
         ]
     }
