@@ -21,6 +21,18 @@ pub fn finish(errs: FieldErrors) -> ApiResult<()> {
 }
 
 /// A string field: absent or null gives `None`; any other non-string is an error.
+/// The optional `title` of a rename body (templates, channels): trimmed, and
+/// refused when empty.
+pub fn rename_title(map: &Map<String, Value>) -> ApiResult<Option<String>> {
+    let mut errs = FieldErrors::new();
+    let title = opt_str(map, "title", &mut errs).map(|t| t.trim().to_string());
+    if title.as_deref() == Some("") {
+        push(&mut errs, "title", "must not be empty");
+    }
+    finish(errs)?;
+    Ok(title)
+}
+
 pub fn opt_str(map: &Map<String, Value>, key: &str, errs: &mut FieldErrors) -> Option<String> {
     match map.get(key) {
         None | Some(Value::Null) => None,

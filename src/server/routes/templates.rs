@@ -8,9 +8,9 @@ use serde_json::{Value, json};
 
 use super::{json_body, page_param, paginate, query};
 use crate::server::db::iso;
-use crate::server::error::{ApiError, ApiResult, FieldErrors};
+use crate::server::error::{ApiError, ApiResult};
 use crate::server::state::Shared;
-use crate::server::validate::{finish, opt_str, push};
+use crate::server::validate::rename_title;
 
 const PER_PAGE: u64 = 20;
 const COLUMNS: &str = "uuid, title, template_type, category, status, text, created_at";
@@ -62,13 +62,7 @@ pub async fn rename(State(st): State<Shared>, Path(uuid): Path<String>, body: By
     let map = json_body(&body)?;
     st.db(move |conn| {
         load(conn, &uuid)?;
-        let mut errs = FieldErrors::new();
-        let title = opt_str(&map, "title", &mut errs).map(|t| t.trim().to_string());
-        if title.as_deref() == Some("") {
-            push(&mut errs, "title", "must not be empty");
-        }
-        finish(errs)?;
-        if let Some(t) = title {
+        if let Some(t) = rename_title(&map)? {
             conn.execute("UPDATE templates SET title = ?1 WHERE uuid = ?2", params![t, uuid])?;
         }
         Ok(Json(json!({ "templates": load(conn, &uuid)? })))
