@@ -66,6 +66,7 @@ pub enum Effect {
     FetchCustomStatuses,
     FetchTeams,
     FetchPlan,
+    FetchFunnels,
     FetchTeamMembers {
         team: String,
     },
@@ -165,6 +166,7 @@ fn log_failure(msg: &Msg) {
         Msg::CustomStatusesLoaded(Err(e)) => ("list custom statuses", e),
         Msg::TeamsLoaded(Err(e)) => ("list teams", e),
         Msg::PlanLoaded(Err(e)) => ("plan", e),
+        Msg::FunnelsLoaded(Err(e)) => ("list funnels", e),
         Msg::TeamMembersLoaded { result: Err(e), .. } => ("team members", e),
         _ => return,
     };
@@ -263,6 +265,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
         }
         Effect::FetchTeams => Msg::TeamsLoaded(client.list_teams(None).await.map(|p| p.items)),
         Effect::FetchPlan => Msg::PlanLoaded(client.plan().await),
+        Effect::FetchFunnels => Msg::FunnelsLoaded(client.list_funnels().await),
         Effect::FetchTeamMembers { team } => {
             let result = client.team_members(&team, None, None).await.map(|p| p.items);
             Msg::TeamMembersLoaded { team, result }

@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
-use crate::api::{ApiError, Bot, Contact, CustomStatus, Message, Page, Plan, Team, TeamMember, UserStatus};
+use crate::api::{ApiError, Bot, Contact, CustomStatus, Funnel, Message, Page, Plan, Team, TeamMember, UserStatus};
 
 /// Which list request a contacts page answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -124,6 +124,7 @@ pub enum Msg {
     CustomStatusesLoaded(Result<Vec<CustomStatus>, ApiError>),
     TeamsLoaded(Result<Vec<Team>, ApiError>),
     PlanLoaded(Result<Plan, ApiError>),
+    FunnelsLoaded(Result<Vec<Funnel>, ApiError>),
     TeamMembersLoaded {
         team: String,
         result: Result<Vec<TeamMember>, ApiError>,

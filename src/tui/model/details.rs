@@ -52,6 +52,8 @@ pub struct Known {
     pub sources: Vec<String>,
     pub tags: Vec<String>,
     pub field_meta: BTreeMap<String, FieldMeta>,
+    /// Funnel uuid → (emoji, name), from GET /funnels at start.
+    pub funnels: BTreeMap<String, (String, String)>,
 }
 
 impl Known {
@@ -81,6 +83,19 @@ impl Known {
             Some(t) if !name.is_empty() => t.1 = name.to_string(),
             Some(_) => {}
             None => self.teams.push((uuid.to_string(), name.to_string())),
+        }
+    }
+    /// `🎯 Name` for a known funnel; the first 8 characters of the uuid
+    /// otherwise, so an unknown one still fits on one line.
+    pub fn funnel_label(&self, uuid: &str) -> String {
+        match self.funnels.get(uuid) {
+            Some((emoji, name)) if !name.is_empty() || !emoji.is_empty() => [emoji.as_str(), name.as_str()]
+                .iter()
+                .filter(|s| !s.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" "),
+            _ => uuid.chars().take(8).collect(),
         }
     }
     pub fn team_name(&self, uuid: &str) -> Option<&str> {

@@ -67,7 +67,10 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     lines.push(field("team", team.unwrap_or_else(dash), theme));
     lines.push(field(
         "funnel",
-        c.funnel_id.as_deref().map(clean).unwrap_or_else(dash),
+        c.funnel_id
+            .as_deref()
+            .map(|u| clean(&model.known.funnel_label(u)))
+            .unwrap_or_else(dash),
         theme,
     ));
     let state = match c.closed_at {

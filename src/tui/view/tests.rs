@@ -5,7 +5,7 @@ use insta::assert_snapshot;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use crate::api::{ApiError, CustomStatus};
+use crate::api::{ApiError, CustomStatus, Funnel};
 use crate::tui::fixtures::*;
 use crate::tui::model::{Model, Pane, ToastKind};
 use crate::tui::msg::{Msg, ThreadFetch};
@@ -44,6 +44,13 @@ fn rich(w: u16, h: u16) -> Model {
             result: Ok(bot(true)),
         },
     );
+    let funnel = Funnel {
+        uuid: "funnel-1".into(),
+        name: "Sales pipeline".into(),
+        emoji: "🎯".into(),
+        ..Default::default()
+    };
+    update(&mut m, Msg::FunnelsLoaded(Ok(vec![funnel])));
     m.availability.available = Some(true);
     m.availability.custom_status = Some(("cs1".into(), "🍔 Lunch".into()));
     m.list.loading = None;
@@ -81,6 +88,26 @@ fn wide_with_error_toast_and_filter() {
         now(),
     );
     assert_snapshot!(draw(&m).backend());
+}
+
+fn details_line(m: &Model, label: &str) -> String {
+    let t = draw(m);
+    let text = format!("{}", t.backend());
+    text.lines()
+        .find(|l| l.contains(&format!("{label:<9}")))
+        .unwrap_or_else(|| panic!("no {label} line in\n{text}"))
+        .to_string()
+}
+
+#[test]
+fn details_name_the_funnel_and_shorten_an_unknown_one() {
+    let mut m = rich(160, 48);
+    let line = details_line(&m, "funnel");
+    assert!(line.contains("🎯") && line.contains("Sales pipeline"), "{line}");
+    let unknown = "3f2a9c1b-7d4e-4a51-9b6e-0c8d2f1e5a77";
+    m.details.full.as_mut().unwrap().funnel_id = Some(unknown.into());
+    let line = details_line(&m, "funnel");
+    assert!(line.contains("3f2a9c1b") && !line.contains("7d4e"), "{line}");
 }
 
 #[test]

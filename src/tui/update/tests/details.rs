@@ -187,3 +187,20 @@ fn my_status_is_read_from_team_members_when_my_email_is_known() {
     assert_eq!(m.availability.custom_status, Some(("cs9".into(), "Lunch".into())));
     assert!(m.known.collaborators.contains(&"x@example.test".to_string()));
 }
+
+#[test]
+fn funnels_are_fetched_at_start_and_a_failure_leaves_short_uuids() {
+    let mut m = empty_model(160, 48);
+    let fx = startup(&mut m);
+    assert!(fx.contains(&Effect::FetchFunnels), "{fx:?}");
+    update(&mut m, Msg::FunnelsLoaded(Err(ApiError::Transport("refused".into()))));
+    assert_eq!(m.known.funnel_label("3f2a9c1b-7d4e-4a51"), "3f2a9c1b");
+    let f = crate::api::Funnel {
+        uuid: "3f2a9c1b-7d4e-4a51".into(),
+        name: "Onboarding".into(),
+        emoji: "🚀".into(),
+        ..Default::default()
+    };
+    update(&mut m, Msg::FunnelsLoaded(Ok(vec![f])));
+    assert_eq!(m.known.funnel_label("3f2a9c1b-7d4e-4a51"), "🚀 Onboarding");
+}
