@@ -110,6 +110,73 @@ fn details_name_the_funnel_and_shorten_an_unknown_one() {
     assert!(line.contains("3f2a9c1b") && !line.contains("7d4e"), "{line}");
 }
 
+/// The text inside a bordered panel, one string per non-empty row.
+fn panel_text(t: &Terminal<TestBackend>, r: ratatui::layout::Rect) -> Vec<String> {
+    let buf = t.backend().buffer();
+    (r.y + 1..r.bottom().saturating_sub(1))
+        .map(|y| {
+            (r.x + 1..r.right().saturating_sub(1))
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn bot_and_my_status_panels_show_whole_lines_from_100_to_160_columns() {
+    use crate::api::BotStatus;
+    for w in [100, 120, 140, 160] {
+        let mut m = rich(w, 48);
+        let mut b = bot(true);
+        b.name = "Frontdesk Helper 🤖".into();
+        b.conversation_started_at = Some(now() - chrono::Duration::hours(1));
+        m.details.bot.bot = Some(b);
+        m.availability.custom_status = None;
+        let t = draw(&m);
+        let a = m.areas();
+        assert_eq!(
+            panel_text(&t, a.bot.unwrap()),
+            ["Frontdesk Helper 🤖", "● running since 14:30", "b stops it"],
+            "at {w} columns"
+        );
+        assert_eq!(
+            panel_text(&t, a.availability.unwrap()),
+            ["● available", "no custom status", "v toggles · s status"],
+            "at {w} columns"
+        );
+        // Stopping: the answer to bot_end carries neither name nor status.
+        let fx = update(&mut m, key('b'));
+        let id = fx
+            .iter()
+            .find_map(|e| match e {
+                crate::tui::effect::Effect::SetBot { id, .. } => Some(*id),
+                _ => None,
+            })
+            .unwrap();
+        let uuid = m.details.bot.contact.clone().unwrap();
+        let mut ended = bot(false);
+        ended.name = String::new();
+        ended.status = BotStatus::Other(String::new());
+        update(
+            &mut m,
+            Msg::BotSet {
+                id,
+                uuid,
+                result: Ok(ended),
+            },
+        );
+        let t = draw(&m);
+        assert_eq!(
+            panel_text(&t, m.areas().bot.unwrap()),
+            ["Frontdesk Helper 🤖", "○ stopped", "b starts it"],
+            "at {w} columns"
+        );
+    }
+}
+
 #[test]
 fn narrow_panes_with_tab_strip() {
     let mut m = rich(80, 24);
