@@ -102,6 +102,10 @@ fn new_form() -> Form {
         &tags(),
         &collaborators(),
         &teams(),
+        &[
+            (s("ch-1"), s("Main line (messaging_app, main)")),
+            (s("ch-2"), s("Support \u{1b}[2J 👍🏽 (messaging_app)")),
+        ],
         &field_meta(),
     );
     typ(&mut f, "+351 900 000 000");
