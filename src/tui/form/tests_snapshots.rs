@@ -255,3 +255,14 @@ fn the_form_is_centred_and_leaves_the_background_outside_it() {
     assert_eq!(buf[(0, 0)].symbol(), "x");
     assert_eq!(buf[(40, 12)].symbol(), " ", "the middle is cleared");
 }
+
+#[test]
+fn the_filter_form_says_enter_applies_not_saves() {
+    let f = filter_form(&ContactFilter::default(), &[s("messaging_app")], &tags(), &teams());
+    let t = draw(80, 24, &|fr, a| f.render(fr, a, &Theme::plain()));
+    let text = format!("{}", t.backend());
+    assert!(text.contains("Enter apply") && !text.contains("save"), "{text}");
+    let n = note_form(&hostile_contact());
+    let t = draw(80, 24, &|fr, a| n.render(fr, a, &Theme::plain()));
+    assert!(format!("{}", t.backend()).contains("Ctrl-S save"));
+}

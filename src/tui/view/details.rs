@@ -103,7 +103,8 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
                 .get(name)
                 .or(m.map(|m| &m.value))
                 .map(|v| v.display())
-                .unwrap_or_default();
+                .filter(|v| !v.trim().is_empty())
+                .unwrap_or_else(|| "—".into());
             let ty = m.map(|m| format!(" ({})", m.field_type)).unwrap_or_default();
             lines.push(Line::from(vec![
                 Span::raw(format!(" {}", clean(name))),

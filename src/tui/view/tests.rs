@@ -178,6 +178,16 @@ fn bot_and_my_status_panels_show_whole_lines_from_100_to_160_columns() {
 }
 
 #[test]
+fn an_empty_custom_field_shows_a_dash() {
+    let mut m = rich(160, 48);
+    let c = m.details.full.as_mut().unwrap();
+    c.custom_fields
+        .insert("birthday".into(), crate::api::FieldValue::Text(String::new()));
+    let line = details_line(&m, " birthday");
+    assert!(line.contains("birthday: —"), "{line}");
+}
+
+#[test]
 fn narrow_panes_with_tab_strip() {
     let mut m = rich(80, 24);
     m.status
