@@ -129,6 +129,16 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         lines.push(field("contact", clean(h), theme));
     }
     lines.push(Line::styled("y copies the chat link", theme.dim()));
+    // At 80x24 the pane holds ~8 rows: say that there is more below. Rows
+    // are counted by width, a lower bound of what word wrapping takes.
+    let inner_w = area.width.saturating_sub(2).max(1) as usize;
+    let rows: usize = lines.iter().map(|l| l.width().div_ceil(inner_w).max(1)).sum();
+    let visible = area.height.saturating_sub(2) as usize + model.details.scroll as usize;
+    let block = if rows > visible {
+        block.title_bottom(Line::styled(" more ↓ ", theme.dim()).right_aligned())
+    } else {
+        block
+    };
     let p = Paragraph::new(lines)
         .block(block)
         .wrap(Wrap { trim: false })

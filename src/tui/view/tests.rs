@@ -188,6 +188,28 @@ fn an_empty_custom_field_shows_a_dash() {
 }
 
 #[test]
+fn a_cut_details_pane_says_there_is_more_until_scrolled_down() {
+    let mut m = rich(80, 24);
+    m.focus = Pane::Details;
+    let bottom = |m: &Model| {
+        let t = draw(m);
+        let r = m.areas().details.unwrap();
+        format!("{}", t.backend())
+            .lines()
+            .nth(r.bottom() as usize - 1)
+            .unwrap()
+            .to_string()
+    };
+    assert!(bottom(&m).contains("more ↓"), "{}", bottom(&m));
+    for _ in 0..30 {
+        update(&mut m, key('j'));
+    }
+    assert!(!bottom(&m).contains("more ↓"), "{}", bottom(&m));
+    let m = rich(160, 48);
+    assert!(!bottom(&m).contains("more ↓"), "everything fits at 160x48");
+}
+
+#[test]
 fn narrow_panes_with_tab_strip() {
     let mut m = rich(80, 24);
     m.status
