@@ -35,6 +35,72 @@ fn wait_for(screen: &Arc<Mutex<Screen>>, what: &str, deadline: Duration, ok: imp
     }
 }
 
+/// Runs the binary (with `args`) under `sh`, which prints the terminal's
+/// modes with `stty -a` once the app has exited: proof that raw mode was
+/// undone, which the screen alone cannot show. Exits with the app's code.
+fn under_sh_with_stty(args: &[&str]) -> CommandBuilder {
+    let mut cmd = CommandBuilder::new("sh");
+    cmd.args([
+        "-c",
+        r#""$FRONTDESK_BIN" "$@"; code=$?; printf '\nSTTY-AFTER:'; stty -a; exit $code"#,
+        "sh",
+    ]);
+    cmd.args(args);
+    cmd.env("FRONTDESK_BIN", env!("CARGO_BIN_EXE_frontdesk"));
+    cmd
+}
+
+/// The terminal is back as it was: off the alternate screen, nothing drawn
+/// after leaving it, and `stty -a` after exit shows canonical mode and echo.
+fn assert_terminal_restored(s: &Screen) {
+    assert!(!s.parser.screen().alternate_screen(), "still on the alternate screen");
+    let raw = &s.raw;
+    let marker = b"STTY-AFTER:";
+    let at = raw
+        .windows(marker.len())
+        .rposition(|w| w == marker)
+        .unwrap_or_else(|| panic!("no stty output: {:?}", String::from_utf8_lossy(raw)));
+    let app = &raw[..at];
+    let left = app
+        .windows(8)
+        .rposition(|w| w == b"[?1049l")
+        .expect("the alternate screen was left");
+    let tail = String::from_utf8_lossy(&app[left + 8..]).into_owned();
+    assert!(
+        !tail.contains('\u{1b}'),
+        "output must end by leaving the alternate screen, got after it: {tail:?}"
+    );
+    let stty = String::from_utf8_lossy(&raw[at + marker.len()..]).into_owned();
+    let modes: Vec<&str> = stty.split(|c: char| c.is_whitespace() || c == ';').collect();
+    for mode in ["icanon", "echo"] {
+        assert!(modes.contains(&mode), "{mode} is off after exit: {stty}");
+        assert!(
+            !modes.contains(&format!("-{mode}").as_str()),
+            "raw mode left on: {stty}"
+        );
+    }
+}
+
+/// The pid of `parent`'s child (the app under `sh`).
+fn child_of(parent: u32) -> u32 {
+    let end = Instant::now() + Duration::from_secs(10);
+    loop {
+        let found = std::fs::read_dir("/proc").ok().and_then(|dir| {
+            dir.flatten().find_map(|e| {
+                let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+                let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+                let ppid: u32 = stat.rsplit(')').next()?.split_whitespace().nth(1)?.parse().ok()?;
+                (ppid == parent).then_some(pid)
+            })
+        });
+        if let Some(pid) = found {
+            return pid;
+        }
+        assert!(Instant::now() < end, "no child of {parent}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// The screen row holding the selection marker.
 fn selected_row(s: &vt100::Screen) -> Option<usize> {
     s.contents().lines().position(|l| l.contains("│▸"))
@@ -112,9 +178,8 @@ async fn triage_in_a_pseudo_terminal() {
             pixel_height: 0,
         })
         .unwrap();
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_frontdesk"));
-    cmd.arg("--config");
-    cmd.arg(tmp.path().join("no-such-config.toml"));
+    let config = tmp.path().join("no-such-config.toml");
+    let mut cmd = under_sh_with_stty(&["--config", config.to_str().unwrap()]);
     cmd.env("FRONTDESK_BASE_URL", &base);
     cmd.env("FRONTDESK_API_KEY", &key);
     cmd.env("FRONTDESK_USER_UUID", &user);
@@ -192,7 +257,7 @@ async fn triage_in_a_pseudo_terminal() {
         s.contents().contains("note saved")
     });
 
-    // `q` quits with 0 and leaves the terminal as it was.
+    // `q` quits with 0 and leaves the terminal as it was (checked below).
     press(b"q");
     let end = Instant::now() + Duration::from_secs(10);
     let status = loop {
@@ -207,12 +272,7 @@ async fn triage_in_a_pseudo_terminal() {
     let _ = reader_thread.join();
     {
         let s = screen.lock().unwrap();
-        assert!(!s.parser.screen().alternate_screen(), "still on the alternate screen");
-        let tail = String::from_utf8_lossy(&s.raw[s.raw.len().saturating_sub(60)..]).into_owned();
-        assert!(
-            s.raw.ends_with(b"\x1b[?1049l"),
-            "output must end by leaving the alternate screen: {tail:?}"
-        );
+        assert_terminal_restored(&s);
         assert!(
             s.raw.windows(8).any(|w| w == b"\x1b[?2004l"),
             "bracketed paste turned off"
@@ -310,6 +370,16 @@ async fn errors_before_the_ui_are_one_line() {
 
 #[test]
 fn demo_mode_starts_its_own_server_and_sigterm_restores_the_terminal() {
+    demo_quits_cleanly_on("TERM");
+}
+
+/// The terminal window closing sends SIGHUP: the same clean exit.
+#[test]
+fn sighup_restores_the_terminal_too() {
+    demo_quits_cleanly_on("HUP");
+}
+
+fn demo_quits_cleanly_on(signal: &str) {
     let tmp = tempfile::tempdir().unwrap();
     let pty = native_pty_system();
     let pair = pty
@@ -320,9 +390,8 @@ fn demo_mode_starts_its_own_server_and_sigterm_restores_the_terminal() {
             pixel_height: 0,
         })
         .unwrap();
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_frontdesk"));
-    cmd.args(["--demo", "--config"]);
-    cmd.arg(tmp.path().join("none.toml"));
+    let config = tmp.path().join("none.toml");
+    let mut cmd = under_sh_with_stty(&["--demo", "--config", config.to_str().unwrap()]);
     cmd.env("FRONTDESK_LOG", tmp.path().join("frontdesk.log"));
     cmd.env("TERM", "xterm-256color");
     for k in ["FRONTDESK_BASE_URL", "FRONTDESK_API_KEY", "FRONTDESK_USER_UUID"] {
@@ -352,9 +421,9 @@ fn demo_mode_starts_its_own_server_and_sigterm_restores_the_terminal() {
         let c = s.contents();
         c.contains("DEMO") && c.contains("[Contacts]") && selected_row(s).is_some()
     });
-    let pid = child.process_id().expect("pid");
+    let pid = child_of(child.process_id().expect("pid"));
     let ok = std::process::Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
+        .args([&format!("-{signal}"), &pid.to_string()])
         .status()
         .unwrap();
     assert!(ok.success());
@@ -363,15 +432,13 @@ fn demo_mode_starts_its_own_server_and_sigterm_restores_the_terminal() {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        assert!(Instant::now() < end, "frontdesk did not exit on SIGTERM");
+        assert!(Instant::now() < end, "frontdesk did not exit on SIG{signal}");
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(status.success(), "exit status {status:?}");
     drop(pair.master);
     let _ = reader_thread.join();
-    let s = screen.lock().unwrap();
-    assert!(!s.parser.screen().alternate_screen());
-    assert!(s.raw.ends_with(b"\x1b[?1049l"));
+    assert_terminal_restored(&screen.lock().unwrap());
     // The demo server child is gone with it, and so is its manifest.
     let manifest = format!("frontdesk-demo-{pid}.json");
     assert!(!std::env::temp_dir().join(&manifest).exists(), "manifest left behind");

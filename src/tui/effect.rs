@@ -66,6 +66,9 @@ pub enum Effect {
     FetchCustomStatuses,
     FetchTeams,
     FetchPlan,
+    FetchFunnels,
+    /// Every page of GET /channels, for the new-contact form.
+    FetchChannels,
     FetchTeamMembers {
         team: String,
     },
@@ -165,6 +168,8 @@ fn log_failure(msg: &Msg) {
         Msg::CustomStatusesLoaded(Err(e)) => ("list custom statuses", e),
         Msg::TeamsLoaded(Err(e)) => ("list teams", e),
         Msg::PlanLoaded(Err(e)) => ("plan", e),
+        Msg::FunnelsLoaded(Err(e)) => ("list funnels", e),
+        Msg::ChannelsLoaded(Err(e)) => ("list channels", e),
         Msg::TeamMembersLoaded { result: Err(e), .. } => ("team members", e),
         _ => return,
     };
@@ -263,6 +268,24 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
         }
         Effect::FetchTeams => Msg::TeamsLoaded(client.list_teams(None).await.map(|p| p.items)),
         Effect::FetchPlan => Msg::PlanLoaded(client.plan().await),
+        Effect::FetchChannels => {
+            let mut all = Vec::new();
+            let mut page = 1;
+            loop {
+                match client.list_channels(Some(page), None).await {
+                    Ok(p) => {
+                        let pages = p.meta.pages.unwrap_or(1);
+                        all.extend(p.items);
+                        if page >= pages || page >= 20 {
+                            break Msg::ChannelsLoaded(Ok(all));
+                        }
+                        page += 1;
+                    }
+                    Err(e) => break Msg::ChannelsLoaded(Err(e)),
+                }
+            }
+        }
+        Effect::FetchFunnels => Msg::FunnelsLoaded(client.list_funnels().await),
         Effect::FetchTeamMembers { team } => {
             let result = client.team_members(&team, None, None).await.map(|p| p.items);
             Msg::TeamMembersLoaded { team, result }

@@ -5,7 +5,9 @@
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
-use crate::api::{ApiError, Bot, Contact, CustomStatus, Message, Page, Plan, Team, TeamMember, UserStatus};
+use crate::api::{
+    ApiError, Bot, Channel, Contact, CustomStatus, Funnel, Message, Page, Plan, Team, TeamMember, UserStatus,
+};
 
 /// Which list request a contacts page answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -124,6 +126,8 @@ pub enum Msg {
     CustomStatusesLoaded(Result<Vec<CustomStatus>, ApiError>),
     TeamsLoaded(Result<Vec<Team>, ApiError>),
     PlanLoaded(Result<Plan, ApiError>),
+    FunnelsLoaded(Result<Vec<Funnel>, ApiError>),
+    ChannelsLoaded(Result<Vec<Channel>, ApiError>),
     TeamMembersLoaded {
         team: String,
         result: Result<Vec<TeamMember>, ApiError>,

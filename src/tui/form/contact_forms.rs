@@ -385,6 +385,7 @@ pub fn filter_form(
     let mut form = Form::new("Filter contacts", fields);
     form.set_none_label("source", "(any source)");
     form.set_none_label("team", "(any team)");
+    form.set_submit_verb("apply");
     form
 }
 

@@ -42,6 +42,36 @@ pub fn fuzzy_filter<'a>(query: &str, haystacks: impl IntoIterator<Item = &'a str
     })
 }
 
+/// (name score, description score, score of both): `None` is no match.
+type NamedScore = (Option<u32>, Option<u32>, u32);
+
+/// Ranks (name, description) pairs: an item matches when the query matches
+/// `name description`; matches on the name come before matches only in the
+/// description, so `tag` puts `tags` above `filter` (whose help mentions
+/// tags). Sorted by (name score, description score, whole score), best first.
+pub fn fuzzy_rank_named<'a>(query: &str, items: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<usize> {
+    let items: Vec<(&str, &str)> = items.into_iter().collect();
+    if query.trim().is_empty() {
+        return (0..items.len()).collect();
+    }
+    let pattern = Pattern::new(query, CaseMatching::Smart, Normalization::Smart, AtomKind::Fuzzy);
+    MATCHER.with(|m| {
+        let mut matcher = m.borrow_mut();
+        let mut buf = Vec::new();
+        let mut score = |h: &str| pattern.score(Utf32Str::new(h, &mut buf), &mut matcher);
+        let mut scored: Vec<(NamedScore, usize)> = items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (name, desc))| {
+                let whole = score(&format!("{name} {desc}"))?;
+                Some(((score(name), score(desc), whole), i))
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.into_iter().map(|(_, i)| i).collect()
+    })
+}
+
 /// One entry of a picker: what is shown, a dim detail, and the key returned.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PickItem {
@@ -99,8 +129,10 @@ impl FuzzyPicker {
     }
 
     fn refilter(&mut self) {
-        let hay: Vec<String> = self.items.iter().map(|i| format!("{} {}", i.label, i.detail)).collect();
-        self.matches = fuzzy_filter(self.query.value(), hay.iter().map(String::as_str));
+        self.matches = fuzzy_rank_named(
+            self.query.value(),
+            self.items.iter().map(|i| (i.label.as_str(), i.detail.as_str())),
+        );
         self.cursor = 0;
     }
 

@@ -29,7 +29,7 @@ pub use contact_forms::{
     assign_form, assign_patch, custom_status_picker, edit_contact_form, edit_contact_patch, filter_form, filter_value,
     note_form, note_patch, tags_form, tags_patch, team_form, team_patch,
 };
-pub use fuzzy::{FuzzyPicker, PickItem, PickOutcome, fuzzy_filter};
+pub use fuzzy::{FuzzyPicker, PickItem, PickOutcome, fuzzy_filter, fuzzy_rank_named};
 pub use new_contact::{new_contact_body, new_contact_form};
 
 use field::FieldState;
@@ -123,6 +123,8 @@ pub struct Form {
     focus: usize,
     server_error: Option<String>,
     busy: bool,
+    /// What Enter does, in the key hints: "save", or "apply" for a filter.
+    submit_verb: &'static str,
 }
 
 impl Form {
@@ -144,7 +146,14 @@ impl Form {
             focus: 0,
             server_error: None,
             busy: false,
+            submit_verb: "save",
         }
+    }
+
+    /// Names what submitting does in the key hints ("apply" for a filter:
+    /// nothing is saved on the server).
+    pub fn set_submit_verb(&mut self, verb: &'static str) {
+        self.submit_verb = verb;
     }
 
     pub fn title(&self) -> &str {

@@ -8,7 +8,7 @@ use super::contact_forms::{
     spec, team_labels, team_uuid_of, text,
 };
 use super::{FieldKind, FieldSpec, Form, FormValue, TextCheck};
-use crate::api::{FieldMeta, FieldValue, NewContact};
+use crate::api::{BotAction, FieldMeta, FieldValue, NewContact};
 
 fn custom_field_specs(field_meta: &BTreeMap<String, FieldMeta>) -> Vec<FieldSpec> {
     field_meta
@@ -25,12 +25,15 @@ fn custom_field_specs(field_meta: &BTreeMap<String, FieldMeta>) -> Vec<FieldSpec
         .collect()
 }
 
-/// `N`: the fields of POST /contacts.
+/// `N`: the fields of POST /contacts. `channels` are (uuid, label), the
+/// default (main) channel first; without any (the server offers no channel
+/// list) the field is left out and the server picks the main channel.
 pub fn new_contact_form(
     sources: &[String],
     known_tags: &[String],
     collaborators: &[String],
     teams: &[(String, String)],
+    channels: &[(String, String)],
     field_meta: &BTreeMap<String, FieldMeta>,
 ) -> Form {
     let default_source = sources.iter().find(|s| *s == "messaging_app").cloned();
@@ -91,6 +94,35 @@ pub fn new_contact_form(
             None,
         ),
     ];
+    if !channels.is_empty() {
+        let options = team_labels(channels);
+        fields.push(spec(
+            "channel",
+            "Channel",
+            FieldKind::Choice {
+                selected: options.first().cloned(),
+                options,
+                allow_none: false,
+                allow_custom: false,
+            },
+            false,
+            Some("the channel the conversation starts from"),
+        ));
+    }
+    // Offered always: the TUI cannot tell whether the account has a bot,
+    // and the server's error says so if it has none.
+    fields.push(spec(
+        "bot",
+        "Bot",
+        FieldKind::Choice {
+            options: vec![BOT_START.to_string(), BOT_END.to_string()],
+            selected: None,
+            allow_none: true,
+            allow_custom: false,
+        },
+        false,
+        None,
+    ));
     fields.extend(custom_field_specs(field_meta));
     fields.push(spec(
         "note",
@@ -105,12 +137,17 @@ pub fn new_contact_form(
     let mut form = Form::new("New contact", fields);
     form.set_none_label("assigned_user", "(unassigned)");
     form.set_none_label("team", "(no team)");
+    form.set_none_label("bot", "(default)");
     form
 }
+
+const BOT_START: &str = "start";
+const BOT_END: &str = "end";
 
 pub fn new_contact_body(
     form: &Form,
     teams: &[(String, String)],
+    channels: &[(String, String)],
     field_meta: &BTreeMap<String, FieldMeta>,
 ) -> Result<NewContact, String> {
     let required = |key: &str, label: &str| -> Result<String, String> {
@@ -136,6 +173,15 @@ pub fn new_contact_body(
         body.team_uuid =
             Some(team_uuid_of(teams, &label).ok_or_else(|| format!("team: \"{label}\" is not a known team"))?);
     }
+    if let Some(label) = form_one(form, "channel") {
+        body.channel_uuid =
+            Some(team_uuid_of(channels, &label).ok_or_else(|| format!("channel: \"{label}\" is not a known channel"))?);
+    }
+    body.bot_status = match form_one(form, "bot").as_deref() {
+        Some(BOT_START) => Some(BotAction::Start),
+        Some(BOT_END) => Some(BotAction::End),
+        _ => None,
+    };
     let mut custom = BTreeMap::new();
     for (name, m) in field_meta {
         let Some(v) = form.value(&cf_key(name)) else { continue };

@@ -111,7 +111,7 @@ impl Form {
             .max(
                 self.fields
                     .iter()
-                    .map(|f| width(footer_for(Some(&f.state))))
+                    .map(|f| width(&footer_for(Some(&f.state)).replace("save", self.submit_verb)))
                     .max()
                     .unwrap_or(0) as u16
                     + 2,
@@ -409,8 +409,8 @@ impl Form {
         y
     }
 
-    fn footer(&self) -> &'static str {
-        footer_for(self.fields.get(self.focus).map(|f| &f.state))
+    fn footer(&self) -> String {
+        footer_for(self.fields.get(self.focus).map(|f| &f.state)).replace("save", self.submit_verb)
     }
 
     fn render_bottom(&self, frame: &mut Frame, r: Rect, theme: &Theme) {
@@ -439,7 +439,7 @@ impl Form {
         };
         frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), msg_area);
         frame.render_widget(
-            Paragraph::new(Span::styled(truncate(self.footer(), cols).into_owned(), theme.dim())),
+            Paragraph::new(Span::styled(truncate(&self.footer(), cols).into_owned(), theme.dim())),
             footer_area,
         );
     }

@@ -67,6 +67,13 @@ fn teams() -> Vec<(String, String)> {
     vec![(s("t1"), s("Sales")), (s("t2"), s("Support"))]
 }
 
+fn channels() -> Vec<(String, String)> {
+    vec![
+        (s("ch-main"), s("Main line (messaging_app, main)")),
+        (s("ch-2"), s("Sales line (messaging_app)")),
+    ]
+}
+
 fn focus(form: &mut Form, key: &str) {
     for _ in 0..20 {
         if form.focused_key() == Some(key) {
@@ -290,8 +297,11 @@ fn new_contact_body_has_the_required_fields_and_only_given_optionals() {
         &[s("vip")],
         &[s("bo@example.com")],
         &teams(),
+        &[],
         &meta,
     );
+    assert_eq!(f.value("channel"), None, "no channel list: no Channel field");
+    assert_eq!(f.value("bot"), Some(FormValue::One(None)), "Bot starts at (default)");
     assert_eq!(f.value("source"), Some(FormValue::One(Some(s("messaging_app")))));
     assert_eq!(
         f.handle_key(k(KeyCode::Enter)),
@@ -303,7 +313,7 @@ fn new_contact_body_has_the_required_fields_and_only_given_optionals() {
     focus(&mut f, "name");
     typ(&mut f, "Rui");
     assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Submitted);
-    let body = new_contact_body(&f, &teams(), &meta).unwrap();
+    let body = new_contact_body(&f, &teams(), &[], &meta).unwrap();
     assert_eq!(
         serde_json::to_value(&body).unwrap(),
         json!({"identifier": "+351900000000", "source": "messaging_app", "name": "Rui"})
@@ -318,6 +328,7 @@ fn new_contact_body_with_every_optional_field() {
         &[s("vip")],
         &[s("bo@example.com")],
         &teams(),
+        &channels(),
         &meta,
     );
     typ(&mut f, "123");
@@ -329,6 +340,10 @@ fn new_contact_body_with_every_optional_field() {
     f.handle_key(k(KeyCode::Down));
     focus(&mut f, "team");
     typ(&mut f, "Support");
+    focus(&mut f, "channel");
+    typ(&mut f, "Sales line");
+    focus(&mut f, "bot");
+    typ(&mut f, "start");
     focus(&mut f, "cf:orders");
     typ(&mut f, "7");
     focus(&mut f, "cf:plan");
@@ -336,20 +351,38 @@ fn new_contact_body_with_every_optional_field() {
     focus(&mut f, "note");
     typ(&mut f, "met at fair");
     assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Submitted);
-    let body = new_contact_body(&f, &teams(), &meta).unwrap();
+    let body = new_contact_body(&f, &teams(), &channels(), &meta).unwrap();
     assert_eq!(
         serde_json::to_value(&body).unwrap(),
         json!({
             "identifier": "123", "source": "messaging_app", "name": "Rui", "tags": ["vip"],
             "custom_fields": {"orders": "7", "plan": "pro"}, "assigned_user": "bo@example.com",
-            "team_uuid": "t2", "note": "met at fair"
+            "team_uuid": "t2", "channel_uuid": "ch-2", "bot_status": "bot_start", "note": "met at fair"
         })
     );
 }
 
 #[test]
+fn new_contact_channel_defaults_to_the_main_one_and_bot_can_be_ended() {
+    let mut f = new_contact_form(&[s("messaging_app")], &[], &[], &[], &channels(), &BTreeMap::new());
+    assert_eq!(
+        f.value("channel"),
+        Some(FormValue::One(Some(s("Main line (messaging_app, main)"))))
+    );
+    typ(&mut f, "1");
+    focus(&mut f, "name");
+    typ(&mut f, "X");
+    focus(&mut f, "bot");
+    typ(&mut f, "end");
+    assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Submitted);
+    let body = new_contact_body(&f, &[], &channels(), &BTreeMap::new()).unwrap();
+    assert_eq!(body.channel_uuid.as_deref(), Some("ch-main"));
+    assert_eq!(body.bot_status, Some(crate::api::BotAction::End));
+}
+
+#[test]
 fn new_contact_without_messaging_app_needs_a_source() {
-    let mut f = new_contact_form(&[], &[], &[], &[], &BTreeMap::new());
+    let mut f = new_contact_form(&[], &[], &[], &[], &[], &BTreeMap::new());
     assert_eq!(f.value("source"), Some(FormValue::One(None)));
     typ(&mut f, "1");
     focus(&mut f, "name");
@@ -358,7 +391,10 @@ fn new_contact_without_messaging_app_needs_a_source() {
     assert_eq!(f.focused_key(), Some("source"));
     typ(&mut f, "telegram");
     assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Submitted);
-    assert_eq!(new_contact_body(&f, &[], &BTreeMap::new()).unwrap().source, "telegram");
+    assert_eq!(
+        new_contact_body(&f, &[], &[], &BTreeMap::new()).unwrap().source,
+        "telegram"
+    );
 }
 
 #[test]

@@ -102,6 +102,10 @@ fn new_form() -> Form {
         &tags(),
         &collaborators(),
         &teams(),
+        &[
+            (s("ch-1"), s("Main line (messaging_app, main)")),
+            (s("ch-2"), s("Support \u{1b}[2J 👍🏽 (messaging_app)")),
+        ],
         &field_meta(),
     );
     typ(&mut f, "+351 900 000 000");
@@ -250,4 +254,15 @@ fn the_form_is_centred_and_leaves_the_background_outside_it() {
     let buf = t.backend().buffer();
     assert_eq!(buf[(0, 0)].symbol(), "x");
     assert_eq!(buf[(40, 12)].symbol(), " ", "the middle is cleared");
+}
+
+#[test]
+fn the_filter_form_says_enter_applies_not_saves() {
+    let f = filter_form(&ContactFilter::default(), &[s("messaging_app")], &tags(), &teams());
+    let t = draw(80, 24, &|fr, a| f.render(fr, a, &Theme::plain()));
+    let text = format!("{}", t.backend());
+    assert!(text.contains("Enter apply") && !text.contains("save"), "{text}");
+    let n = note_form(&hostile_contact());
+    let t = draw(80, 24, &|fr, a| n.render(fr, a, &Theme::plain()));
+    assert!(format!("{}", t.backend()).contains("Ctrl-S save"));
 }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::api::{Bot, Contact, CustomStatus, FieldMeta};
+use crate::api::{Bot, Channel, Contact, CustomStatus, FieldMeta};
 use crate::tui::msg::ReqId;
 
 #[derive(Debug, Clone, Default)]
@@ -52,6 +52,11 @@ pub struct Known {
     pub sources: Vec<String>,
     pub tags: Vec<String>,
     pub field_meta: BTreeMap<String, FieldMeta>,
+    /// (uuid, "Title (type)") from GET /channels, the main one first;
+    /// empty when the server offers no channel list.
+    pub channels: Vec<(String, String)>,
+    /// Funnel uuid → (emoji, name), from GET /funnels at start.
+    pub funnels: BTreeMap<String, (String, String)>,
 }
 
 impl Known {
@@ -82,6 +87,37 @@ impl Known {
             Some(_) => {}
             None => self.teams.push((uuid.to_string(), name.to_string())),
         }
+    }
+    /// `🎯 Name` for a known funnel; the first 8 characters of the uuid
+    /// otherwise, so an unknown one still fits on one line.
+    pub fn funnel_label(&self, uuid: &str) -> String {
+        match self.funnels.get(uuid) {
+            Some((emoji, name)) if !name.is_empty() || !emoji.is_empty() => [emoji.as_str(), name.as_str()]
+                .iter()
+                .filter(|s| !s.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" "),
+            _ => uuid.chars().take(8).collect(),
+        }
+    }
+    /// Learns the channels for the new-contact form: the main one first
+    /// (the server's default), each labelled `Title (type)`.
+    pub fn set_channels(&mut self, mut channels: Vec<Channel>) {
+        channels.sort_by_key(|c| !c.main);
+        self.channels = channels
+            .into_iter()
+            .map(|c| {
+                let title = if c.title.is_empty() { c.uuid.clone() } else { c.title };
+                let label = match (c.channel_type.is_empty(), c.main) {
+                    (true, false) => title,
+                    (true, true) => format!("{title} (main)"),
+                    (false, false) => format!("{title} ({})", c.channel_type),
+                    (false, true) => format!("{title} ({}, main)", c.channel_type),
+                };
+                (c.uuid, label)
+            })
+            .collect();
     }
     pub fn team_name(&self, uuid: &str) -> Option<&str> {
         self.teams.iter().find(|(u, _)| u == uuid).map(|(_, n)| n.as_str())

@@ -184,7 +184,7 @@ pub fn areas(full: Rect, wide: bool, focus: Pane, toast: bool) -> Areas {
         ])
         .areas(main);
         let [det, bot, av] =
-            Layout::vertical([Constraint::Min(5), Constraint::Length(4), Constraint::Length(4)]).areas(d);
+            Layout::vertical([Constraint::Min(5), Constraint::Length(5), Constraint::Length(5)]).areas(d);
         a.list = Some(l);
         a.thread = Some(t);
         a.details = Some(det);
@@ -198,7 +198,7 @@ pub fn areas(full: Rect, wide: bool, focus: Pane, toast: bool) -> Areas {
             Pane::Thread => a.thread = Some(body),
             Pane::Details => {
                 let [det, bot, av] =
-                    Layout::vertical([Constraint::Min(5), Constraint::Length(4), Constraint::Length(4)]).areas(body);
+                    Layout::vertical([Constraint::Min(5), Constraint::Length(5), Constraint::Length(5)]).areas(body);
                 a.details = Some(det);
                 a.bot = Some(bot);
                 a.availability = Some(av);

@@ -71,7 +71,14 @@ fn new_form(model: &Model, kind: WriteKind, c: &Contact) -> Form {
         WriteKind::Assign => form::assign_form(c, &k.collaborators),
         WriteKind::Team => form::team_form(c, &k.teams),
         WriteKind::Note => form::note_form(c),
-        _ => form::new_contact_form(&k.sources, &k.tags, &k.collaborators, &k.teams, &k.field_meta),
+        _ => form::new_contact_form(
+            &k.sources,
+            &k.tags,
+            &k.collaborators,
+            &k.teams,
+            &k.channels,
+            &k.field_meta,
+        ),
     }
 }
 
@@ -122,7 +129,7 @@ pub(crate) fn submit(model: &mut Model, fx: &mut Vec<Effect>) {
         .unwrap_or_default();
     let effect = match write {
         WriteKind::NewContact => {
-            form::new_contact_body(&form, &k.teams, &k.field_meta).map(|body| Effect::Create { id, body })
+            form::new_contact_body(&form, &k.teams, &k.channels, &k.field_meta).map(|body| Effect::Create { id, body })
         }
         _ => {
             let patch = match write {

@@ -105,6 +105,13 @@ pub(crate) fn bot_set(model: &mut Model, id: ReqId, uuid: &str, result: Result<B
             let running = bot.is_running();
             model.list.bots.insert(uuid.to_string(), running);
             if mine && panel.contact.as_deref() == Some(uuid) {
+                let mut bot = bot;
+                // The answer to bot_end may leave the name out: keep the one we had.
+                if bot.name.is_empty()
+                    && let Some(old) = &panel.bot
+                {
+                    bot.name = old.name.clone();
+                }
                 panel.bot = Some(bot);
                 panel.error = None;
             }

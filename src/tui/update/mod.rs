@@ -72,6 +72,18 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::TeamsLoaded(result) => details::teams_loaded(model, result, &mut fx),
         Msg::PlanLoaded(result) => details::plan_loaded(model, result),
+        Msg::ChannelsLoaded(result) => match result {
+            Ok(channels) => model.known.set_channels(channels),
+            // Without a channel list the form leaves the field out and the
+            // server uses the main channel; NotOffered is the expected case.
+            Err(_) => model.known.channels.clear(),
+        },
+        Msg::FunnelsLoaded(result) => {
+            // Without the list the details pane shows a short uuid.
+            if let Ok(funnels) = result {
+                model.known.funnels = funnels.into_iter().map(|f| (f.uuid, (f.emoji, f.name))).collect();
+            }
+        }
         Msg::TeamMembersLoaded { result, .. } => {
             if let Ok(members) = result {
                 for m in members {
@@ -86,7 +98,13 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
 
 /// Effects to run once at start: account metadata for forms and pickers.
 pub fn startup(model: &mut Model) -> Vec<Effect> {
-    let mut fx = vec![Effect::FetchPlan, Effect::FetchTeams, Effect::FetchCustomStatuses];
+    let mut fx = vec![
+        Effect::FetchPlan,
+        Effect::FetchTeams,
+        Effect::FetchFunnels,
+        Effect::FetchChannels,
+        Effect::FetchCustomStatuses,
+    ];
     if model.list.contacts.is_empty() && model.list.loading.is_none() {
         list::fetch_next(model, &mut fx);
     }

@@ -67,7 +67,10 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     lines.push(field("team", team.unwrap_or_else(dash), theme));
     lines.push(field(
         "funnel",
-        c.funnel_id.as_deref().map(clean).unwrap_or_else(dash),
+        c.funnel_id
+            .as_deref()
+            .map(|u| clean(&model.known.funnel_label(u)))
+            .unwrap_or_else(dash),
         theme,
     ));
     let state = match c.closed_at {
@@ -100,7 +103,8 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
                 .get(name)
                 .or(m.map(|m| &m.value))
                 .map(|v| v.display())
-                .unwrap_or_default();
+                .filter(|v| !v.trim().is_empty())
+                .unwrap_or_else(|| "—".into());
             let ty = m.map(|m| format!(" ({})", m.field_type)).unwrap_or_default();
             lines.push(Line::from(vec![
                 Span::raw(format!(" {}", clean(name))),
@@ -125,6 +129,16 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         lines.push(field("contact", clean(h), theme));
     }
     lines.push(Line::styled("y copies the chat link", theme.dim()));
+    // At 80x24 the pane holds ~8 rows: say that there is more below. Rows
+    // are counted by width, a lower bound of what word wrapping takes.
+    let inner_w = area.width.saturating_sub(2).max(1) as usize;
+    let rows: usize = lines.iter().map(|l| l.width().div_ceil(inner_w).max(1)).sum();
+    let visible = area.height.saturating_sub(2) as usize + model.details.scroll as usize;
+    let block = if rows > visible {
+        block.title_bottom(Line::styled(" more ↓ ", theme.dim()).right_aligned())
+    } else {
+        block
+    };
     let p = Paragraph::new(lines)
         .block(block)
         .wrap(Wrap { trim: false })
@@ -132,40 +146,66 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     frame.render_widget(p, area);
 }
 
+/// `14:02` today, `Nov 19` before: short enough for the narrow bot panel.
+fn since(model: &Model, t: chrono::DateTime<chrono::Utc>) -> String {
+    let tz = model
+        .session
+        .tz
+        .unwrap_or_else(|| chrono::FixedOffset::east_opt(0).expect("zero offset"));
+    let (t, now) = (t.with_timezone(&tz), model.now.with_timezone(&tz));
+    if t.date_naive() == now.date_naive() {
+        t.format("%H:%M").to_string()
+    } else {
+        t.format("%b %d").to_string()
+    }
+}
+
+/// Name, status and key hint each on their own line, wrapped at word
+/// boundaries: the panel is only ~22 columns wide at 100 columns.
 pub fn render_bot(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let panel = &model.details.bot;
     let block = Block::bordered().title(" Bot ").border_style(theme.border());
     let mut lines = Vec::new();
+    let mut hint = None;
     if panel.contact.is_none() {
         lines.push(Line::styled("no contact selected", theme.dim()));
     } else if panel.loading.is_some() {
         lines.push(Line::styled(format!("{} loading…", spinner(model.frame)), theme.dim()));
     } else if let Some(e) = &panel.error {
         lines.push(Line::styled(clean(e), theme.dim()));
-        lines.push(Line::styled("b starts the bot", theme.dim()));
+        hint = Some("b starts the bot");
     } else if let Some(bot) = &panel.bot {
-        let state = if bot.is_running() { "running" } else { "stopped" };
         let name = if bot.name.is_empty() {
             "bot".to_string()
         } else {
             clean(&bot.name)
         };
-        lines.push(Line::from(vec![
-            Span::raw(format!("{name}: ")),
-            Span::styled(format!("{state} ({})", clean(bot.status.as_str())), theme.accent()),
-        ]));
-        let hint = if bot.is_running() { "b stops it" } else { "b starts it" };
-        lines.push(Line::styled(hint, theme.dim()));
+        lines.push(Line::raw(name));
+        if bot.is_running() {
+            let at = bot
+                .conversation_started_at
+                .map(|t| format!(" since {}", since(model, t)))
+                .unwrap_or_default();
+            lines.push(Line::styled(format!("● running{at}"), theme.success()));
+            hint = Some("b stops it");
+        } else {
+            lines.push(Line::styled("○ stopped", theme.dim()));
+            hint = Some("b starts it");
+        }
     }
     if panel.pending.is_some() {
         lines.push(Line::styled(
             format!("{} saving…", spinner(model.frame)),
             theme.warning(),
         ));
+    } else if let Some(h) = hint {
+        lines.push(Line::styled(h, theme.dim()));
     }
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: true }), area);
 }
 
+/// State, custom status and key hints each on their own line, so nothing
+/// is cut in the narrow column at 100–160 columns.
 pub fn render_availability(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let av = &model.availability;
     let block = Block::bordered().title(" My status ").border_style(theme.border());
@@ -180,16 +220,17 @@ pub fn render_availability(model: &Model, frame: &mut Frame, area: Rect, theme: 
         Some(false) => Span::styled("○ away", theme.warning()),
         None => Span::styled("? unknown", theme.dim()),
     };
-    let mut first = vec![state, Span::styled("  v toggles", theme.dim())];
+    let mut first = vec![state];
     if av.pending.is_some() {
         first.push(Span::styled(format!(" {}", spinner(model.frame)), theme.warning()));
     }
     lines.push(Line::from(first));
     let custom = match (&av.custom_status, &av.statuses) {
-        (Some((_, name)), _) => format!("status: {}  s changes", clean(name)),
-        (None, Some(Err(e))) => clean(e),
-        (None, _) => "no custom status  s sets one".into(),
+        (Some((_, name)), _) => Line::raw(clean(name)),
+        (None, Some(Err(e))) => Line::styled(clean(e), theme.dim()),
+        (None, _) => Line::styled("no custom status", theme.dim()),
     };
-    lines.push(Line::styled(custom, theme.dim()));
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    lines.push(custom);
+    lines.push(Line::styled("v toggles · s status", theme.dim()));
+    frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: true }), area);
 }

@@ -187,3 +187,61 @@ fn my_status_is_read_from_team_members_when_my_email_is_known() {
     assert_eq!(m.availability.custom_status, Some(("cs9".into(), "Lunch".into())));
     assert!(m.known.collaborators.contains(&"x@example.test".to_string()));
 }
+
+#[test]
+fn funnels_are_fetched_at_start_and_a_failure_leaves_short_uuids() {
+    let mut m = empty_model(160, 48);
+    let fx = startup(&mut m);
+    assert!(fx.contains(&Effect::FetchFunnels), "{fx:?}");
+    update(&mut m, Msg::FunnelsLoaded(Err(ApiError::Transport("refused".into()))));
+    assert_eq!(m.known.funnel_label("3f2a9c1b-7d4e-4a51"), "3f2a9c1b");
+    let f = crate::api::Funnel {
+        uuid: "3f2a9c1b-7d4e-4a51".into(),
+        name: "Onboarding".into(),
+        emoji: "🚀".into(),
+        ..Default::default()
+    };
+    update(&mut m, Msg::FunnelsLoaded(Ok(vec![f])));
+    assert_eq!(m.known.funnel_label("3f2a9c1b-7d4e-4a51"), "🚀 Onboarding");
+}
+
+fn new_contact_form_of(m: &mut Model) -> crate::tui::form::Form {
+    update(m, key('N'));
+    match m.overlay.take() {
+        Some(Overlay::Form { form, .. }) => form,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn new_contact_offers_the_channels_main_first_or_none_when_not_offered() {
+    use crate::api::Channel;
+    use crate::tui::form::FormValue;
+    let mut m = model_with(20, 160, 48);
+    assert!(startup(&mut m).contains(&Effect::FetchChannels));
+    let ch = |uuid: &str, title: &str, main: bool| Channel {
+        uuid: uuid.into(),
+        title: title.into(),
+        channel_type: "messaging_app".into(),
+        main,
+    };
+    update(
+        &mut m,
+        Msg::ChannelsLoaded(Ok(vec![ch("c2", "Sales line", false), ch("c1", "Main line", true)])),
+    );
+    let form = new_contact_form_of(&mut m);
+    assert_eq!(
+        form.value("channel"),
+        Some(FormValue::One(Some("Main line (messaging_app, main)".into())))
+    );
+    assert_eq!(form.value("bot"), Some(FormValue::One(None)));
+    update(
+        &mut m,
+        Msg::ChannelsLoaded(Err(ApiError::NotOffered {
+            what: "a channel list".into(),
+        })),
+    );
+    let form = new_contact_form_of(&mut m);
+    assert_eq!(form.value("channel"), None);
+    assert!(form.value("bot").is_some(), "the bot choice stays");
+}

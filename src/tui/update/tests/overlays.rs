@@ -48,3 +48,38 @@ fn palette_runs_an_action() {
     update(&mut m, code(KeyCode::Enter));
     assert!(matches!(m.overlay, Some(Overlay::Help { .. })));
 }
+
+#[test]
+fn palette_ranks_a_match_on_the_name_above_one_in_the_description() {
+    let mut m = model_with(5, 160, 48);
+    update(&mut m, key(':'));
+    // `filter`'s help says "source, tags, team": it still matches, below.
+    type_text(&mut m, "tag");
+    let Some(Overlay::Palette(p)) = &m.overlay else {
+        panic!()
+    };
+    assert_eq!(p.highlighted(), Some("tags"));
+    update(&mut m, code(KeyCode::Enter));
+    assert!(
+        matches!(
+            &m.overlay,
+            Some(Overlay::Form {
+                kind: FormKind::Write(WriteKind::Tags),
+                ..
+            })
+        ),
+        "Enter on `tag` opens the tags form"
+    );
+}
+
+#[test]
+fn palette_still_finds_an_action_by_its_description() {
+    use crate::tui::form::fuzzy_rank_named;
+    let items = [
+        ("filter", "Filter: source, tags, team (f)"),
+        ("tags", "Edit tags (t)"),
+        ("quit", "Quit (q)"),
+    ];
+    assert_eq!(fuzzy_rank_named("tag", items), [1, 0]);
+    assert_eq!(fuzzy_rank_named("team", items), [0]);
+}
