@@ -84,6 +84,8 @@ pub struct Compose {
     pub outbox: Vec<Outgoing>,
     /// Approved templates, once fetched.
     pub templates: Option<Vec<Template>>,
+    /// The pane focused before the composer opened: Esc goes back to it.
+    pub back: Option<super::Pane>,
 }
 
 impl Default for Compose {
@@ -96,6 +98,7 @@ impl Default for Compose {
             needs_template: HashMap::new(),
             outbox: Vec::new(),
             templates: None,
+            back: None,
         }
     }
 }

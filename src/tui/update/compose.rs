@@ -30,6 +30,7 @@ pub(crate) fn open(model: &mut Model, fx: &mut Vec<Effect>) {
     model.compose.open = Some(uuid);
     model.compose.stage = Stage::Edit;
     model.compose.area_mut();
+    model.compose.back = Some(model.focus);
     model.focus = Pane::Thread;
 }
 
@@ -59,7 +60,10 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     match &mut model.compose.stage {
         Stage::Edit => match key.code {
-            KeyCode::Esc => model.compose.open = None,
+            KeyCode::Esc => {
+                model.compose.open = None;
+                model.focus = model.compose.back.take().unwrap_or(model.focus);
+            }
             KeyCode::Char('s' | 'S') if ctrl => send_text(model, fx),
             KeyCode::Enter if ctrl => send_text(model, fx),
             KeyCode::Char('t' | 'T') if ctrl => open_templates(model, fx),
