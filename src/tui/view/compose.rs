@@ -31,9 +31,24 @@ pub fn split(model: &Model, area: Rect) -> (Rect, Option<Rect>) {
         return (area, None);
     };
     let lines = model.compose.drafts.get(uuid).map_or(1, |a| a.lines().len()) as u16;
-    let h = (lines.clamp(2, 8) + 3).min(area.height / 2).max(4.min(area.height));
+    let foot = foot_lines(model, uuid, area.width.saturating_sub(2)).len() as u16;
+    let h = (lines.clamp(2, 8) + 2 + foot)
+        .min(area.height / 2)
+        .max(4.min(area.height));
     let [t, c] = Layout::vertical([Constraint::Min(1), Constraint::Length(h)]).areas(area);
     (t, Some(c))
+}
+
+/// The line under the editor: the error (up to two lines, wrapped) or the keys.
+fn foot_lines(model: &Model, uuid: &str, w: u16) -> Vec<String> {
+    match model.compose.errors.get(uuid) {
+        Some(e) => {
+            let mut l = wrap(&super::clean(e), w.max(1) as usize);
+            l.truncate(2);
+            l
+        }
+        None => vec![String::new()],
+    }
 }
 
 pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
@@ -47,7 +62,8 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     if inner.height == 0 {
         return;
     }
-    let [text, foot] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(inner);
+    let errors = foot_lines(model, uuid, inner.width);
+    let [text, foot] = Layout::vertical([Constraint::Min(1), Constraint::Length(errors.len() as u16)]).areas(inner);
     match model.compose.drafts.get(uuid) {
         Some(a) if !a.is_empty() => frame.render_widget(a, text),
         _ => {
@@ -56,9 +72,12 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         }
     }
     let w = foot.width as usize;
-    let line = if let Some(e) = model.compose.errors.get(uuid) {
-        Line::styled(truncate(&super::clean(e), w).into_owned(), theme.error())
-    } else if model.compose.sending(uuid) {
+    if model.compose.errors.contains_key(uuid) {
+        let lines: Vec<Line> = errors.into_iter().map(|l| Line::styled(l, theme.error())).collect();
+        frame.render_widget(Paragraph::new(lines), foot);
+        return;
+    }
+    let line = if model.compose.sending(uuid) {
         Line::styled(format!("{} sending…", spinner(model.frame)), theme.dim())
     } else if let Stage::LoadingTemplates(_) = model.compose.stage {
         Line::styled(format!("{} loading templates…", spinner(model.frame)), theme.dim())

@@ -121,3 +121,28 @@ fn pending_and_delivered_messages_in_the_thread() {
         assert_snapshot!(format!("pending_and_delivered_{w}x{h}"), text);
     }
 }
+
+#[test]
+fn the_24_hour_error_shows_whole_in_the_composer() {
+    let mut m = loaded(160, 48);
+    let uuid = m.thread.contact.clone().unwrap();
+    update(&mut m, key('R'));
+    type_text(&mut m, "hello");
+    let id = send_id(&update(&mut m, ctrl('s')));
+    update(
+        &mut m,
+        Msg::Compose(ComposeMsg::Sent {
+            id,
+            contact: uuid,
+            result: Err(crate::api::ApiError::Validation {
+                message: "outside the 24 hour window".into(),
+                fields: Default::default(),
+            }),
+        }),
+    );
+    m.status = Default::default();
+    let text = draw(&m);
+    assert!(text.contains("more than 24 h since the customer wrote"), "{text}");
+    assert!(text.contains("(Ctrl-T)"), "{text}");
+    assert!(text.contains("hello"), "the draft stays");
+}
