@@ -77,6 +77,8 @@ pub enum Effect {
         id: ReqId,
         after: Duration,
     },
+    /// The reply composer's requests.
+    Compose(super::reply::ComposeEffect),
     /// Terminal-side effects, done by the loop itself.
     CopyToClipboard(String),
     Bell,
@@ -171,6 +173,10 @@ fn log_failure(msg: &Msg) {
         Msg::FunnelsLoaded(Err(e)) => ("list funnels", e),
         Msg::ChannelsLoaded(Err(e)) => ("list channels", e),
         Msg::TeamMembersLoaded { result: Err(e), .. } => ("team members", e),
+        Msg::Compose(m) => match m.failure() {
+            Some(f) => f,
+            None => return,
+        },
         _ => return,
     };
     tracing::warn!("{what} failed: {err}");
@@ -294,6 +300,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             tokio::time::sleep(after).await;
             Msg::SelectionSettled(id)
         }
+        Effect::Compose(e) => super::reply::perform(client, e).await,
         Effect::CopyToClipboard(_) | Effect::Bell | Effect::Redraw => return None,
     })
 }

@@ -12,6 +12,7 @@ pub mod keymap;
 pub mod logging;
 pub mod model;
 pub mod msg;
+pub mod reply;
 pub mod terminal;
 pub use crate::text;
 pub mod theme;

@@ -132,4 +132,6 @@ pub enum Msg {
         team: String,
         result: Result<Vec<TeamMember>, ApiError>,
     },
+    /// Results of the reply composer's effects.
+    Compose(super::reply::ComposeMsg),
 }

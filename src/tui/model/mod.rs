@@ -1,5 +1,6 @@
 //! The whole state of the app. Only `update` changes it; views only read it.
 
+pub mod compose;
 pub mod contact_list;
 pub mod details;
 pub mod overlay;
@@ -74,6 +75,8 @@ pub struct Model {
     pub saving: HashMap<ReqId, (String, FormKind, Form)>,
     /// The debounce id the selection waits on.
     pub settle: Option<ReqId>,
+    /// The reply composer, drafts and sent messages.
+    pub compose: compose::Compose,
     next_id: ReqId,
     pub quit: bool,
 }
@@ -113,6 +116,7 @@ impl Model {
             drafts: HashMap::new(),
             saving: HashMap::new(),
             settle: None,
+            compose: Default::default(),
             next_id: 1,
             quit: false,
         }

@@ -2,6 +2,7 @@
 //! no clock reads: time comes in on `Msg::Tick`.
 
 mod actions;
+mod compose;
 mod details;
 mod list;
 mod overlays;
@@ -29,7 +30,11 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
                 on_key(model, key, &mut fx);
             }
         }
-        Msg::Paste(text) => overlays::paste(model, &text, &mut fx),
+        Msg::Paste(text) => {
+            if !compose::paste(model, &text) {
+                overlays::paste(model, &text, &mut fx)
+            }
+        }
         Msg::Resize(w, h) => {
             model.width = w;
             model.height = h;
@@ -84,6 +89,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
                 model.known.funnels = funnels.into_iter().map(|f| (f.uuid, (f.emoji, f.name))).collect();
             }
         }
+        Msg::Compose(m) => compose::on_msg(model, m, &mut fx),
         Msg::TeamMembersLoaded { result, .. } => {
             if let Ok(members) = result {
                 for m in members {
@@ -115,6 +121,9 @@ fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     if model.overlay.is_some() {
         overlays::key(model, key, fx);
         return;
+    }
+    if compose::active(model) {
+        return compose::key(model, key, fx);
     }
     if model.list.search.as_ref().is_some_and(|s| s.editing) {
         list::search_key(model, key, fx);
@@ -154,6 +163,7 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
             actions::open_form(model, action)
         }
         Action::Bot => details::toggle_bot(model, fx),
+        Action::Reply => compose::open(model, fx),
         Action::Availability => details::toggle_availability(model, fx),
         Action::CustomStatus => details::open_custom_status(model),
         Action::CopyLink => details::copy_link(model, fx),

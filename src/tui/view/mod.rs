@@ -1,6 +1,7 @@
 //! Drawing: reads the model, never changes it. Every string from the server
 //! goes through `text::sanitize*` before it reaches a cell.
 
+pub mod compose;
 pub mod details;
 pub mod list;
 pub mod overlay;
@@ -9,6 +10,8 @@ pub mod thread;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_compose;
 
 use chrono::{DateTime, Utc};
 use ratatui::Frame;
@@ -38,7 +41,11 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
         list::render(model, frame, r, theme);
     }
     if let Some(r) = a.thread {
+        let (r, c) = compose::split(model, r);
         thread::render(model, frame, r, theme);
+        if let Some(c) = c {
+            compose::render(model, frame, c, theme);
+        }
     }
     if let Some(r) = a.details {
         details::render(model, frame, r, theme);
@@ -54,6 +61,7 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
     }
     status::bar(model, frame, a.status, theme);
     overlay::render(model, frame, theme);
+    compose::render_overlay(model, frame, theme);
 }
 
 /// A pane's frame, with the focused one set apart (bold + marker, so it

@@ -2,6 +2,8 @@
 //! width. Received `‹`, sent `›` (right-aligned), notes `✎`: distinct
 //! without colour.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, FixedOffset, Utc};
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
@@ -45,7 +47,13 @@ fn local(t: DateTime<Utc>, tz: Option<FixedOffset>) -> DateTime<FixedOffset> {
 }
 
 /// The thread as plain lines with their kinds.
-fn layout(messages: &[Message], w: u16, tz: Option<FixedOffset>, new_from: Option<usize>) -> Vec<(Kind, String)> {
+fn layout(
+    messages: &[Message],
+    w: u16,
+    tz: Option<FixedOffset>,
+    new_from: Option<usize>,
+    marks: &HashMap<String, String>,
+) -> Vec<(Kind, String)> {
     let w = w.max(8) as usize;
     let mut out = Vec::new();
     let mut day = None;
@@ -64,7 +72,10 @@ fn layout(messages: &[Message], w: u16, tz: Option<FixedOffset>, new_from: Optio
         let s = side(m);
         let header = match s {
             Side::Received => format!("‹ {time} {}", clean(&m.from)),
-            Side::Sent => format!("{time} {} ›", clean(&m.from)),
+            Side::Sent => match m.uuid.as_ref().and_then(|u| marks.get(u)) {
+                Some(mark) => format!("{time} {} › {mark}", clean(&m.from)),
+                None => format!("{time} {} ›", clean(&m.from)),
+            },
             Side::Note => format!("✎ note {time}"),
         };
         out.push((Kind::Header(s), crate::tui::text::truncate(&header, w).into_owned()));
@@ -83,7 +94,7 @@ fn layout(messages: &[Message], w: u16, tz: Option<FixedOffset>, new_from: Optio
 
 /// How many lines the thread takes at inner width `w`.
 pub fn line_count(messages: &[Message], w: u16, tz: Option<FixedOffset>) -> usize {
-    layout(messages, w, tz, None).len()
+    layout(messages, w, tz, None, &HashMap::new()).len()
 }
 
 /// Word wrap by display width; words wider than a line break by grapheme.
@@ -159,7 +170,22 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         frame.render_widget(Paragraph::new(Line::styled(msg, theme.dim())), inner);
         return;
     }
-    let mut all = layout(&t.messages, inner.width, model.session.tz, t.new_from);
+    let marks = super::compose::marks(model);
+    let mut all = layout(&t.messages, inner.width, model.session.tz, t.new_from, &marks);
+    all.extend(
+        super::compose::outbox_lines(model, inner.width, model.session.tz)
+            .into_iter()
+            .map(|(h, l)| {
+                (
+                    if h {
+                        Kind::Header(Side::Sent)
+                    } else {
+                        Kind::Body(Side::Sent)
+                    },
+                    l,
+                )
+            }),
+    );
     let top_line = if t.loading_older.is_some() {
         Some(format!("{} loading older messages…", spinner(model.frame)))
     } else if t.older.is_none() {

@@ -1,0 +1,136 @@
+//! The reply composer: drafts per contact, the message in flight, sent
+//! messages with their delivery status, and the template picker.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use ratatui_textarea::{TextArea, WrapMode};
+
+use crate::api::{DeliveryStatus, Template};
+use crate::tui::form::{Form, FuzzyPicker};
+use crate::tui::msg::ReqId;
+
+/// A message this session sent (or is sending).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outgoing {
+    pub contact: String,
+    /// What the thread shows (a template with its values filled in).
+    pub text: String,
+    pub at: DateTime<Utc>,
+    /// The send request; `None` once answered.
+    pub sending: Option<ReqId>,
+    /// The server's uuid, once accepted.
+    pub uuid: Option<String>,
+    pub status: Option<DeliveryStatus>,
+    /// The status poll in flight, and how many were made.
+    pub poll: Option<ReqId>,
+    pub polls: u8,
+    /// A text send (clears the draft on success), not a template.
+    pub is_text: bool,
+}
+
+impl Outgoing {
+    /// The marker next to the message: `sending…`, `✓ sent`, `✓✓ read`…
+    pub fn marker(&self) -> String {
+        if self.sending.is_some() {
+            return "sending…".into();
+        }
+        match &self.status {
+            None | Some(DeliveryStatus::Enqueued) => "✓ enqueued".into(),
+            Some(DeliveryStatus::Sent) => "✓ sent".into(),
+            Some(DeliveryStatus::Delivered) => "✓✓ delivered".into(),
+            Some(DeliveryStatus::Read) => "✓✓ read".into(),
+            Some(DeliveryStatus::Failed) => "✗ failed".into(),
+            Some(DeliveryStatus::Other(s)) => crate::text::sanitize_line(s),
+        }
+    }
+}
+
+/// What the composer shows on top of its text area.
+pub enum Stage {
+    Edit,
+    /// Waiting for GET /templates.
+    LoadingTemplates(ReqId),
+    Templates(FuzzyPicker),
+    /// Values for the chosen template's placeholders.
+    Values {
+        template: Template,
+        form: Form,
+    },
+}
+
+impl std::fmt::Debug for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stage::Edit => f.write_str("Edit"),
+            Stage::LoadingTemplates(id) => write!(f, "LoadingTemplates({id})"),
+            Stage::Templates(_) => f.write_str("Templates"),
+            Stage::Values { template, .. } => write!(f, "Values({})", template.uuid),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct Compose {
+    /// The contact whose composer is open.
+    pub open: Option<String>,
+    pub stage: Stage,
+    /// Drafts by contact uuid (the open one included).
+    pub drafts: HashMap<String, TextArea<'static>>,
+    /// The last send error, by contact.
+    pub errors: HashMap<String, String>,
+    /// Contacts whose last text send hit the 24-hour rule.
+    pub needs_template: HashMap<String, bool>,
+    pub outbox: Vec<Outgoing>,
+    /// Approved templates, once fetched.
+    pub templates: Option<Vec<Template>>,
+    /// The pane focused before the composer opened: Esc goes back to it.
+    pub back: Option<super::Pane>,
+}
+
+impl Default for Compose {
+    fn default() -> Self {
+        Compose {
+            open: None,
+            stage: Stage::Edit,
+            drafts: HashMap::new(),
+            errors: HashMap::new(),
+            needs_template: HashMap::new(),
+            outbox: Vec::new(),
+            templates: None,
+            back: None,
+        }
+    }
+}
+
+/// An empty editor.
+pub fn new_area() -> TextArea<'static> {
+    let mut a = TextArea::default();
+    a.set_wrap_mode(WrapMode::WordOrGlyph);
+    a
+}
+
+impl Compose {
+    pub fn is_open(&self) -> bool {
+        self.open.is_some()
+    }
+
+    /// The open composer's editor.
+    pub fn area_mut(&mut self) -> Option<&mut TextArea<'static>> {
+        let uuid = self.open.clone()?;
+        Some(self.drafts.entry(uuid).or_insert_with(new_area))
+    }
+
+    /// The draft text of `contact` ("" when none).
+    pub fn draft(&self, contact: &str) -> String {
+        self.drafts
+            .get(contact)
+            .map(|a| a.lines().join("\n"))
+            .unwrap_or_default()
+    }
+
+    /// Whether a send is in flight for `contact`.
+    pub fn sending(&self, contact: &str) -> bool {
+        self.outbox.iter().any(|o| o.contact == contact && o.sending.is_some())
+    }
+}

@@ -1,0 +1,95 @@
+//! Replying from the thread: the messages and effects of the composer, and
+//! how the runner performs them. The state lives in `model::compose`, the
+//! logic in `update::compose`, the drawing in `view::compose`.
+
+use std::time::Duration;
+
+use crate::api::{ApiError, Client, MessageSendRequest, SendMessage, SentMessage, Template};
+
+use super::msg::{Msg, ReqId};
+
+/// Polls of a sent message's status, and the wait before each.
+pub const MAX_POLLS: u8 = 5;
+pub const POLL_EVERY: Duration = Duration::from_secs(2);
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ComposeEffect {
+    /// POST /messages/send (the client never retries it).
+    Send {
+        id: ReqId,
+        contact: String,
+        body: SendMessage,
+    },
+    /// GET /messages/status/:uuid after `after`.
+    PollStatus { id: ReqId, uuid: String, after: Duration },
+    /// Every page of GET /templates.
+    FetchTemplates { id: ReqId },
+}
+
+#[derive(Debug, Clone)]
+pub enum ComposeMsg {
+    Sent {
+        id: ReqId,
+        contact: String,
+        result: Result<SentMessage, ApiError>,
+    },
+    Status {
+        id: ReqId,
+        uuid: String,
+        result: Result<MessageSendRequest, ApiError>,
+    },
+    TemplatesLoaded {
+        id: ReqId,
+        result: Result<Vec<Template>, ApiError>,
+    },
+}
+
+impl ComposeMsg {
+    /// What failed, for the log file.
+    pub fn failure(&self) -> Option<(&'static str, &ApiError)> {
+        match self {
+            ComposeMsg::Sent { result: Err(e), .. } => Some(("send message", e)),
+            ComposeMsg::Status { result: Err(e), .. } => Some(("message status", e)),
+            ComposeMsg::TemplatesLoaded { result: Err(e), .. } => Some(("list templates", e)),
+            _ => None,
+        }
+    }
+}
+
+pub async fn perform(client: Client, effect: ComposeEffect) -> Msg {
+    Msg::Compose(match effect {
+        ComposeEffect::Send { id, contact, body } => {
+            let result = client.send_message(&body).await;
+            ComposeMsg::Sent { id, contact, result }
+        }
+        ComposeEffect::PollStatus { id, uuid, after } => {
+            tokio::time::sleep(after).await;
+            let result = client.message_status(&uuid).await;
+            ComposeMsg::Status { id, uuid, result }
+        }
+        ComposeEffect::FetchTemplates { id } => {
+            use futures::StreamExt;
+            let mut all = Vec::new();
+            let mut pages = client.walk_templates();
+            let mut result = Ok(());
+            let mut n = 0;
+            while let Some(page) = pages.next().await {
+                match page {
+                    Ok(p) => all.extend(p.items),
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+                n += 1;
+                if n >= 20 {
+                    break;
+                }
+            }
+            ComposeMsg::TemplatesLoaded {
+                id,
+                result: result.map(|_| all),
+            }
+        }
+    })
+}

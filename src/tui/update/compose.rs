@@ -1,0 +1,409 @@
+//! Replying from the thread: the composer's keys, sending, the status
+//! polls, the 24-hour rule and the template picker.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui_textarea::{Input, Key};
+
+use crate::api::{ApiError, DeliveryStatus, SendMessage, Template};
+use crate::tui::effect::Effect;
+use crate::tui::form::{
+    FieldKind, FieldSpec, Form, FormOutcome, FormValue, FuzzyPicker, PickItem, PickOutcome, TextCheck,
+};
+use crate::tui::model::compose::{Outgoing, Stage};
+use crate::tui::model::{Model, Pane, ToastKind};
+use crate::tui::msg::ReqId;
+use crate::tui::reply::{ComposeEffect, ComposeMsg, MAX_POLLS, POLL_EVERY};
+
+/// What the 24-hour rule means for the agent.
+pub const TEMPLATE_HINT: &str = "more than 24 h since the customer wrote: send a template instead (Ctrl-T)";
+pub const NOT_OFFERED: &str = "this server does not offer sending messages";
+
+/// `R`: opens the composer on the selected contact, with its draft.
+pub(crate) fn open(model: &mut Model, fx: &mut Vec<Effect>) {
+    let now = model.now;
+    let Some(uuid) = model.list.selected_uuid() else {
+        return model.status.push(ToastKind::Info, "select a contact first", now);
+    };
+    if model.thread.contact.as_deref() != Some(uuid.as_str()) {
+        super::load_selected(model, fx);
+    }
+    model.compose.open = Some(uuid);
+    model.compose.stage = Stage::Edit;
+    model.compose.area_mut();
+    model.compose.back = Some(model.focus);
+    model.focus = Pane::Thread;
+}
+
+/// Whether keys go to the composer.
+pub(crate) fn active(model: &Model) -> bool {
+    model.overlay.is_none() && model.compose.is_open()
+}
+
+pub(crate) fn paste(model: &mut Model, text: &str) -> bool {
+    if !active(model) {
+        return false;
+    }
+    match &mut model.compose.stage {
+        Stage::Edit => {
+            if let Some(a) = model.compose.area_mut() {
+                a.insert_str(crate::text::sanitize(text, true));
+            }
+        }
+        Stage::Templates(p) => p.handle_paste(text),
+        Stage::Values { form, .. } => form.handle_paste(text),
+        Stage::LoadingTemplates(_) => {}
+    }
+    true
+}
+
+pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    match &mut model.compose.stage {
+        Stage::Edit => match key.code {
+            KeyCode::Esc => {
+                model.compose.open = None;
+                model.focus = model.compose.back.take().unwrap_or(model.focus);
+            }
+            KeyCode::Char('s' | 'S') if ctrl => send_text(model, fx),
+            KeyCode::Enter if ctrl => send_text(model, fx),
+            KeyCode::Char('t' | 'T') if ctrl => open_templates(model, fx),
+            _ => {
+                if let Some(a) = model.compose.area_mut() {
+                    text_key(a, key);
+                }
+            }
+        },
+        Stage::LoadingTemplates(_) => {
+            if key.code == KeyCode::Esc {
+                model.compose.stage = Stage::Edit;
+            }
+        }
+        Stage::Templates(picker) => match picker.handle_key(key) {
+            PickOutcome::Pending => {}
+            PickOutcome::Cancelled => model.compose.stage = Stage::Edit,
+            PickOutcome::Chosen(uuid) => choose_template(model, &uuid, fx),
+        },
+        Stage::Values { template, form } => match form.handle_key(key) {
+            FormOutcome::Pending => {}
+            FormOutcome::Cancelled => model.compose.stage = Stage::Edit,
+            FormOutcome::Submitted => {
+                let template = template.clone();
+                let values: Vec<String> = placeholders(&template.text)
+                    .iter()
+                    .map(|n| match form.value(&n.to_string()) {
+                        Some(FormValue::Text(v)) => v,
+                        _ => String::new(),
+                    })
+                    .collect();
+                if values.iter().any(|v| v.trim().is_empty()) {
+                    form.set_error("every placeholder needs a value");
+                    return;
+                }
+                model.compose.stage = Stage::Edit;
+                send_template(model, &template, values, fx);
+            }
+        },
+    }
+}
+
+/// Every key but the composer's own goes to the text area.
+fn text_key(area: &mut ratatui_textarea::TextArea<'static>, key: KeyEvent) {
+    let k = match key.code {
+        KeyCode::Char(c) if c.is_control() => return,
+        KeyCode::Char(c) => Key::Char(c),
+        KeyCode::Backspace => Key::Backspace,
+        KeyCode::Enter => Key::Enter,
+        KeyCode::Tab => Key::Tab,
+        KeyCode::Left => Key::Left,
+        KeyCode::Right => Key::Right,
+        KeyCode::Up => Key::Up,
+        KeyCode::Down => Key::Down,
+        KeyCode::Delete => Key::Delete,
+        KeyCode::Home => Key::Home,
+        KeyCode::End => Key::End,
+        KeyCode::PageUp => Key::PageUp,
+        KeyCode::PageDown => Key::PageDown,
+        _ => return,
+    };
+    area.input(Input {
+        key: k,
+        ctrl: key.modifiers.contains(KeyModifiers::CONTROL),
+        alt: key.modifiers.contains(KeyModifiers::ALT),
+        shift: key.modifiers.contains(KeyModifiers::SHIFT),
+    });
+}
+
+/// `{{n}}` placeholders of a template, distinct and in order of n.
+pub fn placeholders(text: &str) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("{{") {
+        rest = &rest[i + 2..];
+        if let Some(j) = rest.find("}}")
+            && let Ok(n) = rest[..j].trim().parse::<u32>()
+        {
+            out.push(n);
+            rest = &rest[j + 2..];
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The template's text with its values in place, for the thread.
+pub fn fill(text: &str, values: &[String]) -> String {
+    let mut out = text.to_string();
+    for (n, v) in placeholders(text).iter().zip(values) {
+        out = out.replace(&format!("{{{{{n}}}}}", n = n), v);
+    }
+    out
+}
+
+/// `to` and `from` of the open contact, or the reason there are none.
+fn addressing(model: &Model, uuid: &str) -> Result<(String, String), String> {
+    let c = model.list.get(uuid).ok_or("the contact is no longer loaded")?;
+    if c.phone_number.trim().is_empty() {
+        return Err("this contact has no phone number to reply to".into());
+    }
+    let from = if c.source.trim().is_empty() {
+        "messaging_app".to_string()
+    } else {
+        c.source.clone()
+    };
+    Ok((c.phone_number.clone(), from))
+}
+
+fn fail(model: &mut Model, uuid: &str, msg: String) {
+    let now = model.now;
+    model.compose.errors.insert(uuid.to_string(), msg.clone());
+    model.status.push(ToastKind::Error, msg, now);
+}
+
+fn send_text(model: &mut Model, fx: &mut Vec<Effect>) {
+    let Some(uuid) = model.compose.open.clone() else { return };
+    let text = model.compose.draft(&uuid);
+    if text.trim().is_empty() {
+        let now = model.now;
+        return model.status.push(ToastKind::Info, "nothing to send", now);
+    }
+    let (to, from) = match addressing(model, &uuid) {
+        Ok(a) => a,
+        Err(e) => return fail(model, &uuid, e),
+    };
+    send(model, &uuid, SendMessage::text(to, from, text.clone()), text, true, fx);
+}
+
+fn send_template(model: &mut Model, template: &Template, values: Vec<String>, fx: &mut Vec<Effect>) {
+    let Some(uuid) = model.compose.open.clone() else { return };
+    let (to, from) = match addressing(model, &uuid) {
+        Ok(a) => a,
+        Err(e) => return fail(model, &uuid, e),
+    };
+    let shown = fill(&template.text, &values);
+    let body = SendMessage::template(to, from, template.uuid.clone(), values);
+    send(model, &uuid, body, shown, false, fx);
+}
+
+fn send(model: &mut Model, uuid: &str, body: SendMessage, shown: String, is_text: bool, fx: &mut Vec<Effect>) {
+    let now = model.now;
+    if model.compose.sending(uuid) {
+        return model
+            .status
+            .push(ToastKind::Info, "still sending the last message", now);
+    }
+    let id = model.next_id();
+    model.compose.errors.remove(uuid);
+    model.compose.outbox.push(Outgoing {
+        contact: uuid.to_string(),
+        text: shown,
+        at: now,
+        sending: Some(id),
+        uuid: None,
+        status: None,
+        poll: None,
+        polls: 0,
+        is_text,
+    });
+    model.thread.scroll = 0;
+    fx.push(Effect::Compose(ComposeEffect::Send {
+        id,
+        contact: uuid.to_string(),
+        body,
+    }));
+}
+
+fn open_templates(model: &mut Model, fx: &mut Vec<Effect>) {
+    match model.compose.templates.clone() {
+        Some(list) => show_picker(model, &list),
+        None => {
+            let id = model.next_id();
+            model.compose.stage = Stage::LoadingTemplates(id);
+            fx.push(Effect::Compose(ComposeEffect::FetchTemplates { id }));
+        }
+    }
+}
+
+fn show_picker(model: &mut Model, list: &[Template]) {
+    if list.is_empty() {
+        model.compose.stage = Stage::Edit;
+        let uuid = model.compose.open.clone().unwrap_or_default();
+        return fail(model, &uuid, "there are no approved templates".into());
+    }
+    let items = list
+        .iter()
+        .map(|t| PickItem {
+            label: crate::text::sanitize_line(if t.title.is_empty() { &t.uuid } else { &t.title }),
+            detail: crate::text::sanitize_line(&t.text),
+            key: t.uuid.clone(),
+        })
+        .collect();
+    model.compose.stage = Stage::Templates(FuzzyPicker::new("Send a template", items));
+}
+
+fn choose_template(model: &mut Model, uuid: &str, fx: &mut Vec<Effect>) {
+    let Some(t) = model
+        .compose
+        .templates
+        .as_ref()
+        .and_then(|l| l.iter().find(|t| t.uuid == uuid))
+        .cloned()
+    else {
+        model.compose.stage = Stage::Edit;
+        return;
+    };
+    let ph = placeholders(&t.text);
+    if ph.is_empty() {
+        model.compose.stage = Stage::Edit;
+        return send_template(model, &t, Vec::new(), fx);
+    }
+    let fields = ph
+        .iter()
+        .map(|n| FieldSpec {
+            key: n.to_string(),
+            label: format!("{{{{{n}}}}}"),
+            kind: FieldKind::Text {
+                value: String::new(),
+                check: TextCheck::Any,
+            },
+            required: true,
+            help: None,
+        })
+        .collect();
+    let title = format!("Values for “{}”", crate::text::sanitize_line(&t.title));
+    let form = Form::new(title, fields);
+    model.compose.stage = Stage::Values { template: t, form };
+}
+
+/// Results of the composer's effects.
+pub(crate) fn on_msg(model: &mut Model, msg: ComposeMsg, fx: &mut Vec<Effect>) {
+    match msg {
+        ComposeMsg::Sent { id, contact, result } => sent(model, id, &contact, result, fx),
+        ComposeMsg::Status { id, uuid, result } => {
+            let Some(o) = model
+                .compose
+                .outbox
+                .iter_mut()
+                .find(|o| o.poll == Some(id) && o.uuid.as_deref() == Some(uuid.as_str()))
+            else {
+                return;
+            };
+            o.poll = None;
+            o.polls += 1;
+            if let Ok(r) = result {
+                o.status = Some(r.status);
+            }
+            let done = matches!(o.status, Some(DeliveryStatus::Read | DeliveryStatus::Failed));
+            if !done && o.polls < MAX_POLLS {
+                let next = model.next_id();
+                schedule_poll(model, &uuid, next, fx);
+            }
+        }
+        ComposeMsg::TemplatesLoaded { id, result } => {
+            if !matches!(model.compose.stage, Stage::LoadingTemplates(w) if w == id) {
+                return;
+            }
+            match result {
+                Ok(list) => {
+                    let approved: Vec<Template> = list
+                        .into_iter()
+                        .filter(|t| t.status.eq_ignore_ascii_case("approved"))
+                        .collect();
+                    model.compose.templates = Some(approved.clone());
+                    show_picker(model, &approved);
+                }
+                Err(e) => {
+                    model.compose.stage = Stage::Edit;
+                    let uuid = model.compose.open.clone().unwrap_or_default();
+                    let msg = match e {
+                        ApiError::NotOffered { .. } => "this server does not offer templates".to_string(),
+                        e => format!("could not load templates: {e}"),
+                    };
+                    fail(model, &uuid, msg);
+                }
+            }
+        }
+    }
+}
+
+fn schedule_poll(model: &mut Model, uuid: &str, id: ReqId, fx: &mut Vec<Effect>) {
+    if let Some(o) = model
+        .compose
+        .outbox
+        .iter_mut()
+        .find(|o| o.uuid.as_deref() == Some(uuid))
+    {
+        o.poll = Some(id);
+        fx.push(Effect::Compose(ComposeEffect::PollStatus {
+            id,
+            uuid: uuid.to_string(),
+            after: POLL_EVERY,
+        }));
+    }
+}
+
+fn sent(
+    model: &mut Model,
+    id: ReqId,
+    contact: &str,
+    result: Result<crate::api::SentMessage, ApiError>,
+    fx: &mut Vec<Effect>,
+) {
+    let Some(i) = model
+        .compose
+        .outbox
+        .iter()
+        .position(|o| o.sending == Some(id) && o.contact == contact)
+    else {
+        return; // not ours, or already answered
+    };
+    let now = model.now;
+    match result {
+        Ok(s) => {
+            let o = &mut model.compose.outbox[i];
+            o.sending = None;
+            o.uuid = Some(s.uuid.clone());
+            o.status = Some(s.status);
+            if o.is_text {
+                model.compose.drafts.remove(contact);
+            }
+            model.compose.errors.remove(contact);
+            model.compose.needs_template.remove(contact);
+            model.status.push(ToastKind::Success, "message sent", now);
+            let poll = model.next_id();
+            schedule_poll(model, &s.uuid, poll, fx);
+        }
+        Err(e) => {
+            let o = model.compose.outbox.remove(i);
+            let msg = match e {
+                ApiError::Validation { .. } if o.is_text => {
+                    model.compose.needs_template.insert(contact.to_string(), true);
+                    TEMPLATE_HINT.to_string()
+                }
+                ApiError::NotOffered { .. } => NOT_OFFERED.to_string(),
+                e => format!("could not send: {e}"),
+            };
+            fail(model, contact, msg);
+        }
+    }
+}

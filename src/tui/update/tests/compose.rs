@@ -1,0 +1,343 @@
+//! Replying from the thread: composer, send, status polls, 24-hour rule,
+//! templates.
+
+use std::time::Duration;
+
+use crossterm::event::{KeyEvent, KeyModifiers};
+
+use super::*;
+use crate::api::{DeliveryStatus, MessageSendRequest, SendMessage, SentMessage, Template};
+use crate::tui::model::compose::Stage;
+use crate::tui::reply::{ComposeEffect, ComposeMsg, MAX_POLLS};
+use crate::tui::update::compose::TEMPLATE_HINT;
+
+fn sends(fx: &[Effect]) -> Vec<(u64, String, SendMessage)> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Compose(ComposeEffect::Send { id, contact, body }) => Some((*id, contact.clone(), body.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn poll_of(fx: &[Effect]) -> Option<(u64, String)> {
+    fx.iter().find_map(|e| match e {
+        Effect::Compose(ComposeEffect::PollStatus { id, uuid, after }) => {
+            assert_eq!(*after, Duration::from_secs(2));
+            Some((*id, uuid.clone()))
+        }
+        _ => None,
+    })
+}
+
+fn sent_ok(id: u64, contact: &str, uuid: &str) -> Msg {
+    Msg::Compose(ComposeMsg::Sent {
+        id,
+        contact: contact.into(),
+        result: Ok(SentMessage {
+            uuid: uuid.into(),
+            status: DeliveryStatus::Enqueued,
+        }),
+    })
+}
+
+fn status(id: u64, uuid: &str, s: DeliveryStatus) -> Msg {
+    Msg::Compose(ComposeMsg::Status {
+        id,
+        uuid: uuid.into(),
+        result: Ok(MessageSendRequest {
+            uuid: uuid.into(),
+            status: s,
+            message_status_payload: None,
+        }),
+    })
+}
+
+/// A model with contact 0 shown and the composer open.
+fn composing() -> (Model, String) {
+    let mut m = model_with(20, 160, 48);
+    let uuid = m.thread.contact.clone().unwrap();
+    update(&mut m, key('R'));
+    (m, uuid)
+}
+
+#[test]
+fn r_opens_the_composer_on_the_selected_contact() {
+    let (m, uuid) = composing();
+    assert_eq!(m.compose.open.as_deref(), Some(uuid.as_str()));
+    assert_eq!(m.focus, Pane::Thread);
+    assert!(KEYMAP.iter().any(|b| b.name == "reply"), "palette and help list it");
+}
+
+#[test]
+fn esc_keeps_the_draft_per_contact() {
+    let (mut m, first) = composing();
+    type_text(&mut m, "hi there");
+    update(&mut m, code(KeyCode::Enter));
+    type_text(&mut m, "second line");
+    update(&mut m, code(KeyCode::Esc));
+    assert!(m.compose.open.is_none());
+    assert_eq!(m.compose.draft(&first), "hi there\nsecond line");
+    // Another contact has its own (empty) draft.
+    step(&mut m, key('j'));
+    let second = m.list.selected_uuid().unwrap();
+    update(&mut m, key('R'));
+    assert_eq!(m.compose.open.as_deref(), Some(second.as_str()));
+    assert_eq!(m.compose.draft(&second), "");
+    type_text(&mut m, "other");
+    update(&mut m, code(KeyCode::Esc));
+    // Back to the first: its draft is there again.
+    step(&mut m, key('k'));
+    update(&mut m, key('R'));
+    assert_eq!(m.compose.draft(&first), "hi there\nsecond line");
+    assert_eq!(m.compose.draft(&second), "other");
+}
+
+#[test]
+fn nothing_is_sent_empty() {
+    let (mut m, _) = composing();
+    type_text(&mut m, "   ");
+    assert!(sends(&submit(&mut m)).is_empty());
+    assert!(m.compose.outbox.is_empty());
+}
+
+#[test]
+fn ctrl_s_sends_once_with_the_right_body_and_shows_it_pending() {
+    let (mut m, uuid) = composing();
+    type_text(&mut m, "Your order ships today");
+    let fx = submit(&mut m);
+    let s = sends(&fx);
+    assert_eq!(s.len(), 1);
+    let (_, contact, body) = &s[0];
+    assert_eq!(contact, &uuid);
+    let c = m.list.get(&uuid).unwrap();
+    assert_eq!(
+        body,
+        &SendMessage::text(c.phone_number.clone(), c.source.clone(), "Your order ships today")
+    );
+    assert_eq!(body.from, "messaging_app");
+    assert_eq!(m.compose.outbox.len(), 1);
+    assert_eq!(m.compose.outbox[0].marker(), "sending…");
+    // A second Ctrl-S while it is in flight sends nothing more.
+    assert!(sends(&submit(&mut m)).is_empty());
+    // Ctrl-Enter sends too (when the terminal reports it), here refused as in flight.
+    let fx = update(&mut m, Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::CONTROL)));
+    assert!(sends(&fx).is_empty());
+}
+
+#[test]
+fn ctrl_enter_sends() {
+    let (mut m, _) = composing();
+    type_text(&mut m, "hello");
+    let fx = update(&mut m, Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::CONTROL)));
+    assert_eq!(sends(&fx).len(), 1);
+}
+
+#[test]
+fn success_clears_the_draft_and_polls_until_read() {
+    let (mut m, uuid) = composing();
+    type_text(&mut m, "hello");
+    let (id, ..) = sends(&submit(&mut m)).remove(0);
+    let fx = update(&mut m, sent_ok(id, &uuid, "msg-1"));
+    assert_eq!(m.compose.draft(&uuid), "");
+    assert!(m.compose.errors.is_empty());
+    let o = &m.compose.outbox[0];
+    assert_eq!((o.uuid.as_deref(), o.marker().as_str()), (Some("msg-1"), "✓ enqueued"));
+    let (p1, u) = poll_of(&fx).expect("a status poll");
+    assert_eq!(u, "msg-1");
+    let fx = update(&mut m, status(p1, "msg-1", DeliveryStatus::Delivered));
+    assert_eq!(m.compose.outbox[0].marker(), "✓✓ delivered");
+    let (p2, _) = poll_of(&fx).expect("polls again");
+    // A stale poll answer changes nothing.
+    update(&mut m, status(p1, "msg-1", DeliveryStatus::Failed));
+    assert_eq!(m.compose.outbox[0].marker(), "✓✓ delivered");
+    let fx = update(&mut m, status(p2, "msg-1", DeliveryStatus::Read));
+    assert_eq!(m.compose.outbox[0].marker(), "✓✓ read");
+    assert!(poll_of(&fx).is_none(), "read is final");
+}
+
+#[test]
+fn polls_stop_after_the_limit() {
+    let (mut m, uuid) = composing();
+    type_text(&mut m, "hello");
+    let (id, ..) = sends(&submit(&mut m)).remove(0);
+    let mut fx = update(&mut m, sent_ok(id, &uuid, "msg-1"));
+    let mut n = 0;
+    while let Some((p, _)) = poll_of(&fx) {
+        n += 1;
+        fx = update(&mut m, status(p, "msg-1", DeliveryStatus::Sent));
+    }
+    assert_eq!(n, MAX_POLLS as usize);
+    assert_eq!(m.compose.outbox[0].marker(), "✓ sent");
+}
+
+#[test]
+fn failure_keeps_the_draft_and_shows_the_error() {
+    let (mut m, uuid) = composing();
+    type_text(&mut m, "hello");
+    let (id, ..) = sends(&submit(&mut m)).remove(0);
+    update(
+        &mut m,
+        Msg::Compose(ComposeMsg::Sent {
+            id,
+            contact: uuid.clone(),
+            result: Err(ApiError::Server {
+                status: 500,
+                message: "boom".into(),
+            }),
+        }),
+    );
+    assert!(m.compose.outbox.is_empty(), "the pending entry goes away");
+    assert_eq!(m.compose.draft(&uuid), "hello");
+    let e = m.compose.errors.get(&uuid).unwrap();
+    assert!(e.contains("could not send") && e.contains("boom"), "{e}");
+    assert!(m.status.current().unwrap().text.contains("could not send"));
+}
+
+#[test]
+fn not_offered_says_so() {
+    let (mut m, uuid) = composing();
+    type_text(&mut m, "hello");
+    let (id, ..) = sends(&submit(&mut m)).remove(0);
+    update(
+        &mut m,
+        Msg::Compose(ComposeMsg::Sent {
+            id,
+            contact: uuid.clone(),
+            result: Err(ApiError::NotOffered {
+                what: "sending messages".into(),
+            }),
+        }),
+    );
+    assert_eq!(m.compose.errors[&uuid], "this server does not offer sending messages");
+}
+
+fn templates() -> Vec<Template> {
+    vec![
+        Template {
+            uuid: "t-ok".into(),
+            title: "Order update".into(),
+            status: "approved".into(),
+            text: "Hi {{1}}, your order {{2}} is on its way".into(),
+            ..Default::default()
+        },
+        Template {
+            uuid: "t-bad".into(),
+            title: "Rejected one".into(),
+            status: "rejected".into(),
+            text: "no".into(),
+            ..Default::default()
+        },
+    ]
+}
+
+#[test]
+fn the_24_hour_rule_suggests_a_template_which_is_sent_with_values() {
+    let (mut m, uuid) = composing();
+    type_text(&mut m, "hello");
+    let (id, ..) = sends(&submit(&mut m)).remove(0);
+    update(
+        &mut m,
+        Msg::Compose(ComposeMsg::Sent {
+            id,
+            contact: uuid.clone(),
+            result: Err(err()),
+        }),
+    );
+    assert_eq!(m.compose.errors[&uuid], TEMPLATE_HINT);
+    assert_eq!(m.compose.draft(&uuid), "hello");
+    // Ctrl-T: the templates are fetched, then the approved ones offered.
+    let fx = update(&mut m, ctrl('t'));
+    let tid = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Compose(ComposeEffect::FetchTemplates { id }) => Some(*id),
+            _ => None,
+        })
+        .expect("GET /templates");
+    update(
+        &mut m,
+        Msg::Compose(ComposeMsg::TemplatesLoaded {
+            id: tid,
+            result: Ok(templates()),
+        }),
+    );
+    assert_eq!(m.compose.templates.as_ref().unwrap().len(), 1, "only approved ones");
+    assert!(matches!(m.compose.stage, Stage::Templates(_)));
+    update(&mut m, code(KeyCode::Enter));
+    assert!(matches!(m.compose.stage, Stage::Values { .. }), "{:?}", m.compose.stage);
+    type_text(&mut m, "Ana");
+    update(&mut m, code(KeyCode::Tab));
+    type_text(&mut m, "#42");
+    let fx = submit(&mut m);
+    let s = sends(&fx);
+    assert_eq!(s.len(), 1);
+    let c = m.list.get(&uuid).unwrap();
+    assert_eq!(
+        s[0].2,
+        SendMessage::template(
+            c.phone_number.clone(),
+            "messaging_app",
+            "t-ok",
+            vec!["Ana".into(), "#42".into()]
+        )
+    );
+    assert_eq!(m.compose.outbox[0].text, "Hi Ana, your order #42 is on its way");
+    assert!(matches!(m.compose.stage, Stage::Edit));
+    // A template send keeps the text draft.
+    update(&mut m, sent_ok(s[0].0, &uuid, "msg-t"));
+    assert_eq!(m.compose.draft(&uuid), "hello");
+}
+
+#[test]
+fn a_stale_result_for_another_contact_is_dropped() {
+    let (mut m, uuid) = composing();
+    type_text(&mut m, "hello");
+    let (id, ..) = sends(&submit(&mut m)).remove(0);
+    let other = m.list.contacts[1].uuid.clone();
+    let fx = update(&mut m, sent_ok(id, &other, "msg-x"));
+    assert!(fx.is_empty());
+    assert_eq!(m.compose.draft(&uuid), "hello");
+    assert_eq!(m.compose.outbox[0].marker(), "sending…");
+    // An unknown id too.
+    update(&mut m, sent_ok(id + 100, &uuid, "msg-y"));
+    assert_eq!(m.compose.outbox[0].marker(), "sending…");
+    // Templates answering a request nobody waits for are ignored.
+    update(
+        &mut m,
+        Msg::Compose(ComposeMsg::TemplatesLoaded {
+            id: 9999,
+            result: Ok(templates()),
+        }),
+    );
+    assert!(m.compose.templates.is_none());
+}
+
+#[test]
+fn the_servers_copy_replaces_the_pending_line() {
+    let (mut m, uuid) = composing();
+    type_text(&mut m, "hello");
+    let (id, ..) = sends(&submit(&mut m)).remove(0);
+    update(&mut m, sent_ok(id, &uuid, "msg-1"));
+    let lines = crate::tui::view::compose::outbox_lines(&m, 60, None);
+    assert_eq!(lines.len(), 2);
+    m.thread.messages.push(crate::api::Message {
+        uuid: Some("msg-1".into()),
+        text: "hello".into(),
+        created_at: Some(now()),
+        status: crate::api::MessageStatus::Sent,
+        channel: "messaging_app".into(),
+        from: "agent".into(),
+        to: String::new(),
+    });
+    assert!(crate::tui::view::compose::outbox_lines(&m, 60, None).is_empty());
+    assert_eq!(crate::tui::view::compose::marks(&m)["msg-1"], "✓ enqueued");
+}
+
+#[test]
+fn paste_goes_into_the_composer() {
+    let (mut m, uuid) = composing();
+    update(&mut m, Msg::Paste("pasted\u{1b}[2J text".into()));
+    let d = m.compose.draft(&uuid);
+    assert!(d.starts_with("pasted") && !d.contains('\u{1b}'), "{d:?}");
+}

@@ -1,0 +1,159 @@
+//! The reply composer at the bottom of the thread pane, its template
+//! picker and values form, and the thread lines of messages sent here.
+
+use std::collections::HashMap;
+
+use chrono::FixedOffset;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+
+use super::overlay::centered;
+use super::spinner;
+use super::thread::wrap;
+use crate::tui::model::Model;
+use crate::tui::model::compose::Stage;
+use crate::tui::text::{plain_flags, sanitize, truncate};
+use crate::tui::theme::Theme;
+
+const HINT: &str = "Enter newline · Ctrl-S send · Ctrl-T template · Esc close";
+
+/// The composer shows under the thread of the contact it is open for.
+fn shown(model: &Model) -> Option<&str> {
+    let open = model.compose.open.as_deref()?;
+    (model.thread.contact.as_deref() == Some(open)).then_some(open)
+}
+
+/// Splits the thread pane into the thread and the composer under it.
+pub fn split(model: &Model, area: Rect) -> (Rect, Option<Rect>) {
+    let Some(uuid) = shown(model) else {
+        return (area, None);
+    };
+    let lines = model.compose.drafts.get(uuid).map_or(1, |a| a.lines().len()) as u16;
+    let foot = foot_lines(model, uuid, area.width.saturating_sub(2)).len() as u16;
+    let h = (lines.clamp(2, 8) + 2 + foot)
+        .min(area.height / 2)
+        .max(4.min(area.height));
+    let [t, c] = Layout::vertical([Constraint::Min(1), Constraint::Length(h)]).areas(area);
+    (t, Some(c))
+}
+
+/// The line under the editor: the error (up to two lines, wrapped) or the keys.
+fn foot_lines(model: &Model, uuid: &str, w: u16) -> Vec<String> {
+    match model.compose.errors.get(uuid) {
+        Some(e) => {
+            let mut l = wrap(&super::clean(e), w.max(1) as usize);
+            l.truncate(2);
+            l
+        }
+        None => vec![String::new()],
+    }
+}
+
+pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
+    let Some(uuid) = shown(model) else { return };
+    frame.render_widget(Clear, area);
+    let block = Block::bordered()
+        .title(truncate(" Reply ", area.width.saturating_sub(2) as usize).into_owned())
+        .border_style(theme.border_focused());
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if inner.height == 0 {
+        return;
+    }
+    let errors = foot_lines(model, uuid, inner.width);
+    let [text, foot] = Layout::vertical([Constraint::Min(1), Constraint::Length(errors.len() as u16)]).areas(inner);
+    match model.compose.drafts.get(uuid) {
+        Some(a) if !a.is_empty() => frame.render_widget(a, text),
+        _ => {
+            frame.render_widget(Paragraph::new(Span::styled("write a reply…", theme.dim())), text);
+            frame.set_cursor_position((text.x, text.y));
+        }
+    }
+    let w = foot.width as usize;
+    if model.compose.errors.contains_key(uuid) {
+        let lines: Vec<Line> = errors.into_iter().map(|l| Line::styled(l, theme.error())).collect();
+        frame.render_widget(Paragraph::new(lines), foot);
+        return;
+    }
+    let line = if model.compose.sending(uuid) {
+        Line::styled(format!("{} sending…", spinner(model.frame)), theme.dim())
+    } else if let Stage::LoadingTemplates(_) = model.compose.stage {
+        Line::styled(format!("{} loading templates…", spinner(model.frame)), theme.dim())
+    } else {
+        Line::styled(truncate(HINT, w).into_owned(), theme.dim())
+    };
+    frame.render_widget(Paragraph::new(line), foot);
+}
+
+/// The template picker or the values form, over everything.
+pub fn render_overlay(model: &Model, frame: &mut Frame, theme: &Theme) {
+    if model.overlay.is_some() || shown(model).is_none() {
+        return;
+    }
+    let area = frame.area();
+    match &model.compose.stage {
+        Stage::Templates(p) => p.render(frame, area, theme),
+        Stage::Values { template, form } => {
+            // The template's text above the form, so the values make sense.
+            let text = plain_flags(&sanitize(&template.text, true)).into_owned();
+            let w = area.width.min(70);
+            let body = wrap(&text, w.saturating_sub(2) as usize);
+            let h = (body.len() as u16 + 2).min(area.height / 3);
+            let top = centered(area, w, h);
+            let r = Rect { y: area.y + 1, ..top };
+            frame.render_widget(Clear, r);
+            frame.render_widget(
+                Paragraph::new(body.into_iter().map(Line::from).collect::<Vec<_>>())
+                    .wrap(Wrap { trim: false })
+                    .block(Block::bordered().title(" Template ").border_style(theme.border())),
+                r,
+            );
+            form.render(frame, area, theme);
+            if let Some(pos) = form.cursor_position(area) {
+                frame.set_cursor_position(pos);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Delivery markers of messages sent here, by server uuid.
+pub fn marks(model: &Model) -> HashMap<String, String> {
+    model
+        .compose
+        .outbox
+        .iter()
+        .filter_map(|o| Some((o.uuid.clone()?, o.marker())))
+        .collect()
+}
+
+/// Thread lines (header?, text) of messages sent here that the thread does
+/// not hold yet: a refresh that brings one in replaces it (same uuid).
+pub fn outbox_lines(model: &Model, w: u16, tz: Option<FixedOffset>) -> Vec<(bool, String)> {
+    let Some(contact) = model.thread.contact.as_deref() else {
+        return Vec::new();
+    };
+    let w = w.max(8) as usize;
+    let mut out = Vec::new();
+    for o in model.compose.outbox.iter().filter(|o| o.contact == contact) {
+        if o.uuid.as_ref().is_some_and(|u| {
+            model
+                .thread
+                .messages
+                .iter()
+                .any(|m| m.uuid.as_deref() == Some(u.as_str()))
+        }) {
+            continue;
+        }
+        let t =
+            o.at.with_timezone(&tz.unwrap_or_else(|| FixedOffset::east_opt(0).expect("zero offset")));
+        let header = format!("{} you › {}", t.format("%H:%M"), o.marker());
+        out.push((true, truncate(&header, w).into_owned()));
+        for l in wrap(&plain_flags(&sanitize(&o.text, true)), w - 4) {
+            out.push((false, l));
+        }
+    }
+    out
+}
