@@ -31,6 +31,7 @@ pub enum Action {
     Refresh,
     Help,
     Palette,
+    Account,
     Redraw,
     Cancel,
     Quit,
@@ -146,6 +147,13 @@ pub static KEYMAP: &[Binding] = &[
     bind!(Refresh, [ch('r')], "r", "refresh", "Refresh now"),
     bind!(Help, [ch('?')], "?", "help", "Show the keys"),
     bind!(Palette, [ch(':'), ctrl('k')], ": C-k", "palette", "Command palette"),
+    bind!(
+        Account,
+        [ch('A')],
+        "A",
+        "account",
+        "Account: templates, channels, teams, plan, webhooks"
+    ),
     bind!(Redraw, [ctrl('l')], "C-l", "redraw", "Redraw the screen"),
     bind!(Cancel, [code(KeyCode::Esc)], "Esc", "cancel", "Cancel / clear search"),
     bind!(Quit, [ch('q'), ctrl('c')], "q C-c", "quit", "Quit"),

@@ -2,6 +2,8 @@
 //! and the results of effects. Results carry the id of the request that
 //! produced them so stale ones can be recognised and dropped.
 
+pub mod account;
+
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
@@ -128,4 +130,6 @@ pub enum Msg {
         team: String,
         result: Result<Vec<TeamMember>, ApiError>,
     },
+    /// Results for the account overlay.
+    Account(account::AccountMsg),
 }

@@ -1,6 +1,7 @@
 //! `update(&mut Model, Msg) -> Vec<Effect>`: pure and synchronous. No I/O,
 //! no clock reads: time comes in on `Msg::Tick`.
 
+pub mod account;
 mod actions;
 mod details;
 mod list;
@@ -29,6 +30,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
                 on_key(model, key, &mut fx);
             }
         }
+        Msg::Paste(text) if model.overlay.is_none() && model.account.is_some() => account::paste(model, &text),
         Msg::Paste(text) => overlays::paste(model, &text, &mut fx),
         Msg::Resize(w, h) => {
             model.width = w;
@@ -72,6 +74,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::TeamsLoaded(result) => details::teams_loaded(model, result, &mut fx),
         Msg::PlanLoaded(result) => details::plan_loaded(model, result),
+        Msg::Account(m) => account::loaded(model, m, &mut fx),
         Msg::TeamMembersLoaded { result, .. } => {
             if let Ok(members) = result {
                 for m in members {
@@ -96,6 +99,10 @@ pub fn startup(model: &mut Model) -> Vec<Effect> {
 fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     if model.overlay.is_some() {
         overlays::key(model, key, fx);
+        return;
+    }
+    if model.account.is_some() {
+        account::key(model, key, fx);
         return;
     }
     if model.list.search.as_ref().is_some_and(|s| s.editing) {
@@ -146,6 +153,7 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         }
         Action::Help => model.overlay = Some(super::model::Overlay::Help { scroll: 0 }),
         Action::Palette => overlays::open_palette(model),
+        Action::Account => account::open(model, fx),
         Action::Redraw => fx.push(Effect::Redraw),
         Action::Cancel => {
             if model.list.search.is_some() {
