@@ -468,3 +468,7 @@ fn renamed(
         }
     }
 }
+
+#[cfg(test)]
+#[path = "account_tests.rs"]
+mod tests;
