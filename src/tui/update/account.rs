@@ -316,7 +316,6 @@ fn submit_rename(model: &mut Model, fx: &mut Vec<Effect>) {
 
 /// Applies a result; results whose id is not the one awaited are dropped.
 pub(crate) fn loaded(model: &mut Model, msg: AccountMsg, _fx: &mut [Effect]) {
-    let now = model.now;
     if let AccountMsg::Renamed {
         id,
         target,
@@ -384,7 +383,6 @@ pub(crate) fn loaded(model: &mut Model, msg: AccountMsg, _fx: &mut [Effect]) {
         }
         AccountMsg::Renamed { .. } => {}
     }
-    let _ = now;
     clamp_all(model);
 }
 

@@ -23,7 +23,7 @@ pub(crate) fn template(i: usize) -> Template {
         title: format!("Template {i}"),
         template_type: "text".into(),
         category: "MARKETING".into(),
-        status: if i % 2 == 0 { "approved" } else { "rejected" }.into(),
+        status: if i.is_multiple_of(2) { "approved" } else { "rejected" }.into(),
         text: format!("Hello {{{{1}}}}, number {i}"),
         created_at: Some(now()),
     }

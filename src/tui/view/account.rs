@@ -42,6 +42,9 @@ const fn flex(header: &'static str, min: usize) -> Col {
     }
 }
 
+/// The widest a flexible column grows.
+const FLEX_MAX: usize = 48;
+
 /// Widths for `total` columns (after the 2-column marker); `None` for a
 /// dropped column. One space between columns.
 fn widths(cols: &[Col], total: usize) -> Vec<Option<usize>> {
@@ -67,10 +70,18 @@ fn widths(cols: &[Col], total: usize) -> Vec<Option<usize>> {
             None => break,
         }
     }
+    // The flexible column grows to a readable width; what is left stays
+    // blank at the end of the row.
     let spare = total.saturating_sub(need(&shown));
     cols.iter()
         .zip(&shown)
-        .map(|(c, s)| s.then_some(if c.flex { c.width + spare } else { c.width }))
+        .map(|(c, s)| {
+            s.then_some(if c.flex {
+                (c.width + spare).min(c.width.max(FLEX_MAX))
+            } else {
+                c.width
+            })
+        })
         .collect()
 }
 
@@ -489,3 +500,7 @@ fn webhooks(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, t
     let title = format!("Response to {}", clean(&e.event));
     detail(frame, a.detail, title, lines, theme);
 }
+
+#[cfg(test)]
+#[path = "account_tests.rs"]
+mod tests;
