@@ -2,6 +2,8 @@
 //! tokio task whose result comes back as a `Msg`. The runner, not the model,
 //! holds the task handles, so a superseded fetch is aborted here.
 
+pub mod account;
+
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -72,6 +74,8 @@ pub enum Effect {
     FetchTeamMembers {
         team: String,
     },
+    /// Requests of the account overlay.
+    Account(account::AccountEffect),
     /// Sends `SelectionSettled(id)` after `after`.
     Debounce {
         id: ReqId,
@@ -174,6 +178,10 @@ fn log_failure(msg: &Msg) {
         Msg::ChannelsLoaded(Err(e)) => ("list channels", e),
         Msg::TeamMembersLoaded { result: Err(e), .. } => ("team members", e),
         Msg::Compose(m) => match m.failure() {
+            Some(f) => f,
+            None => return,
+        },
+        Msg::Account(m) => match m.failure() {
             Some(f) => f,
             None => return,
         },
@@ -296,6 +304,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             let result = client.team_members(&team, None, None).await.map(|p| p.items);
             Msg::TeamMembersLoaded { team, result }
         }
+        Effect::Account(e) => Msg::Account(account::perform(client, e).await),
         Effect::Debounce { id, after } => {
             tokio::time::sleep(after).await;
             Msg::SelectionSettled(id)

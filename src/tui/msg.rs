@@ -2,6 +2,8 @@
 //! and the results of effects. Results carry the id of the request that
 //! produced them so stale ones can be recognised and dropped.
 
+pub mod account;
+
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
@@ -134,4 +136,6 @@ pub enum Msg {
     },
     /// Results of the reply composer's effects.
     Compose(super::reply::ComposeMsg),
+    /// Results for the account overlay.
+    Account(account::AccountMsg),
 }

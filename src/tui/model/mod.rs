@@ -1,5 +1,6 @@
 //! The whole state of the app. Only `update` changes it; views only read it.
 
+pub mod account;
 pub mod compose;
 pub mod contact_list;
 pub mod details;
@@ -69,6 +70,8 @@ pub struct Model {
     pub known: Known,
     pub status: StatusBar,
     pub overlay: Option<Overlay>,
+    /// The account overlay (`A`), under help and the palette.
+    pub account: Option<account::Account>,
     /// Forms whose save failed, by (contact uuid, kind): reopened as drafts.
     pub drafts: HashMap<(String, FormKind), Form>,
     /// Forms whose save is in flight, by request id.
@@ -113,6 +116,7 @@ impl Model {
             known: Known::default(),
             status: StatusBar::default(),
             overlay: None,
+            account: None,
             drafts: HashMap::new(),
             saving: HashMap::new(),
             settle: None,

@@ -1,6 +1,7 @@
 //! `update(&mut Model, Msg) -> Vec<Effect>`: pure and synchronous. No I/O,
 //! no clock reads: time comes in on `Msg::Tick`.
 
+pub mod account;
 mod actions;
 mod compose;
 mod details;
@@ -30,6 +31,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
                 on_key(model, key, &mut fx);
             }
         }
+        Msg::Paste(text) if model.overlay.is_none() && model.account.is_some() => account::paste(model, &text),
         Msg::Paste(text) => {
             if !compose::paste(model, &text) {
                 overlays::paste(model, &text, &mut fx)
@@ -90,6 +92,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             }
         }
         Msg::Compose(m) => compose::on_msg(model, m, &mut fx),
+        Msg::Account(m) => account::loaded(model, m, &mut fx),
         Msg::TeamMembersLoaded { result, .. } => {
             if let Ok(members) = result {
                 for m in members {
@@ -120,6 +123,12 @@ pub fn startup(model: &mut Model) -> Vec<Effect> {
 fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     if model.overlay.is_some() {
         overlays::key(model, key, fx);
+        return;
+    }
+    // The account overlay covers the inbox, so it takes keys before the
+    // composer does.
+    if model.account.is_some() {
+        account::key(model, key, fx);
         return;
     }
     if compose::active(model) {
@@ -174,6 +183,7 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         }
         Action::Help => model.overlay = Some(super::model::Overlay::Help { scroll: 0 }),
         Action::Palette => overlays::open_palette(model),
+        Action::Account => account::open(model, fx),
         Action::Redraw => fx.push(Effect::Redraw),
         Action::Cancel => {
             if model.list.search.is_some() {

@@ -1,6 +1,7 @@
 //! Drawing: reads the model, never changes it. Every string from the server
 //! goes through `text::sanitize*` before it reaches a cell.
 
+pub mod account;
 pub mod compose;
 pub mod details;
 pub mod list;
@@ -60,6 +61,7 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
         status::toast(model, frame, r, theme);
     }
     status::bar(model, frame, a.status, theme);
+    account::render(model, frame, theme);
     overlay::render(model, frame, theme);
     compose::render_overlay(model, frame, theme);
 }
