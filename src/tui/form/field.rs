@@ -304,28 +304,7 @@ impl FieldState {
         let FieldState::Note { area, .. } = self else {
             return false;
         };
-        let k = match key.code {
-            KeyCode::Char(c) if c.is_control() => return false,
-            KeyCode::Char(c) => Key::Char(c),
-            KeyCode::Backspace => Key::Backspace,
-            KeyCode::Enter => Key::Enter,
-            KeyCode::Left => Key::Left,
-            KeyCode::Right => Key::Right,
-            KeyCode::Up => Key::Up,
-            KeyCode::Down => Key::Down,
-            KeyCode::Delete => Key::Delete,
-            KeyCode::Home => Key::Home,
-            KeyCode::End => Key::End,
-            KeyCode::PageUp => Key::PageUp,
-            KeyCode::PageDown => Key::PageDown,
-            _ => return false,
-        };
-        area.input(Input {
-            key: k,
-            ctrl: key.modifiers.contains(KeyModifiers::CONTROL),
-            alt: key.modifiers.contains(KeyModifiers::ALT),
-            shift: key.modifiers.contains(KeyModifiers::SHIFT),
-        })
+        textarea_key(area, key, false)
     }
 
     /// Characters in a note (newlines count; the limit is in characters).
@@ -398,4 +377,33 @@ fn filtered_rows(base: Vec<(RowValue, &str)>, query: &str, allow_custom: bool, o
     let mut base: Vec<Option<RowValue>> = base.into_iter().map(|(r, _)| Some(r)).collect();
     rows.extend(order.into_iter().filter_map(|i| base[i].take()));
     rows
+}
+
+/// Feeds one key to a text area: printable characters and editing keys;
+/// control characters and everything else are left to the caller. `tab`
+/// says whether Tab is text here (a reply) or navigation (a form).
+pub fn textarea_key(area: &mut ratatui_textarea::TextArea<'static>, key: KeyEvent, tab: bool) -> bool {
+    let k = match key.code {
+        KeyCode::Char(c) if c.is_control() => return false,
+        KeyCode::Char(c) => Key::Char(c),
+        KeyCode::Tab if tab => Key::Tab,
+        KeyCode::Backspace => Key::Backspace,
+        KeyCode::Enter => Key::Enter,
+        KeyCode::Left => Key::Left,
+        KeyCode::Right => Key::Right,
+        KeyCode::Up => Key::Up,
+        KeyCode::Down => Key::Down,
+        KeyCode::Delete => Key::Delete,
+        KeyCode::Home => Key::Home,
+        KeyCode::End => Key::End,
+        KeyCode::PageUp => Key::PageUp,
+        KeyCode::PageDown => Key::PageDown,
+        _ => return false,
+    };
+    area.input(Input {
+        key: k,
+        ctrl: key.modifiers.contains(KeyModifiers::CONTROL),
+        alt: key.modifiers.contains(KeyModifiers::ALT),
+        shift: key.modifiers.contains(KeyModifiers::SHIFT),
+    })
 }

@@ -29,6 +29,7 @@ pub use contact_forms::{
     assign_form, assign_patch, custom_status_picker, edit_contact_form, edit_contact_patch, filter_form, filter_value,
     note_form, note_patch, tags_form, tags_patch, team_form, team_patch,
 };
+pub use field::textarea_key;
 pub use fuzzy::{FuzzyPicker, PickItem, PickOutcome, fuzzy_filter, fuzzy_rank_named};
 pub use new_contact::{new_contact_body, new_contact_form};
 

@@ -2,7 +2,6 @@
 //! polls, the 24-hour rule and the template picker.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui_textarea::{Input, Key};
 
 use crate::api::{ApiError, DeliveryStatus, SendMessage, Template};
 use crate::tui::effect::Effect;
@@ -69,7 +68,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
             KeyCode::Char('t' | 'T') if ctrl => open_templates(model, fx),
             _ => {
                 if let Some(a) = model.compose.area_mut() {
-                    text_key(a, key);
+                    crate::tui::form::textarea_key(a, key, true);
                 }
             }
         },
@@ -104,33 +103,6 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
             }
         },
     }
-}
-
-/// Every key but the composer's own goes to the text area.
-fn text_key(area: &mut ratatui_textarea::TextArea<'static>, key: KeyEvent) {
-    let k = match key.code {
-        KeyCode::Char(c) if c.is_control() => return,
-        KeyCode::Char(c) => Key::Char(c),
-        KeyCode::Backspace => Key::Backspace,
-        KeyCode::Enter => Key::Enter,
-        KeyCode::Tab => Key::Tab,
-        KeyCode::Left => Key::Left,
-        KeyCode::Right => Key::Right,
-        KeyCode::Up => Key::Up,
-        KeyCode::Down => Key::Down,
-        KeyCode::Delete => Key::Delete,
-        KeyCode::Home => Key::Home,
-        KeyCode::End => Key::End,
-        KeyCode::PageUp => Key::PageUp,
-        KeyCode::PageDown => Key::PageDown,
-        _ => return,
-    };
-    area.input(Input {
-        key: k,
-        ctrl: key.modifiers.contains(KeyModifiers::CONTROL),
-        alt: key.modifiers.contains(KeyModifiers::ALT),
-        shift: key.modifiers.contains(KeyModifiers::SHIFT),
-    });
 }
 
 /// `{{n}}` placeholders of a template, distinct and in order of n.
