@@ -100,7 +100,7 @@ fn block_text(s: &str) -> String {
 }
 
 fn local(t: Option<DateTime<Utc>>, tz: Option<FixedOffset>) -> String {
-    let tz = tz.unwrap_or_else(|| FixedOffset::east_opt(0).expect("zero offset"));
+    let tz = super::offset(tz);
     t.map(|t| t.with_timezone(&tz).format("%Y-%m-%d %H:%M").to_string())
         .unwrap_or_default()
 }

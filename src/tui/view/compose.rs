@@ -147,8 +147,7 @@ pub fn outbox_lines(model: &Model, w: u16, tz: Option<FixedOffset>) -> Vec<(bool
         }) {
             continue;
         }
-        let t =
-            o.at.with_timezone(&tz.unwrap_or_else(|| FixedOffset::east_opt(0).expect("zero offset")));
+        let t = o.at.with_timezone(&super::offset(tz));
         let header = format!("{} you › {}", t.format("%H:%M"), o.marker());
         out.push((true, truncate(&header, w).into_owned()));
         for l in wrap(&plain_flags(&sanitize(&o.text, true)), w - 4) {

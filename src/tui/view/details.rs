@@ -27,10 +27,7 @@ fn field<'a>(label: &str, value: String, theme: &Theme) -> Line<'a> {
 }
 
 fn when(model: &Model, t: Option<chrono::DateTime<chrono::Utc>>) -> String {
-    let tz = model
-        .session
-        .tz
-        .unwrap_or_else(|| chrono::FixedOffset::east_opt(0).expect("zero offset"));
+    let tz = super::offset(model.session.tz);
     t.map(|t| t.with_timezone(&tz).format("%Y-%m-%d %H:%M").to_string())
         .unwrap_or_else(|| "—".into())
 }
@@ -148,10 +145,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
 
 /// `14:02` today, `Nov 19` before: short enough for the narrow bot panel.
 fn since(model: &Model, t: chrono::DateTime<chrono::Utc>) -> String {
-    let tz = model
-        .session
-        .tz
-        .unwrap_or_else(|| chrono::FixedOffset::east_opt(0).expect("zero offset"));
+    let tz = super::offset(model.session.tz);
     let (t, now) = (t.with_timezone(&tz), model.now.with_timezone(&tz));
     if t.date_naive() == now.date_naive() {
         t.format("%H:%M").to_string()

@@ -117,3 +117,9 @@ pub fn fit(s: &str, w: usize) -> String {
     let pad = w.saturating_sub(super::text::width(&t));
     format!("{t}{}", " ".repeat(pad))
 }
+
+/// The offset timestamps are shown in: the local one, or UTC when unknown.
+pub(crate) fn offset(tz: Option<chrono::FixedOffset>) -> chrono::FixedOffset {
+    use chrono::Offset;
+    tz.unwrap_or_else(|| chrono::Utc.fix())
+}

@@ -43,7 +43,7 @@ fn side(m: &Message) -> Side {
 }
 
 fn local(t: DateTime<Utc>, tz: Option<FixedOffset>) -> DateTime<FixedOffset> {
-    t.with_timezone(&tz.unwrap_or_else(|| FixedOffset::east_opt(0).expect("zero offset")))
+    t.with_timezone(&super::offset(tz))
 }
 
 /// The thread as plain lines with their kinds.
