@@ -195,7 +195,27 @@ pub fn render_bot(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     } else if let Some(h) = hint {
         lines.push(Line::styled(h, theme.dim()));
     }
-    frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: true }), area);
+    frame.render_widget(
+        Paragraph::new(fit(lines, area)).block(block).wrap(Wrap { trim: true }),
+        area,
+    );
+}
+
+/// In a panel with room for one line (the narrow layout), the facts are
+/// joined on that line with ` · ` instead of being cut after the first.
+fn fit(lines: Vec<Line<'static>>, area: Rect) -> Vec<Line<'static>> {
+    if area.height > 3 || lines.len() < 2 {
+        return lines;
+    }
+    let mut spans = Vec::new();
+    for (i, line) in lines.into_iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::raw(" · "));
+        }
+        let style = line.style;
+        spans.extend(line.spans.into_iter().map(|s| s.patch_style(style)));
+    }
+    vec![Line::from(spans)]
 }
 
 /// State, custom status and key hints each on their own line, so nothing
@@ -226,5 +246,8 @@ pub fn render_availability(model: &Model, frame: &mut Frame, area: Rect, theme: 
     };
     lines.push(custom);
     lines.push(Line::styled("v toggles · s status", theme.dim()));
-    frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: true }), area);
+    frame.render_widget(
+        Paragraph::new(fit(lines, area)).block(block).wrap(Wrap { trim: true }),
+        area,
+    );
 }
