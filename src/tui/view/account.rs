@@ -100,9 +100,7 @@ fn block_text(s: &str) -> String {
 }
 
 fn local(t: Option<DateTime<Utc>>, tz: Option<FixedOffset>) -> String {
-    let tz = super::offset(tz);
-    t.map(|t| t.with_timezone(&tz).format("%Y-%m-%d %H:%M").to_string())
-        .unwrap_or_default()
+    super::stamp(t, tz).unwrap_or_default()
 }
 
 pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {

@@ -27,9 +27,7 @@ fn field<'a>(label: &str, value: String, theme: &Theme) -> Line<'a> {
 }
 
 fn when(model: &Model, t: Option<chrono::DateTime<chrono::Utc>>) -> String {
-    let tz = super::offset(model.session.tz);
-    t.map(|t| t.with_timezone(&tz).format("%Y-%m-%d %H:%M").to_string())
-        .unwrap_or_else(|| "—".into())
+    super::stamp(t, model.session.tz).unwrap_or_else(|| "—".into())
 }
 
 pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {

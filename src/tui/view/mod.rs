@@ -123,3 +123,10 @@ pub(crate) fn offset(tz: Option<chrono::FixedOffset>) -> chrono::FixedOffset {
     use chrono::Offset;
     tz.unwrap_or_else(|| chrono::Utc.fix())
 }
+
+/// A timestamp as the panes show it (`2026-11-22 14:02`, local time), or
+/// `None` when the server sent none.
+pub(crate) fn stamp(t: Option<chrono::DateTime<chrono::Utc>>, tz: Option<chrono::FixedOffset>) -> Option<String> {
+    let tz = offset(tz);
+    t.map(|t| t.with_timezone(&tz).format("%Y-%m-%d %H:%M").to_string())
+}
