@@ -7,9 +7,11 @@ use std::num::NonZeroU16;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use frontdesk::server::{ServerConfig, start};
+use frontdesk::server::ServerConfig;
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use serde_json::Value;
+
+mod common;
 
 struct Screen {
     parser: vt100::Parser,
@@ -145,17 +147,7 @@ async fn poll_contact(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn triage_in_a_pseudo_terminal() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let server = start(
-        listener,
-        ServerConfig {
-            contacts: 60,
-            seed: 7,
-            ..Default::default()
-        },
-    )
-    .await
-    .unwrap();
+    let server = common::spawn(common::config(60, 7)).await;
     let (base, key) = (server.base_url.clone(), server.api_key.clone());
     let user = server.manifest.users[0].uuid.clone();
     let http = reqwest::Client::new();
@@ -335,16 +327,11 @@ async fn errors_before_the_ui_are_one_line() {
     assert_one_line_error(code, &err, "could not reach the server");
 
     // A wrong key.
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let server = start(
-        listener,
-        ServerConfig {
-            contacts: 5,
-            ..Default::default()
-        },
-    )
-    .await
-    .unwrap();
+    let server = common::spawn(ServerConfig {
+        contacts: 5,
+        ..Default::default()
+    })
+    .await;
     let base = server.base_url.clone();
     let (code, err) = tokio::task::spawn_blocking(move || {
         run_plain(
