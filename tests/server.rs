@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use frontdesk::server::{RunningServer, ServerConfig, start};
+use frontdesk::server::{Clock, RunningServer, ServerConfig, start};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 

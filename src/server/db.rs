@@ -92,10 +92,6 @@ pub fn set_setting(conn: &Connection, key: &str, value: &str) -> rusqlite::Resul
     Ok(())
 }
 
-pub fn now_ms() -> i64 {
-    Utc::now().timestamp_millis()
-}
-
 fn dt(ms: i64) -> DateTime<Utc> {
     Utc.timestamp_millis_opt(ms).single().unwrap_or_default()
 }

@@ -98,7 +98,7 @@ pub fn fields() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
 
 pub fn seed(conn: &mut Connection, cfg: &ServerConfig) -> Result<(), ServerError> {
     let mut rng = StdRng::seed_from_u64(cfg.seed);
-    let now = db::now_ms() / MINUTE * MINUTE;
+    let now = cfg.clock.now_ms() / MINUTE * MINUTE;
     let tx = conn.transaction()?;
     let sources: Vec<&str> = SOURCES.iter().map(|s| s.0).collect();
     db::set_setting(&tx, "sources", &serde_json::to_string(&sources)?)?;

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use rusqlite::Connection;
 
 use super::error::{ApiError, ApiResult};
-use super::{ServerConfig, ServerError, db, seed};
+use super::{Clock, ServerConfig, ServerError, db, seed};
 
 /// Base of `href` and `conversationHref`.
 pub const DASHBOARD: &str = "https://app.example.com";
@@ -16,6 +16,8 @@ pub struct AppState {
     pub api_key: String,
     pub bot_enabled: bool,
     pub status_step_ms: i64,
+    /// Every reading of "now" goes through this clock.
+    pub clock: Clock,
     /// Loopback receiver of real webhook deliveries, if any.
     pub webhook: Option<(reqwest::Client, String)>,
 }
@@ -37,6 +39,7 @@ impl AppState {
             api_key,
             bot_enabled,
             status_step_ms: cfg.status_step_ms.max(1) as i64,
+            clock: cfg.clock.clone(),
             webhook,
         }
     }

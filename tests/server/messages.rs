@@ -94,8 +94,11 @@ async fn messages_pages_cursors_and_delete() {
 
 #[tokio::test]
 async fn send_status_advances_and_24_hour_rule() {
+    // A manual clock: the status moves exactly when the test moves time.
+    let clock = Clock::manual();
     let srv = spawn(ServerConfig {
         status_step_ms: 400,
+        clock: clock.clone(),
         ..Default::default()
     })
     .await;
@@ -142,12 +145,23 @@ async fn send_status_advances_and_24_hour_rule() {
     assert!(p["payload"]["messagingAppMessageId"].is_string());
     assert_eq!(p["destination"], phone);
     assert_eq!(p["id"].as_str().unwrap().len(), 36);
-    tokio::time::sleep(Duration::from_millis(450)).await;
+    clock.advance(Duration::from_millis(399));
+    assert_eq!(
+        srv.ok(&format!("/messages/status/{id}")).await["message"]["status"],
+        "enqueued",
+        "one millisecond before the first step"
+    );
+    clock.advance(Duration::from_millis(1));
     assert_eq!(
         srv.ok(&format!("/messages/status/{id}")).await["message"]["status"],
         "sent"
     );
-    tokio::time::sleep(Duration::from_millis(900)).await;
+    clock.advance(Duration::from_millis(400));
+    assert_eq!(
+        srv.ok(&format!("/messages/status/{id}")).await["message"]["status"],
+        "delivered"
+    );
+    clock.advance(Duration::from_secs(3600));
     assert_eq!(
         srv.ok(&format!("/messages/status/{id}")).await["message"]["status"],
         "read"

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use super::contact_view::{ContactRow, SELECT, find_contact, load_contact};
 use super::{json_body, page_param, pages, query, truthy};
 use crate::server::cursor::Cursor;
-use crate::server::db::{hex32, now_ms};
+use crate::server::db::hex32;
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::state::Shared;
 use crate::server::validate::{self, ContactWrite};
@@ -138,11 +138,12 @@ pub async fn show(
 pub async fn create(State(st): State<Shared>, body: Bytes) -> ApiResult<(StatusCode, Json<Value>)> {
     let map = json_body(&body)?;
     let bot_enabled = st.bot_enabled;
+    let now = st.clock.now_ms();
     let contact = st
         .db(move |conn| {
             let tx = conn.transaction()?;
             let w = validate::contact_write(&tx, &map, true, bot_enabled)?;
-            let id = insert_contact(&tx, &w, bot_enabled)?;
+            let id = insert_contact(&tx, &w, bot_enabled, now)?;
             let c = load_contact(&tx, id)?.to_json(None);
             tx.commit()?;
             Ok(c)
@@ -152,8 +153,7 @@ pub async fn create(State(st): State<Shared>, body: Bytes) -> ApiResult<(StatusC
     Ok((StatusCode::CREATED, Json(json!({ "contact": [contact] }))))
 }
 
-fn insert_contact(conn: &Connection, w: &ContactWrite, bot_enabled: bool) -> ApiResult<i64> {
-    let now = now_ms();
+fn insert_contact(conn: &Connection, w: &ContactWrite, bot_enabled: bool, now: i64) -> ApiResult<i64> {
     let mut rng = rand::rng();
     let channel_id: i64 = match w.channel_id {
         Some(id) => id,
@@ -204,6 +204,7 @@ fn insert_contact(conn: &Connection, w: &ContactWrite, bot_enabled: bool) -> Api
 pub async fn update(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     let bot_enabled = st.bot_enabled;
+    let now = st.clock.now_ms();
     let contact = st
         .db(move |conn| {
             let tx = conn.transaction()?;
@@ -248,7 +249,7 @@ pub async fn update(State(st): State<Shared>, Path(uuid): Path<String>, body: By
                 )?;
             }
             if let Some(status) = w.bot_status {
-                set_bot(&tx, id, status)?;
+                set_bot(&tx, id, status, now)?;
             }
             if let Some(note) = &w.note {
                 tx.execute("UPDATE contacts SET note = ?1 WHERE id = ?2", params![note, id])?;
@@ -263,11 +264,11 @@ pub async fn update(State(st): State<Shared>, Path(uuid): Path<String>, body: By
 }
 
 /// Set a contact's bot status; a start restarts the bot's conversation.
-pub fn set_bot(conn: &Connection, id: i64, status: &str) -> rusqlite::Result<()> {
+pub fn set_bot(conn: &Connection, id: i64, status: &str, now: i64) -> rusqlite::Result<()> {
     if status == "started" {
         conn.execute(
             "UPDATE contacts SET bot_status = 'started', bot_started_at = ?1 WHERE id = ?2",
-            params![now_ms(), id],
+            params![now, id],
         )?;
     } else {
         conn.execute("UPDATE contacts SET bot_status = ?1 WHERE id = ?2", params![status, id])?;
@@ -276,10 +277,11 @@ pub fn set_bot(conn: &Connection, id: i64, status: &str) -> rusqlite::Result<()>
 }
 
 async fn set_closed(st: &Shared, uuid: String, close: bool) -> ApiResult<Value> {
+    let now = st.clock.now_ms();
     let contact = st
         .db(move |conn| {
             let id = find_contact(conn, &uuid)?;
-            let closed_at = close.then(now_ms);
+            let closed_at = close.then_some(now);
             conn.execute(
                 "UPDATE contacts SET closed_at = ?1 WHERE id = ?2",
                 params![closed_at, id],

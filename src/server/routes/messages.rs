@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use super::contact_view::find_contact;
 use super::{json_body, page_param, pages, query};
 use crate::server::cursor::Cursor;
-use crate::server::db::{hex32, hyphenated, iso, now_ms};
+use crate::server::db::{hex32, hyphenated, iso};
 use crate::server::error::{ApiError, ApiResult, FieldErrors};
 use crate::server::state::Shared;
 use crate::server::validate::{finish, opt_str, push};
@@ -134,9 +134,8 @@ pub async fn delete_by_body(State(st): State<Shared>, body: Bytes) -> ApiResult<
 }
 
 /// Insert an outgoing message and its send-request; bumps the conversation.
-pub fn insert_sent(conn: &Connection, contact: i64, text: &str) -> rusqlite::Result<String> {
+pub fn insert_sent(conn: &Connection, contact: i64, text: &str, now: i64) -> rusqlite::Result<String> {
     let mut rng = rand::rng();
-    let now = now_ms();
     let (phone, source, business): (String, String, String) = conn.query_row(
         "SELECT c.phone, c.source, COALESCE(ch.phone, '') FROM contacts c
          LEFT JOIN channels ch ON ch.id = COALESCE(c.channel_id, (SELECT id FROM channels WHERE main = 1))
@@ -171,6 +170,7 @@ pub fn insert_sent(conn: &Connection, contact: i64, text: &str) -> rusqlite::Res
 
 pub async fn send(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
+    let now = st.clock.now_ms();
     let (message, uuid) = st
         .db(move |conn| {
             let mut errs = FieldErrors::new();
@@ -219,7 +219,7 @@ pub async fn send(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<Value
                             [c],
                             |r| r.get(0),
                         )?;
-                        if last.is_none_or(|at| now_ms() - at > DAY_MS) {
+                        if last.is_none_or(|at| now - at > DAY_MS) {
                             push(
                                 &mut errs,
                                 "content",
@@ -233,7 +233,7 @@ pub async fn send(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<Value
             };
             finish(errs)?;
             let contact = contact.ok_or_else(|| ApiError::not_found("contact"))?;
-            let uuid = insert_sent(conn, contact, &body_text)?;
+            let uuid = insert_sent(conn, contact, &body_text, now)?;
             let msg = conn.query_row(
                 &format!("SELECT {COLUMNS} FROM messages WHERE uuid = ?1"),
                 [&uuid],
@@ -291,8 +291,7 @@ pub fn step(created_at: i64, now: i64, step_ms: i64) -> usize {
 
 /// Send-requests that advanced since last reported, as
 /// `message_status_updated` events (marked reported).
-pub fn progress_events(conn: &Connection, step_ms: i64, only: Option<&str>) -> rusqlite::Result<Vec<Event>> {
-    let now = now_ms();
+pub fn progress_events(conn: &Connection, step_ms: i64, only: Option<&str>, now: i64) -> rusqlite::Result<Vec<Event>> {
     let rows: Vec<(i64, String, i64, i64)> = conn
         .prepare_cached(
             "SELECT id, uuid, created_at, reported_step FROM send_requests
@@ -321,6 +320,7 @@ pub fn progress_events(conn: &Connection, step_ms: i64, only: Option<&str>) -> r
 
 pub async fn status(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResult<Json<Value>> {
     let step_ms = st.status_step_ms;
+    let now = st.clock.now_ms();
     let (body, events) = st
         .db(move |conn| {
             let row: Option<(String, String, String, i64)> = conn
@@ -331,8 +331,8 @@ pub async fn status(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiRe
                 )
                 .optional()?;
             let (status_id, app_id, destination, created) = row.ok_or_else(|| ApiError::not_found("message"))?;
-            let events = progress_events(conn, step_ms, Some(&uuid))?;
-            let status = DELIVERY[step(created, now_ms(), step_ms)];
+            let events = progress_events(conn, step_ms, Some(&uuid), now)?;
+            let status = DELIVERY[step(created, now, step_ms)];
             Ok((
                 json!({ "message": {
                     "uuid": uuid,
