@@ -3,8 +3,10 @@
 //! standard input closing when a parent asked for that).
 
 use std::fs::File;
+use std::future::Future;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 
 use tokio::net::TcpListener;
 
@@ -14,13 +16,19 @@ use super::{ServeOptions, ServerError, start};
 /// to stop.
 pub async fn run(opts: ServeOptions) -> Result<(), ServerError> {
     init_logging();
-    // Claim the manifest path first: a refusal costs no seeding.
+    // Listen for the end first: a SIGTERM (or a parent's death) that comes
+    // while seeding must still end the server cleanly.
+    let mut ending = ending(opts.exit_with_stdin);
+    // Claim the manifest path before seeding: a refusal costs nothing.
     let mut manifest = match &opts.manifest {
         Some(path) => Some(ManifestFile::create(path)?),
         None => None,
     };
     let listener = TcpListener::bind(&opts.addr).await?;
-    let server = start(listener, opts.config.clone()).await?;
+    let server = tokio::select! {
+        s = start(listener, opts.config.clone()) => s?,
+        _ = &mut ending => return Ok(()),
+    };
     if let Some(m) = manifest.as_mut() {
         let json = serde_json::to_vec_pretty(&server.manifest)?;
         m.write(&json)?;
@@ -31,7 +39,7 @@ pub async fn run(opts: ServeOptions) -> Result<(), ServerError> {
         writeln!(out, "frontdesk serve: api key {}", server.api_key)?;
         out.flush()?;
     }
-    wait_for_end(opts.exit_with_stdin).await;
+    ending.await;
     server.stop().await;
     drop(manifest);
     Ok(())
@@ -103,8 +111,9 @@ impl Drop for ManifestFile {
 
 /// Ctrl-C, SIGTERM, SIGHUP, or (with `exit_with_stdin`) the end of
 /// standard input: a parent that holds the other end of a pipe has gone,
-/// however it ended, even by `kill -9`.
-async fn wait_for_end(exit_with_stdin: bool) {
+/// however it ended, even by `kill -9`. Everything is registered before
+/// this returns, so a signal that arrives early is not lost.
+fn ending(exit_with_stdin: bool) -> Pin<Box<dyn Future<Output = ()> + Send>> {
     let (closed_tx, closed_rx) = tokio::sync::oneshot::channel::<()>();
     if exit_with_stdin {
         // A plain thread: a blocking read must not hold up the runtime's
@@ -118,36 +127,38 @@ async fn wait_for_end(exit_with_stdin: bool) {
     }
     let stdin_closed = async {
         match closed_rx.await {
-            Ok(()) => {}
+            Ok(()) => tracing::info!("standard input closed: stopping"),
             // Not watching stdin: never.
             Err(_) => std::future::pending::<()>().await,
         }
     };
-    tokio::select! {
-        _ = stdin_closed => tracing::info!("standard input closed: stopping"),
-        _ = terminating_signal() => {}
+    let signal = terminating_signal();
+    Box::pin(async move {
+        tokio::select! {
+            _ = stdin_closed => {}
+            _ = signal => {}
+        }
+    })
+}
+
+#[cfg(unix)]
+fn terminating_signal() -> impl Future<Output = ()> + Send {
+    use tokio::signal::unix::{SignalKind, signal};
+    let kinds = [SignalKind::interrupt(), SignalKind::terminate(), SignalKind::hangup()];
+    let mut streams: Vec<_> = kinds.into_iter().filter_map(|k| signal(k).ok()).collect();
+    async move {
+        if streams.is_empty() {
+            let _ = tokio::signal::ctrl_c().await;
+            return;
+        }
+        let any = futures::future::select_all(streams.iter_mut().map(|s| Box::pin(s.recv())));
+        let _ = any.await;
     }
 }
 
-async fn terminating_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match (signal(SignalKind::terminate()), signal(SignalKind::hangup())) {
-            (Ok(mut term), Ok(mut hup)) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                    _ = hup.recv() => {}
-                }
-            }
-            _ => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
+#[cfg(not(unix))]
+fn terminating_signal() -> impl Future<Output = ()> + Send {
+    async {
         let _ = tokio::signal::ctrl_c().await;
     }
 }

@@ -102,3 +102,50 @@ impl Raw {
         v
     }
 }
+
+/// The demo server started by the TUI process `parent`: its pid and the
+/// manifest path on its command line (Linux `/proc`; `None` elsewhere or
+/// while it is not there yet).
+pub fn demo_server_of(parent: u32) -> Option<(u32, std::path::PathBuf)> {
+    let dir = std::fs::read_dir("/proc").ok()?;
+    dir.flatten().find_map(|e| {
+        let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+        let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+        let ppid: u32 = stat.rsplit(')').next()?.split_whitespace().nth(1)?.parse().ok()?;
+        if ppid != parent {
+            return None;
+        }
+        let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+        let args: Vec<String> = cmdline
+            .split(|b| *b == 0)
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        if !args.iter().any(|a| a == "serve") {
+            return None;
+        }
+        let at = args.iter().position(|a| a == "--manifest")?;
+        Some((pid, std::path::PathBuf::from(args.get(at + 1)?)))
+    })
+}
+
+/// Whether `pid` is a live process (a zombie has exited already).
+pub fn alive(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    !stat.rsplit(')').next().is_some_and(|r| r.trim_start().starts_with('Z'))
+}
+
+/// Wait up to `limit` for `done`, polling.
+pub fn wait_until(limit: std::time::Duration, mut done: impl FnMut() -> bool) -> bool {
+    let end = std::time::Instant::now() + limit;
+    loop {
+        if done() {
+            return true;
+        }
+        if std::time::Instant::now() > end {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
