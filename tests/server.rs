@@ -105,6 +105,8 @@ mod account;
 mod contacts_read;
 #[path = "server/contacts_write.rs"]
 mod contacts_write;
+#[path = "server/database.rs"]
+mod database;
 #[path = "server/messages.rs"]
 mod messages;
 #[path = "server/runtime.rs"]

@@ -158,3 +158,49 @@ fn serve_writes_its_manifest_owner_only_and_removes_it_on_sigterm() {
     assert!(status.success(), "{status:?}");
     assert!(!manifest.exists(), "the manifest (with the key) was left behind");
 }
+
+#[test]
+fn a_file_that_is_not_a_database_ends_serve_with_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("junk.sqlite");
+    std::fs::write(&db, vec![0x5a_u8; 8192]).unwrap();
+    let out = serve(&["--db", db.to_str().unwrap()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("damaged or not an SQLite file"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn every_500_is_logged_to_stderr_with_its_cause() {
+    let mut child = serve(&["--fail-rate", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let (mut l1, mut l2) = (String::new(), String::new());
+    out.read_line(&mut l1).unwrap();
+    out.read_line(&mut l2).unwrap();
+    let base = l1
+        .trim()
+        .strip_prefix("frontdesk serve: listening on ")
+        .unwrap()
+        .to_string();
+    let key = l2.trim().strip_prefix("frontdesk serve: api key ").unwrap().to_string();
+    let status = common::runtime().block_on(async {
+        let raw = common::Raw::at(&base, &key);
+        raw.get("/contacts").await.0
+    });
+    assert_eq!(status.as_u16(), 500);
+    let term = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(term.success());
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    let _ = child.wait();
+    assert!(err.contains("answering 500") && err.contains("/v1/contacts"), "{err}");
+    assert!(!err.contains(&key), "the key reached the log");
+}

@@ -194,7 +194,7 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
         .await
         .map_err(|e| ServerError::Config(format!("seeding task failed: {e}")))??;
     let manifest = manifest::build(&conn, &base_url, &api_key)?;
-    let state = Arc::new(state::AppState::new(conn, api_key.clone(), &config, webhook_url));
+    let state = Arc::new(state::AppState::new(conn, &api_key, &config, webhook_url));
     let app = routes::router(state.clone(), &config);
 
     let limits = listen::Limits {

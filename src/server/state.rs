@@ -13,7 +13,8 @@ pub const DASHBOARD: &str = "https://app.example.com";
 
 pub struct AppState {
     conn: Mutex<Connection>,
-    pub api_key: String,
+    /// SHA-256 of the accepted key; the key itself is not kept.
+    pub key_hash: [u8; 32],
     pub bot_enabled: bool,
     pub status_step_ms: i64,
     /// Every reading of "now" goes through this clock.
@@ -25,7 +26,7 @@ pub struct AppState {
 pub type Shared = Arc<AppState>;
 
 impl AppState {
-    pub fn new(conn: Connection, api_key: String, cfg: &ServerConfig, webhook_url: Option<String>) -> Self {
+    pub fn new(conn: Connection, api_key: &str, cfg: &ServerConfig, webhook_url: Option<String>) -> Self {
         let bot_enabled = db::get_setting(&conn, "bot_enabled").ok().flatten().as_deref() == Some("true");
         let webhook = webhook_url.map(|u| {
             let client = reqwest::Client::builder()
@@ -36,7 +37,7 @@ impl AppState {
         });
         AppState {
             conn: Mutex::new(conn),
-            api_key,
+            key_hash: db::key_hash(api_key),
             bot_enabled,
             status_step_ms: cfg.status_step_ms.max(1) as i64,
             clock: cfg.clock.clone(),
@@ -62,23 +63,26 @@ impl AppState {
     }
 }
 
-/// Open (and seed, when new) the database; decide the API key.
+/// Open (and seed, when new) the database; decide the API key. Only the
+/// key's hash is stored, so a restart cannot recover an old key: the
+/// operator's key (`--api-key`) is used when given, otherwise a new one is
+/// issued and replaces the stored hash.
 pub fn prepare_db(cfg: &ServerConfig) -> Result<(Connection, String), ServerError> {
     let (mut conn, fresh) = db::open(cfg.db.as_deref())?;
     if fresh {
         seed::seed(&mut conn, cfg)?;
     }
     conn.execute_batch(db::INDEXES)?;
-    let key = match (&cfg.api_key, db::get_setting(&conn, "api_key")?) {
-        (Some(k), _) => k.clone(),
-        (None, Some(k)) => k,
-        (None, None) => {
-            format!("fd_{}", db::hex32(&mut rand::rng()))
-        }
+    let key = match &cfg.api_key {
+        Some(k) => k.clone(),
+        None => format!("fd_{}", db::hex32(&mut rand::rng())),
     };
-    if key.is_empty() {
+    if key.trim().is_empty() {
         return Err(ServerError::Config("the API key must not be empty".into()));
     }
-    db::set_setting(&conn, "api_key", &key)?;
+    let hash: String = db::key_hash(&key).iter().map(|b| format!("{b:02x}")).collect();
+    db::set_setting(&conn, "api_key_sha256", &hash)?;
+    // Databases written before the hash kept the key in clear.
+    conn.execute("DELETE FROM settings WHERE key = 'api_key'", [])?;
     Ok((conn, key))
 }
