@@ -109,5 +109,7 @@ mod contacts_write;
 mod database;
 #[path = "server/messages.rs"]
 mod messages;
+#[path = "server/query.rs"]
+mod query;
 #[path = "server/runtime.rs"]
 mod runtime;

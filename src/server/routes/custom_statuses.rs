@@ -2,12 +2,13 @@
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde_json::{Map, Value, json};
 
-use super::{json_body, page_param, paginate, query};
+use super::json_body;
+use super::params::{PageQuery, Q, paginate};
 use crate::server::db::{hyphenated, legacy};
 use crate::server::error::{ApiError, ApiResult, FieldErrors};
 use crate::server::state::Shared;
@@ -54,8 +55,8 @@ fn fields(map: &Map<String, Value>, creating: bool) -> ApiResult<(Option<String>
     Ok((name, emoji))
 }
 
-pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResult<Json<Value>> {
-    let page = page_param(&query(raw))?;
+pub async fn list(State(st): State<Shared>, Q(q): Q<PageQuery>) -> ApiResult<Json<Value>> {
+    let page = q.page;
     st.db(move |conn| {
         let all = conn
             .prepare(&format!("SELECT {COLUMNS} FROM custom_statuses ORDER BY id"))?

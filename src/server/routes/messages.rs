@@ -2,13 +2,14 @@
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde_json::{Map, Value, json};
 
 use super::contact_view::find_contact;
-use super::{json_body, page_param, pages, query};
+use super::json_body;
+use super::params::{Page, Q, offset, pages};
 use crate::server::cursor::Cursor;
 use crate::server::db::{hex32, hyphenated, iso};
 use crate::server::error::{ApiError, ApiResult, FieldErrors};
@@ -40,17 +41,19 @@ pub fn message_json(r: &Row<'_>) -> rusqlite::Result<(i64, i64, Value)> {
     Ok((id, created_at, v))
 }
 
-pub async fn list(
-    State(st): State<Shared>,
-    Path(uuid): Path<String>,
-    RawQuery(raw): RawQuery,
-) -> ApiResult<Json<Value>> {
-    let q = query(raw);
-    let cursor = match q.get("after").filter(|s| !s.is_empty()) {
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct ListQuery {
+    after: Option<String>,
+    page: Page,
+}
+
+pub async fn list(State(st): State<Shared>, Path(uuid): Path<String>, Q(q): Q<ListQuery>) -> ApiResult<Json<Value>> {
+    let cursor = match q.after.as_deref().filter(|s| !s.is_empty()) {
         Some(s) => Some(Cursor::decode(s).ok_or_else(|| ApiError::BadRequest("Invalid pagination cursor".into()))?),
         None => None,
     };
-    let page = if cursor.is_some() { 1 } else { page_param(&q)? };
+    let page = if cursor.is_some() { Page(1) } else { q.page };
     st.db(move |conn| {
         let contact = find_contact(conn, &uuid)?;
         let mut meta = Map::new();
@@ -65,10 +68,15 @@ pub async fn list(
                     conn.query_row("SELECT COUNT(*) FROM messages WHERE contact_id = ?1", [contact], |r| {
                         r.get(0)
                     })?;
-                meta.insert("page".into(), json!(page));
+                meta.insert("page".into(), json!(page.0));
                 meta.insert("pages".into(), json!(pages(total as u64, PER_PAGE as u64)));
                 let max: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM messages", [], |r| r.get(0))?;
-                (String::new(), max, (page as i64 - 1) * PER_PAGE)
+                // Past anything SQLite can skip: an empty page.
+                let Some(offset) = offset(page, PER_PAGE as u64) else {
+                    meta.insert("next".into(), Value::Null);
+                    return Ok(Json(json!({ "messages": [], "meta": meta })));
+                };
+                (String::new(), max, offset)
             }
         };
         let sql = format!(
