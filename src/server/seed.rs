@@ -123,6 +123,10 @@ pub fn seed(conn: &mut Connection, cfg: &ServerConfig) -> Result<(), ServerError
             params![hex32(&mut rng), email, name, i % 3 != 2, at, status],
         )?;
     }
+    // One user who never confirmed the invitation, one deactivated: the
+    // plan's activeUsers leaves both out.
+    tx.execute("UPDATE users SET confirmed = 0 WHERE id = 5", [])?;
+    tx.execute("UPDATE users SET active = 0 WHERE id = 6", [])?;
     for (i, name) in TEAMS.iter().enumerate() {
         tx.execute(
             "INSERT INTO teams (uuid, name, created_at, is_default) VALUES (?1, ?2, ?3, ?4)",

@@ -59,9 +59,10 @@ async fn messages_pages_cursors_and_delete() {
     let (st, _) = srv.get("/contacts/nope/messages").await;
     assert_eq!(st, StatusCode::NOT_FOUND);
 
-    // Delete, body form then path form: 204 and no body, then gone.
+    // Delete sent messages, body form then path form: 204 and no body, then gone.
     let with_uuid: Vec<String> = walked
         .iter()
+        .filter(|m| m["status"] == "sent")
         .filter_map(|m| m["uuid"].as_str().map(String::from))
         .take(2)
         .collect();
@@ -247,5 +248,58 @@ async fn bot_start_and_end() {
         let (st, _) = srv.post(&path, body).await;
         assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
     }
+    srv.s.stop().await;
+}
+
+#[tokio::test]
+async fn only_messages_the_account_sent_can_be_deleted() {
+    let srv = default_server().await;
+    let mut received = None;
+    for c in srv.ok("/contacts").await["contacts"].as_array().unwrap() {
+        let path = format!("/contacts/{}/messages", c["uuid"].as_str().unwrap());
+        let thread = srv.ok(&path).await;
+        if let Some(m) = thread["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["status"] == "received")
+        {
+            received = Some((path, m["uuid"].as_str().unwrap().to_string()));
+            break;
+        }
+    }
+    let (path, uuid) = received.expect("a received message");
+    for (st, v) in [
+        srv.call(Method::DELETE, &format!("/messages/{uuid}"), None).await,
+        srv.call(Method::DELETE, "/messages", Some(json!({ "uuid": uuid })))
+            .await,
+    ] {
+        assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+        let msg = v["error"]["uuid"][0].as_str().unwrap_or_else(|| panic!("{v}"));
+        assert!(msg.contains("received"), "{msg}");
+    }
+    let still = srv.walk_messages(&path).await;
+    assert!(
+        still.iter().any(|m| m["uuid"] == uuid.as_str()),
+        "the received message was deleted"
+    );
+    srv.s.stop().await;
+}
+
+#[tokio::test]
+async fn send_refuses_other_types_and_overlong_text() {
+    let srv = default_server().await;
+    let phone = srv.first_contact().await["phoneNumber"].as_str().unwrap().to_string();
+    let send = |body: Value| srv.post("/messages/send", body);
+    let (st, v) =
+        send(json!({ "to": phone, "from": "messaging_app", "type": "video", "content": { "text": "hi" } })).await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(v["error"]["type"].is_array(), "{v}");
+    let long = "é".repeat(4097);
+    let (st, v) =
+        send(json!({ "to": phone, "from": "messaging_app", "type": "text", "content": { "text": long } })).await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    let msg = v["error"]["content.text"][0].as_str().unwrap_or_else(|| panic!("{v}"));
+    assert!(msg.contains("4096"), "{msg}");
     srv.s.stop().await;
 }

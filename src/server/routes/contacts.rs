@@ -293,14 +293,26 @@ async fn set_closed(st: &Shared, uuid: String, close: bool) -> ApiResult<Value> 
     let contact = st
         .db(move |conn| {
             let id = find_contact(conn, &uuid)?;
-            let closed_at = close.then_some(now);
-            conn.execute(
-                "UPDATE contacts SET closed_at = ?1 WHERE id = ?2",
-                params![closed_at, id],
-            )?;
-            Ok(load_contact(conn, id)?.to_json(None))
+            // Closing a closed conversation keeps its first closedAt, and
+            // opening an open one changes nothing: a retry is harmless.
+            let changed = if close {
+                conn.execute(
+                    "UPDATE contacts SET closed_at = ?1 WHERE id = ?2 AND closed_at IS NULL",
+                    params![now, id],
+                )?
+            } else {
+                conn.execute(
+                    "UPDATE contacts SET closed_at = NULL WHERE id = ?1 AND closed_at IS NOT NULL",
+                    [id],
+                )?
+            };
+            Ok((load_contact(conn, id)?.to_json(None), changed > 0))
         })
         .await?;
+    let (contact, changed) = contact;
+    if !changed {
+        return Ok(contact);
+    }
     let kind = if close {
         "conversation_closed"
     } else {

@@ -14,7 +14,7 @@ use crate::server::cursor::Cursor;
 use crate::server::db::{hex32, hyphenated, iso};
 use crate::server::error::{ApiError, ApiResult, FieldErrors};
 use crate::server::state::Shared;
-use crate::server::validate::{finish, opt_str, push};
+use crate::server::validate::{TEXT_MAX_CHARS, finish, opt_str, push};
 use crate::server::webhooks::{Event, emit};
 
 const PER_PAGE: i64 = 20;
@@ -109,18 +109,28 @@ pub async fn list(State(st): State<Shared>, Path(uuid): Path<String>, Q(q): Q<Li
 }
 
 /// By uuid, or by the external (messaging app) id of a message sent through
-/// the interface. Notes cannot be deleted this way: they have no uuid.
+/// the interface. Only messages the account's side sent can be deleted: a
+/// received message or a note is a 422 (extensions.md).
 async fn delete_message(st: &Shared, uuid: String) -> ApiResult<StatusCode> {
     st.db(move |conn| {
-        let n = conn.execute(
-            "DELETE FROM messages WHERE status != 'note' AND uuid IN
-             (?1, (SELECT uuid FROM send_requests WHERE app_message_id = ?1))",
-            [&uuid],
-        )?;
-        if n == 0 {
-            Err(ApiError::not_found("message"))
-        } else {
-            Ok(StatusCode::NO_CONTENT)
+        let found: Option<(i64, String)> = conn
+            .query_row(
+                "SELECT id, status FROM messages WHERE uuid IN
+                 (?1, (SELECT uuid FROM send_requests WHERE app_message_id = ?1))",
+                [&uuid],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        match found {
+            None => Err(ApiError::not_found("message")),
+            Some((id, status)) if status == "sent" => {
+                conn.execute("DELETE FROM messages WHERE id = ?1", [id])?;
+                Ok(StatusCode::NO_CONTENT)
+            }
+            Some((_, status)) => Err(ApiError::invalid(
+                "uuid",
+                format!("only a message the account sent can be deleted; this one is {status}"),
+            )),
         }
     })
     .await
@@ -184,6 +194,10 @@ pub async fn send(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<Value
             let mut errs = FieldErrors::new();
             let to = opt_str(&map, "to", &mut errs);
             let _from = opt_str(&map, "from", &mut errs);
+            match opt_str(&map, "type", &mut errs).as_deref() {
+                None | Some("text") => {}
+                Some(other) => push(&mut errs, "type", format!("must be text, not {other:?}")),
+            }
             let template = opt_str(&map, "template_uuid", &mut errs);
             let text = match map.get("content") {
                 None | Some(Value::Null) => None,
@@ -219,6 +233,11 @@ pub async fn send(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<Value
                 None => {
                     match text.as_deref().map(str::trim) {
                         None | Some("") => push(&mut errs, "content.text", "is required"),
+                        Some(t) if t.chars().count() > TEXT_MAX_CHARS => push(
+                            &mut errs,
+                            "content.text",
+                            format!("is too long ({TEXT_MAX_CHARS} characters at most)"),
+                        ),
                         Some(_) => {}
                     }
                     if let Some(c) = contact {
@@ -286,6 +305,13 @@ fn template_text(conn: &Connection, uuid: &str, values: Option<&Value>, errs: &m
         Some((mut text, _)) => {
             for (i, v) in values.iter().enumerate() {
                 text = text.replace(&format!("{{{{{}}}}}", i + 1), v);
+            }
+            if text.chars().count() > TEXT_MAX_CHARS {
+                push(
+                    errs,
+                    "template_values",
+                    format!("make the message too long ({TEXT_MAX_CHARS} characters at most)"),
+                );
             }
             Ok(text)
         }
