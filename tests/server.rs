@@ -101,6 +101,8 @@ impl Srv {
 
 #[path = "server/account.rs"]
 mod account;
+#[path = "server/connections.rs"]
+mod connections;
 #[path = "server/contacts_read.rs"]
 mod contacts_read;
 #[path = "server/contacts_write.rs"]

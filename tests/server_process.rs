@@ -204,3 +204,53 @@ fn every_500_is_logged_to_stderr_with_its_cause() {
     assert!(err.contains("answering 500") && err.contains("/v1/contacts"), "{err}");
     assert!(!err.contains(&key), "the key reached the log");
 }
+
+/// The reported attack: `ulimit -n 64`, 80 connections that send half a
+/// header and wait. A normal request must still be answered.
+#[test]
+fn a_low_descriptor_limit_and_80_slow_clients_do_not_starve_others() {
+    let bin = env!("CARGO_BIN_EXE_frontdesk");
+    let mut child = Command::new("sh")
+        .args([
+            "-c",
+            r#"ulimit -n 64 && exec "$0" serve --addr 127.0.0.1:0 --contacts 5 --no-activity --header-timeout-secs 1"#,
+            bin,
+        ])
+        .env_remove("FRONTDESK_SERVE_API_KEY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let (mut l1, mut l2) = (String::new(), String::new());
+    out.read_line(&mut l1).unwrap();
+    out.read_line(&mut l2).unwrap();
+    let base = l1
+        .trim()
+        .strip_prefix("frontdesk serve: listening on ")
+        .unwrap()
+        .to_string();
+    let key = l2.trim().strip_prefix("frontdesk serve: api key ").unwrap().to_string();
+    let addr = base.trim_start_matches("http://").trim_end_matches("/v1").to_string();
+    let status = common::runtime().block_on(async {
+        use tokio::io::AsyncWriteExt;
+        let mut slow = Vec::new();
+        for _ in 0..80 {
+            let mut s = tokio::net::TcpStream::connect(&addr).await.unwrap();
+            s.write_all(b"GET /v1/plan HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                .await
+                .unwrap();
+            slow.push(s);
+        }
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_secs(30))
+            .build()
+            .unwrap();
+        let resp = client.get(format!("{base}/plan")).bearer_auth(&key).send().await;
+        drop(slow);
+        resp.map(|r| r.status().as_u16())
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(status.ok(), Some(200), "a normal request was starved");
+}

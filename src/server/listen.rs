@@ -26,7 +26,7 @@ pub struct Limits {
 /// Serve `app` on `listener` until `shutdown` fires; then stop accepting,
 /// let open connections finish their request, and return.
 pub async fn serve(listener: TcpListener, app: Router, limits: Limits, shutdown: oneshot::Receiver<()>) {
-    let max = limits.max_connections.clamp(1, 65_536);
+    let max = limits.max_connections.min(descriptor_budget()).clamp(1, 65_536);
     let permits = Arc::new(Semaphore::new(max));
     let (closing_tx, closing_rx) = watch::channel(false);
     let mut shutdown = pin!(shutdown);
@@ -78,4 +78,27 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits, shutdown:
     let _ = closing_tx.send(true);
     // Every permit back means every connection has ended.
     let _ = permits.acquire_many(max as u32).await;
+}
+
+/// Connections the process can hold open: the soft descriptor limit less a
+/// reserve for the database, logs and the listener. Without it a low
+/// `ulimit -n` would let slow clients take every descriptor.
+#[cfg(unix)]
+fn descriptor_budget() -> usize {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit only writes the struct we pass.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } == 0;
+    if !ok || lim.rlim_cur == libc::RLIM_INFINITY {
+        return usize::MAX;
+    }
+    let soft = usize::try_from(lim.rlim_cur).unwrap_or(usize::MAX);
+    (soft / 2).max(4)
+}
+
+#[cfg(not(unix))]
+fn descriptor_budget() -> usize {
+    usize::MAX
 }

@@ -71,13 +71,14 @@ pub fn router(state: Shared, cfg: &ServerConfig) -> Router {
         .nest("/v1", api)
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(from_fn_with_state(cfg.request_timeout, faults::deadline))
         .layer(axum::middleware::from_fn(faults::json_errors))
         .layer(from_fn_with_state(state.clone(), faults::auth));
     let f = Faults::new(cfg.latency_ms, cfg.fail_rate, cfg.rate_limit);
     if f.active() {
         app = app.layer(from_fn_with_state(f, faults::faults));
     }
+    // Outermost: the deadline covers everything, simulated latency too.
+    app = app.layer(from_fn_with_state(cfg.request_timeout, faults::deadline));
     app.with_state(state)
 }
 
