@@ -14,6 +14,6 @@ pub use client::{ApiKey, Client, RetryPolicy};
 pub use error::ApiError;
 pub use model::*;
 pub use page::{
-    MAX_CONTACT_PAGE, MAX_WALK_PAGES, Meta, Page, PageRequest, REPEATED_CURSOR, walk_cursor, walk_numbered,
+    CursorGuard, MAX_CONTACT_PAGE, MAX_WALK_PAGES, Meta, Page, PageRequest, REPEATED_CURSOR, walk_cursor, walk_numbered,
 };
 pub use request::*;
