@@ -121,6 +121,8 @@ pub async fn start(log: Option<&Path>) -> Result<DemoServer, DemoError> {
 }
 
 /// Linux: the kernel sends the child SIGTERM when we die, however we die.
+/// The signal follows the *thread* that forked: `start` runs on the main
+/// thread (under `block_on`), which lives as long as the process.
 #[cfg(target_os = "linux")]
 fn end_with_parent(command: &mut Command) {
     let parent = std::process::id();

@@ -303,3 +303,38 @@ async fn send_refuses_other_types_and_overlong_text() {
     assert!(msg.contains("4096"), "{msg}");
     srv.s.stop().await;
 }
+
+#[tokio::test]
+async fn the_24_hour_rule_follows_the_server_clock() {
+    let clock = Clock::manual();
+    let srv = spawn(ServerConfig {
+        clock: clock.clone(),
+        ..Default::default()
+    })
+    .await;
+    // A contact that wrote within the last 23 hours of the server's clock.
+    let recent = |m: &Value| {
+        let at = chrono::DateTime::parse_from_rfc3339(m["createdAt"].as_str().unwrap()).unwrap();
+        m["status"] == "received" && clock.now_ms() - at.timestamp_millis() < 23 * 3_600_000
+    };
+    let mut warm = None;
+    for c in srv.ok("/contacts").await["contacts"].as_array().unwrap() {
+        let msgs = srv
+            .ok(&format!("/contacts/{}/messages", c["uuid"].as_str().unwrap()))
+            .await;
+        if msgs["messages"].as_array().unwrap().iter().any(recent) {
+            warm = Some(c["phoneNumber"].as_str().unwrap().to_string());
+            break;
+        }
+    }
+    let phone = warm.expect("a contact that wrote");
+    let body = json!({ "to": phone, "from": "messaging_app", "type": "text", "content": { "text": "hello" } });
+    let (st, v) = srv.post("/messages/send", body.clone()).await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    // A day and a bit later by the server's clock the window is closed.
+    clock.advance(Duration::from_secs(25 * 3600));
+    let (st, v) = srv.post("/messages/send", body).await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(v["error"]["content"][0].as_str().unwrap().contains("24-hour"), "{v}");
+    srv.s.stop().await;
+}
