@@ -1,7 +1,8 @@
 //! Rendering: tables and records for people, JSON and JSON lines for
 //! scripts. Text from the server is untrusted: every table cell and record
-//! value goes through `sanitize` (JSON is safe as it is: serde_json escapes
-//! control characters).
+//! value goes through `sanitize`. JSON keeps the data as it is; serde_json
+//! escapes C0 controls, and `json_safe` also escapes C1 controls and bidi
+//! overrides (`\u009b`), so a terminal showing the JSON interprets none.
 
 use std::io::Write;
 
@@ -116,60 +117,57 @@ pub fn render_table(headers: &[&str], rows: &[Vec<String>], color: bool) -> Stri
     s
 }
 
-/// Makes the table fit `width` terminal columns: the widest column that is
-/// not a UUID loses one column at a time; when the columns would drop below
-/// a readable width, columns are hidden from the right (never the first, never a UUID:
-/// it is what the next command needs). Returns which columns are kept.
+/// Makes the table fit `width` terminal columns (see
+/// `crate::text::columns`): columns are hidden from the right while they
+/// cannot all keep a readable width (never the first, never a UUID: it is
+/// what the next command needs), then the widest are cut. Returns which
+/// columns are kept.
 fn fit_columns(headers: &[&str], rows: &mut [Vec<String>], width: usize) -> Vec<bool> {
-    use crate::text::{truncate as cut, width as cols};
-    // A column is hidden rather than squeezed below READABLE; shrinking
-    // goes down to MIN only when the kept columns still do not fit.
+    use crate::text::columns::{Column, fit_columns as fit, truncate_to_width};
+    use crate::text::width as cols;
+    // A column is hidden rather than squeezed below READABLE.
     const READABLE: usize = 12;
-    const MIN: usize = 8;
     let n = headers.len();
-    let mut widths: Vec<usize> = headers.iter().map(|h| cols(h)).collect();
+    let mut wants: Vec<usize> = headers.iter().map(|h| cols(h)).collect();
     for row in rows.iter() {
-        for (w, cell) in widths.iter_mut().zip(row) {
+        for (w, cell) in wants.iter_mut().zip(row) {
             *w = (*w).max(cols(cell));
         }
     }
-    let mut keep = vec![true; n];
-    let floor = |i: usize| {
-        if headers[i] == "UUID" {
-            widths[i]
-        } else {
-            widths[i].min(READABLE)
-        }
-    };
-    let needed = |keep: &[bool], w: &dyn Fn(usize) -> usize| {
-        let shown: Vec<usize> = (0..n).filter(|&i| keep[i]).collect();
-        shown.iter().map(|&i| w(i)).sum::<usize>() + 2 * shown.len().saturating_sub(1)
-    };
-    for i in (1..n).rev() {
-        if needed(&keep, &floor) <= width {
-            break;
-        }
-        if headers[i] != "UUID" {
-            keep[i] = false;
-        }
-    }
-    while needed(&keep, &|i| widths[i]) > width {
-        let widest = (0..n)
-            .filter(|&i| keep[i] && headers[i] != "UUID" && widths[i] > MIN)
-            .max_by_key(|&i| widths[i]);
-        match widest {
-            Some(i) => widths[i] -= 1,
-            None => break,
-        }
-    }
+    let spec: Vec<Column> = (0..n)
+        .map(|i| {
+            if headers[i] == "UUID" || i == 0 {
+                let min = if headers[i] == "UUID" {
+                    wants[i]
+                } else {
+                    wants[i].min(READABLE)
+                };
+                Column {
+                    want: wants[i],
+                    min,
+                    keep: u8::MAX,
+                }
+            } else {
+                Column {
+                    want: wants[i],
+                    min: wants[i].min(READABLE),
+                    // The further right, the sooner hidden.
+                    keep: u8::try_from(n - i).unwrap_or(u8::MAX - 1).min(u8::MAX - 1),
+                }
+            }
+        })
+        .collect();
+    let widths = fit(&spec, width, 2);
     for row in rows.iter_mut() {
         for (cell, w) in row.iter_mut().zip(&widths) {
-            if cols(cell) > *w {
-                *cell = cut(cell, *w).into_owned();
+            if let Some(w) = w
+                && cols(cell) > *w
+            {
+                *cell = truncate_to_width(cell, *w);
             }
         }
     }
-    keep
+    widths.iter().map(Option::is_some).collect()
 }
 
 /// Renders key/value pairs, keys aligned; multi-line values are indented.
@@ -197,12 +195,35 @@ pub fn render_record(fields: &[(String, String)], color: bool) -> String {
     s
 }
 
+/// Escapes, in encoded JSON, the characters a terminal may act on that
+/// serde_json leaves raw: C1 controls (U+0080–U+009F; U+009B reads as CSI)
+/// and bidi embeddings, overrides and isolates. They can only stand inside
+/// strings, so `\uXXXX` there is the same data, still valid JSON.
+pub fn json_safe(json: String) -> String {
+    let risky = |c: char| {
+        ('\u{80}'..='\u{9f}').contains(&c)
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{061c}')
+    };
+    if !json.chars().any(risky) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if risky(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn json_line<T: Serialize + ?Sized>(v: &T) -> Result<String, CliError> {
-    serde_json::to_string(v).map_err(encode_err)
+    serde_json::to_string(v).map(json_safe).map_err(encode_err)
 }
 
 fn json_pretty<T: Serialize + ?Sized>(v: &T) -> Result<String, CliError> {
-    serde_json::to_string_pretty(v).map_err(encode_err)
+    serde_json::to_string_pretty(v).map(json_safe).map_err(encode_err)
 }
 
 /// One object as a document in the chosen format.
@@ -286,7 +307,7 @@ impl<T: Tabular> ListWriter<T> {
             Format::Jsonl => {
                 self.buf.clear();
                 for item in &items {
-                    serde_json::to_writer(&mut self.buf, item).map_err(encode_err)?;
+                    self.buf.extend_from_slice(json_line(item)?.as_bytes());
                     self.buf.push(b'\n');
                 }
                 out.write_all(&self.buf)?;
@@ -296,7 +317,7 @@ impl<T: Tabular> ListWriter<T> {
                 for (i, item) in items.iter().enumerate() {
                     self.buf
                         .extend_from_slice(if self.count == 0 && i == 0 { b"[\n" } else { b",\n" });
-                    serde_json::to_writer(&mut self.buf, item).map_err(encode_err)?;
+                    self.buf.extend_from_slice(json_line(item)?.as_bytes());
                 }
             }
             Format::Table => self.rows.extend(items.iter().map(Tabular::row)),
@@ -439,6 +460,19 @@ mod tests {
         assert_eq!(written(Format::Json, vec![vec![]]).0, "[]\n");
         let (s, _) = written(Format::Table, vec![vec![1], vec![22]]);
         assert_eq!(s, "N\n1\n22\n");
+    }
+
+    #[test]
+    fn json_escapes_c1_controls_and_bidi_overrides_and_keeps_the_data() {
+        let text = "a\u{9b}31mb\u{202e}c\u{2066}d\u{85}é😀";
+        let line = json_line(&serde_json::json!({ "t": text })).unwrap();
+        assert_eq!(line, r#"{"t":"a\u009b31mb\u202ec\u2066d\u0085é😀"}"#);
+        let back: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(back["t"], text);
+        let pretty = json_pretty(&vec![text]).unwrap();
+        assert!(!pretty.contains('\u{9b}') && pretty.contains("\\u009b"), "{pretty}");
+        let (s, _) = written(Format::Jsonl, vec![vec![1]]);
+        assert_eq!(s, "{\"n\":1}\n");
     }
 
     #[test]

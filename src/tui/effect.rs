@@ -264,41 +264,11 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             Msg::UserStatusSet { id, result }
         }
         Effect::FetchCustomStatuses => {
-            let mut all = Vec::new();
-            let mut page = 1;
-            loop {
-                match client.list_custom_statuses(Some(page)).await {
-                    Ok(p) => {
-                        let pages = p.meta.pages.unwrap_or(1);
-                        all.extend(p.items);
-                        if page >= pages || page >= 20 {
-                            break Msg::CustomStatusesLoaded(Ok(all));
-                        }
-                        page += 1;
-                    }
-                    Err(e) => break Msg::CustomStatusesLoaded(Err(e)),
-                }
-            }
+            Msg::CustomStatusesLoaded(crate::api::collect_pages(client.walk_custom_statuses()).await)
         }
         Effect::FetchTeams => Msg::TeamsLoaded(client.list_teams(None).await.map(|p| p.items)),
         Effect::FetchPlan => Msg::PlanLoaded(client.plan().await),
-        Effect::FetchChannels => {
-            let mut all = Vec::new();
-            let mut page = 1;
-            loop {
-                match client.list_channels(Some(page), None).await {
-                    Ok(p) => {
-                        let pages = p.meta.pages.unwrap_or(1);
-                        all.extend(p.items);
-                        if page >= pages || page >= 20 {
-                            break Msg::ChannelsLoaded(Ok(all));
-                        }
-                        page += 1;
-                    }
-                    Err(e) => break Msg::ChannelsLoaded(Err(e)),
-                }
-            }
-        }
+        Effect::FetchChannels => Msg::ChannelsLoaded(crate::api::collect_pages(client.walk_channels(None)).await),
         Effect::FetchFunnels => Msg::FunnelsLoaded(client.list_funnels().await),
         Effect::FetchTeamMembers { team } => {
             let result = client.team_members(&team, None, None).await.map(|p| p.items);

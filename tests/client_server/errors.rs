@@ -34,7 +34,10 @@ async fn a_wrong_key_is_unauthorized_everywhere() {
             .await
             .map(|_| ()),
         wrong.plan().await.map(|_| ()),
-        wrong.delete_message("0123456789abcdef0123456789abcdef").await,
+        wrong
+            .delete_message("0123456789abcdef0123456789abcdef")
+            .await
+            .map(|_| ()),
         wrong.list_teams(None).await.map(|_| ()),
     ];
     for r in results {

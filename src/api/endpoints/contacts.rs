@@ -1,6 +1,5 @@
 //! Contacts: list (pages and cursors), get, create, update, close, open.
 
-use futures::StreamExt;
 use futures::stream::BoxStream;
 use reqwest::Method;
 
@@ -9,7 +8,7 @@ use crate::api::call::Call;
 use crate::api::client::Client;
 use crate::api::error::ApiError;
 use crate::api::model::Contact;
-use crate::api::page::{MAX_CONTACT_PAGE, Page, PageRequest, walk_cursor};
+use crate::api::page::{MAX_CONTACT_PAGE, Page, PageRequest, collect_pages, walk_cursor};
 use crate::api::request::{ContactFilter, ContactPatch, NewContact};
 
 const CONTACT: &[&str] = &["contact", "contacts"];
@@ -55,14 +54,10 @@ impl Client {
         })
     }
 
-    /// Every contact matching `filter`, walked by cursor.
+    /// Every contact matching `filter`, each once, even under live
+    /// traffic (see [`Client::walk_contacts_complete`]).
     pub async fn all_contacts(&self, filter: ContactFilter) -> Result<Vec<Contact>, ApiError> {
-        let mut pages = self.walk_contacts(filter);
-        let mut all = Vec::new();
-        while let Some(page) = pages.next().await {
-            all.extend(page?.items);
-        }
-        Ok(all)
+        collect_pages(self.walk_contacts_complete(filter)).await
     }
 
     /// GET /contacts/:uuid.

@@ -4,7 +4,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use super::{CursorArgs, non_empty, print_object, print_page, walk_list};
-use crate::api::{Message, MessageSendRequest, SendMessage, SentMessage};
+use crate::api::{Deletion, Message, MessageSendRequest, SendMessage, SentMessage};
 use crate::cli::output::{Recordable, Tabular, local_time, truncate};
 use crate::cli::{CliError, Ctx, api_err};
 
@@ -52,16 +52,20 @@ pub fn send_body(args: &SendArgs, to: &str, from: &str) -> SendMessage {
     body
 }
 
-/// What `messages delete` prints: the uuid and that it is gone.
+/// What `messages delete` prints: the uuid and that it is gone (`already`:
+/// an earlier attempt whose answer was lost deleted it).
 #[derive(Debug, Serialize)]
 pub struct Deleted {
     pub uuid: String,
     pub deleted: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub already: bool,
 }
 
 impl Recordable for Deleted {
     fn fields(&self) -> Vec<(String, String)> {
-        vec![("uuid".into(), self.uuid.clone()), ("deleted".into(), "yes".into())]
+        let deleted = if self.already { "yes (already deleted)" } else { "yes" };
+        vec![("uuid".into(), self.uuid.clone()), ("deleted".into(), deleted.into())]
     }
 }
 
@@ -105,7 +109,16 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
                 )));
             }
             let body = send_body(&args, &contact.phone_number, &contact.source);
-            let sent = client.send_message(&body).await.map_err(api_err(what))?;
+            let sent = client.send_message(&body).await.map_err(|e| {
+                if e.may_have_applied() {
+                    // Resending blindly could deliver the message twice.
+                    CliError::Other(format!(
+                        "{what}: {e}. See whether it was sent: frontdesk messages list {uuid} --page 1"
+                    ))
+                } else {
+                    api_err(what)(e)
+                }
+            })?;
             print_object(ctx, &sent)
         }
         MessagesCmd::Status { message_uuid } => {
@@ -120,11 +133,19 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
         MessagesCmd::Delete { message_uuid } => {
             let uuid = non_empty("the message uuid", &message_uuid)?.to_string();
             let client = ctx.client()?;
-            client
+            let outcome = client
                 .delete_message(&uuid)
                 .await
                 .map_err(api_err(format!("messages delete {uuid}")))?;
-            print_object(ctx, &Deleted { uuid, deleted: true })
+            let already = outcome == Deletion::AlreadyGone;
+            print_object(
+                ctx,
+                &Deleted {
+                    uuid,
+                    deleted: true,
+                    already,
+                },
+            )
         }
     }
 }
