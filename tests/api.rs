@@ -71,6 +71,8 @@ mod delete;
 mod endpoints;
 #[path = "api/errors.rs"]
 mod errors;
+#[path = "api/lost.rs"]
+mod lost;
 #[path = "api/pages.rs"]
 mod pages;
 #[path = "api/retries.rs"]

@@ -82,6 +82,12 @@ async fn status_codes_map_to_errors() {
     Mock::given(method("GET"))
         .and(path("/v1/contacts"))
         .and(query_param("page", "8"))
+        .respond_with(status_json(400, json!({"error": "Seite zu groß"})))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/contacts"))
+        .and(query_param("source", "bad"))
         .respond_with(status_json(400, json!({"error": "source is not valid"})))
         .mount(&server)
         .await;
@@ -175,7 +181,19 @@ async fn status_codes_map_to_errors() {
     let e = client.list_contacts(&none, &PageRequest::Number(7)).await.unwrap_err();
     assert_eq!(e, ApiError::Pagination("Pagination limit exceeded".into()));
     seen.push(e);
+    // A 400 to a paged request is about the page, whatever its words; the
+    // server's words are kept for display.
     let e = client.list_contacts(&none, &PageRequest::Number(8)).await.unwrap_err();
+    assert_eq!(e, ApiError::Pagination("Seite zu groß".into()));
+    seen.push(e);
+    let bad_source = ContactFilter {
+        source: Some("bad".into()),
+        ..Default::default()
+    };
+    let e = client
+        .list_contacts(&bad_source, &PageRequest::First)
+        .await
+        .unwrap_err();
     assert!(matches!(e, ApiError::Rejected { status: 400, .. }), "{e:?}");
     seen.push(e);
     for e in &seen {
@@ -198,7 +216,14 @@ async fn timeouts_and_refused_connections() {
         .with_retry(fast_retry(2));
     let e = client.plan().await.unwrap_err();
     assert!(matches!(e, ApiError::Timeout(_)), "{e:?}");
-    assert_eq!(requests(&server).await.len(), 2, "a timed-out GET is retried");
+    // The timeout bounds the whole call: the first attempt used it all, so
+    // there is no second, and the message says so.
+    assert_eq!(requests(&server).await.len(), 1, "no retry past the call's time bound");
+    let shown = e.to_string();
+    assert!(
+        shown.contains("within 0.2 s") && shown.contains("1 attempt in"),
+        "{shown}"
+    );
     assert_no_key(&e);
 
     let port = {
