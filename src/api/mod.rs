@@ -19,8 +19,8 @@ pub use error::ApiError;
 pub use key::ApiKey;
 pub use model::*;
 pub use page::{
-    MAX_CONTACT_PAGE, MAX_WALK_PAGES, Meta, Page, PageRequest, REPEATED_CURSOR, collect_pages, walk_cursor,
-    walk_numbered,
+    CursorGuard, MAX_CONTACT_PAGE, MAX_WALK_PAGES, Meta, Page, PageRequest, REPEATED_CURSOR, collect_pages,
+    walk_cursor, walk_numbered,
 };
 pub use request::*;
 pub use retry::RetryPolicy;
