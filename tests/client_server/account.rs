@@ -77,7 +77,7 @@ async fn templates_channels_funnels() {
         .collect();
     let got: Vec<(String, String, String, bool)> = channels
         .iter()
-        .map(|c| (c.uuid.clone(), c.title.clone(), c.channel_type.clone(), c.main))
+        .map(|c| (c.uuid.clone(), c.title.clone(), c.channel_type.to_string(), c.main))
         .collect();
     assert_eq!(got, want);
     let tg = env.client.list_channels(None, Some("telegram")).await.unwrap();

@@ -65,7 +65,7 @@ impl Tabular for Template {
             self.title.clone(),
             self.template_type.clone(),
             self.category.clone(),
-            self.status.clone(),
+            self.status.to_string(),
             local_time(self.created_at),
             self.uuid.clone(),
         ]
@@ -79,7 +79,7 @@ impl Recordable for Template {
             ("title".into(), self.title.clone()),
             ("type".into(), self.template_type.clone()),
             ("category".into(), self.category.clone()),
-            ("status".into(), self.status.clone()),
+            ("status".into(), self.status.to_string()),
             ("created".into(), local_time_long(self.created_at)),
             ("text".into(), self.text.clone()),
         ]

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::{clean, fit, spinner};
-use crate::api::{TeamMember, WebhookEvent};
+use crate::api::{TeamMember, TemplateStatus, WebhookEvent};
 use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountAreas, AccountTab, Cursor, Remote, account_areas};
 use crate::tui::text::{plain_flags, sanitize, width};
@@ -263,10 +263,10 @@ fn templates(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, 
         col("Created", 16, 5),
     ];
     table(frame, area, &cols, items, Some(acc.templates_cursor), theme, |t| {
-        let status = match t.status.as_str() {
-            "approved" => "✓ approved".to_string(),
-            "rejected" => "✗ rejected".to_string(),
-            s => format!("? {}", clean(s)),
+        let status = match &t.status {
+            TemplateStatus::Approved => "✓ approved".to_string(),
+            TemplateStatus::Rejected => "✗ rejected".to_string(),
+            s => format!("? {}", clean(s.as_str())),
         };
         vec![
             status,
@@ -298,13 +298,13 @@ fn channels(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, t
         vec![
             if c.main { "★ main".into() } else { String::new() },
             clean(&c.title),
-            clean(&c.channel_type),
+            clean(c.channel_type.as_str()),
         ]
     });
     if let Some(c) = items.get(acc.channels_cursor.selected) {
         let lines = vec![
             Line::raw(format!("Title: {}", clean(&c.title))),
-            Line::raw(format!("Type:  {}", clean(&c.channel_type))),
+            Line::raw(format!("Type:  {}", clean(c.channel_type.as_str()))),
             Line::raw(format!("Main:  {}", if c.main { "yes" } else { "no" })),
             Line::styled(format!("UUID:  {}", clean(&c.uuid)), theme.dim()),
         ];
@@ -313,14 +313,10 @@ fn channels(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, t
 }
 
 fn custom_status(m: &TeamMember) -> String {
-    match &m.user_custom_status {
-        Some(serde_json::Value::String(s)) => clean(s),
-        Some(serde_json::Value::Object(o)) => {
-            let get = |k: &str| o.get(k).and_then(|v| v.as_str()).unwrap_or_default();
-            clean(format!("{} {}", get("emoji"), get("name")).trim())
-        }
-        _ => String::new(),
-    }
+    m.user_custom_status
+        .as_ref()
+        .map(|s| clean(&s.label()))
+        .unwrap_or_default()
 }
 
 fn teams(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
@@ -440,7 +436,7 @@ fn webhooks(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, t
                 .as_ref()
                 .and_then(|r| r.code)
                 .map_or(String::new(), |c| c.to_string()),
-            clean(&e.event),
+            clean(e.event.as_str()),
             clean(&e.payload),
         ]
     });
@@ -471,7 +467,7 @@ fn webhooks(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, t
             lines.extend(text_lines(&body, theme.normal()));
         }
     }
-    let title = format!("Response to {}", clean(&e.event));
+    let title = format!("Response to {}", clean(e.event.as_str()));
     detail(frame, a.detail, title, lines, theme);
 }
 
