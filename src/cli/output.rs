@@ -30,46 +30,46 @@ pub fn sanitize(s: &str) -> String {
 
 /// Like `sanitize`, but keeps line breaks (for multi-line record values such
 /// as notes).
-pub fn sanitize_multiline(s: &str) -> String {
+pub(crate) fn sanitize_multiline(s: &str) -> String {
     crate::text::sanitize(s, true).into_owned()
 }
 
 /// A timestamp in local time for a table cell; empty when unknown.
-pub fn local_time(t: Option<DateTime<Utc>>) -> String {
+pub(crate) fn local_time(t: Option<DateTime<Utc>>) -> String {
     t.map(|t| t.with_timezone(&Local).format("%Y-%m-%d %H:%M").to_string())
         .unwrap_or_default()
 }
 
 /// A timestamp in local time, with seconds and offset, for a record.
-pub fn local_time_long(t: Option<DateTime<Utc>>) -> String {
+pub(crate) fn local_time_long(t: Option<DateTime<Utc>>) -> String {
     t.map(|t| t.with_timezone(&Local).format("%Y-%m-%d %H:%M:%S %:z").to_string())
         .unwrap_or_default()
 }
 
 /// Cuts a table cell to `max` terminal columns (by grapheme), with an
 /// ellipsis.
-pub fn truncate(s: &str, max: usize) -> String {
+pub(crate) fn truncate(s: &str, max: usize) -> String {
     crate::text::truncate(s, max).into_owned()
 }
 
 /// A yes/no cell.
-pub fn yes_no(b: bool) -> &'static str {
+pub(crate) fn yes_no(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
 }
 
 /// A type shown as one row of a table.
-pub trait Tabular: Serialize {
+pub(crate) trait Tabular: Serialize {
     fn headers() -> &'static [&'static str];
     fn row(&self) -> Vec<String>;
 }
 
 /// A type shown as a key/value record.
-pub trait Recordable: Serialize {
+pub(crate) trait Recordable: Serialize {
     fn fields(&self) -> Vec<(String, String)>;
 }
 
 /// Renders rows as an aligned table (no borders, like `ls -l`).
-pub fn render_table(headers: &[&str], rows: &[Vec<String>], color: bool) -> String {
+pub(crate) fn render_table(headers: &[&str], rows: &[Vec<String>], color: bool) -> String {
     let mut table = Table::new();
     table.load_preset(presets::NOTHING);
     // Never wrap: a row stays one line, so `grep` and eyes both find it.
@@ -171,7 +171,7 @@ fn fit_columns(headers: &[&str], rows: &mut [Vec<String>], width: usize) -> Vec<
 }
 
 /// Renders key/value pairs, keys aligned; multi-line values are indented.
-pub fn render_record(fields: &[(String, String)], color: bool) -> String {
+pub(crate) fn render_record(fields: &[(String, String)], color: bool) -> String {
     let width = fields.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
     let mut s = String::new();
     for (k, v) in fields {
@@ -199,7 +199,7 @@ pub fn render_record(fields: &[(String, String)], color: bool) -> String {
 /// serde_json leaves raw: C1 controls (U+0080–U+009F; U+009B reads as CSI)
 /// and bidi embeddings, overrides and isolates. They can only stand inside
 /// strings, so `\uXXXX` there is the same data, still valid JSON.
-pub fn json_safe(json: String) -> String {
+pub(crate) fn json_safe(json: String) -> String {
     let risky = |c: char| {
         ('\u{80}'..='\u{9f}').contains(&c)
             || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{061c}')
@@ -227,7 +227,7 @@ fn json_pretty<T: Serialize + ?Sized>(v: &T) -> Result<String, CliError> {
 }
 
 /// One object as a document in the chosen format.
-pub fn object_doc<T: Recordable>(format: Format, color: bool, item: &T) -> Result<String, CliError> {
+pub(crate) fn object_doc<T: Recordable>(format: Format, color: bool, item: &T) -> Result<String, CliError> {
     Ok(match format {
         Format::Table => render_record(&item.fields(), color),
         Format::Json => json_pretty(item)? + "\n",
@@ -236,7 +236,7 @@ pub fn object_doc<T: Recordable>(format: Format, color: bool, item: &T) -> Resul
 }
 
 /// A list as a document in the chosen format.
-pub fn list_doc<T: Tabular>(format: Format, color: bool, items: &[T]) -> Result<String, CliError> {
+pub(crate) fn list_doc<T: Tabular>(format: Format, color: bool, items: &[T]) -> Result<String, CliError> {
     Ok(match format {
         Format::Table => {
             let rows: Vec<Vec<String>> = items.iter().map(Tabular::row).collect();
@@ -272,7 +272,7 @@ pub fn list_doc<T: Tabular>(format: Format, color: bool, items: &[T]) -> Result<
 /// buffer (one compact element a line, so the parsed items are not all kept)
 /// and a table collects its rows; both are written by `finish`, so a failed
 /// walk prints nothing.
-pub struct ListWriter<T> {
+pub(crate) struct ListWriter<T> {
     format: Format,
     color: bool,
     rows: Vec<Vec<String>>,
@@ -345,7 +345,7 @@ impl<T: Tabular> ListWriter<T> {
 }
 
 /// Progress of an `--all` walk on stderr; hidden unless stderr is a terminal.
-pub fn progress_bar(visible: bool, what: &str) -> indicatif::ProgressBar {
+pub(crate) fn progress_bar(visible: bool, what: &str) -> indicatif::ProgressBar {
     if !visible {
         return indicatif::ProgressBar::hidden();
     }
