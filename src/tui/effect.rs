@@ -208,7 +208,9 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             }
         }
         Effect::FetchThread { id, contact, fetch, at } => {
-            let result = client.list_messages(&contact, &at).await;
+            let result = client
+                .list_messages(&crate::api::ContactId::new(contact.clone()), &at)
+                .await;
             Msg::ThreadLoaded {
                 id,
                 contact,

@@ -214,25 +214,44 @@ async fn messages_bot_templates_channels_funnels_teams_plan() {
     serve(&server, "GET", "/v1/plan", json_body(&fixture("plan.json"))).await;
 
     let m = client
-        .list_messages(CONTACT_UUID, &PageRequest::Number(3))
+        .list_messages(&ContactId::new(CONTACT_UUID.to_string()), &PageRequest::Number(3))
         .await
         .unwrap();
     assert_eq!(m.items[1].status, MessageStatus::Note);
     assert_eq!(
-        client.message_status("s1").await.unwrap().status,
+        client
+            .message_status(&MessageId::new("s1".to_string()))
+            .await
+            .unwrap()
+            .status,
         DeliveryStatus::Enqueued
     );
     assert_eq!(client.get_bot(CONTACT_UUID).await.unwrap().status, BotStatus::Started);
     let b = client.set_bot(CONTACT_UUID, BotAction::End).await.unwrap();
     assert_eq!(b.status, BotStatus::Other("paused_by_admin".into()));
     assert_eq!(client.list_templates(Some(2)).await.unwrap().items.len(), 2);
-    assert_eq!(client.get_template("t1").await.unwrap().title, "Welcome");
     assert_eq!(
-        client.rename_template("t1", "Hello again").await.unwrap().title,
+        client
+            .get_template(&TemplateId::new("t1".to_string()))
+            .await
+            .unwrap()
+            .title,
+        "Welcome"
+    );
+    assert_eq!(
+        client
+            .rename_template(&TemplateId::new("t1".to_string()), "Hello again")
+            .await
+            .unwrap()
+            .title,
         "Hello again"
     );
     assert_eq!(
-        client.rename_template("t2", "Hello again").await.unwrap().title,
+        client
+            .rename_template(&TemplateId::new("t2".to_string()), "Hello again")
+            .await
+            .unwrap()
+            .title,
         "Hello again"
     );
     let ch = client.list_channels(None, Some("messaging_app")).await.unwrap();

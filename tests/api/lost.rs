@@ -87,7 +87,10 @@ async fn a_delete_retried_after_a_lost_answer_is_already_done() {
         .respond_with(status_json(404, json!({"error": "message not found"})))
         .mount(&server)
         .await;
-    assert_eq!(client.delete_message("m1").await.unwrap(), Deletion::AlreadyGone);
+    assert_eq!(
+        client.delete_message(&MessageId::new("m1".to_string())).await.unwrap(),
+        Deletion::AlreadyGone
+    );
     // Without an earlier attempt, a 404 is still "not found".
     let (server, client) = setup().await;
     serve(
@@ -104,7 +107,10 @@ async fn a_delete_retried_after_a_lost_answer_is_already_done() {
         status_json(404, json!({"error": "x"})),
     )
     .await;
-    let e = client.delete_message("m9").await.unwrap_err();
+    let e = client
+        .delete_message(&MessageId::new("m9".to_string()))
+        .await
+        .unwrap_err();
     assert!(matches!(e, ApiError::NotFound { .. }), "{e:?}");
 }
 

@@ -112,7 +112,10 @@ async fn idempotent_writes_are_retried() {
         .set_user_status("u1", &UserStatusUpdate::default())
         .await
         .unwrap();
-    client.rename_template("t1", "x").await.unwrap();
+    client
+        .rename_template(&TemplateId::new("t1".to_string()), "x")
+        .await
+        .unwrap();
     assert_eq!(requests(&server).await.len(), 12);
 }
 

@@ -35,7 +35,7 @@ async fn a_wrong_key_is_unauthorized_everywhere() {
             .map(|_| ()),
         wrong.plan().await.map(|_| ()),
         wrong
-            .delete_message("0123456789abcdef0123456789abcdef")
+            .delete_message(&MessageId::new("0123456789abcdef0123456789abcdef".to_string()))
             .await
             .map(|_| ()),
         wrong.list_teams(None).await.map(|_| ()),

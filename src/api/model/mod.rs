@@ -3,10 +3,12 @@
 //! values, and missing optional fields take defaults.
 
 mod custom_field;
+mod ids;
 mod open_enum;
 pub mod time;
 
 pub use custom_field::{FieldMeta, FieldType, FieldValue, split_list, validate_custom_fields, validate_field_value};
+pub use ids::{ContactId, MessageId, TemplateId};
 
 use std::collections::BTreeMap;
 

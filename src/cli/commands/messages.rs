@@ -4,7 +4,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use super::{CursorArgs, non_empty, print_object, print_page, walk_list};
-use crate::api::{Deletion, Message, MessageSendRequest, SendMessage, SentMessage};
+use crate::api::{ContactId, Deletion, Message, MessageId, MessageSendRequest, SendMessage, SentMessage};
 use crate::cli::output::{Recordable, Tabular, local_time, truncate};
 use crate::cli::{CliError, Ctx, api_err};
 
@@ -76,11 +76,11 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
             let client = ctx.client()?;
             let what = format!("messages list {uuid}");
             if position.all {
-                let pages = client.walk_messages(&uuid);
+                let pages = client.walk_messages(&ContactId::new(uuid.clone()));
                 walk_list(ctx, &what, pages).await
             } else {
                 let page = client
-                    .list_messages(&uuid, &position.request())
+                    .list_messages(&ContactId::new(uuid.clone()), &position.request())
                     .await
                     .map_err(api_err(what))?;
                 print_page(ctx, page)
@@ -125,7 +125,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
             let uuid = non_empty("the message uuid", &message_uuid)?.to_string();
             let client = ctx.client()?;
             let m = client
-                .message_status(&uuid)
+                .message_status(&MessageId::new(uuid.clone()))
                 .await
                 .map_err(api_err(format!("messages status {uuid}")))?;
             print_object(ctx, &m)
@@ -134,7 +134,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
             let uuid = non_empty("the message uuid", &message_uuid)?.to_string();
             let client = ctx.client()?;
             let outcome = client
-                .delete_message(&uuid)
+                .delete_message(&MessageId::new(uuid.clone()))
                 .await
                 .map_err(api_err(format!("messages delete {uuid}")))?;
             let already = outcome == Deletion::AlreadyGone;

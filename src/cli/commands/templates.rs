@@ -3,7 +3,7 @@
 use clap::Subcommand;
 
 use super::{NumberedArgs, non_empty, numbered_list, print_object};
-use crate::api::Template;
+use crate::api::{Template, TemplateId};
 use crate::cli::output::{Recordable, Tabular, local_time, local_time_long};
 use crate::cli::{CliError, Ctx, api_err};
 
@@ -37,7 +37,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: TemplatesCmd) -> Result<(), CliError> {
             let uuid = non_empty("the template uuid", &uuid)?.to_string();
             let client = ctx.client()?;
             let t = client
-                .get_template(&uuid)
+                .get_template(&TemplateId::new(uuid.clone()))
                 .await
                 .map_err(api_err(format!("templates get {uuid}")))?;
             print_object(ctx, &t)
@@ -47,7 +47,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: TemplatesCmd) -> Result<(), CliError> {
             let title = non_empty("the title", &title)?.to_string();
             let client = ctx.client()?;
             let t = client
-                .rename_template(&uuid, &title)
+                .rename_template(&TemplateId::new(uuid.clone()), &title)
                 .await
                 .map_err(api_err(format!("templates rename {uuid}")))?;
             print_object(ctx, &t)

@@ -76,7 +76,10 @@ pub async fn perform(client: Client, effect: AccountEffect) -> AccountMsg {
             title,
         } => {
             let result = match target {
-                RenameTarget::Template => client.rename_template(&uuid, &title).await.map(Renamed::Template),
+                RenameTarget::Template => client
+                    .rename_template(&crate::api::TemplateId::new(uuid.clone()), &title)
+                    .await
+                    .map(Renamed::Template),
                 RenameTarget::Channel => client.rename_channel(&uuid, &title).await.map(Renamed::Channel),
             };
             AccountMsg::Renamed {
