@@ -219,19 +219,23 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             }
         }
         Effect::FetchContact { id, uuid } => {
-            let result = client.get_contact(&uuid, true).await;
+            let result = client
+                .get_contact(&crate::api::ContactId::new(uuid.clone()), true)
+                .await;
             Msg::ContactLoaded { id, uuid, result }
         }
         Effect::FetchBot { id, uuid } => {
-            let result = client.get_bot(&uuid).await;
+            let result = client.get_bot(&crate::api::ContactId::new(uuid.clone())).await;
             Msg::BotLoaded { id, uuid, result }
         }
         Effect::SetBot { id, uuid, action } => {
-            let result = client.set_bot(&uuid, action).await;
+            let result = client.set_bot(&crate::api::ContactId::new(uuid.clone()), action).await;
             Msg::BotSet { id, uuid, result }
         }
         Effect::Close { id, uuid } => {
-            let result = client.close_conversation(&uuid).await;
+            let result = client
+                .close_conversation(&crate::api::ContactId::new(uuid.clone()))
+                .await;
             Msg::WriteDone {
                 id,
                 uuid,
@@ -240,7 +244,9 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             }
         }
         Effect::Reopen { id, uuid } => {
-            let result = client.open_conversation(&uuid).await;
+            let result = client
+                .open_conversation(&crate::api::ContactId::new(uuid.clone()))
+                .await;
             Msg::WriteDone {
                 id,
                 uuid,
@@ -249,7 +255,9 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             }
         }
         Effect::Patch { id, uuid, kind, patch } => {
-            let result = client.update_contact(&uuid, &patch).await;
+            let result = client
+                .update_contact(&crate::api::ContactId::new(uuid.clone()), &patch)
+                .await;
             Msg::WriteDone { id, uuid, kind, result }
         }
         Effect::Create { id, body } => {

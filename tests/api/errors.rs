@@ -94,10 +94,16 @@ async fn status_codes_map_to_errors() {
 
     let none = ContactFilter::default();
     let mut seen = Vec::new();
-    let e = client.get_contact("c401", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("c401".to_string()), false)
+        .await
+        .unwrap_err();
     assert_eq!(e, ApiError::Unauthorized);
     seen.push(e);
-    let e = client.get_contact("c404", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("c404".to_string()), false)
+        .await
+        .unwrap_err();
     assert_eq!(
         e,
         ApiError::NotFound {
@@ -107,7 +113,7 @@ async fn status_codes_map_to_errors() {
     assert_eq!(e.to_string(), "contact c404 was not found");
     seen.push(e);
     let e = client
-        .update_contact("c422", &ContactPatch::default())
+        .update_contact(&ContactId::new("c422".to_string()), &ContactPatch::default())
         .await
         .unwrap_err();
     let ApiError::Validation { fields, .. } = &e else {
@@ -120,7 +126,7 @@ async fn status_codes_map_to_errors() {
     assert!(e.to_string().contains("note: is too long"), "{e}");
     seen.push(e);
     let e = client
-        .update_contact("c422m", &ContactPatch::default())
+        .update_contact(&ContactId::new("c422m".to_string()), &ContactPatch::default())
         .await
         .unwrap_err();
     assert!(
@@ -128,7 +134,10 @@ async fn status_codes_map_to_errors() {
         "{e:?}"
     );
     seen.push(e);
-    let e = client.get_contact("c403", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("c403".to_string()), false)
+        .await
+        .unwrap_err();
     assert_eq!(
         e,
         ApiError::Rejected {
@@ -137,7 +146,10 @@ async fn status_codes_map_to_errors() {
         }
     );
     seen.push(e);
-    let e = client.get_contact("c429", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("c429".to_string()), false)
+        .await
+        .unwrap_err();
     assert_eq!(
         e,
         ApiError::RateLimited {
@@ -146,7 +158,10 @@ async fn status_codes_map_to_errors() {
     );
     assert!(e.to_string().contains("7 s"), "{e}");
     seen.push(e);
-    let e = client.get_contact("c500", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("c500".to_string()), false)
+        .await
+        .unwrap_err();
     assert_eq!(
         e,
         ApiError::Server {
@@ -155,10 +170,16 @@ async fn status_codes_map_to_errors() {
         }
     );
     seen.push(e);
-    let e = client.get_contact("c503", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("c503".to_string()), false)
+        .await
+        .unwrap_err();
     assert!(matches!(e, ApiError::Server { status: 503, .. }), "{e:?}");
     seen.push(e);
-    let e = client.get_contact("cbad", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("cbad".to_string()), false)
+        .await
+        .unwrap_err();
     let ApiError::Decode { endpoint, excerpt, .. } = &e else {
         panic!("{e:?}")
     };
@@ -169,7 +190,10 @@ async fn status_codes_map_to_errors() {
     );
     assert!(!excerpt.chars().any(char::is_control), "{excerpt:?}");
     seen.push(e);
-    let e = client.get_contact("c204", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("c204".to_string()), false)
+        .await
+        .unwrap_err();
     assert!(matches!(e, ApiError::Decode { .. }), "{e:?}");
     seen.push(e);
     let e = client
@@ -264,7 +288,10 @@ async fn the_key_never_appears_even_when_the_server_echoes_it() {
         client.plan().await.unwrap_err(),
         client.list_funnels().await.unwrap_err(),
         client.list_templates(None).await.unwrap_err(),
-        client.update_contact("c1", &ContactPatch::default()).await.unwrap_err(),
+        client
+            .update_contact(&ContactId::new("c1".to_string()), &ContactPatch::default())
+            .await
+            .unwrap_err(),
     ];
     for e in &errors {
         assert!(!matches!(e, ApiError::Config(_)), "{e:?}");

@@ -142,7 +142,10 @@ async fn a_short_key_is_redacted_only_as_a_whole_word() {
         status_json(422, json!({"error": {"tags": ["unknown tag vip, key k"]}})),
     )
     .await;
-    let e = client.update_contact("c1", &ContactPatch::default()).await.unwrap_err();
+    let e = client
+        .update_contact(&ContactId::new("c1".to_string()), &ContactPatch::default())
+        .await
+        .unwrap_err();
     let shown = e.to_string();
     assert!(shown.contains("unknown tag vip, key <redacted>"), "{shown}");
 }

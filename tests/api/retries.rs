@@ -101,13 +101,22 @@ async fn idempotent_writes_are_retried() {
         json_body(&fixture("template_rename_templates.json")),
     )
     .await;
-    client.close_conversation(CONTACT_UUID).await.unwrap();
-    client.open_conversation(CONTACT_UUID).await.unwrap();
     client
-        .update_contact(CONTACT_UUID, &ContactPatch::default())
+        .close_conversation(&ContactId::new(CONTACT_UUID.to_string()))
         .await
         .unwrap();
-    client.set_bot(CONTACT_UUID, BotAction::Start).await.unwrap();
+    client
+        .open_conversation(&ContactId::new(CONTACT_UUID.to_string()))
+        .await
+        .unwrap();
+    client
+        .update_contact(&ContactId::new(CONTACT_UUID.to_string()), &ContactPatch::default())
+        .await
+        .unwrap();
+    client
+        .set_bot(&ContactId::new(CONTACT_UUID.to_string()), BotAction::Start)
+        .await
+        .unwrap();
     client
         .set_user_status("u1", &UserStatusUpdate::default())
         .await

@@ -22,10 +22,13 @@ async fn a_wrong_key_is_unauthorized_everywhere() {
         .clone();
     let results = [
         wrong.list_contacts(&none, &PageRequest::First).await.map(|_| ()),
-        wrong.get_contact(&uuid, false).await.map(|_| ()),
+        wrong
+            .get_contact(&ContactId::new(uuid.to_string()), false)
+            .await
+            .map(|_| ()),
         wrong
             .update_contact(
-                &uuid,
+                &ContactId::new(uuid.to_string()),
                 &ContactPatch {
                     note: Some("x".into()),
                     ..Default::default()

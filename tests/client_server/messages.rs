@@ -263,12 +263,16 @@ async fn bot_start_and_stop() {
         .unwrap()
         .items[0]
         .clone();
-    let bot = env.client.get_bot(&c.uuid).await.unwrap();
+    let bot = env.client.get_bot(&ContactId::new(c.uuid.to_string())).await.unwrap();
     assert_eq!(bot.uuid.len(), 32);
     assert_eq!(bot.name, "Frontdesk Helper 🤖");
     assert_eq!((bot.version, bot.latest_bot_version), (Some(3), Some(true)));
 
-    let ended = env.client.set_bot(&c.uuid, BotAction::End).await.unwrap();
+    let ended = env
+        .client
+        .set_bot(&ContactId::new(c.uuid.to_string()), BotAction::End)
+        .await
+        .unwrap();
     assert_eq!(ended.status, BotStatus::Ended);
     assert!(!ended.is_running());
     assert_eq!(
@@ -276,13 +280,24 @@ async fn bot_start_and_stop() {
         "ended"
     );
 
-    let started = env.client.set_bot(&c.uuid, BotAction::Start).await.unwrap();
+    let started = env
+        .client
+        .set_bot(&ContactId::new(c.uuid.to_string()), BotAction::Start)
+        .await
+        .unwrap();
     assert_eq!(started.status, BotStatus::Started);
     assert!(recent(started.conversation_started_at, 60), "{started:?}");
-    assert_eq!(env.client.get_bot(&c.uuid).await.unwrap(), started);
+    assert_eq!(
+        env.client.get_bot(&ContactId::new(c.uuid.to_string())).await.unwrap(),
+        started
+    );
 
     let missing = "12121212121212121212121212121212";
-    let e = env.client.set_bot(missing, BotAction::Start).await.unwrap_err();
+    let e = env
+        .client
+        .set_bot(&ContactId::new(missing.to_string()), BotAction::Start)
+        .await
+        .unwrap_err();
     assert!(
         matches!(&e, ApiError::NotFound { what } if what.contains(missing)),
         "{e:?}"

@@ -2,6 +2,22 @@
 //! template's uuids are all 32 hex digits, so a plain `&str` lets one pass
 //! for another. Each is its own type; it reads as `str` (`Deref`,
 //! `AsRef<str>`, `Display`) and is written to JSON as the bare string.
+//!
+//! A contact call takes a contact id:
+//!
+//! ```no_run
+//! # async fn f(c: frontdesk::api::Client, id: frontdesk::api::ContactId) {
+//! let _ = c.get_contact(&id, false).await;
+//! # }
+//! ```
+//!
+//! and refuses a message id:
+//!
+//! ```compile_fail
+//! # async fn f(c: frontdesk::api::Client, id: frontdesk::api::MessageId) {
+//! let _ = c.get_contact(&id, false).await;
+//! # }
+//! ```
 
 macro_rules! id_type {
     ($(#[$meta:meta])* $name:ident) => {

@@ -61,7 +61,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: ContactsCmd) -> Result<(), CliError> {
             let uuid = non_empty("the contact uuid", &uuid)?.to_string();
             let client = ctx.client()?;
             let c = client
-                .get_contact(&uuid, field_types)
+                .get_contact(&crate::api::ContactId::new(uuid.clone()), field_types)
                 .await
                 .map_err(api_err(format!("contacts get {uuid}")))?;
             print_object(ctx, &c)
@@ -72,7 +72,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: ContactsCmd) -> Result<(), CliError> {
             let uuid = non_empty("the contact uuid", &uuid)?.to_string();
             let client = ctx.client()?;
             let c = client
-                .close_conversation(&uuid)
+                .close_conversation(&crate::api::ContactId::new(uuid.clone()))
                 .await
                 .map_err(api_err(format!("contacts close {uuid}")))?;
             print_object(ctx, &c)
@@ -81,7 +81,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: ContactsCmd) -> Result<(), CliError> {
             let uuid = non_empty("the contact uuid", &uuid)?.to_string();
             let client = ctx.client()?;
             let c = client
-                .open_conversation(&uuid)
+                .open_conversation(&crate::api::ContactId::new(uuid.clone()))
                 .await
                 .map_err(api_err(format!("contacts open {uuid}")))?;
             print_object(ctx, &c)

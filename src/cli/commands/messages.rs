@@ -100,7 +100,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
             let client = ctx.client()?;
             // The send addresses the contact by identifier and channel type.
             let contact = client
-                .get_contact(&uuid, false)
+                .get_contact(&crate::api::ContactId::new(uuid.clone()), false)
                 .await
                 .map_err(api_err(format!("{what}: reading the contact")))?;
             if contact.phone_number.is_empty() {

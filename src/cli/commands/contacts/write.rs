@@ -260,13 +260,16 @@ pub(super) async fn update(ctx: &mut Ctx<'_>, args: UpdateArgs) -> Result<(), Cl
     let client = ctx.client()?;
     if !args.fields.is_empty() {
         let current = client
-            .get_contact(&uuid, true)
+            .get_contact(&crate::api::ContactId::new(uuid.clone()), true)
             .await
             .map_err(api_err(format!("{what}: reading the custom field types")))?;
         let meta = current.custom_fields_metadata.unwrap_or_default();
         patch.custom_fields = Some(custom_fields_body(&args.fields, &meta).map_err(prefix(&what))?);
     }
-    let c = client.update_contact(&uuid, &patch).await.map_err(api_err(what))?;
+    let c = client
+        .update_contact(&crate::api::ContactId::new(uuid.clone()), &patch)
+        .await
+        .map_err(api_err(what))?;
     print_object(ctx, &c)
 }
 
