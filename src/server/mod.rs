@@ -18,7 +18,10 @@
 //!   deletes of messages 204. Validation errors are keyed by body field, a
 //!   custom field as `custom_fields.<name>`; the 24-hour rule under `content`.
 //! - A send-request moves enqueued → sent → delivered → read, one step per
-//!   `status_step_ms` (2 s) since it was made; computed, no timers.
+//!   `status_step_ms` (2 s) since it was made; computed from the server's
+//!   [`Clock`], no timers.
+//! - Limits, paging past the end, connection timeouts, the `--db` checks and
+//!   the key's storage: `docs/server.md`.
 
 mod activity;
 mod clock;
