@@ -25,9 +25,8 @@ pub async fn run(state: Shared, seed: u64, every: Duration) {
         let reply = BOT_REPLIES.choose(&mut rng).copied().unwrap_or("🤖");
         let pick: f64 = rng.random();
         let step_ms = state.status_step_ms;
-        let now = state.clock.now_ms();
         let result = state
-            .db(move |conn| {
+            .db_now(move |conn, now| {
                 let mut events = progress_events(conn, step_ms, None, now)?;
                 events.extend(customer_writes(conn, pick, text, reply, now)?);
                 Ok(events)

@@ -53,10 +53,24 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&mut Connection) -> ApiResult<T> + Send + 'static,
     {
+        self.db_now(move |conn, _| f(conn)).await
+    }
+
+    /// [`AppState::db`] with "now" read once the lock is held, so that
+    /// timestamps follow the order in which writes commit. (Read before
+    /// waiting for the lock, a write could commit after a walk started with
+    /// a time from before it, and a walk that ends at its start time would
+    /// miss it.)
+    pub async fn db_now<T, F>(self: &Arc<Self>, f: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection, i64) -> ApiResult<T> + Send + 'static,
+    {
         let st = self.clone();
         tokio::task::spawn_blocking(move || {
             let mut conn = st.conn.lock().unwrap_or_else(|e| e.into_inner());
-            f(&mut conn)
+            let now = st.clock.now_ms();
+            f(&mut conn, now)
         })
         .await
         .map_err(|_| ApiError::Internal("request task failed".into()))?

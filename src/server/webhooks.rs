@@ -104,9 +104,8 @@ pub async fn emit(state: &Shared, events: Vec<Event>) {
     }
     match &state.webhook {
         None => {
-            let now = state.clock.now_ms();
             let _ = state
-                .db(move |conn| {
+                .db_now(move |conn, now| {
                     for e in &events {
                         record_simulated(conn, e.kind, e.payload, now)?;
                     }
@@ -120,9 +119,8 @@ pub async fn emit(state: &Shared, events: Vec<Event>) {
                 for e in events {
                     let body = json!({ "event": e.kind, "payload": e.payload, "data": e.data });
                     let (response, success) = deliver(&client, &url, &body).await;
-                    let now = st.clock.now_ms();
                     let _ = st
-                        .db(move |conn| Ok(insert(conn, e.kind, e.payload, &response, success, now)?))
+                        .db_now(move |conn, now| Ok(insert(conn, e.kind, e.payload, &response, success, now)?))
                         .await;
                 }
             });

@@ -47,8 +47,7 @@ pub async fn show(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResu
 pub async fn set(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     let bot_enabled = st.bot_enabled;
-    let now = st.clock.now_ms();
-    st.db(move |conn| {
+    st.db_now(move |conn, now| {
         let id = find_contact(conn, &uuid)?;
         let mut errs = FieldErrors::new();
         let status = match opt_str(&map, "status", &mut errs) {

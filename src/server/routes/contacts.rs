@@ -150,9 +150,8 @@ pub async fn show(
 pub async fn create(State(st): State<Shared>, body: Bytes) -> ApiResult<(StatusCode, Json<Value>)> {
     let map = json_body(&body)?;
     let bot_enabled = st.bot_enabled;
-    let now = st.clock.now_ms();
     let contact = st
-        .db(move |conn| {
+        .db_now(move |conn, now| {
             let tx = conn.transaction()?;
             let w = validate::contact_write(&tx, &map, true, bot_enabled)?;
             let id = insert_contact(&tx, &w, bot_enabled, now)?;
@@ -216,9 +215,8 @@ fn insert_contact(conn: &Connection, w: &ContactWrite, bot_enabled: bool, now: i
 pub async fn update(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     let bot_enabled = st.bot_enabled;
-    let now = st.clock.now_ms();
     let contact = st
-        .db(move |conn| {
+        .db_now(move |conn, now| {
             let tx = conn.transaction()?;
             let id = find_contact(&tx, &uuid)?;
             let w = validate::contact_write(&tx, &map, false, bot_enabled)?;
@@ -289,9 +287,8 @@ pub fn set_bot(conn: &Connection, id: i64, status: &str, now: i64) -> rusqlite::
 }
 
 async fn set_closed(st: &Shared, uuid: String, close: bool) -> ApiResult<Value> {
-    let now = st.clock.now_ms();
     let contact = st
-        .db(move |conn| {
+        .db_now(move |conn, now| {
             let id = find_contact(conn, &uuid)?;
             // Closing a closed conversation keeps its first closedAt, and
             // opening an open one changes nothing: a retry is harmless.

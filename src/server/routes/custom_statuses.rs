@@ -75,8 +75,7 @@ pub async fn show(State(st): State<Shared>, Path(id): Path<String>) -> ApiResult
 
 pub async fn create(State(st): State<Shared>, body: Bytes) -> ApiResult<(StatusCode, Json<Value>)> {
     let (name, emoji) = fields(&json_body(&body)?, true)?;
-    let now = st.clock.now_ms();
-    st.db(move |conn| {
+    st.db_now(move |conn, now| {
         let id = hyphenated(&mut rand::rng());
         conn.execute(
             "INSERT INTO custom_statuses (uuid, name, emoji, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)",
@@ -89,8 +88,7 @@ pub async fn create(State(st): State<Shared>, body: Bytes) -> ApiResult<(StatusC
 
 pub async fn update(State(st): State<Shared>, Path(id): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
-    let now = st.clock.now_ms();
-    st.db(move |conn| {
+    st.db_now(move |conn, now| {
         load(conn, &id)?;
         let (name, emoji) = fields(&map, false)?;
         conn.execute(
@@ -105,8 +103,7 @@ pub async fn update(State(st): State<Shared>, Path(id): Path<String>, body: Byte
 
 /// Users wearing a deleted status lose it.
 pub async fn remove(State(st): State<Shared>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    let now = st.clock.now_ms();
-    st.db(move |conn| {
+    st.db_now(move |conn, now| {
         let tx = conn.transaction()?;
         let row: i64 = tx
             .query_row("SELECT id FROM custom_statuses WHERE uuid = ?1", [&id], |r| r.get(0))

@@ -188,9 +188,8 @@ pub fn insert_sent(conn: &Connection, contact: i64, text: &str, now: i64) -> rus
 
 pub async fn send(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
-    let now = st.clock.now_ms();
     let (message, uuid) = st
-        .db(move |conn| {
+        .db_now(move |conn, now| {
             let mut errs = FieldErrors::new();
             let to = opt_str(&map, "to", &mut errs);
             let _from = opt_str(&map, "from", &mut errs);
@@ -354,9 +353,8 @@ pub fn progress_events(conn: &Connection, step_ms: i64, only: Option<&str>, now:
 
 pub async fn status(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResult<Json<Value>> {
     let step_ms = st.status_step_ms;
-    let now = st.clock.now_ms();
     let (body, events) = st
-        .db(move |conn| {
+        .db_now(move |conn, now| {
             let row: Option<(String, String, String, i64)> = conn
                 .query_row(
                     "SELECT status_id, app_message_id, destination, created_at FROM send_requests WHERE uuid = ?1",

@@ -16,8 +16,7 @@ use crate::server::validate::{finish, opt_bool, push};
 /// it, null unassigns, a value must name an existing custom status).
 pub async fn set_status(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
-    let now = st.clock.now_ms();
-    st.db(move |conn| {
+    st.db_now(move |conn, now| {
         let tx = conn.transaction()?;
         let user: i64 = tx
             .query_row("SELECT id FROM users WHERE uuid = ?1", [&uuid], |r| r.get(0))
