@@ -1,0 +1,1 @@
+//! Filling the index from the API (placeholder replaced below).
