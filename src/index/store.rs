@@ -114,6 +114,16 @@ impl Index {
         Ok(out)
     }
 
+    /// The uuids of the contacts whose activity lies strictly between
+    /// `oldest` and `newest`, or at `newest`.
+    pub fn uuids_between(&self, oldest: DateTime<Utc>, newest: DateTime<Utc>) -> Result<Vec<String>, IndexError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT uuid FROM contacts WHERE activity > ?1 AND activity <= ?2")?;
+        let rows = stmt.query_map([stamp(oldest), stamp(newest)], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
     /// Whether the index holds `contact` exactly as given.
     pub fn holds(&self, contact: &Contact) -> Result<bool, IndexError> {
         let json = serde_json::to_string(contact)?;
@@ -209,6 +219,19 @@ impl Index {
             [stamp(finished)],
         )?;
         Ok(())
+    }
+
+    /// SQLite's own integrity check, including the search table: true when
+    /// both are sound.
+    pub fn is_consistent(&self) -> Result<bool, IndexError> {
+        let verdict: String = self.conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+        let fts = self
+            .conn
+            .execute("INSERT INTO search (search, rank) VALUES ('integrity-check', 0)", [])
+            .is_ok();
+        let rows: i64 = self.conn.query_row("SELECT count(*) FROM search", [], |r| r.get(0))?;
+        let contacts: i64 = self.conn.query_row("SELECT count(*) FROM contacts", [], |r| r.get(0))?;
+        Ok(verdict == "ok" && fts && rows == contacts)
     }
 
     /// Forgets everything (the file stays, empty).
