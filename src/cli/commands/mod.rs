@@ -2,6 +2,7 @@
 //! errors make no request), then calls the API, then prints.
 
 pub mod bot;
+pub mod cache;
 pub mod channels;
 pub mod completions;
 pub mod contacts;
@@ -9,7 +10,9 @@ pub mod custom_statuses;
 pub mod funnels;
 pub mod messages;
 pub mod plan;
+pub mod search;
 pub mod status;
+pub mod sync;
 pub mod teams;
 pub mod templates;
 pub mod webhooks;
@@ -39,6 +42,9 @@ pub(crate) async fn dispatch(ctx: &mut Ctx<'_>, command: Command) -> Result<(), 
         Command::Status(c) => status::run(ctx, c).await,
         Command::Webhooks(c) => webhooks::run(ctx, c).await,
         Command::Completions(c) => completions::run(ctx, c),
+        Command::Search(c) => search::run(ctx, c).await,
+        Command::Sync(c) => sync::run(ctx, c).await,
+        Command::Cache(c) => cache::run(ctx, c).await,
     }
 }
 
