@@ -161,6 +161,22 @@ impl Index {
         Ok(())
     }
 
+    /// [`Index::store_messages`] for many contacts in one transaction.
+    pub fn store_threads(&mut self, threads: &[(String, Option<DateTime<Utc>>, Vec<Message>)]) -> Result<(), IndexError> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let now = stamp(Utc::now());
+        for (uuid, activity, messages) in threads {
+            tx.execute(
+                "INSERT INTO messages (contact_uuid, activity, fetched_at, json) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (contact_uuid) DO UPDATE SET activity = ?2, fetched_at = ?3, json = ?4",
+                params![uuid, activity.map(stamp), now, serde_json::to_string(messages)?],
+            )?;
+            super::search::reindex(&tx, uuid)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
     /// The cached messages of a contact and the activity they were fetched
     /// at.
     pub fn messages(&self, uuid: &str) -> Result<Option<CachedThread>, IndexError> {

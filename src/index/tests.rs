@@ -254,3 +254,16 @@ fn the_file_name_depends_on_profile_and_url_only() {
     assert_ne!(a, file_name("work", "https://other.example.com"));
     assert!(a.starts_with("index-") && a.ends_with(".sqlite"));
 }
+
+#[test]
+fn threads_stored_together_are_searchable() {
+    let mut ix = sample();
+    let threads = vec![
+        ("a".to_string(), Some(at(30)), vec![message("invoice overdue")]),
+        ("b".to_string(), Some(at(20)), vec![message("refund please")]),
+    ];
+    ix.store_threads(&threads).unwrap();
+    assert_eq!(uuids(ix.search("invoice", 10).unwrap()), ["a"]);
+    assert_eq!(uuids(ix.search("refund", 10).unwrap()), ["b"]);
+    assert_eq!(ix.messages("b").unwrap().unwrap().1[0].text, "refund please");
+}
