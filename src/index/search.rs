@@ -23,8 +23,9 @@ impl Index {
             return Ok(Vec::new());
         };
         let sql = format!(
-            "SELECT c.uuid, {RANK} AS rank FROM search JOIN contacts c ON c.rowid = search.rowid
-             WHERE search MATCH ?1 ORDER BY rank LIMIT ?2"
+            "SELECT c.uuid, s.rank FROM (
+                 SELECT rowid, {RANK} AS rank FROM search WHERE search MATCH ?1 ORDER BY rank LIMIT ?2
+             ) s JOIN contacts c ON c.rowid = s.rowid ORDER BY s.rank"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);

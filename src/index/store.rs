@@ -162,7 +162,10 @@ impl Index {
     }
 
     /// [`Index::store_messages`] for many contacts in one transaction.
-    pub fn store_threads(&mut self, threads: &[(String, Option<DateTime<Utc>>, Vec<Message>)]) -> Result<(), IndexError> {
+    pub fn store_threads(
+        &mut self,
+        threads: &[(String, Option<DateTime<Utc>>, Vec<Message>)],
+    ) -> Result<(), IndexError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let now = stamp(Utc::now());
         for (uuid, activity, messages) in threads {
