@@ -9,7 +9,7 @@ use std::hint::black_box;
 use chrono::{Duration as Days, TimeZone, Utc};
 use criterion::{Criterion, criterion_group, criterion_main};
 use frontdesk::api::{Contact, FieldValue, Message, MessageStatus};
-use frontdesk::index::Index;
+use frontdesk::index::{Index, Thread};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -58,7 +58,7 @@ const WORDS: &[&str] = &[
 ];
 const TAGS: &[&str] = &["vip", "billing", "new", "churn-risk", "wholesale", "b2b", "returning"];
 
-fn dataset() -> (Vec<Contact>, Vec<(String, Option<chrono::DateTime<Utc>>, Vec<Message>)>) {
+fn dataset() -> (Vec<Contact>, Vec<Thread>) {
     let mut rng = StdRng::seed_from_u64(42);
     let base = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).single().unwrap_or_default();
     let pick = |rng: &mut StdRng, xs: &[&str]| xs[rng.random_range(0..xs.len())].to_string();

@@ -21,7 +21,7 @@ use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
 pub use search::fts_query;
-pub use store::{CachedThread, Order, SyncState};
+pub use store::{CachedThread, Order, SyncState, Thread};
 
 /// What can go wrong using the index once it is open.
 #[derive(Debug, thiserror::Error)]

@@ -22,6 +22,9 @@ fn parse_stamp(s: Option<String>) -> Option<DateTime<Utc>> {
 /// A cached page of messages and the contact's activity when fetched.
 pub type CachedThread = (Option<DateTime<Utc>>, Vec<Message>);
 
+/// A contact's uuid, its activity when its messages were fetched, and them.
+pub type Thread = (String, Option<DateTime<Utc>>, Vec<Message>);
+
 /// The order of [`Index::list`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Order {
@@ -162,10 +165,7 @@ impl Index {
     }
 
     /// [`Index::store_messages`] for many contacts in one transaction.
-    pub fn store_threads(
-        &mut self,
-        threads: &[(String, Option<DateTime<Utc>>, Vec<Message>)],
-    ) -> Result<(), IndexError> {
+    pub fn store_threads(&mut self, threads: &[Thread]) -> Result<(), IndexError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let now = stamp(Utc::now());
         for (uuid, activity, messages) in threads {
