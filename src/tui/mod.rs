@@ -72,6 +72,22 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     for w in &settings.warnings {
         model.status.push(ToastKind::Info, w.clone(), now);
     }
+    // One key map for the session: the defaults with the file's [keys].
+    let (keys, problems) = keymap::Keymap::resolve(&settings.looks.keys);
+    keymap::install(keys);
+    for p in problems {
+        tracing::warn!("{p}");
+        model.status.push(ToastKind::Info, p, now);
+    }
+    let theme = match theme::Theme::load(settings.looks.theme.as_deref(), theme::no_color_env()) {
+        Ok(t) => t,
+        Err(e) => {
+            model
+                .status
+                .push(ToastKind::Info, format!("{e}; using the default theme"), now);
+            theme::Theme::from_env()
+        }
+    };
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let mut effects = update::update(&mut model, app::initial_size());
     let id = model.next_id();
@@ -91,7 +107,6 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     let mut guard = terminal::setup().map_err(|e| eyre!("cannot set up the terminal: {e}"))?;
     let sources = app::spawn_sources(&tx, settings.refresh_interval);
     let mut runner = effect::Runner::new(client, tx);
-    let theme = theme::Theme::from_env();
     let result = app::run_loop(&mut guard, &mut model, &mut runner, &mut rx, theme, effects).await;
     for s in sources {
         s.abort();

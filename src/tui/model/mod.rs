@@ -82,6 +82,8 @@ pub struct Model {
     pub compose: compose::Compose,
     next_id: ReqId,
     pub quit: bool,
+    /// A count typed before a motion (`5j`).
+    pub count: Option<u32>,
 }
 
 /// Where each pane goes for a terminal of `width` x `height`.
@@ -116,6 +118,7 @@ impl Model {
             known: Known::default(),
             status: StatusBar::default(),
             overlay: None,
+            count: None,
             account: None,
             drafts: HashMap::new(),
             saving: HashMap::new(),

@@ -6,7 +6,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use crate::tui::keymap::KEYMAP;
+use crate::tui::keymap;
 use crate::tui::model::{Model, Overlay};
 use crate::tui::theme::Theme;
 
@@ -17,14 +17,17 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     Rect::new(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h)
 }
 
-/// The help text: one line per row of the key table.
+/// The help text: one line per row of the resolved key map, with the
+/// action's short name (what `[keys]` and the palette call it).
 pub fn help_lines(theme: &Theme) -> Vec<Line<'static>> {
-    KEYMAP
+    keymap::active()
+        .rows()
         .iter()
         .map(|b| {
             Line::from(vec![
                 Span::styled(format!(" {:<6}", b.label), theme.accent()),
                 Span::raw(b.help),
+                Span::styled(format!("  {}", b.name), theme.dim()),
             ])
         })
         .collect()
@@ -41,7 +44,7 @@ pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
             let r = if two {
                 centered(area, 80, rows as u16 + 2)
             } else {
-                centered(area, 44, rows as u16 + 2)
+                centered(area, 50, rows as u16 + 2)
             };
             frame.render_widget(Clear, r);
             let block = Block::bordered()
