@@ -96,6 +96,13 @@ pub enum Command {
     Webhooks(commands::webhooks::WebhooksCmd),
     /// Print a shell completion script
     Completions(commands::completions::CompletionsArgs),
+    /// Print the man page (every command and option)
+    Man,
+    /// Print the keys in force (the config file's [keys] applied)
+    Keys(commands::keys::KeysArgs),
+    /// Write, check or locate the config file
+    #[command(subcommand)]
+    Config(commands::config::ConfigCmd),
 }
 
 /// Why a command failed, and so its exit code.
