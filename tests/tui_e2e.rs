@@ -379,6 +379,14 @@ fn sighup_restores_the_terminal_too() {
     demo_quits_cleanly_on("HUP");
 }
 
+/// `kill -INT` (raw mode makes Ctrl-C a key, but the signal still comes)
+/// and `kill -QUIT`: the same clean exit.
+#[test]
+fn sigint_and_sigquit_restore_the_terminal_too() {
+    demo_quits_cleanly_on("INT");
+    demo_quits_cleanly_on("QUIT");
+}
+
 fn demo_quits_cleanly_on(signal: &str) {
     let tmp = tempfile::tempdir().unwrap();
     let pty = native_pty_system();

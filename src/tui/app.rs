@@ -66,12 +66,22 @@ pub fn spawn_sources(tx: &UnboundedSender<Msg>, refresh: Duration) -> Vec<tokio:
     let t = tx.clone();
     tasks.push(tokio::spawn(async move {
         use tokio::signal::unix::{SignalKind, signal};
-        let (Ok(mut term), Ok(mut hup)) = (signal(SignalKind::terminate()), signal(SignalKind::hangup())) else {
+        // Every terminating signal ends through the normal path, which
+        // restores the terminal (raw mode never turns Ctrl-C into SIGINT,
+        // but `kill -INT` and `kill -QUIT` still arrive).
+        let (Ok(mut term), Ok(mut hup), Ok(mut int), Ok(mut quit)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::hangup()),
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::quit()),
+        ) else {
             return;
         };
         tokio::select! {
             _ = term.recv() => tracing::info!("SIGTERM: quitting"),
             _ = hup.recv() => tracing::info!("SIGHUP: quitting"),
+            _ = int.recv() => tracing::info!("SIGINT: quitting"),
+            _ = quit.recv() => tracing::info!("SIGQUIT: quitting"),
         }
         let _ = t.send(Msg::Quit);
     }));
