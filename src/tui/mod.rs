@@ -18,6 +18,7 @@ pub use crate::text;
 pub mod theme;
 pub mod update;
 pub mod view;
+pub mod zone;
 
 use color_eyre::eyre::eyre;
 
@@ -64,7 +65,7 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
         demo: demo_mode,
         account,
         bell: settings.bell,
-        tz: Some(*chrono::Local::now().offset()),
+        tz: Some(zone::Zone::Local),
     };
     let mut model = Model::new(session, user, now);
     model.known = known;

@@ -10,7 +10,7 @@ pub mod thread;
 
 use std::collections::HashMap;
 
-use chrono::{DateTime, FixedOffset, Utc};
+use chrono::{DateTime, Utc};
 use ratatui::layout::{Constraint, Layout, Rect};
 
 pub use contact_list::{ContactList, PendingWrite, Search};
@@ -51,7 +51,7 @@ pub struct Session {
     pub account: String,
     pub bell: bool,
     /// The local offset timestamps are shown in.
-    pub tz: Option<FixedOffset>,
+    pub tz: Option<crate::tui::zone::Zone>,
 }
 
 #[derive(Debug)]

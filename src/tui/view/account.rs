@@ -1,7 +1,9 @@
 //! The account overlay: a tab bar, the tab's list (only the rows on screen
 //! are formatted), the selected row's details, and a footer of keys.
 
-use chrono::{DateTime, FixedOffset, Utc};
+use chrono::{DateTime, Utc};
+
+use crate::tui::zone::Zone;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -99,7 +101,7 @@ fn block_text(s: &str) -> String {
     plain_flags(&sanitize(s, true)).into_owned()
 }
 
-fn local(t: Option<DateTime<Utc>>, tz: Option<FixedOffset>) -> String {
+fn local(t: Option<DateTime<Utc>>, tz: Option<Zone>) -> String {
     super::stamp(t, tz).unwrap_or_default()
 }
 

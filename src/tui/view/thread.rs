@@ -5,6 +5,8 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, FixedOffset, Utc};
+
+use crate::tui::zone::Zone;
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
@@ -42,15 +44,15 @@ fn side(m: &Message) -> Side {
     }
 }
 
-fn local(t: DateTime<Utc>, tz: Option<FixedOffset>) -> DateTime<FixedOffset> {
-    t.with_timezone(&super::offset(tz))
+fn local(t: DateTime<Utc>, tz: Option<Zone>) -> DateTime<FixedOffset> {
+    super::local(t, tz)
 }
 
 /// The thread as plain lines with their kinds.
 fn layout(
     messages: &[Message],
     w: u16,
-    tz: Option<FixedOffset>,
+    tz: Option<Zone>,
     new_from: Option<usize>,
     marks: &HashMap<String, String>,
 ) -> Vec<(Kind, String)> {
@@ -93,7 +95,7 @@ fn layout(
 }
 
 /// How many lines the thread takes at inner width `w`.
-pub fn line_count(messages: &[Message], w: u16, tz: Option<FixedOffset>) -> usize {
+pub fn line_count(messages: &[Message], w: u16, tz: Option<Zone>) -> usize {
     layout(messages, w, tz, None, &HashMap::new()).len()
 }
 
