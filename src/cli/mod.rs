@@ -37,6 +37,7 @@ pub struct Cli {
 
 /// How a command prints its answer (global flags).
 #[derive(Debug, Clone, Copy, Default, Args)]
+#[command(next_help_heading = crate::config::GLOBAL_HEADING)]
 pub struct OutputArgs {
     /// Print one JSON document (an array for lists)
     #[arg(long, global = true, conflicts_with = "jsonl")]
@@ -56,6 +57,58 @@ impl OutputArgs {
             Format::Table
         }
     }
+}
+
+/// `frontdesk serve` on its own: only the server's flags, none of the
+/// client's global ones (`--json`, `--profile`, `--base-url`… mean nothing
+/// to a server).
+#[derive(Debug, Parser)]
+#[command(name = "frontdesk serve", version, about = "Run the embedded reference server")]
+pub struct ServeCli {
+    #[command(flatten)]
+    pub args: crate::server::ServeArgs,
+}
+
+/// The command line, with `serve` parsed apart from the client flags.
+pub fn parse_from<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let first = args.get(1).and_then(|a| a.to_str());
+    let second = args.get(2).and_then(|a| a.to_str());
+    if first == Some("serve") || (first == Some("help") && second == Some("serve")) {
+        let skip = if first == Some("help") { 3 } else { 2 };
+        let mut rest = vec![std::ffi::OsString::from("frontdesk serve")];
+        if skip == 3 {
+            rest.push("--help".into());
+        }
+        rest.extend(args.into_iter().skip(skip));
+        let serve = ServeCli::try_parse_from(rest)?;
+        return Ok(Cli {
+            global: GlobalArgs::default(),
+            output: OutputArgs::default(),
+            demo: false,
+            command: Some(Command::Serve(serve.args)),
+        });
+    }
+    let cli = Cli::try_parse_from(args)?;
+    if matches!(cli.command, Some(Command::Serve(_))) {
+        // Client flags given before `serve`.
+        let mut cmd = <Cli as clap::CommandFactory>::command();
+        return Err(cmd.error(
+            clap::error::ErrorKind::ArgumentConflict,
+            "`serve` takes only its own flags: put them after `serve` (see frontdesk serve --help)",
+        ));
+    }
+    Ok(cli)
+}
+
+/// `parse_from` on the process's arguments; prints help or the error and
+/// exits as clap does.
+pub fn parse() -> Cli {
+    parse_from(std::env::args_os()).unwrap_or_else(|e| e.exit())
 }
 
 #[derive(Debug, Subcommand)]
@@ -293,6 +346,46 @@ mod tests {
     #[test]
     fn the_command_line_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    fn help_of(args: &[&str]) -> String {
+        let e = parse_from(std::iter::once("frontdesk").chain(args.iter().copied())).unwrap_err();
+        assert_eq!(e.kind(), clap::error::ErrorKind::DisplayHelp, "{args:?}");
+        e.render().to_string()
+    }
+
+    #[test]
+    fn serve_shows_and_accepts_only_its_own_flags() {
+        for args in [&["serve", "--help"][..], &["help", "serve"]] {
+            let help = help_of(args);
+            assert!(help.contains("--contacts"), "{help}");
+            for client in ["--json", "--jsonl", "--profile", "--user", "--config", "--base-url"] {
+                assert!(!help.contains(client), "{client} in serve's help:\n{help}");
+            }
+        }
+        for bad in [
+            &["serve", "--json"][..],
+            &["serve", "--profile", "p"],
+            &["--json", "serve"],
+        ] {
+            let e = parse_from(std::iter::once("frontdesk").chain(bad.iter().copied())).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{bad:?}");
+        }
+        let cli = parse_from(["frontdesk", "serve", "--contacts", "5"]).unwrap();
+        assert!(matches!(cli.command, Some(Command::Serve(_))));
+    }
+
+    #[test]
+    fn help_lists_own_options_before_the_global_ones() {
+        let help = help_of(&["contacts", "list", "--help"]);
+        let own = help.find("--source").expect("own option");
+        let heading = help.find("Global options:").expect("global heading");
+        assert!(own < heading, "{help}");
+        for global in ["--base-url", "--api-key", "--profile", "--json", "--jsonl"] {
+            let at = help.find(global).unwrap_or_else(|| panic!("{global} missing:\n{help}"));
+            assert!(at > heading, "{global} is not under the global heading:\n{help}");
+        }
+        assert!(help.contains("process list"), "--api-key warns:\n{help}");
     }
 
     #[test]
