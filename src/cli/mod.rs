@@ -151,6 +151,9 @@ pub enum Command {
     Completions(commands::completions::CompletionsArgs),
     /// Print the man page (every command and option)
     Man,
+    /// Check the config, the network path, the key, the clock and the
+    /// terminal: one line each, with a fix for each problem
+    Doctor,
     /// Print the keys in force (the config file's [keys] applied)
     Keys(commands::keys::KeysArgs),
     /// Write, check or locate the config file

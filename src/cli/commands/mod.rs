@@ -7,6 +7,7 @@ pub mod completions;
 pub mod config;
 pub mod contacts;
 pub mod custom_statuses;
+pub mod doctor;
 pub mod funnels;
 pub mod keys;
 pub mod man;
@@ -43,6 +44,7 @@ pub(crate) async fn dispatch(ctx: &mut Ctx<'_>, command: Command) -> Result<(), 
         Command::Webhooks(c) => webhooks::run(ctx, c).await,
         Command::Completions(c) => completions::run(ctx, c),
         Command::Man => man::run(ctx),
+        Command::Doctor => doctor::run(ctx).await,
         Command::Keys(a) => keys::run(ctx, a),
         Command::Config(c) => config::run(ctx, c),
     }
