@@ -447,6 +447,17 @@ fn demo_quits_cleanly_on(signal: &str) {
     drop(pair.master);
     let _ = reader_thread.join();
     assert_terminal_restored(&screen.lock().unwrap());
+    // The title showed the waiting count and the saved one was given back.
+    let raw = String::from_utf8_lossy(&screen.lock().unwrap().raw).into_owned();
+    let (push, set, pop) = (
+        raw.find("\x1b[22;0t"),
+        raw.find("\x1b]2;frontdesk · demo account · "),
+        raw.rfind("\x1b[23;0t"),
+    );
+    assert!(
+        push < set && set < pop && push.is_some(),
+        "title saved, set, restored: {push:?} {set:?} {pop:?}"
+    );
     // The demo server child is gone with it, and so is its manifest.
     let manifest = format!("frontdesk-demo-{pid}.json");
     assert!(!std::env::temp_dir().join(&manifest).exists(), "manifest left behind");

@@ -109,6 +109,7 @@ pub async fn run_loop(
             break;
         }
         guard.terminal.draw(|f| view(model, f, &theme))?;
+        guard.show_title(&super::title::text(model))?;
     }
     Ok(())
 }

@@ -16,6 +16,7 @@ pub mod reply;
 pub mod terminal;
 pub use crate::text;
 pub mod theme;
+pub mod title;
 pub mod update;
 pub mod view;
 pub mod zone;
@@ -105,7 +106,11 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     ));
     effects.extend(update::startup(&mut model));
 
-    let mut guard = terminal::setup().map_err(|e| eyre!("cannot set up the terminal: {e}"))?;
+    let options = terminal::Options {
+        title: settings.looks.title,
+        mouse: settings.looks.mouse,
+    };
+    let mut guard = terminal::setup_with(options).map_err(|e| eyre!("cannot set up the terminal: {e}"))?;
     let sources = app::spawn_sources(&tx, settings.refresh_interval);
     let mut runner = effect::Runner::new(client, tx);
     let result = app::run_loop(&mut guard, &mut model, &mut runner, &mut rx, theme, effects).await;
