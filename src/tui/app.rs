@@ -27,6 +27,7 @@ pub fn spawn_sources(tx: &UnboundedSender<Msg>, refresh: Duration) -> Vec<tokio:
             let msg = match ev {
                 Ok(Event::Key(k)) => Msg::Key(k),
                 Ok(Event::Paste(s)) => Msg::Paste(s),
+                Ok(Event::Mouse(m)) => Msg::Mouse(m),
                 Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
                 Ok(_) => continue,
                 Err(e) => {

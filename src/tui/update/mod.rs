@@ -6,6 +6,7 @@ mod actions;
 mod compose;
 mod details;
 mod list;
+mod mouse;
 mod overlays;
 mod thread;
 
@@ -37,6 +38,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
                 overlays::paste(model, &text, &mut fx)
             }
         }
+        Msg::Mouse(ev) => mouse::on_mouse(model, ev, &mut fx),
         Msg::Resize(w, h) => {
             model.width = w;
             model.height = h;
