@@ -5,6 +5,7 @@
 pub mod app;
 pub mod demo;
 pub mod effect;
+pub mod first_run;
 #[doc(hidden)]
 pub mod fixtures;
 pub mod form;
@@ -34,7 +35,12 @@ use msg::{ListFetch, Msg};
 pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     let log = logging::init();
     let log_path = log.as_ref().map(|(_, p)| p.clone());
-    let settings = crate::config::load(&global).map_err(|e| eyre!("{e}"))?;
+    let mut settings = crate::config::load(&global).map_err(|e| eyre!("{e}"))?;
+    if first_run::applies(&settings, demo)
+        && let first_run::Choice::Saved = first_run::run(&settings, &global).await.map_err(|e| eyre!("{e}"))?
+    {
+        settings = crate::config::load(&global).map_err(|e| eyre!("{e}"))?;
+    }
     let demo_mode = demo || settings.api_key.is_none();
     let mut known = model::Known::default();
     let mut demo_email = None;
