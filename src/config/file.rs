@@ -210,7 +210,19 @@ fn key_entries(
         return Vec::new();
     };
     let mut out = Vec::new();
+    // `[keys.account]` holds the account overlay's `account.*` names.
+    let mut flat = Vec::new();
     for (action, value) in table {
+        match value.get_ref() {
+            DeValue::Table(inner) => {
+                for (a, v) in inner {
+                    flat.push((format!("{}.{}", action.get_ref(), a.get_ref()), a.span(), v));
+                }
+            }
+            _ => flat.push((action.get_ref().to_string(), action.span(), value)),
+        }
+    }
+    for (action, span, value) in flat {
         let strings: Option<Vec<String>> = match value.get_ref() {
             DeValue::String(s) => Some(vec![s.to_string()]),
             DeValue::Array(items) => items
@@ -224,14 +236,13 @@ fn key_entries(
         };
         match strings {
             Some(keys) => out.push(KeyEntry {
-                action: action.get_ref().to_string(),
+                action,
                 keys,
-                at: at(action.span()),
+                at: at(span),
             }),
             None => warnings.push(format!(
-                "{}: keys.{} must be a key name or a list of key names, like [\"j\", \"down\"]",
-                at(action.span()),
-                action.get_ref()
+                "{}: keys.{action} must be a key name or a list of key names, like [\"j\", \"down\"]",
+                at(span)
             )),
         }
     }

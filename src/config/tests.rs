@@ -331,3 +331,17 @@ fn sources_say_where_each_setting_came_from() {
     let s = load_from(&GlobalArgs::default(), &|_| None, None).unwrap();
     assert_eq!(s.source("api_key"), Source::Default);
 }
+
+#[test]
+fn account_overlay_keys_nest_under_keys_account() {
+    let f = Fixture::new();
+    let p = f.file("[keys]\nquit = \"Q\"\n\n[keys.account]\nrename = [\"E\"]\n", 0o600);
+    let s = load_with(&args(&p), &[]).unwrap();
+    let names: Vec<(&str, &str)> = s
+        .looks
+        .keys
+        .iter()
+        .map(|e| (e.action.as_str(), e.at.rsplit(' ').next().unwrap()))
+        .collect();
+    assert_eq!(names, vec![("quit", "2"), ("account.rename", "5")]);
+}

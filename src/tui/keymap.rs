@@ -4,8 +4,10 @@
 //! README's table are all generated from the resolved map, so they cannot
 //! disagree.
 
+mod account;
 mod resolve;
 
+pub use account::{ACCOUNT_KEYMAP, AccountAction};
 pub use resolve::{Keymap, Row, active, install, key_label, parse_key};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

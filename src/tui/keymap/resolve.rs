@@ -6,13 +6,15 @@ use std::sync::OnceLock;
 
 use crossterm::event::{KeyCode, KeyEvent};
 
+use super::account::{ACCOUNT_KEYMAP, AccountAction};
 use super::{Action, KEYMAP, Key, normalise};
 use crate::config::KeyEntry;
 
-/// One row of the resolved map.
+/// One row of the resolved map (of the inbox, or of a context such as the
+/// account overlay).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Row {
-    pub action: Action,
+pub struct Row<A = Action> {
+    pub action: A,
     pub keys: Vec<Key>,
     /// How help, the palette and the README show the keys.
     pub label: String,
@@ -25,6 +27,8 @@ pub struct Row {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Keymap {
     rows: Vec<Row>,
+    /// The account overlay's keys (`account.*` names).
+    account: Vec<Row<AccountAction>>,
 }
 
 static ACTIVE: OnceLock<Keymap> = OnceLock::new();
@@ -55,6 +59,16 @@ impl Keymap {
                     help: b.help,
                 })
                 .collect(),
+            account: ACCOUNT_KEYMAP
+                .iter()
+                .map(|b| Row {
+                    action: b.action,
+                    keys: b.keys.to_vec(),
+                    label: b.label.to_string(),
+                    name: b.name,
+                    help: b.help,
+                })
+                .collect(),
         }
     }
 
@@ -64,65 +78,22 @@ impl Keymap {
     pub fn resolve(entries: &[KeyEntry]) -> (Keymap, Vec<String>) {
         let mut map = Keymap::defaults();
         let mut problems = Vec::new();
-        // Which entry claimed each key first: (key, row index, where).
-        let mut claimed: Vec<(Key, usize, &str)> = Vec::new();
-        for e in entries {
-            let Some(row) = map.rows.iter().position(|r| r.name == e.action) else {
-                let known: Vec<&str> = map.rows.iter().map(|r| r.name).collect();
-                problems.push(format!(
-                    "{}: unknown action {:?} (known: {})",
-                    e.at,
-                    e.action,
-                    known.join(", ")
-                ));
-                continue;
-            };
-            let mut keys = Vec::new();
-            for name in &e.keys {
-                let Some(k) = parse_key(name) else {
-                    problems.push(format!(
-                        "{}: unknown key {name:?} for {} (use a character, ctrl-x, up, down, left, right, \
-                         home, end, pgup, pgdn, tab, shift-tab, enter, esc, space, backspace, delete, f1-f12)",
-                        e.at, e.action
-                    ));
-                    continue;
-                };
-                if let Some((_, other, at)) = claimed.iter().find(|(c, i, _)| *c == k && *i != row) {
-                    problems.push(format!(
-                        "{}: {:?} is already bound to {} ({at}); it stays there",
-                        e.at, name, map.rows[*other].name
-                    ));
-                    continue;
-                }
-                if !keys.contains(&k) {
-                    keys.push(k);
-                    claimed.push((k, row, &e.at));
-                }
-            }
-            if keys.is_empty() {
-                // Nothing usable: the action keeps its defaults.
-                continue;
-            }
-            map.rows[row].label = keys.iter().map(|k| key_label(*k)).collect::<Vec<_>>().join(" ");
-            map.rows[row].keys = keys;
-        }
-        // Keys taken by an entry leave the defaults that held them.
-        for (k, owner, at) in &claimed {
-            for (i, r) in map.rows.iter_mut().enumerate() {
-                if i != *owner && r.keys.contains(k) {
-                    r.keys.retain(|x| x != k);
-                    r.label = r.keys.iter().map(|k| key_label(*k)).collect::<Vec<_>>().join(" ");
-                    if r.keys.is_empty() {
-                        problems.push(format!(
-                            "{at}: {} took the last key of {}; it is left to the palette (: or C-k)",
-                            key_label(*k),
-                            r.name
-                        ));
-                    }
-                }
-            }
-        }
+        let (account, inbox): (Vec<&KeyEntry>, Vec<&KeyEntry>) =
+            entries.iter().partition(|e| e.action.starts_with("account."));
+        apply(&mut map.rows, &inbox, &mut problems);
+        apply(&mut map.account, &account, &mut problems);
         (map, problems)
+    }
+
+    /// The account overlay's rows.
+    pub fn account_rows(&self) -> &[Row<AccountAction>] {
+        &self.account
+    }
+
+    /// The account overlay's action for `key`, if any.
+    pub fn account_action_for(&self, key: &KeyEvent) -> Option<AccountAction> {
+        let k = normalise(key);
+        self.account.iter().find(|r| r.keys.contains(&k)).map(|r| r.action)
     }
 
     pub fn rows(&self) -> &[Row] {
@@ -146,12 +117,81 @@ impl Keymap {
     /// The README's key table (Markdown), generated so it cannot drift.
     pub fn markdown_table(&self) -> String {
         let mut out = String::from("| keys | action | name in `[keys]` |\n| --- | --- | --- |\n");
-        for r in &self.rows {
-            let keys: Vec<String> = r.keys.iter().map(|k| format!("`{}`", key_label(*k))).collect();
+        let line = |keys: &[Key], help: &str, name: &str| {
+            let keys: Vec<String> = keys.iter().map(|k| format!("`{}`", key_label(*k))).collect();
             let keys = keys.join(" ").replace('|', "\\|");
-            out.push_str(&format!("| {keys} | {} | `{}` |\n", r.help, r.name));
+            format!("| {keys} | {help} | `{name}` |\n")
+        };
+        for r in &self.rows {
+            out.push_str(&line(&r.keys, r.help, r.name));
+        }
+        out.push_str("| | **In the account overlay (`A`)** | |\n");
+        for r in &self.account {
+            out.push_str(&line(&r.keys, r.help, r.name));
         }
         out
+    }
+}
+
+/// Applies one context's entries to its rows (see `Keymap::resolve`).
+fn apply<A: Copy + PartialEq>(rows: &mut [Row<A>], entries: &[&KeyEntry], problems: &mut Vec<String>) {
+    // Which entry claimed each key first: (key, row index, where).
+    let mut claimed: Vec<(Key, usize, &str)> = Vec::new();
+    for e in entries {
+        let Some(row) = rows.iter().position(|r| r.name == e.action) else {
+            let known: Vec<&str> = rows.iter().map(|r| r.name).collect();
+            problems.push(format!(
+                "{}: unknown action {:?} (known: {})",
+                e.at,
+                e.action,
+                known.join(", ")
+            ));
+            continue;
+        };
+        let mut keys = Vec::new();
+        for name in &e.keys {
+            let Some(k) = parse_key(name) else {
+                problems.push(format!(
+                    "{}: unknown key {name:?} for {} (use a character, ctrl-x, up, down, left, right, \
+                     home, end, pgup, pgdn, tab, shift-tab, enter, esc, space, backspace, delete, f1-f12)",
+                    e.at, e.action
+                ));
+                continue;
+            };
+            if let Some((_, other, at)) = claimed.iter().find(|(c, i, _)| *c == k && *i != row) {
+                problems.push(format!(
+                    "{}: {:?} is already bound to {} ({at}); it stays there",
+                    e.at, name, rows[*other].name
+                ));
+                continue;
+            }
+            if !keys.contains(&k) {
+                keys.push(k);
+                claimed.push((k, row, &e.at));
+            }
+        }
+        if keys.is_empty() {
+            // Nothing usable: the action keeps its defaults.
+            continue;
+        }
+        rows[row].label = keys.iter().map(|k| key_label(*k)).collect::<Vec<_>>().join(" ");
+        rows[row].keys = keys;
+    }
+    // Keys taken by an entry leave the defaults that held them.
+    for (k, owner, at) in &claimed {
+        for (i, r) in rows.iter_mut().enumerate() {
+            if i != *owner && r.keys.contains(k) {
+                r.keys.retain(|x| x != k);
+                r.label = r.keys.iter().map(|k| key_label(*k)).collect::<Vec<_>>().join(" ");
+                if r.keys.is_empty() {
+                    problems.push(format!(
+                        "{at}: {} took the last key of {}; it is left to the palette (: or C-k)",
+                        key_label(*k),
+                        r.name
+                    ));
+                }
+            }
+        }
     }
 }
 
@@ -295,6 +335,18 @@ mod tests {
         assert_eq!(map.action_for(&press('Q')), Some(Action::Quit));
         assert_eq!(map.action_for(&press('w')), Some(Action::Assign));
         assert_eq!(map.action_for(&press('j')), Some(Action::MoveDown), "defaults load");
+    }
+
+    #[test]
+    fn the_account_overlay_is_a_context_of_the_same_table() {
+        let (map, problems) = Keymap::resolve(&[entry("account.rename", &["E"], 2), entry("account.zap", &["z"], 3)]);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].starts_with("cfg.toml line 3: unknown action \"account.zap\""));
+        assert_eq!(map.account_action_for(&press('E')), Some(AccountAction::Rename));
+        assert_eq!(map.account_action_for(&press('e')), None);
+        // The same key means different things in each context.
+        assert_eq!(map.action_for(&press('e')), Some(Action::Edit));
+        assert_eq!(map.account_action_for(&press('r')), Some(AccountAction::Refresh));
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountAreas, AccountTab, Cursor, Remote, account_areas};
 use crate::tui::text::{plain_flags, sanitize, width};
 use crate::tui::theme::Theme;
-use crate::tui::update::account::{KEYS, tab_keys};
+use crate::tui::update::account::footer_keys;
 
 /// A column: its header, its width, whether it takes the rest, and how
 /// late it is dropped on narrow screens (higher stays longer).
@@ -160,7 +160,7 @@ fn loading(acc: &Account) -> bool {
 
 fn footer(acc: &Account, frame: &mut Frame, area: Rect, theme: &Theme) {
     let mut spans = Vec::new();
-    for (k, what) in tab_keys(acc.tab).iter().chain(KEYS) {
+    for (k, what) in footer_keys(acc.tab) {
         spans.push(Span::styled(format!("{k} "), theme.accent()));
         spans.push(Span::styled(format!("{what}  "), theme.dim()));
     }

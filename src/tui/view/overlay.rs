@@ -20,17 +20,18 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
 /// The help text: one line per row of the resolved key map, with the
 /// action's short name (what `[keys]` and the palette call it).
 pub fn help_lines(theme: &Theme) -> Vec<Line<'static>> {
-    keymap::active()
-        .rows()
-        .iter()
-        .map(|b| {
-            Line::from(vec![
-                Span::styled(format!(" {:<6}", b.label), theme.accent()),
-                Span::raw(b.help),
-                Span::styled(format!("  {}", b.name), theme.dim()),
-            ])
-        })
-        .collect()
+    let map = keymap::active();
+    let line = |label: &str, help: &'static str, name: &'static str| {
+        Line::from(vec![
+            Span::styled(format!(" {label:<6}"), theme.accent()),
+            Span::raw(help),
+            Span::styled(format!("  {name}"), theme.dim()),
+        ])
+    };
+    let mut lines: Vec<Line<'static>> = map.rows().iter().map(|b| line(&b.label, b.help, b.name)).collect();
+    lines.push(Line::styled(" In the account overlay (A):", theme.accent()));
+    lines.extend(map.account_rows().iter().map(|b| line(&b.label, b.help, b.name)));
+    lines
 }
 
 pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
