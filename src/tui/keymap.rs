@@ -7,7 +7,7 @@
 mod account;
 mod resolve;
 
-pub use account::{ACCOUNT_KEYMAP, AccountAction};
+pub use account::{ACCOUNT_KEYMAP, AccountAction, account_footer};
 pub use resolve::{Keymap, Row, active, install, key_label, parse_key};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -193,6 +193,12 @@ impl Action {
             Action::MoveDown | Action::MoveUp | Action::PageDown | Action::PageUp
         )
     }
+}
+
+/// The first key of `action` in the active map, for footers ("" when it
+/// has none).
+pub fn first_key(action: Action) -> String {
+    active().label(action).split(' ').next().unwrap_or("").to_string()
 }
 
 /// The default row of `action`.

@@ -7,50 +7,11 @@ use ratatui::layout::Rect;
 use crate::tui::effect::Effect;
 use crate::tui::effect::account::AccountEffect;
 use crate::tui::form::{FieldKind, FieldSpec, Form, FormOutcome, FormValue, TextCheck};
+pub use crate::tui::keymap::account_footer as footer_keys;
 use crate::tui::keymap::{self, AccountAction};
 use crate::tui::model::account::{Account, AccountTab, Cursor, Rename, RenameTarget, account_areas};
 use crate::tui::model::{Model, ToastKind};
 use crate::tui::msg::account::{AccountMsg, Renamed};
-
-/// The overlay's footer for `tab`: (keys, what) from the one key table,
-/// so rebound keys show as they are.
-pub fn footer_keys(tab: AccountTab) -> Vec<(String, &'static str)> {
-    use AccountAction as A;
-    let map = keymap::active();
-    let first = |a: A| -> String {
-        let label = map
-            .account_rows()
-            .iter()
-            .find(|r| r.action == a)
-            .map_or("", |r| r.label.as_str());
-        label.split(' ').next().unwrap_or("").to_string()
-    };
-    // One action shows all its keys; a group shows the first key of each.
-    let join = |actions: &[A]| match actions {
-        [one] => map
-            .account_rows()
-            .iter()
-            .find(|r| r.action == *one)
-            .map_or(String::new(), |r| r.label.clone()),
-        many => many.iter().map(|a| first(*a)).collect::<Vec<_>>().join(" "),
-    };
-    let mut out = match tab {
-        AccountTab::Templates | AccountTab::Channels => vec![(join(&[A::Rename]), "rename")],
-        AccountTab::Teams => vec![(join(&[A::Members]), "members")],
-        AccountTab::Plan => vec![],
-        AccountTab::Webhooks => vec![
-            (join(&[A::Filter]), "filter"),
-            (join(&[A::NextPage, A::PrevPage]), "page"),
-        ],
-    };
-    out.extend([
-        (format!("{} 1-5", first(A::NextTab)), "tab"),
-        (join(&[A::Down, A::Up, A::Top, A::Bottom]), "move"),
-        (join(&[A::Refresh]), "refresh"),
-        (join(&[A::Close]), "close"),
-    ]);
-    out
-}
 
 /// `A`: opens on Templates and fetches it.
 pub(crate) fn open(model: &mut Model, fx: &mut Vec<Effect>) {
