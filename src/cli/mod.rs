@@ -11,6 +11,7 @@
 
 pub mod commands;
 pub mod output;
+pub mod serve;
 
 use std::io::{IsTerminal, Write};
 
@@ -67,7 +68,7 @@ impl OutputArgs {
 #[command(name = "frontdesk serve", version, about = "Run the embedded reference server")]
 pub struct ServeCli {
     #[command(flatten)]
-    pub args: crate::server::ServeArgs,
+    pub args: serve::ServeArgs,
 }
 
 /// The command line, with `serve` parsed apart from the client flags.
@@ -115,7 +116,7 @@ pub fn parse() -> Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the embedded reference server
-    Serve(crate::server::ServeArgs),
+    Serve(serve::ServeArgs),
     /// List, read, create and update contacts; close and reopen conversations
     #[command(subcommand)]
     Contacts(commands::contacts::ContactsCmd),
