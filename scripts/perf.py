@@ -128,11 +128,17 @@ class Tui:
             now = time.monotonic()
             with self.lock:
                 self.stream.feed(data)
-                text = "\n".join(self.screen.display)
+                text = self._text()
                 if text != self.text:
                     self.text = text
                     self.changed_at = now
         self.alive = False
+
+    def _text(self):
+        # pyte's own `display` trips over empty cells (wide characters).
+        cols = self.screen.columns
+        return "\n".join("".join(row[x].data for x in range(cols))
+                         for row in (self.screen.buffer[y] for y in range(self.screen.lines)))
 
     def snapshot(self):
         with self.lock:
@@ -230,7 +236,8 @@ def keys(tui, key, n, reset=None):
 def latency_row(samples):
     if not samples:
         return "no change seen"
-    return f"p50 {pct(samples, 50) * 1000:.1f} ms, p99 {pct(samples, 99) * 1000:.1f} ms (n={len(samples)})"
+    return (f"p50 {pct(samples, 50) * 1000:.1f} ms, p90 {pct(samples, 90) * 1000:.1f} ms, "
+            f"p99 {pct(samples, 99) * 1000:.1f} ms (n={len(samples)})")
 
 
 # ---------------------------------------------------------------- the data
@@ -405,8 +412,9 @@ def main():
             big_list(binary, workdir, args, rows)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    print(f"Terminal {COLS}x{ROWS}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}, "
-          f"`{os.path.relpath(binary)}`\n")
+    load = os.getloadavg()[0]
+    print(f"Terminal {COLS}x{ROWS}, {os.cpu_count()} cores, load average {load:.1f} at the end, "
+          f"{time.strftime('%Y-%m-%d')}, `{os.path.relpath(binary)}`\n")
     print("| Situation | Measured |")
     print("|---|---|")
     for name, value in rows:

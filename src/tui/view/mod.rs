@@ -13,6 +13,8 @@ pub mod thread;
 mod tests;
 #[cfg(test)]
 mod tests_compose;
+#[cfg(test)]
+mod tests_thread;
 
 use chrono::{DateTime, Utc};
 use ratatui::Frame;
