@@ -104,7 +104,10 @@ class Tui:
             "FRONTDESK_LOG": os.path.join(workdir, "frontdesk.log"),
             "TERM": "xterm-256color",
         })
-        config = os.path.join(workdir, "no-such-config.toml")
+        # An empty config file: a missing one is reported in a toast, and
+        # its expiry would be taken for a key's frame.
+        config = os.path.join(workdir, "empty-config.toml")
+        open(config, "a").close()
         self.proc = subprocess.Popen([binary, "--config", config], stdin=slave, stdout=slave, stderr=slave,
                                      env=env, start_new_session=True)
         os.close(slave)
