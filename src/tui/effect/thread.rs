@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::api::Client;
+use crate::api::{Client, MessageId};
 use crate::tui::msg::ReqId;
 use crate::tui::msg::thread::ThreadMsg;
 
@@ -19,13 +19,13 @@ pub async fn perform(client: Client, effect: ThreadEffect) -> ThreadMsg {
         ThreadEffect::Delete { id, uuid, key } => ThreadMsg::Deleted {
             id,
             key,
-            result: client.delete_message(&uuid).await,
+            result: client.delete_message(&MessageId::new(uuid)).await.map(|_| ()),
         },
         ThreadEffect::Status { id, uuid, after } => {
             tokio::time::sleep(after).await;
             ThreadMsg::Status {
                 id,
-                result: client.message_status(&uuid).await,
+                result: client.message_status(&MessageId::new(uuid)).await,
             }
         }
     }
