@@ -449,17 +449,7 @@ fn demo_quits_cleanly_on(signal: &str) {
 /// through the API, and the screen says so.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn delete_a_sent_message_from_the_thread() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let server = start(
-        listener,
-        ServerConfig {
-            contacts: 40,
-            seed: 7,
-            ..Default::default()
-        },
-    )
-    .await
-    .unwrap();
+    let server = common::spawn(common::config(40, 7)).await;
     let (base, key) = (server.base_url.clone(), server.api_key.clone());
     let http = reqwest::Client::new();
 
