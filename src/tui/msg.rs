@@ -3,6 +3,7 @@
 //! produced them so stale ones can be recognised and dropped.
 
 pub mod account;
+pub mod thread;
 
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
@@ -79,6 +80,8 @@ pub type ReqId = u64;
 pub enum Msg {
     Key(KeyEvent),
     Paste(String),
+    /// A click or the wheel (only with `mouse = true`).
+    Mouse(crossterm::event::MouseEvent),
     Resize(u16, u16),
     /// The clock: spinners, relative times, toast expiry, debounce.
     Tick(DateTime<Utc>),
@@ -138,4 +141,6 @@ pub enum Msg {
     Compose(super::reply::ComposeMsg),
     /// Results for the account overlay.
     Account(account::AccountMsg),
+    /// Results of a thread message's delete or status.
+    Thread(thread::ThreadMsg),
 }

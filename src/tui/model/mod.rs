@@ -10,7 +10,7 @@ pub mod thread;
 
 use std::collections::HashMap;
 
-use chrono::{DateTime, FixedOffset, Utc};
+use chrono::{DateTime, Utc};
 use ratatui::layout::{Constraint, Layout, Rect};
 
 pub use contact_list::{ContactList, PendingWrite, Search};
@@ -51,7 +51,7 @@ pub struct Session {
     pub account: String,
     pub bell: bool,
     /// The local offset timestamps are shown in.
-    pub tz: Option<FixedOffset>,
+    pub tz: Option<crate::tui::zone::Zone>,
 }
 
 #[derive(Debug)]
@@ -82,6 +82,8 @@ pub struct Model {
     pub compose: compose::Compose,
     next_id: ReqId,
     pub quit: bool,
+    /// A count typed before a motion (`5j`).
+    pub count: Option<u32>,
 }
 
 /// Where each pane goes for a terminal of `width` x `height`.
@@ -116,6 +118,7 @@ impl Model {
             known: Known::default(),
             status: StatusBar::default(),
             overlay: None,
+            count: None,
             account: None,
             drafts: HashMap::new(),
             saving: HashMap::new(),

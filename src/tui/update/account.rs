@@ -7,27 +7,11 @@ use ratatui::layout::Rect;
 use crate::tui::effect::Effect;
 use crate::tui::effect::account::AccountEffect;
 use crate::tui::form::{FieldKind, FieldSpec, Form, FormOutcome, FormValue, TextCheck};
+pub use crate::tui::keymap::account_footer as footer_keys;
+use crate::tui::keymap::{self, AccountAction};
 use crate::tui::model::account::{Account, AccountTab, Cursor, Rename, RenameTarget, account_areas};
 use crate::tui::model::{Model, ToastKind};
 use crate::tui::msg::account::{AccountMsg, Renamed};
-
-/// The keys of the overlay, for its footer (the handler below matches them).
-pub const KEYS: &[(&str, &str)] = &[
-    ("Tab 1-5", "tab"),
-    ("j k g G", "move"),
-    ("r", "refresh"),
-    ("Esc", "close"),
-];
-
-/// The keys of one tab, for its footer.
-pub fn tab_keys(tab: AccountTab) -> &'static [(&'static str, &'static str)] {
-    match tab {
-        AccountTab::Templates | AccountTab::Channels => &[("e", "rename")],
-        AccountTab::Teams => &[("Enter m", "members")],
-        AccountTab::Plan => &[],
-        AccountTab::Webhooks => &[("f", "filter"), ("n p", "page")],
-    }
-}
 
 /// `A`: opens on Templates and fetches it.
 pub(crate) fn open(model: &mut Model, fx: &mut Vec<Effect>) {
@@ -126,22 +110,31 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     }
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     let tab = acc.tab;
-    match key.code {
-        KeyCode::Char('c') if ctrl => model.quit = true,
-        KeyCode::Esc | KeyCode::Char('q') => model.account = None,
-        KeyCode::Tab => switch(model, (tab.index() + 1) % 5, fx),
-        KeyCode::BackTab => switch(model, (tab.index() + 4) % 5, fx),
-        KeyCode::Char(c @ '1'..='5') => switch(model, c as usize - '1' as usize, fx),
-        KeyCode::Char('r') => fetch(model, fx),
-        KeyCode::Char('j') | KeyCode::Down => move_by(model, |c, _, _| c.selected + 1),
-        KeyCode::Char('k') | KeyCode::Up => move_by(model, |c, _, _| c.selected.saturating_sub(1)),
-        KeyCode::Char('g') | KeyCode::Home => move_by(model, |_, _, _| 0),
-        KeyCode::Char('G') | KeyCode::End => move_by(model, |_, len, _| len.saturating_sub(1)),
-        KeyCode::PageDown => move_by(model, |c, _, h| c.selected + h),
-        KeyCode::PageUp => move_by(model, |c, _, h| c.selected.saturating_sub(h)),
-        KeyCode::Char('e') if matches!(tab, AccountTab::Templates | AccountTab::Channels) => open_rename(model),
-        KeyCode::Enter | KeyCode::Char('m') if tab == AccountTab::Teams => show_members(model, fx),
-        KeyCode::Char('f') if tab == AccountTab::Webhooks => {
+    if let (KeyCode::Char(c @ '1'..='5'), false) = (key.code, ctrl) {
+        return switch(model, c as usize - '1' as usize, fx);
+    }
+    if ctrl && key.code == KeyCode::Char('c') {
+        model.quit = true;
+        return;
+    }
+    let Some(action) = keymap::active().account_action_for(&key) else {
+        return;
+    };
+    use AccountAction as A;
+    match action {
+        A::Close => model.account = None,
+        A::NextTab => switch(model, (tab.index() + 1) % 5, fx),
+        A::PrevTab => switch(model, (tab.index() + 4) % 5, fx),
+        A::Refresh => fetch(model, fx),
+        A::Down => move_by(model, |c, _, _| c.selected + 1),
+        A::Up => move_by(model, |c, _, _| c.selected.saturating_sub(1)),
+        A::Top => move_by(model, |_, _, _| 0),
+        A::Bottom => move_by(model, |_, len, _| len.saturating_sub(1)),
+        A::PageDown => move_by(model, |c, _, h| c.selected + h),
+        A::PageUp => move_by(model, |c, _, h| c.selected.saturating_sub(h)),
+        A::Rename if matches!(tab, AccountTab::Templates | AccountTab::Channels) => open_rename(model),
+        A::Members if tab == AccountTab::Teams => show_members(model, fx),
+        A::Filter if tab == AccountTab::Webhooks => {
             let w = &mut acc.webhooks;
             w.filter = w.filter.next();
             w.page = 1;
@@ -151,9 +144,9 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
             w.cursor = Cursor::default();
             fetch(model, fx);
         }
-        KeyCode::Char('n') if tab == AccountTab::Webhooks => turn_page(model, 1, fx),
-        KeyCode::Char('p') if tab == AccountTab::Webhooks => turn_page(model, -1, fx),
-        _ => {}
+        A::NextPage if tab == AccountTab::Webhooks => turn_page(model, 1, fx),
+        A::PrevPage if tab == AccountTab::Webhooks => turn_page(model, -1, fx),
+        A::Rename | A::Members | A::Filter | A::NextPage | A::PrevPage => {}
     }
 }
 

@@ -6,6 +6,7 @@ mod actions;
 mod compose;
 mod details;
 mod list;
+mod mouse;
 mod overlays;
 mod thread;
 
@@ -37,6 +38,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
                 overlays::paste(model, &text, &mut fx)
             }
         }
+        Msg::Mouse(ev) => mouse::on_mouse(model, ev, &mut fx),
         Msg::Resize(w, h) => {
             model.width = w;
             model.height = h;
@@ -93,6 +95,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Compose(m) => compose::on_msg(model, m, &mut fx),
         Msg::Account(m) => account::loaded(model, m, &mut fx),
+        Msg::Thread(m) => thread::on_msg(model, m, &mut fx),
         Msg::TeamMembersLoaded { result, .. } => {
             if let Ok(members) = result {
                 for m in members {
@@ -131,6 +134,9 @@ fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
         account::key(model, key, fx);
         return;
     }
+    if thread::popup_key(model, key, fx) {
+        return;
+    }
     if compose::active(model) {
         return compose::key(model, key, fx);
     }
@@ -138,8 +144,16 @@ fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
         list::search_key(model, key, fx);
         return;
     }
+    if let Some(n) = super::keymap::count_digit(&key, model.count) {
+        model.count = Some(n);
+        return;
+    }
+    let count = model.count.take().unwrap_or(1);
     if let Some(action) = action_for(&key) {
-        run_action(model, action, fx);
+        let times = if action.takes_count() { count } else { 1 };
+        for _ in 0..times {
+            run_action(model, action, fx);
+        }
     } else if key.code == KeyCode::Enter && model.focus == Pane::List && !model.is_wide() {
         model.focus = Pane::Thread;
     }
@@ -191,6 +205,8 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
             }
         }
         Action::Quit => model.quit = true,
+        Action::DeleteMessage => thread::ask_delete(model),
+        Action::MessageInfo => thread::open_info(model, fx),
     }
 }
 

@@ -13,6 +13,8 @@ pub mod thread;
 mod tests;
 #[cfg(test)]
 mod tests_compose;
+#[cfg(test)]
+mod tests_thread;
 
 use chrono::{DateTime, Utc};
 use ratatui::Frame;
@@ -23,8 +25,19 @@ use super::theme::Theme;
 
 pub const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
+thread_local! {
+    /// Set whenever a spinner is drawn: the loop ticks only while one shows.
+    static SPUN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 pub fn spinner(frame: u64) -> &'static str {
+    SPUN.with(|s| s.set(true));
     SPINNER[(frame % SPINNER.len() as u64) as usize]
+}
+
+/// Whether a spinner was drawn since the last call.
+pub fn take_spun() -> bool {
+    SPUN.with(|s| s.replace(false))
 }
 
 /// Draws the whole screen.
@@ -118,15 +131,12 @@ pub fn fit(s: &str, w: usize) -> String {
     format!("{t}{}", " ".repeat(pad))
 }
 
-/// The offset timestamps are shown in: the local one, or UTC when unknown.
-pub(crate) fn offset(tz: Option<chrono::FixedOffset>) -> chrono::FixedOffset {
-    use chrono::Offset;
-    tz.unwrap_or_else(|| chrono::Utc.fix())
-}
+/// A timestamp in the local zone (its offset at that time), or UTC when
+/// unknown: the one place views convert times.
+pub(crate) use crate::tui::zone::local;
 
 /// A timestamp as the panes show it (`2026-11-22 14:02`, local time), or
 /// `None` when the server sent none.
-pub(crate) fn stamp(t: Option<chrono::DateTime<chrono::Utc>>, tz: Option<chrono::FixedOffset>) -> Option<String> {
-    let tz = offset(tz);
-    t.map(|t| t.with_timezone(&tz).format("%Y-%m-%d %H:%M").to_string())
+pub(crate) fn stamp(t: Option<chrono::DateTime<chrono::Utc>>, tz: Option<crate::tui::zone::Zone>) -> Option<String> {
+    t.map(|t| local(t, tz).format("%Y-%m-%d %H:%M").to_string())
 }
