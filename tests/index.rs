@@ -243,3 +243,40 @@ fn two_handles_syncing_one_file_at_once_leave_it_consistent() {
     let api = client(&srv, 3);
     assert_eq!(indexed(&index), common::runtime().block_on(fresh_walk(&api)));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_contact_created_during_a_full_walk_arrives_with_the_next_pass() {
+    let srv = common::spawn(common::config(300, 13)).await;
+    let api = client(&srv, 3);
+    let other = client(&srv, 3);
+    let source = srv.manifest.sources[0].clone();
+    let started = std::sync::Arc::new(tokio::sync::Notify::new());
+    let signal = started.clone();
+    // Created once the walk has stored its first page.
+    let creator = tokio::spawn(async move {
+        signal.notified().await;
+        other
+            .create_contact(&NewContact {
+                identifier: "+15550142000".into(),
+                source,
+                name: "Midwalk Mo".into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+    });
+    let mut index = Index::in_memory().unwrap();
+    let mut first = true;
+    full_sync(&api, &mut index, &mut Budget::new(10.0), &mut |_| {
+        if std::mem::take(&mut first) {
+            started.notify_one();
+        }
+    })
+    .await
+    .unwrap();
+    let new = creator.await.unwrap();
+    incremental_sync(&api, &mut index, &mut unlimited()).await.unwrap();
+    assert_eq!(index.get(&new.uuid).unwrap().unwrap().name, "Midwalk Mo");
+    assert_eq!(index.count().unwrap(), 301);
+    assert_eq!(indexed(&index), fresh_walk(&api).await);
+}
