@@ -14,6 +14,7 @@
 //! base_url = "https://api.example.com/v1"
 //! api_key = "..."
 //! user_uuid = "..."
+//! user_email = "me@example.com"   # "Me": your collaborator email
 //!
 //! [profiles.work]
 //! base_url = "https://api.example.com/v1"
@@ -57,6 +58,9 @@ pub struct GlobalArgs {
     /// Your own user uuid, for availability and custom status [env: FRONTDESK_USER_UUID]
     #[arg(long = "user", global = true)]
     pub user_uuid: Option<String>,
+    /// Your collaborator email ("Me": the Mine view, your assignments) [env: FRONTDESK_USER_EMAIL]
+    #[arg(long = "email", global = true, value_name = "EMAIL")]
+    pub user_email: Option<String>,
     /// Config file to read instead of the platform's default [env: FRONTDESK_CONFIG]
     #[arg(long, global = true)]
     pub config: Option<PathBuf>,
@@ -110,6 +114,8 @@ pub struct Settings {
     pub api_key: Option<ApiKey>,
     /// The agent's own user uuid.
     pub user_uuid: Option<String>,
+    /// The agent's collaborator email ("Me"), checked to be an email address.
+    pub user_email: Option<String>,
     /// Request timeout.
     pub timeout: Duration,
     /// How often the TUI refreshes the first page and the open thread.
@@ -123,7 +129,7 @@ pub struct Settings {
     /// Theme, mouse, title and keys.
     pub looks: Looks,
     /// Where each account setting came from, by its file name
-    /// (`base_url`, `api_key`, `user_uuid`, `profile`).
+    /// (`base_url`, `api_key`, `user_uuid`, `user_email`, `profile`).
     pub sources: Vec<(&'static str, Source)>,
 }
 
@@ -169,6 +175,7 @@ pub const DEFAULT_PROFILE: &str = "default";
 pub const ENV_API_KEY: &str = "FRONTDESK_API_KEY";
 pub const ENV_BASE_URL: &str = "FRONTDESK_BASE_URL";
 pub const ENV_USER_UUID: &str = "FRONTDESK_USER_UUID";
+pub const ENV_USER_EMAIL: &str = "FRONTDESK_USER_EMAIL";
 pub const ENV_PROFILE: &str = "FRONTDESK_PROFILE";
 pub const ENV_CONFIG: &str = "FRONTDESK_CONFIG";
 
@@ -279,6 +286,22 @@ pub fn load_from(
         env(ENV_USER_UUID),
         account(|p| &p.user_uuid),
     );
+    let user_email = pick(
+        "user_email",
+        flag(&args.user_email),
+        env(ENV_USER_EMAIL),
+        account(|p| &p.user_email).map(|e| e.trim().to_string()),
+    );
+    if let Some(email) = &user_email {
+        checked_email(email).map_err(|problem| {
+            let from = match sources.iter().find(|(n, _)| *n == "user_email").map(|(_, s)| *s) {
+                Some(Source::Flag) => "--email".to_string(),
+                Some(Source::Env) => ENV_USER_EMAIL.to_string(),
+                _ => format!("user_email in {shown_path} (profile {profile_name:?})"),
+            };
+            ConfigError(format!("{from}: {problem}"))
+        })?;
+    }
 
     let secs = |name: &str, own: Option<u64>, global: Option<u64>, default: Duration| match own.or(global) {
         None => Ok(default),
@@ -312,6 +335,7 @@ pub fn load_from(
         base_url,
         api_key: api_key.map(ApiKey::new),
         user_uuid,
+        user_email,
         timeout,
         refresh_interval,
         bell,
@@ -325,6 +349,15 @@ pub fn load_from(
         },
         sources,
     })
+}
+
+/// The same email check the forms and the client use; the problem as a
+/// sentence (the value passes through the terminal sanitizer).
+pub fn checked_email(email: &str) -> Result<(), String> {
+    use crate::api::model::{FieldType, FieldValue, validate_field_value};
+    validate_field_value("email", &FieldType::Email, &[], &FieldValue::Text(email.to_string()))
+        .map(|_| ())
+        .map_err(|e| crate::text::sanitize_line(&e))
 }
 
 /// Reads and parses the file; `None` when it does not exist.

@@ -18,6 +18,7 @@ fn run(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (i32, String, String
         "FRONTDESK_BASE_URL",
         "FRONTDESK_API_KEY",
         "FRONTDESK_USER_UUID",
+        "FRONTDESK_USER_EMAIL",
         "FRONTDESK_PROFILE",
         "FRONTDESK_CONFIG",
     ] {
@@ -101,6 +102,27 @@ fn config_init_check_and_path() {
     assert_eq!(code, 2, "a key in argv is refused: {err}");
     assert!(!path.exists());
 
+    let (code, _, err) = run(
+        &[
+            "config",
+            "init",
+            "--config",
+            p,
+            "--profile",
+            "work",
+            "--base-url",
+            "https://api.example.com/v1",
+            "--user",
+            "u-1",
+            "--email",
+            "not-an-email",
+        ],
+        &format!("{key}\n"),
+        &[],
+    );
+    assert_eq!(code, 2, "a bad --email is refused before anything is written: {err}");
+    assert!(err.contains("\"not-an-email\" is not an email address"), "{err}");
+    assert!(!path.exists());
     let (code, out, err) = run(
         &[
             "config",
@@ -113,6 +135,8 @@ fn config_init_check_and_path() {
             "https://api.example.com/v1",
             "--user",
             "u-1",
+            "--email",
+            "me@example.com",
         ],
         &format!("{key}\n"),
         &[],
@@ -142,6 +166,19 @@ fn config_init_check_and_path() {
     assert!(out.contains("…89 (21 characters)  (file)"), "{out}");
     assert!(out.contains("profile       work  (file)"), "{out}");
     assert!(out.contains("user_uuid     u-env  (env)"), "{out}");
+    assert!(out.contains("user_email    me@example.com  (file)"), "{out}");
+    let (_, out, _) = run(
+        &["config", "check", "--config", p, "--email", "flag@example.com"],
+        "",
+        &[("FRONTDESK_USER_EMAIL", "env@example.com")],
+    );
+    assert!(out.contains("user_email    flag@example.com  (flag)"), "{out}");
+    let (_, out, _) = run(
+        &["config", "check", "--config", p],
+        "",
+        &[("FRONTDESK_USER_EMAIL", "env@example.com")],
+    );
+    assert!(out.contains("user_email    env@example.com  (env)"), "{out}");
     assert!(
         out.contains("base_url      https://api.example.com/v1  (file)"),
         "{out}"

@@ -604,7 +604,12 @@ async fn first_run_sets_up_an_account_after_checking_the_key() {
     let mut cmd = under_sh_with_stty(&["--config", config.to_str().unwrap()]);
     cmd.env("FRONTDESK_LOG", tmp.path().join("frontdesk.log"));
     cmd.env("TERM", "xterm-256color");
-    for k in ["FRONTDESK_BASE_URL", "FRONTDESK_API_KEY", "FRONTDESK_USER_UUID"] {
+    for k in [
+        "FRONTDESK_BASE_URL",
+        "FRONTDESK_API_KEY",
+        "FRONTDESK_USER_UUID",
+        "FRONTDESK_USER_EMAIL",
+    ] {
         cmd.env_remove(k);
     }
     let mut child = pair.slave.spawn_command(cmd).unwrap();
@@ -639,6 +644,10 @@ async fn first_run_sets_up_an_account_after_checking_the_key() {
     send(&format!("{base}\r"));
     wait_for(&screen, "the user prompt", wait, shows("user uuid"));
     send("\r");
+    wait_for(&screen, "the email prompt", wait, shows("collaborator email"));
+    send("alex at work\r");
+    wait_for(&screen, "the email refusal", wait, shows("is not an email address"));
+    send("alex@frontdesk.example\r");
     wait_for(&screen, "the key prompt", wait, shows("API key (not shown"));
     send("wrong-key-42\r");
     wait_for(&screen, "the refusal", wait, shows("That did not work"));
@@ -649,6 +658,7 @@ async fn first_run_sets_up_an_account_after_checking_the_key() {
     });
     let saved = std::fs::read_to_string(&config).unwrap();
     assert!(saved.contains(&key) && saved.contains(&base), "{saved}");
+    assert!(saved.contains("user_email = \"alex@frontdesk.example\""), "{saved}");
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

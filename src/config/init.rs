@@ -11,6 +11,8 @@ pub struct NewProfile {
     pub base_url: String,
     pub api_key: String,
     pub user_uuid: Option<String>,
+    /// The agent's collaborator email ("Me").
+    pub user_email: Option<String>,
 }
 
 impl std::fmt::Debug for NewProfile {
@@ -20,6 +22,7 @@ impl std::fmt::Debug for NewProfile {
             .field("base_url", &self.base_url)
             .field("api_key", &"<redacted>")
             .field("user_uuid", &self.user_uuid)
+            .field("user_email", &self.user_email)
             .finish()
     }
 }
@@ -39,6 +42,11 @@ pub fn render(p: &NewProfile) -> String {
     match p.user_uuid.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
         Some(u) => account.push_str(&format!("user_uuid = {}\n", quoted(u))),
         None => account.push_str("# user_uuid = \"…\"   # your own user, for availability and custom status\n"),
+    }
+    match p.user_email.as_deref().map(str::trim).filter(|e| !e.is_empty()) {
+        Some(e) => account.push_str(&format!("user_email = {}\n", quoted(e))),
+        None => account
+            .push_str("# user_email = \"you@example.com\"   # \"Me\": your collaborator email, for the Mine view\n"),
     }
     let (head, section) = if p.profile == super::DEFAULT_PROFILE {
         (String::new(), account)
@@ -120,6 +128,7 @@ mod tests {
             base_url: "https://api.example.com/v1".into(),
             api_key: "k\"ey".into(),
             user_uuid: Some("u-1".into()),
+            user_email: Some("me@example.com".into()),
         }
     }
 
@@ -144,6 +153,7 @@ mod tests {
             assert_eq!(s.api_key.as_ref().map(|k| k.expose()), Some("k\"ey"));
             assert_eq!(s.base_url.as_deref(), Some("https://api.example.com/v1"));
             assert_eq!(s.user_uuid.as_deref(), Some("u-1"));
+            assert_eq!(s.user_email.as_deref(), Some("me@example.com"));
             assert!(s.warnings.is_empty(), "{:?}", s.warnings);
             let e = write(&path, "x", false).unwrap_err();
             assert!(e.contains("--force"), "{e}");

@@ -345,3 +345,65 @@ fn account_overlay_keys_nest_under_keys_account() {
         .collect();
     assert_eq!(names, vec![("quit", "2"), ("account.rename", "5")]);
 }
+
+#[test]
+fn user_email_from_file_env_and_flag_in_that_order() {
+    let f = Fixture::new();
+    let text = "user_email = \"top@example.com\"\n\n[profiles.work]\nuser_email = \"work@example.com\"\n";
+    let p = f.file(text, 0o600);
+    let s = load_with(&args(&p), &[]).unwrap();
+    assert_eq!(
+        s.user_email.as_deref(),
+        Some("top@example.com"),
+        "top level is the default profile"
+    );
+    assert_eq!(s.source("user_email"), Source::File);
+    let s = load_with(&args(&p), &[("FRONTDESK_PROFILE", "work")]).unwrap();
+    assert_eq!(s.user_email.as_deref(), Some("work@example.com"));
+
+    let env = [("FRONTDESK_USER_EMAIL", "env@example.com")];
+    let s = load_with(&args(&p), &env).unwrap();
+    assert_eq!(s.user_email.as_deref(), Some("env@example.com"));
+    assert_eq!(s.source("user_email"), Source::Env);
+
+    let mut a = args(&p);
+    a.user_email = Some("flag@example.com".into());
+    let s = load_with(&a, &env).unwrap();
+    assert_eq!(s.user_email.as_deref(), Some("flag@example.com"));
+    assert_eq!(s.source("user_email"), Source::Flag);
+
+    // Top-level account keys never leak into a named profile.
+    let p = f.file("user_email = \"top@example.com\"\n[profiles.home]\n", 0o600);
+    let s = load_with(&args(&p), &[("FRONTDESK_PROFILE", "home")]).unwrap();
+    assert_eq!(s.user_email, None);
+    assert_eq!(s.source("user_email"), Source::Default);
+}
+
+#[test]
+fn a_user_email_that_is_not_an_email_is_refused_naming_where_it_came_from() {
+    let f = Fixture::new();
+    let p = f.file("[profiles.work]\nuser_email = \"alex at work\"\n", 0o600);
+    let a = GlobalArgs {
+        profile: Some("work".into()),
+        ..args(&p)
+    };
+    let e = load_with(&a, &[]).unwrap_err().0;
+    assert!(e.contains("user_email in") && e.contains("config.toml"), "{e}");
+    assert!(e.contains("\"alex at work\" is not an email address"), "{e}");
+
+    let e = load_with(&args(&p), &[("FRONTDESK_USER_EMAIL", "nobody@")])
+        .unwrap_err()
+        .0;
+    assert!(e.starts_with("FRONTDESK_USER_EMAIL:"), "{e}");
+    let mut a = args(&p);
+    a.user_email = Some("me@localhost".into());
+    let e = load_with(&a, &[("FRONTDESK_USER_EMAIL", "ok@example.com")])
+        .unwrap_err()
+        .0;
+    assert!(e.starts_with("--email:"), "{e}");
+    a.user_email = Some("  me@example.com ".into());
+    assert_eq!(
+        load_with(&a, &[]).unwrap().user_email.as_deref(),
+        Some("me@example.com")
+    );
+}

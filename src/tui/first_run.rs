@@ -1,7 +1,7 @@
 //! The first run: no key configured, no config file yet, a terminal on
 //! both ends and no `--demo`. A short screen offers the demo or setting up
 //! an account (base URL, the key typed without echo, an optional user
-//! uuid), checks the key with one cheap request (GET /plan) before saving,
+//! uuid and collaborator email), checks the key with one cheap request (GET /plan) before saving,
 //! and saves with `config init`'s rules (commented file, mode 0600).
 
 use std::io::{BufRead, IsTerminal, Write};
@@ -66,6 +66,16 @@ pub async fn run(settings: &Settings, global: &GlobalArgs) -> Result<Choice, Str
         }
     };
     let user_uuid = ask("Your user uuid (optional, Enter to skip): ").map_err(io)?;
+    let user_email = loop {
+        let email = ask("Your collaborator email, for the Mine view (optional, Enter to skip): ").map_err(io)?;
+        if email.is_empty() {
+            break None;
+        }
+        match crate::config::checked_email(&email) {
+            Ok(()) => break Some(email),
+            Err(problem) => println!("{problem}; for example you@example.com, or Enter to skip"),
+        }
+    };
     for _ in 0..TRIES {
         print!("API key (not shown; Enter alone opens the demo): ");
         let _ = std::io::stdout().flush();
@@ -86,6 +96,7 @@ pub async fn run(settings: &Settings, global: &GlobalArgs) -> Result<Choice, Str
                     base_url: base_url.clone(),
                     api_key: key,
                     user_uuid: Some(user_uuid.clone()).filter(|u| !u.is_empty()),
+                    user_email: user_email.clone(),
                 };
                 write(&path, &render(&profile), false)?;
                 println!("The key works. Saved to {} (mode 0600).", path.display());

@@ -43,14 +43,15 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     }
     let demo_mode = demo || settings.api_key.is_none();
     let mut known = model::Known::default();
-    let mut demo_email = None;
+    let mut me_email = settings.user_email.clone();
     let (client, user, account, _server) = if demo_mode {
         let server = demo::start(log_path.as_deref()).await.map_err(|e| eyre!("{e}"))?;
         let client = Client::new(&server.base_url, &server.api_key, settings.timeout).map_err(|e| eyre!("{e}"))?;
         demo::manifest_known(&server, &mut known);
         let user = settings.user_uuid.clone().or(server.user_uuid.clone());
+        // The demo's "Me" is a collaborator of the seeded account.
         if user == server.user_uuid {
-            demo_email = server.user_email.clone();
+            me_email = server.user_email.clone();
         }
         (client, user, "demo account".to_string(), Some(server))
     } else {
@@ -76,7 +77,7 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     };
     let mut model = Model::new(session, user, now);
     model.known = known;
-    model.availability.email = demo_email;
+    model.availability.email = me_email;
     for w in &settings.warnings {
         model.status.push(ToastKind::Info, w.clone(), now);
     }

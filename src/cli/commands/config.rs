@@ -90,6 +90,15 @@ fn init(ctx: &mut Ctx<'_>, args: InitArgs) -> Result<(), CliError> {
     if url::Url::parse(&base_url).is_err() {
         return Err(CliError::usage(format!("--base-url {base_url:?} is not a URL")));
     }
+    let user_email = ctx
+        .global
+        .user_email
+        .clone()
+        .map(|e| e.trim().to_string())
+        .filter(|e| !e.is_empty());
+    if let Some(e) = &user_email {
+        crate::config::checked_email(e).map_err(|p| CliError::usage(format!("--email: {p}")))?;
+    }
     let path = config_path(ctx)?;
     let api_key = read_key(ctx)?;
     let profile = NewProfile {
@@ -101,6 +110,7 @@ fn init(ctx: &mut Ctx<'_>, args: InitArgs) -> Result<(), CliError> {
         base_url,
         api_key,
         user_uuid: ctx.global.user_uuid.clone(),
+        user_email,
     };
     write(&path, &render(&profile), args.force).map_err(CliError::Other)?;
     ctx.emit(&format!(
@@ -150,6 +160,11 @@ fn check(ctx: &mut Ctx<'_>) -> Result<(), CliError> {
             "user_uuid",
             s.user_uuid.clone().unwrap_or_else(|| "(unset)".into()),
             src("user_uuid"),
+        ),
+        (
+            "user_email",
+            s.user_email.clone().unwrap_or_else(|| "(unset: Mine is greyed)".into()),
+            src("user_email"),
         ),
         ("timeout_secs", s.timeout.as_secs().to_string(), src("timeout_secs")),
         (
