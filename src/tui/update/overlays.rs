@@ -32,9 +32,20 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     match overlay {
         Overlay::Help { scroll } => match key.code {
             KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('?') | KeyCode::Enter => model.overlay = None,
-            KeyCode::Char('j') | KeyCode::Down => *scroll = scroll.saturating_add(1),
-            KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
-            _ => {}
+            code => {
+                let layout = crate::tui::view::help::layout_for(model.width, model.height);
+                let page = layout.visible.saturating_sub(1).max(1) as u16;
+                *scroll = match code {
+                    KeyCode::Char('j') | KeyCode::Down => scroll.saturating_add(1),
+                    KeyCode::Char('k') | KeyCode::Up => scroll.saturating_sub(1),
+                    KeyCode::PageDown | KeyCode::Char(' ') => scroll.saturating_add(page),
+                    KeyCode::PageUp => scroll.saturating_sub(page),
+                    KeyCode::Char('g') | KeyCode::Home => 0,
+                    KeyCode::Char('G') | KeyCode::End => layout.max_scroll(),
+                    _ => *scroll,
+                }
+                .min(layout.max_scroll());
+            }
         },
         Overlay::Palette(picker) => match picker.handle_key(key) {
             PickOutcome::Pending => {}

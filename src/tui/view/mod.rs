@@ -4,6 +4,7 @@
 pub mod account;
 pub mod compose;
 pub mod details;
+pub mod help;
 pub mod list;
 pub mod overlay;
 pub mod status;

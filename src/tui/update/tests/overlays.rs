@@ -83,3 +83,30 @@ fn palette_still_finds_an_action_by_its_description() {
     assert_eq!(fuzzy_rank_named("tag", items), [1, 0]);
     assert_eq!(fuzzy_rank_named("team", items), [0]);
 }
+
+#[test]
+fn help_scrolls_by_line_and_page_within_its_rows_at_80x24() {
+    let mut m = model_with(5, 80, 24);
+    update(&mut m, key('?'));
+    let layout = crate::tui::view::help::layout_for(80, 24);
+    let max = layout.max_scroll();
+    let scroll = |m: &Model| match m.overlay {
+        Some(Overlay::Help { scroll }) => scroll,
+        _ => panic!("help closed"),
+    };
+    update(&mut m, key('j'));
+    assert_eq!(scroll(&m), 1);
+    update(&mut m, code(KeyCode::PageDown));
+    assert_eq!(scroll(&m), (1 + layout.visible as u16 - 1).min(max));
+    update(&mut m, key('G'));
+    assert_eq!(scroll(&m), max);
+    update(&mut m, key('j'));
+    update(&mut m, code(KeyCode::PageDown));
+    assert_eq!(scroll(&m), max, "never past the last row");
+    update(&mut m, code(KeyCode::PageUp));
+    assert_eq!(scroll(&m), max.saturating_sub(layout.visible as u16 - 1));
+    update(&mut m, key('g'));
+    assert_eq!(scroll(&m), 0);
+    update(&mut m, key('k'));
+    assert_eq!(scroll(&m), 0);
+}

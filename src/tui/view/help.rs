@@ -1,0 +1,254 @@
+//! The help overlay (`?`): every row of the resolved key map, fitted to the
+//! terminal. Two columns when both fit whole side by side, else one; a row
+//! too wide for its column loses the end of its description to `…` (the key
+//! and the action's short name stay whole); when the rows outnumber the
+//! lines, the overlay scrolls (j/k, PgUp/PgDn, g/G) and says there is more.
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph};
+
+use crate::text::{truncate, width};
+use crate::tui::keymap;
+use crate::tui::theme::Theme;
+
+use super::overlay::centered;
+
+/// Key labels wider than this are cut (a `[keys]` line can bind many keys).
+const MAX_LABEL: usize = 12;
+/// Columns between the two halves.
+const GAP: u16 = 2;
+
+/// One line of the help.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HelpRow {
+    Key {
+        label: String,
+        help: &'static str,
+        name: &'static str,
+    },
+    Heading(&'static str),
+}
+
+/// Every row, inbox keys first, then the account overlay's.
+pub fn help_rows() -> Vec<HelpRow> {
+    let map = keymap::active();
+    let key = |label: &str, help, name| HelpRow::Key {
+        label: label.to_string(),
+        help,
+        name,
+    };
+    let mut rows: Vec<HelpRow> = map.rows().iter().map(|b| key(&b.label, b.help, b.name)).collect();
+    rows.push(HelpRow::Heading("In the account overlay (A):"));
+    rows.extend(map.account_rows().iter().map(|b| key(&b.label, b.help, b.name)));
+    rows
+}
+
+/// The width of the key column: the widest label, at most `MAX_LABEL`.
+fn label_width(rows: &[HelpRow]) -> usize {
+    rows.iter()
+        .filter_map(|r| match r {
+            HelpRow::Key { label, .. } => Some(width(label)),
+            HelpRow::Heading(_) => None,
+        })
+        .max()
+        .unwrap_or(0)
+        .min(MAX_LABEL)
+}
+
+/// The three parts of a row as shown in `w` columns: ` label  help  name`,
+/// the help cut with `…` first, then the name, so nothing ends mid-word
+/// without one.
+fn fit_row(label: &str, help: &str, name: &str, lw: usize, w: usize) -> (String, String, String) {
+    let label = format!(" {:<lw$}  ", truncate(label, lw), lw = lw);
+    let room = w.saturating_sub(width(&label));
+    let name_w = width(name) + 2;
+    if width(help) + name_w <= room {
+        return (label, help.to_string(), format!("  {name}"));
+    }
+    // Keep the name when a useful part of the description still fits.
+    if room >= name_w + 12 {
+        return (label, truncate(help, room - name_w).into_owned(), format!("  {name}"));
+    }
+    (label, truncate(help, room).into_owned(), String::new())
+}
+
+/// The natural width of the widest row (no cuts).
+fn natural_width(rows: &[HelpRow], lw: usize) -> usize {
+    rows.iter()
+        .map(|r| match r {
+            HelpRow::Key { help, name, .. } => lw + 3 + width(help) + 2 + width(name),
+            HelpRow::Heading(h) => 1 + width(h),
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Where the help goes in `area` and how much of it shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HelpLayout {
+    /// The bordered box.
+    pub rect: Rect,
+    /// 1 or 2.
+    pub columns: usize,
+    /// Rows in each column (the first column's share when two).
+    pub per_column: usize,
+    /// Lines inside the border.
+    pub visible: usize,
+}
+
+impl HelpLayout {
+    /// For `n` rows whose widest is `natural` columns wide.
+    pub fn new(area: Rect, n: usize, natural: usize) -> HelpLayout {
+        let col_w = natural as u16;
+        let two = (n as u16).saturating_add(2) > area.height && area.width >= 2 * col_w + GAP + 2;
+        let columns = if two { 2 } else { 1 };
+        let per_column = n.div_ceil(columns);
+        let w = if two { 2 * col_w + GAP + 2 } else { col_w + 2 };
+        let h = (per_column as u16).saturating_add(2);
+        let rect = centered(area, w, h);
+        HelpLayout {
+            rect,
+            columns,
+            per_column,
+            visible: rect.height.saturating_sub(2) as usize,
+        }
+    }
+
+    /// How far the help can scroll (0 when everything shows).
+    pub fn max_scroll(&self) -> u16 {
+        self.per_column.saturating_sub(self.visible) as u16
+    }
+}
+
+/// The layout for a terminal of `width` x `height` with the active keys
+/// (update uses it to keep the scroll in range and to page).
+pub fn layout_for(width: u16, height: u16) -> HelpLayout {
+    let rows = help_rows();
+    let lw = label_width(&rows);
+    HelpLayout::new(Rect::new(0, 0, width, height), rows.len(), natural_width(&rows, lw))
+}
+
+fn to_lines(rows: &[HelpRow], lw: usize, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+    rows.iter()
+        .map(|r| match r {
+            HelpRow::Key { label, help, name } => {
+                let (l, h, n) = fit_row(label, help, name, lw, w);
+                Line::from(vec![
+                    Span::styled(l, theme.accent()),
+                    Span::raw(h),
+                    Span::styled(n, theme.dim()),
+                ])
+            }
+            HelpRow::Heading(h) => Line::styled(format!(" {}", truncate(h, w.saturating_sub(1))), theme.accent()),
+        })
+        .collect()
+}
+
+/// Every row at its natural width (the palette's and the tests' view).
+pub fn all_lines(theme: &Theme) -> Vec<Line<'static>> {
+    let rows = help_rows();
+    to_lines(&rows, label_width(&rows), usize::MAX, theme)
+}
+
+pub fn render(frame: &mut Frame, area: Rect, scroll: u16, theme: &Theme) {
+    let rows = help_rows();
+    let lw = label_width(&rows);
+    let layout = HelpLayout::new(area, rows.len(), natural_width(&rows, lw));
+    let scroll = scroll.min(layout.max_scroll());
+    let r = layout.rect;
+    frame.render_widget(Clear, r);
+    let mut block = Block::bordered()
+        .title(" Keys (Esc closes) ")
+        .border_style(theme.border_focused());
+    if layout.max_scroll() > 0 {
+        let up = if scroll > 0 { "↑ more · " } else { "" };
+        let down = if scroll < layout.max_scroll() {
+            "more ↓ · "
+        } else {
+            ""
+        };
+        block = block.title_bottom(
+            Line::styled(format!(" {up}{down}j/k PgUp/PgDn scroll "), theme.accent()).alignment(Alignment::Right),
+        );
+    }
+    let inner = block.inner(r);
+    frame.render_widget(block, r);
+    if layout.columns == 2 {
+        let [left, _, right] =
+            Layout::horizontal([Constraint::Fill(1), Constraint::Length(GAP), Constraint::Fill(1)]).areas(inner);
+        let (first, second) = rows.split_at(layout.per_column.min(rows.len()));
+        for (part, at) in [(first, left), (second, right)] {
+            let lines = to_lines(part, lw, at.width as usize, theme);
+            frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), at);
+        }
+    } else {
+        let lines = to_lines(&rows, lw, inner.width as usize, theme);
+        frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_too_wide_loses_the_end_of_its_help_to_an_ellipsis_never_the_name() {
+        let (l, h, n) = fit_row("Enter m", "A team's members and more words", "account.members", 7, 50);
+        assert_eq!(l, " Enter m  ");
+        assert!(h.ends_with('…'), "{h}");
+        assert_eq!(n, "  account.members");
+        assert!(width(&l) + width(&h) + width(&n) <= 50);
+        let (_, h, n) = fit_row("j", "Next contact", "next", 1, 40);
+        assert_eq!((h.as_str(), n.as_str()), ("Next contact", "  next"));
+    }
+
+    #[test]
+    fn one_column_scrolls_when_the_rows_outnumber_the_lines() {
+        let l = HelpLayout::new(Rect::new(0, 0, 80, 24), 60, 70);
+        assert_eq!((l.columns, l.visible, l.max_scroll()), (1, 22, 38));
+        let l = HelpLayout::new(Rect::new(0, 0, 160, 48), 60, 70);
+        assert_eq!((l.columns, l.per_column, l.max_scroll()), (2, 30, 0));
+        let l = HelpLayout::new(Rect::new(0, 0, 160, 48), 20, 70);
+        assert_eq!((l.columns, l.max_scroll()), (1, 0), "one column when it fits");
+    }
+
+    fn screen(w: u16, h: u16, scroll: u16) -> String {
+        let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
+        t.draw(|f| render(f, f.area(), scroll, &Theme::plain())).unwrap();
+        let b = t.backend().buffer().clone();
+        (0..h)
+            .map(|y| (0..w).map(|x| b[(x, y)].symbol().to_string()).collect::<String>() + "\n")
+            .collect()
+    }
+
+    #[test]
+    fn at_80x24_the_help_scrolls_to_its_last_row_and_says_which_way_there_is_more() {
+        let max = layout_for(80, 24).max_scroll();
+        assert!(max > 0, "the rows outnumber 22 lines");
+        let top = screen(80, 24, 0);
+        assert!(top.contains("more ↓") && !top.contains("↑ more"), "{top}");
+        assert!(top.contains("Next contact / scroll down  next"), "whole rows: {top}");
+        let end = screen(80, 24, u16::MAX);
+        assert!(end.contains("↑ more") && !end.contains("more ↓"), "{end}");
+        assert!(
+            end.contains("Webhook log: previous page  account.previous-page"),
+            "{end}"
+        );
+    }
+
+    #[test]
+    fn at_160x48_every_row_shows_without_scrolling() {
+        assert_eq!(layout_for(160, 48).max_scroll(), 0);
+        let s = screen(160, 48, 0);
+        assert!(!s.contains("more"), "{s}");
+        for r in help_rows() {
+            let whole = match r {
+                HelpRow::Key { help, name, .. } => format!("{help}  {name}"),
+                HelpRow::Heading(h) => h.to_string(),
+            };
+            assert!(s.contains(&whole), "{whole} uncut: {s}");
+        }
+    }
+}
