@@ -74,6 +74,8 @@ pub enum Effect {
     FetchTeamMembers {
         team: String,
     },
+    /// `/` over the loaded contacts, on the blocking pool.
+    SearchContacts(crate::tui::model::contact_list::SearchJob),
     /// Requests of the account overlay.
     Account(account::AccountEffect),
     /// Sends `SelectionSettled(id)` after `after`.
@@ -305,6 +307,9 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             Msg::TeamMembersLoaded { team, result }
         }
         Effect::Account(e) => Msg::Account(account::perform(client, e).await),
+        Effect::SearchContacts(job) => {
+            Msg::ContactsSearched(tokio::task::spawn_blocking(move || job.run()).await.ok().flatten()?)
+        }
         Effect::Debounce { id, after } => {
             tokio::time::sleep(after).await;
             Msg::SelectionSettled(id)

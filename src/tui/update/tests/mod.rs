@@ -4,6 +4,8 @@ mod actions;
 mod compose;
 mod details;
 mod list;
+mod list_search;
+mod list_walk;
 mod overlays;
 mod thread;
 
