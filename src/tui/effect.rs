@@ -3,6 +3,7 @@
 //! holds the task handles, so a superseded fetch is aborted here.
 
 pub mod account;
+pub mod list_walk;
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -21,6 +22,8 @@ pub enum Effect {
         fetch: ListFetch,
         filter: ContactFilter,
         at: PageRequest,
+        /// Pages to fetch in a row from `at` (each sent as it arrives).
+        pages: u32,
     },
     FetchThread {
         id: ReqId,
@@ -148,12 +151,32 @@ impl Runner {
         let slot = effect.slot();
         let client = self.client.clone();
         let tx = self.tx.clone();
-        let handle = tokio::spawn(async move {
-            if let Some(msg) = perform(client, effect).await {
-                log_failure(&msg);
-                let _ = tx.send(msg);
+        let handle = match effect {
+            Effect::FetchContacts {
+                id,
+                generation,
+                fetch,
+                filter,
+                at,
+                pages,
+            } => {
+                let walk = list_walk::Walk {
+                    id,
+                    generation,
+                    fetch,
+                    filter,
+                    at,
+                    pages,
+                };
+                tokio::spawn(list_walk::run(client, tx, walk))
             }
-        });
+            effect => tokio::spawn(async move {
+                if let Some(msg) = perform(client, effect).await {
+                    log_failure(&msg);
+                    let _ = tx.send(msg);
+                }
+            }),
+        };
         if let Some(slot) = slot
             && let Some(old) = self.running.insert(slot, handle.abort_handle())
         {
@@ -165,7 +188,6 @@ impl Runner {
 /// Failed requests go to the log file (ApiError messages never hold the key).
 fn log_failure(msg: &Msg) {
     let (what, err) = match msg {
-        Msg::ContactsLoaded { result: Err(e), .. } => ("list contacts", e),
         Msg::ThreadLoaded { result: Err(e), .. } => ("list messages", e),
         Msg::ContactLoaded { result: Err(e), .. } => ("get contact", e),
         Msg::BotLoaded { result: Err(e), .. } | Msg::BotSet { result: Err(e), .. } => ("bot", e),
@@ -194,21 +216,6 @@ fn log_failure(msg: &Msg) {
 
 async fn perform(client: Client, effect: Effect) -> Option<Msg> {
     Some(match effect {
-        Effect::FetchContacts {
-            id,
-            generation,
-            fetch,
-            filter,
-            at,
-        } => {
-            let result = client.list_contacts(&filter, &at).await;
-            Msg::ContactsLoaded {
-                id,
-                generation,
-                fetch,
-                result,
-            }
-        }
         Effect::FetchThread { id, contact, fetch, at } => {
             let result = client.list_messages(&contact, &at).await;
             Msg::ThreadLoaded {
@@ -315,6 +322,8 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             Msg::SelectionSettled(id)
         }
         Effect::Compose(e) => super::reply::perform(client, e).await,
+        // Spawned by the runner itself (several messages).
+        Effect::FetchContacts { .. } => return None,
         Effect::CopyToClipboard(_) | Effect::Bell | Effect::Redraw => return None,
     })
 }

@@ -7,13 +7,15 @@ use super::{load_selected, search, selection_changed};
 use crate::api::{ApiError, Contact, ContactFilter, Page, PageRequest};
 use crate::tui::effect::Effect;
 use crate::tui::keymap::Action;
-use crate::tui::model::contact_list::TopUp;
+use crate::tui::model::contact_list::{PAGE_ROWS, TopUp};
 use crate::tui::model::{ContactList, Model, ToastKind};
 use crate::tui::msg::{ListFetch, ReqId};
 
 pub(crate) use search::{clear_search, recompute_search, start_search};
 
-/// Asks for the next batch (the first when nothing is loaded).
+/// Asks for the next batch (the first when nothing is loaded): as many
+/// pages as the prefetch distance is short of, and every page to the end
+/// after `G`.
 pub(crate) fn fetch_next(model: &mut Model, fx: &mut Vec<Effect>) {
     let p = &model.list.paging;
     if p.loading.is_some() || p.exhausted || p.top_up.is_some() {
@@ -24,14 +26,22 @@ pub(crate) fn fetch_next(model: &mut Model, fx: &mut Vec<Effect>) {
         (None, true) => PageRequest::First,
         (None, false) => return,
     };
-    request(model, at, fx);
+    let pages = if p.follow_end {
+        u32::MAX
+    } else {
+        let ahead = p.prefetch_rows(model.list_height());
+        let short = (model.list.view.selected + ahead).saturating_sub(model.list.visible_len());
+        short.div_ceil(PAGE_ROWS).clamp(1, 50) as u32
+    };
+    request(model, at, pages, fx);
 }
 
-/// Sends one page request of the walk.
-fn request(model: &mut Model, at: PageRequest, fx: &mut Vec<Effect>) {
+/// Asks for `pages` pages of the walk from `at`.
+fn request(model: &mut Model, at: PageRequest, pages: u32, fx: &mut Vec<Effect>) {
     let id = model.next_id();
     let p = &mut model.list.paging;
     p.loading = Some(id);
+    p.coming = pages;
     p.sent_at = Some(model.now);
     fx.push(Effect::FetchContacts {
         id,
@@ -39,6 +49,7 @@ fn request(model: &mut Model, at: PageRequest, fx: &mut Vec<Effect>) {
         fetch: ListFetch::Next,
         filter: model.list.filter.clone(),
         at,
+        pages,
     });
 }
 
@@ -57,6 +68,7 @@ pub(crate) fn fetch_refresh(model: &mut Model, fx: &mut Vec<Effect>) {
         fetch: ListFetch::Refresh,
         filter: model.list.filter.clone(),
         at: PageRequest::First,
+        pages: 1,
     });
 }
 
@@ -92,7 +104,14 @@ pub(crate) fn contacts_loaded(
     if *slot != Some(id) {
         return; // superseded
     }
-    *slot = None;
+    // A walk of several pages sends them one by one under one id.
+    let more =
+        fetch == ListFetch::Next && list.paging.coming > 1 && result.as_ref().is_ok_and(|p| p.meta.next.is_some());
+    if more {
+        list.paging.coming -= 1;
+    } else {
+        *slot = None;
+    }
     if fetch == ListFetch::Next {
         list.paging.measured(model.now);
     }
@@ -146,6 +165,7 @@ pub(crate) fn contacts_loaded(
 /// The walk stops: the error shows in the list and as a toast.
 fn walk_failed(model: &mut Model, e: &str) {
     let now = model.now;
+    model.list.paging.loading = None;
     model.list.error = Some(e.to_string());
     model.list.paging.follow_end = false;
     model.list.paging.top_up = None;
@@ -183,7 +203,7 @@ fn walk_page(model: &mut Model, page: Page<Contact>, fx: &mut Vec<Effect>) -> Re
                 since: p.walk_start,
                 inserted: 0,
             });
-            request(model, PageRequest::First, fx);
+            request(model, PageRequest::First, 1, fx);
             Ok(())
         }
         Ok(_) => {
@@ -229,7 +249,7 @@ fn top_up_page(model: &mut Model, page: Page<Contact>, fx: &mut Vec<Effect>) -> 
     match next? {
         Some(at) if !reached => {
             list.paging.top_up = Some(top);
-            request(model, at, fx);
+            request(model, at, 1, fx);
         }
         _ => list.paging.exhausted = true,
     }

@@ -31,6 +31,9 @@ pub struct Paging {
     pub exhausted: bool,
     /// Id of the next-page (or top-up) request in flight.
     pub loading: Option<ReqId>,
+    /// Pages still to come under `loading` (a walk of several pages sends
+    /// them one by one under one id).
+    pub coming: u32,
     /// Id of the refresh in flight.
     pub refreshing: Option<ReqId>,
     /// `G` was pressed: stay at the end while more pages arrive.

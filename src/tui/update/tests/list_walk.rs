@@ -5,8 +5,11 @@ use chrono::Duration;
 
 use super::*;
 
-fn answer(m: &mut Model, fx: &[Effect], items: Vec<crate::api::Contact>, next: Option<&str>) -> Vec<Effect> {
-    let (id, generation, fetch, _, _) = list_fetch(fx).expect("a page was asked for");
+/// The next page of the walk in flight (a walk sends several pages under
+/// one request id).
+fn answer(m: &mut Model, _fx: &[Effect], items: Vec<crate::api::Contact>, next: Option<&str>) -> Vec<Effect> {
+    let id = m.list.paging.loading.expect("a page was asked for");
+    let (generation, fetch) = (m.list.paging.generation, ListFetch::Next);
     update(
         m,
         Msg::ContactsLoaded {
@@ -131,4 +134,30 @@ fn prefetch_reaches_further_ahead_over_a_slow_link() {
     assert_eq!(m.list.paging.rtt_ms, Some(360));
     let fast = m.list.paging.prefetch_rows(screen);
     assert!(fast >= screen + 360 / 33, "a held key's worth of rows more: {fast}");
+}
+
+#[test]
+fn g_asks_for_every_page_at_once_and_applies_them_as_they_stream_in() {
+    let (mut m, fx) = walking();
+    let pages = fx.iter().find_map(|e| match e {
+        Effect::FetchContacts { pages, .. } => Some(*pages),
+        _ => None,
+    });
+    assert_eq!(pages, Some(u32::MAX), "one walk, not a request per frame");
+    let (id, generation, fetch, ..) = list_fetch(&fx).unwrap();
+    for (n, next) in [(20, Some("c2")), (40, Some("c3"))] {
+        let fx = update(
+            &mut m,
+            Msg::ContactsLoaded {
+                id,
+                generation,
+                fetch,
+                result: Ok(page(contacts(n..n + 20), next)),
+            },
+        );
+        assert!(list_fetch(&fx).is_none(), "the walk goes on by itself");
+        assert_eq!(m.list.paging.loading, Some(id));
+    }
+    assert_eq!(m.list.store.len(), 60);
+    assert_eq!(m.list.view.selected, 59, "following the end");
 }

@@ -59,6 +59,7 @@ pub(super) fn list_fetch(fx: &[Effect]) -> Option<(u64, u64, ListFetch, ContactF
             fetch,
             filter,
             at,
+            ..
         } => Some((*id, *generation, *fetch, filter.clone(), at.clone())),
         _ => None,
     })
