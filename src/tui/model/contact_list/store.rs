@@ -1,12 +1,14 @@
 //! The loaded contacts, once, compactly: one [`Row`] per contact, indexed by
-//! uuid, with the few distinct values of source, tags, assignee, team and
-//! field names shared (`Arc<str>`), and the search haystacks kept beside
-//! them so `/` never rebuilds them.
+//! uuid, with the few distinct values of source, tags and assignee shared
+//! (`Arc<str>`), what the list never shows in one compact string, and the
+//! search haystacks kept beside them so `/` never rebuilds them.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::api::{Contact, ContactTeam, FieldValue};
 
@@ -25,19 +27,59 @@ impl Interner {
     }
 }
 
-/// A contact's team: uuid and name, shared.
-type Team = (Option<Arc<str>>, Option<Arc<str>>);
-
-/// What a list row rarely needs: kept out of line, absent when empty.
-#[derive(Debug, PartialEq)]
+/// What a list row rarely needs (links, funnel, note, team, custom
+/// fields), kept as one compact JSON string: one allocation instead of a
+/// dozen, decoded only for the one contact a form or the details pane
+/// works on.
+#[derive(Debug, Default, Serialize, Deserialize)]
 struct Extra {
-    avatar_url: Option<Box<str>>,
-    href: Option<Box<str>>,
-    conversation_href: Option<Box<str>>,
-    funnel_id: Option<Box<str>>,
-    note: Option<Box<str>>,
-    team: Option<Team>,
-    custom_fields: Box<[(Arc<str>, FieldValue)]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    avatar: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    href: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    chat: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    funnel: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    team: Option<ContactTeam>,
+    /// A text value as a string, a checkbox's as an array.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    fields: BTreeMap<String, Value>,
+}
+
+impl Extra {
+    fn is_empty(&self) -> bool {
+        self.avatar.is_none()
+            && self.href.is_none()
+            && self.chat.is_none()
+            && self.funnel.is_none()
+            && self.note.is_none()
+            && self.team.is_none()
+            && self.fields.is_empty()
+    }
+}
+
+fn field_to_json(v: FieldValue) -> Value {
+    match v {
+        FieldValue::Text(s) => Value::String(s),
+        FieldValue::List(items) => Value::from(items),
+    }
+}
+
+fn field_from_json(v: Value) -> FieldValue {
+    match v {
+        Value::String(s) => FieldValue::Text(s),
+        Value::Array(items) => FieldValue::List(
+            items
+                .into_iter()
+                .filter_map(|i| i.as_str().map(str::to_string))
+                .collect(),
+        ),
+        other => FieldValue::Text(other.to_string()),
+    }
 }
 
 /// One loaded contact as the list keeps it. Converted from `api::Contact`
@@ -56,43 +98,28 @@ pub struct Row {
     pub last_message_at: Option<DateTime<Utc>>,
     /// The `lastMessageAt` the agent has seen.
     pub seen: Option<DateTime<Utc>>,
-    extra: Option<Box<Extra>>,
-}
-
-fn boxed(s: Option<String>) -> Option<Box<str>> {
-    s.map(String::into_boxed_str)
-}
-
-fn unboxed(s: &Option<Box<str>>) -> Option<String> {
-    s.as_deref().map(str::to_string)
+    extra: Option<Box<str>>,
 }
 
 impl Row {
     fn new(c: Contact, seen: Option<DateTime<Utc>>, strings: &mut Interner) -> Row {
-        let team = c.team.map(|t| {
-            (
-                t.uuid.as_deref().map(|u| strings.get(u)),
-                t.name.as_deref().map(|n| strings.get(n)),
-            )
-        });
-        let custom_fields: Box<[(Arc<str>, FieldValue)]> =
-            c.custom_fields.into_iter().map(|(k, v)| (strings.get(&k), v)).collect();
         let extra = Extra {
-            avatar_url: boxed(c.avatar_url),
-            href: boxed(c.href),
-            conversation_href: boxed(c.conversation_href),
-            funnel_id: boxed(c.funnel_id),
-            note: boxed(c.note),
-            team,
-            custom_fields,
+            avatar: c.avatar_url,
+            href: c.href,
+            chat: c.conversation_href,
+            funnel: c.funnel_id,
+            note: c.note,
+            team: c.team,
+            fields: c
+                .custom_fields
+                .into_iter()
+                .map(|(k, v)| (k, field_to_json(v)))
+                .collect(),
         };
-        let empty = extra.avatar_url.is_none()
-            && extra.href.is_none()
-            && extra.conversation_href.is_none()
-            && extra.funnel_id.is_none()
-            && extra.note.is_none()
-            && extra.team.is_none()
-            && extra.custom_fields.is_empty();
+        // Strings, maps of strings and plain values always serialise.
+        let extra = (!extra.is_empty())
+            .then(|| serde_json::to_string(&extra).ok().map(String::into_boxed_str))
+            .flatten();
         Row {
             uuid: Arc::from(c.uuid),
             name: c.name.into_boxed_str(),
@@ -104,14 +131,19 @@ impl Row {
             closed_at: c.closed_at,
             last_message_at: c.last_message_at,
             seen: seen.or(c.last_message_at),
-            extra: (!empty).then(|| Box::new(extra)),
+            extra,
         }
     }
 
     /// The contact in the API's shape (a fresh copy: for the one contact a
     /// form, a write or the details pane works on, never for every row).
     pub fn to_contact(&self) -> Contact {
-        let mut c = Contact {
+        let x: Extra = self
+            .extra
+            .as_deref()
+            .and_then(|s| serde_json::from_str(s).ok())
+            .unwrap_or_default();
+        Contact {
             uuid: self.uuid.to_string(),
             name: self.name.to_string(),
             phone_number: self.phone_number.to_string(),
@@ -121,25 +153,15 @@ impl Row {
             created_at: self.created_at,
             closed_at: self.closed_at,
             last_message_at: self.last_message_at,
-            ..Contact::default()
-        };
-        if let Some(x) = &self.extra {
-            c.avatar_url = unboxed(&x.avatar_url);
-            c.href = unboxed(&x.href);
-            c.conversation_href = unboxed(&x.conversation_href);
-            c.funnel_id = unboxed(&x.funnel_id);
-            c.note = unboxed(&x.note);
-            c.team = x.team.as_ref().map(|(u, n)| ContactTeam {
-                uuid: u.as_deref().map(str::to_string),
-                name: n.as_deref().map(str::to_string),
-            });
-            c.custom_fields = x
-                .custom_fields
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.clone()))
-                .collect();
+            avatar_url: x.avatar,
+            href: x.href,
+            conversation_href: x.chat,
+            funnel_id: x.funnel,
+            note: x.note,
+            team: x.team,
+            custom_fields: x.fields.into_iter().map(|(k, v)| (k, field_from_json(v))).collect(),
+            custom_fields_metadata: None,
         }
-        c
     }
 
     pub fn is_open(&self) -> bool {
@@ -337,6 +359,9 @@ mod tests {
             .custom_fields
             .insert("size".into(), FieldValue::List(vec!["a".into(), "b".into()]));
         cs[2].note = Some("call back".into());
+        cs[2]
+            .custom_fields
+            .insert("raw".into(), FieldValue::Text("[\"not\", \"a list\"]".into()));
         cs[3].funnel_id = Some("f1".into());
         let mut store = ContactStore::default();
         store.set(cs.clone());
