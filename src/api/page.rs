@@ -181,6 +181,17 @@ where
     .boxed()
 }
 
+/// Every item of a walk, in order; the walk's first error ends it. The one
+/// way the TUI and the CLI read a whole list (each walk has the cap and the
+/// repeated-page guard above).
+pub async fn collect_pages<T>(mut pages: BoxStream<'static, Result<Page<T>, ApiError>>) -> Result<Vec<T>, ApiError> {
+    let mut all = Vec::new();
+    while let Some(page) = pages.next().await {
+        all.extend(page?.items);
+    }
+    Ok(all)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -299,7 +299,7 @@ pub(crate) fn on_msg(model: &mut Model, msg: ComposeMsg, fx: &mut Vec<Effect>) {
                 Ok(list) => {
                     let approved: Vec<Template> = list
                         .into_iter()
-                        .filter(|t| t.status.eq_ignore_ascii_case("approved"))
+                        .filter(|t| t.status == crate::api::TemplateStatus::Approved)
                         .collect();
                     model.compose.templates = Some(approved.clone());
                     show_picker(model, &approved);

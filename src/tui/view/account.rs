@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::{clean, fit, spinner};
-use crate::api::{TeamMember, WebhookEvent};
+use crate::api::{TeamMember, TemplateStatus, WebhookEvent};
 use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountAreas, AccountTab, Cursor, Remote, account_areas};
 use crate::tui::text::{plain_flags, sanitize, width};
@@ -46,43 +46,19 @@ const fn flex(header: &'static str, min: usize) -> Col {
 const FLEX_MAX: usize = 48;
 
 /// Widths for `total` columns (after the 2-column marker); `None` for a
-/// dropped column. One space between columns.
+/// dropped column. One space between columns. The flexible column grows to
+/// a readable width; what is left stays blank at the end of the row.
 fn widths(cols: &[Col], total: usize) -> Vec<Option<usize>> {
-    let mut shown: Vec<bool> = vec![true; cols.len()];
-    let need = |shown: &[bool]| -> usize {
-        let n = shown.iter().filter(|s| **s).count();
-        cols.iter()
-            .zip(shown)
-            .filter(|(_, s)| **s)
-            .map(|(c, _)| c.width)
-            .sum::<usize>()
-            + n.saturating_sub(1)
-    };
-    while need(&shown) > total {
-        let drop = cols
-            .iter()
-            .enumerate()
-            .filter(|(i, c)| shown[*i] && !c.flex)
-            .min_by_key(|(_, c)| c.keep)
-            .map(|(i, _)| i);
-        match drop {
-            Some(i) => shown[i] = false,
-            None => break,
-        }
-    }
-    // The flexible column grows to a readable width; what is left stays
-    // blank at the end of the row.
-    let spare = total.saturating_sub(need(&shown));
-    cols.iter()
-        .zip(&shown)
-        .map(|(c, s)| {
-            s.then_some(if c.flex {
-                (c.width + spare).min(c.width.max(FLEX_MAX))
-            } else {
-                c.width
-            })
+    use crate::text::columns::{Column, fit_columns};
+    let spec: Vec<Column> = cols
+        .iter()
+        .map(|c| Column {
+            want: if c.flex { c.width.max(FLEX_MAX) } else { c.width },
+            min: c.width,
+            keep: c.keep,
         })
-        .collect()
+        .collect();
+    fit_columns(&spec, total, 1)
 }
 
 fn row_text(cells: &[String], widths: &[Option<usize>]) -> String {
@@ -287,10 +263,10 @@ fn templates(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, 
         col("Created", 16, 5),
     ];
     table(frame, area, &cols, items, Some(acc.templates_cursor), theme, |t| {
-        let status = match t.status.as_str() {
-            "approved" => "✓ approved".to_string(),
-            "rejected" => "✗ rejected".to_string(),
-            s => format!("? {}", clean(s)),
+        let status = match &t.status {
+            TemplateStatus::Approved => "✓ approved".to_string(),
+            TemplateStatus::Rejected => "✗ rejected".to_string(),
+            s => format!("? {}", clean(s.as_str())),
         };
         vec![
             status,
@@ -322,13 +298,13 @@ fn channels(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, t
         vec![
             if c.main { "★ main".into() } else { String::new() },
             clean(&c.title),
-            clean(&c.channel_type),
+            clean(c.channel_type.as_str()),
         ]
     });
     if let Some(c) = items.get(acc.channels_cursor.selected) {
         let lines = vec![
             Line::raw(format!("Title: {}", clean(&c.title))),
-            Line::raw(format!("Type:  {}", clean(&c.channel_type))),
+            Line::raw(format!("Type:  {}", clean(c.channel_type.as_str()))),
             Line::raw(format!("Main:  {}", if c.main { "yes" } else { "no" })),
             Line::styled(format!("UUID:  {}", clean(&c.uuid)), theme.dim()),
         ];
@@ -337,14 +313,10 @@ fn channels(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, t
 }
 
 fn custom_status(m: &TeamMember) -> String {
-    match &m.user_custom_status {
-        Some(serde_json::Value::String(s)) => clean(s),
-        Some(serde_json::Value::Object(o)) => {
-            let get = |k: &str| o.get(k).and_then(|v| v.as_str()).unwrap_or_default();
-            clean(format!("{} {}", get("emoji"), get("name")).trim())
-        }
-        _ => String::new(),
-    }
+    m.user_custom_status
+        .as_ref()
+        .map(|s| clean(&s.label()))
+        .unwrap_or_default()
 }
 
 fn teams(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
@@ -464,7 +436,7 @@ fn webhooks(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, t
                 .as_ref()
                 .and_then(|r| r.code)
                 .map_or(String::new(), |c| c.to_string()),
-            clean(&e.event),
+            clean(e.event.as_str()),
             clean(&e.payload),
         ]
     });
@@ -495,7 +467,7 @@ fn webhooks(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, t
             lines.extend(text_lines(&body, theme.normal()));
         }
     }
-    let title = format!("Response to {}", clean(&e.event));
+    let title = format!("Response to {}", clean(e.event.as_str()));
     detail(frame, a.detail, title, lines, theme);
 }
 
