@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use frontdesk::api::{Client, ContactFilter, SendMessage};
+use frontdesk::api::{Client, ContactFilter, SendMessage, TemplateStatus};
 use frontdesk::server::{ServerConfig, start};
 use frontdesk::tui::effect::Effect;
 use frontdesk::tui::effect::list_walk::{self, Walk};
@@ -78,7 +78,7 @@ async fn contacts_messaged_during_the_walk_are_loaded_once_each() {
         .unwrap()
         .items
         .into_iter()
-        .find(|t| t.status.eq_ignore_ascii_case("approved"))
+        .find(|t| t.status == TemplateStatus::Approved)
         .expect("an approved template");
 
     let mut m = empty_model(160, 48);
