@@ -4,6 +4,7 @@
 
 pub mod account;
 pub mod list_walk;
+pub mod thread;
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -88,6 +89,8 @@ pub enum Effect {
     },
     /// The reply composer's requests.
     Compose(super::reply::ComposeEffect),
+    /// Delete and delivery status of a thread's message.
+    Thread(thread::ThreadEffect),
     /// Terminal-side effects, done by the loop itself.
     CopyToClipboard(String),
     Bell,
@@ -209,6 +212,10 @@ fn log_failure(msg: &Msg) {
             Some(f) => f,
             None => return,
         },
+        Msg::Thread(m) => match m.failure() {
+            Some(f) => f,
+            None => return,
+        },
         _ => return,
     };
     tracing::warn!("{what} failed: {err}");
@@ -302,6 +309,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             Msg::SelectionSettled(id)
         }
         Effect::Compose(e) => super::reply::perform(client, e).await,
+        Effect::Thread(e) => Msg::Thread(thread::perform(client, e).await),
         // Spawned by the runner itself (several messages).
         Effect::FetchContacts { .. } => return None,
         Effect::CopyToClipboard(_) | Effect::Bell | Effect::Redraw => return None,
