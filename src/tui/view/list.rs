@@ -7,6 +7,7 @@ use ratatui::widgets::Paragraph;
 
 use super::clean;
 use super::{fit, pane_block, relative, spinner};
+use crate::text::columns::{Column, fit_columns};
 use crate::tui::model::contact_list::Row;
 use crate::tui::model::{Model, Pane};
 use crate::tui::text::truncate;
@@ -21,28 +22,33 @@ struct Cols {
 }
 
 fn cols(w: usize) -> Cols {
-    // Fixed: marker 2, spaces, time 4, state 7, bot 1.
-    let mut rest = w.saturating_sub(17);
+    // Fixed: cursor and marker 2, the space after the name, time 4 and its
+    // space, state 7, bot 1.
+    let avail = w.saturating_sub(17);
+    // The name is never hidden; tags go first, then the assignee, then the
+    // source, when the width runs out (the CLI's tables follow one rule too).
+    let spec = [
+        Column {
+            want: 24,
+            min: avail.min(14),
+            keep: u8::MAX,
+        },
+        Column::fixed(9, 3),
+        Column::fixed(12, 2),
+        Column::fixed(10, 1),
+    ];
+    let fitted = fit_columns(&spec, avail, 1);
+    let width = |i: usize| fitted[i].unwrap_or(0);
     let mut c = Cols {
-        name: rest.min(14),
-        source: 0,
-        assignee: 0,
-        tags: 0,
+        name: width(0),
+        source: width(1),
+        assignee: width(2),
+        tags: width(3),
     };
-    rest -= c.name;
-    for (want, slot) in [(9, 0), (12, 1), (10, 2)] {
-        if rest > want {
-            rest -= want + 1;
-            match slot {
-                0 => c.source = want,
-                1 => c.assignee = want,
-                _ => c.tags = want,
-            }
-        }
-    }
-    let more = rest.min(10);
-    c.name += more;
-    rest -= more;
+    // What is left widens the tags, or the name when they are hidden.
+    let shown = fitted.iter().flatten().count();
+    let used: usize = fitted.iter().flatten().sum::<usize>() + shown.saturating_sub(1);
+    let rest = avail.saturating_sub(used);
     if c.tags > 0 {
         c.tags += rest;
     } else {
