@@ -24,7 +24,7 @@ enum Failure {
 
 pub fn open(path: &Path) -> Result<Opened, IndexError> {
     prepare(path)?;
-    match try_open(path) {
+    match open_waiting(path) {
         Ok(index) => Ok(Opened { index, warning: None }),
         Err(Failure::Other(e)) => Err(e),
         Err(Failure::Locked(why)) => Ok(Opened {
@@ -84,6 +84,26 @@ fn classify(e: rusqlite::Error) -> Failure {
         _ => Failure::Other(e.into()),
     }
 }
+
+/// Two processes opening one new file race to switch it to WAL and to
+/// create the schema; SQLite answers the loser "locked" at once, without
+/// its busy handler. Try again for a while before giving up on the file.
+fn open_waiting(path: &Path) -> Result<Index, Failure> {
+    let step = Duration::from_millis(50);
+    let mut waited = Duration::ZERO;
+    loop {
+        match try_open(path) {
+            Err(Failure::Locked(_)) if waited < OPEN_PATIENCE => {
+                std::thread::sleep(step);
+                waited += step;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// How long opening waits for another process that is setting the file up.
+const OPEN_PATIENCE: Duration = Duration::from_secs(3);
 
 fn try_open(path: &Path) -> Result<Index, Failure> {
     let mut conn = Connection::open(path).map_err(classify)?;
