@@ -163,7 +163,7 @@ fn check(ctx: &mut Ctx<'_>) -> Result<(), CliError> {
         ),
         (
             "user_email",
-            s.user_email.clone().unwrap_or_else(|| "(unset: Mine is greyed)".into()),
+            s.user_email.clone().unwrap_or_else(|| "(unset)".into()),
             src("user_email"),
         ),
         ("timeout_secs", s.timeout.as_secs().to_string(), src("timeout_secs")),
