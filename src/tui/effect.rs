@@ -66,15 +66,10 @@ pub enum Effect {
         update: UserStatusUpdate,
     },
     FetchCustomStatuses,
-    FetchTeams,
-    FetchPlan,
-    FetchFunnels,
-    /// Every page of GET /channels, for the new-contact form.
-    FetchChannels,
     FetchTeamMembers {
         team: String,
     },
-    /// Requests of the account overlay.
+    /// Requests about the account: the catalog and the account overlay.
     Account(account::AccountEffect),
     /// Sends `SelectionSettled(id)` after `after`.
     Debounce {
@@ -172,10 +167,6 @@ fn log_failure(msg: &Msg) {
         } => (kind.verb(), e),
         Msg::UserStatusSet { result: Err(e), .. } => ("set user status", e),
         Msg::CustomStatusesLoaded(Err(e)) => ("list custom statuses", e),
-        Msg::TeamsLoaded(Err(e)) => ("list teams", e),
-        Msg::PlanLoaded(Err(e)) => ("plan", e),
-        Msg::FunnelsLoaded(Err(e)) => ("list funnels", e),
-        Msg::ChannelsLoaded(Err(e)) => ("list channels", e),
         Msg::TeamMembersLoaded { result: Err(e), .. } => ("team members", e),
         Msg::Compose(m) => match m.failure() {
             Some(f) => f,
@@ -280,26 +271,6 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
                 }
             }
         }
-        Effect::FetchTeams => Msg::TeamsLoaded(client.list_teams(None).await.map(|p| p.items)),
-        Effect::FetchPlan => Msg::PlanLoaded(client.plan().await),
-        Effect::FetchChannels => {
-            let mut all = Vec::new();
-            let mut page = 1;
-            loop {
-                match client.list_channels(Some(page), None).await {
-                    Ok(p) => {
-                        let pages = p.meta.pages.unwrap_or(1);
-                        all.extend(p.items);
-                        if page >= pages || page >= 20 {
-                            break Msg::ChannelsLoaded(Ok(all));
-                        }
-                        page += 1;
-                    }
-                    Err(e) => break Msg::ChannelsLoaded(Err(e)),
-                }
-            }
-        }
-        Effect::FetchFunnels => Msg::FunnelsLoaded(client.list_funnels().await),
         Effect::FetchTeamMembers { team } => {
             let result = client.team_members(&team, None, None).await.map(|p| p.items);
             Msg::TeamMembersLoaded { team, result }

@@ -7,9 +7,7 @@ pub mod account;
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
-use crate::api::{
-    ApiError, Bot, Channel, Contact, CustomStatus, Funnel, Message, Page, Plan, Team, TeamMember, UserStatus,
-};
+use crate::api::{ApiError, Bot, Contact, CustomStatus, Message, Page, TeamMember, UserStatus};
 
 /// Which list request a contacts page answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -126,10 +124,6 @@ pub enum Msg {
         result: Result<UserStatus, ApiError>,
     },
     CustomStatusesLoaded(Result<Vec<CustomStatus>, ApiError>),
-    TeamsLoaded(Result<Vec<Team>, ApiError>),
-    PlanLoaded(Result<Plan, ApiError>),
-    FunnelsLoaded(Result<Vec<Funnel>, ApiError>),
-    ChannelsLoaded(Result<Vec<Channel>, ApiError>),
     TeamMembersLoaded {
         team: String,
         result: Result<Vec<TeamMember>, ApiError>,

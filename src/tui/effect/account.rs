@@ -1,5 +1,7 @@
-//! Requests of the account overlay. Lists other than the webhook log are
-//! read whole (page after page, up to a cap), so the tabs can move freely.
+//! Requests about the account: the catalog's parts (for the whole app),
+//! and the overlay's own (a template's or team's record, team members, the
+//! webhook log, renames). Lists other than the webhook log are read whole
+//! (page after page, up to a cap), so the tabs can move freely.
 
 use std::future::Future;
 
@@ -21,6 +23,16 @@ pub enum AccountEffect {
     },
     FetchTeams {
         id: ReqId,
+    },
+    /// GET /templates/:uuid.
+    FetchTemplate {
+        id: ReqId,
+        uuid: String,
+    },
+    /// GET /teams/:uuid.
+    FetchTeam {
+        id: ReqId,
+        uuid: String,
     },
     FetchMembers {
         id: ReqId,
@@ -78,6 +90,14 @@ pub async fn perform(client: Client, effect: AccountEffect) -> AccountMsg {
             id,
             result: all_pages(|n| client.list_teams(Some(n))).await,
         },
+        AccountEffect::FetchTemplate { id, uuid } => {
+            let result = client.get_template(&uuid).await;
+            AccountMsg::Template { id, uuid, result }
+        }
+        AccountEffect::FetchTeam { id, uuid } => {
+            let result = client.get_team(&uuid).await;
+            AccountMsg::Team { id, uuid, result }
+        }
         AccountEffect::FetchMembers { id, team } => {
             let result = all_pages(|n| client.team_members(&team, Some(n), None)).await;
             AccountMsg::Members { id, team, result }

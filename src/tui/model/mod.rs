@@ -1,10 +1,13 @@
 //! The whole state of the app. Only `update` changes it; views only read it.
 
 pub mod account;
+pub mod catalog;
 pub mod compose;
 pub mod contact_list;
 pub mod details;
+pub mod hints;
 pub mod overlay;
+pub mod scroll;
 pub mod status;
 pub mod thread;
 
@@ -13,6 +16,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, FixedOffset, Utc};
 use ratatui::layout::{Constraint, Layout, Rect};
 
+pub use catalog::Catalog;
 pub use contact_list::{ContactList, PendingWrite, Search};
 pub use details::{Availability, BotPanel, Details, Known};
 pub use overlay::{FormKind, Overlay};
@@ -54,8 +58,23 @@ pub struct Session {
     pub tz: Option<FixedOffset>,
 }
 
+/// Everything the app knows, in six parts (each field's group is named in
+/// its comment):
+///
+/// - **Session and screen**: fixed facts, the clock, the terminal size and
+///   the focused pane.
+/// - **The inbox**: the contact list, the open thread and the selected
+///   contact's details (with its bot), plus my own availability.
+/// - **What the account offers**: `catalog` (templates, channels, teams,
+///   plan, funnels, fetched once) and `known` (names learned on the way,
+///   for pickers).
+/// - **Writing**: forms in flight or kept as drafts, and the composer.
+/// - **On top**: the status line with its toasts, an overlay (help,
+///   palette, a form) and the account overlay.
+/// - **Bookkeeping**: request ids, the selection debounce and quitting.
 #[derive(Debug)]
 pub struct Model {
+    // Session and screen.
     pub session: Session,
     pub now: DateTime<Utc>,
     /// Advances with every tick: spinner frames.
@@ -63,23 +82,36 @@ pub struct Model {
     pub width: u16,
     pub height: u16,
     pub focus: Pane,
+
+    // The inbox.
     pub list: ContactList,
     pub thread: Thread,
     pub details: Details,
     pub availability: Availability,
+
+    // What the account offers.
+    /// Fetched once, shared by the composer, forms, details and overlay.
+    pub catalog: Catalog,
+    /// Tags, sources, collaborators, teams and field types met so far.
     pub known: Known,
-    pub status: StatusBar,
-    pub overlay: Option<Overlay>,
-    /// The account overlay (`A`), under help and the palette.
-    pub account: Option<account::Account>,
+
+    // Writing.
     /// Forms whose save failed, by (contact uuid, kind): reopened as drafts.
     pub drafts: HashMap<(String, FormKind), Form>,
     /// Forms whose save is in flight, by request id.
     pub saving: HashMap<ReqId, (String, FormKind, Form)>,
-    /// The debounce id the selection waits on.
-    pub settle: Option<ReqId>,
     /// The reply composer, drafts and sent messages.
     pub compose: compose::Compose,
+
+    // On top.
+    pub status: StatusBar,
+    pub overlay: Option<Overlay>,
+    /// The account overlay (`A`), under help and the palette.
+    pub account: Option<account::Account>,
+
+    // Bookkeeping.
+    /// The debounce id the selection waits on.
+    pub settle: Option<ReqId>,
     next_id: ReqId,
     pub quit: bool,
 }
@@ -113,6 +145,7 @@ impl Model {
                 user,
                 ..Default::default()
             },
+            catalog: Catalog::default(),
             known: Known::default(),
             status: StatusBar::default(),
             overlay: None,

@@ -50,7 +50,8 @@ fn rich(w: u16, h: u16) -> Model {
         emoji: "🎯".into(),
         ..Default::default()
     };
-    update(&mut m, Msg::FunnelsLoaded(Ok(vec![funnel])));
+    // As GET /funnels at start-up teaches it.
+    m.known.funnels.insert(funnel.uuid, (funnel.emoji, funnel.name));
     m.availability.available = Some(true);
     m.availability.custom_status = Some(("cs1".into(), "🍔 Lunch".into()));
     m.list.loading = None;
@@ -126,6 +127,22 @@ fn panel_text(t: &Terminal<TestBackend>, r: ratatui::layout::Rect) -> Vec<String
 }
 
 #[test]
+fn the_bot_panel_says_when_a_newer_version_exists() {
+    for (w, h) in [(80, 24), (160, 48)] {
+        let mut m = rich(w, h);
+        m.focus = Pane::Details;
+        let mut b = bot(false);
+        b.version = Some(2);
+        b.latest_bot_version = Some(false);
+        m.details.bot.bot = Some(b);
+        let t = draw(&m);
+        let text = panel_text(&t, m.areas().bot.unwrap()).join(" ");
+        assert!(text.contains("v2 outdated"), "at {w}x{h}: {text}");
+        assert!(text.contains("stopped"), "at {w}x{h}: {text}");
+    }
+}
+
+#[test]
 fn bot_and_my_status_panels_show_whole_lines_from_100_to_160_columns() {
     use crate::api::BotStatus;
     for w in [100, 120, 140, 160] {
@@ -137,11 +154,18 @@ fn bot_and_my_status_panels_show_whole_lines_from_100_to_160_columns() {
         m.availability.custom_status = None;
         let t = draw(&m);
         let a = m.areas();
-        assert_eq!(
-            panel_text(&t, a.bot.unwrap()),
-            ["Frontdesk Helper 🤖", "● running since 14:30", "b stops it"],
-            "at {w} columns"
-        );
+        // The version goes beside the name where it fits (from 140), else
+        // beside the key hint. (The emoji's second cell reads as a space.)
+        let want: &[&str] = if w >= 140 {
+            &[
+                "Frontdesk Helper 🤖  · v3 latest",
+                "● running since 14:30",
+                "b stops it",
+            ]
+        } else {
+            &["Frontdesk Helper 🤖", "● running since 14:30", "b stops it · v3 latest"]
+        };
+        assert_eq!(panel_text(&t, a.bot.unwrap()), want, "at {w} columns");
         assert_eq!(
             panel_text(&t, a.availability.unwrap()),
             ["● available", "no custom status", "v toggles · s status"],
@@ -169,11 +193,12 @@ fn bot_and_my_status_panels_show_whole_lines_from_100_to_160_columns() {
             },
         );
         let t = draw(&m);
-        assert_eq!(
-            panel_text(&t, m.areas().bot.unwrap()),
-            ["Frontdesk Helper 🤖", "○ stopped", "b starts it"],
-            "at {w} columns"
-        );
+        let want: &[&str] = if w >= 140 {
+            &["Frontdesk Helper 🤖  · v3 latest", "○ stopped", "b starts it"]
+        } else {
+            &["Frontdesk Helper 🤖", "○ stopped · v3 latest", "b starts it"]
+        };
+        assert_eq!(panel_text(&t, m.areas().bot.unwrap()), want, "at {w} columns");
     }
 }
 

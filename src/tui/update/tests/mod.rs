@@ -92,3 +92,19 @@ pub(super) fn form_error(m: &Model) -> Option<String> {
         _ => None,
     }
 }
+
+/// The id of the catalog fetch of `part` among `fx`.
+pub(super) fn catalog_fetch(fx: &[Effect], part: crate::tui::model::catalog::Part) -> u64 {
+    use crate::tui::effect::account::AccountEffect as A;
+    use crate::tui::model::catalog::Part as P;
+    fx.iter()
+        .find_map(|e| match (e, part) {
+            (Effect::Account(A::FetchFunnels { id }), P::Funnels)
+            | (Effect::Account(A::FetchChannels { id }), P::Channels)
+            | (Effect::Account(A::FetchTeams { id }), P::Teams)
+            | (Effect::Account(A::FetchPlan { id }), P::Plan)
+            | (Effect::Account(A::FetchTemplates { id }), P::Templates) => Some(*id),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no fetch of {part:?} in {fx:?}"))
+}

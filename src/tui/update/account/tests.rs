@@ -5,7 +5,10 @@ use crossterm::event::KeyCode;
 use super::*;
 use crate::api::{ApiError, Channel, EventQuery, Meta, Page, Template, WebhookEvent};
 use crate::tui::fixtures::{code, key, model_with, now};
+use crate::tui::form::FormValue;
+use crate::tui::model::account::{AccountForm, RenameTarget};
 use crate::tui::msg::Msg;
+use crate::tui::msg::account::{AccountMsg, Renamed};
 use crate::tui::update::update;
 
 fn account_fx(fx: &[Effect]) -> Vec<AccountEffect> {
@@ -56,7 +59,7 @@ fn a_opens_on_templates_and_fetches_them() {
     let fx = update(&mut m, key('A'));
     assert_eq!(acc(&m).tab, AccountTab::Templates);
     assert!(matches!(account_fx(&fx)[..], [AccountEffect::FetchTemplates { .. }]));
-    assert!(acc(&m).templates.loading.is_some());
+    assert!(m.catalog.templates.loading.is_some());
     // Esc: back to the inbox as it was.
     update(&mut m, code(KeyCode::Esc));
     assert!(m.account.is_none());
@@ -129,8 +132,8 @@ fn stale_results_are_dropped() {
             result: Ok(vec![template(9)]),
         }),
     );
-    assert!(acc(&m).templates.data.is_none(), "the old answer is dropped");
-    assert_eq!(acc(&m).templates.loading, Some(new));
+    assert!(m.catalog.templates.data.is_none(), "the old answer is dropped");
+    assert_eq!(m.catalog.templates.loading, Some(new));
     update(
         &mut m,
         Msg::Account(AccountMsg::Templates {
@@ -138,8 +141,8 @@ fn stale_results_are_dropped() {
             result: Ok(vec![template(1), template(2)]),
         }),
     );
-    assert_eq!(acc(&m).templates.data.as_ref().unwrap().len(), 2);
-    assert!(acc(&m).templates.loading.is_none());
+    assert_eq!(m.catalog.templates.data.as_ref().unwrap().len(), 2);
+    assert!(m.catalog.templates.loading.is_none());
 }
 
 #[test]
@@ -156,14 +159,14 @@ fn lists_move_and_stay_in_range() {
     update(&mut m, key('j'));
     assert_eq!(acc(&m).templates_cursor.selected, 39);
     update(&mut m, key('g'));
-    assert_eq!(acc(&m).templates_cursor, Cursor::default());
+    assert_eq!(acc(&m).templates_cursor, Scroll::default());
     update(&mut m, key('k'));
     assert_eq!(acc(&m).templates_cursor.selected, 0);
 }
 
 fn submit_rename(m: &mut Model, title: &str) -> (u64, String) {
     update(m, key('e'));
-    assert!(acc(m).rename.is_some());
+    assert!(acc(m).rename().is_some());
     update(
         m,
         Msg::Key(crossterm::event::KeyEvent::new(
@@ -201,14 +204,14 @@ fn rename_prefills_and_success_updates_the_row() {
     let mut m = open_with_templates(3);
     update(&mut m, key('j'));
     update(&mut m, key('e'));
-    let form = &acc(&m).rename.as_ref().unwrap().form;
+    let form = &acc(&m).rename().unwrap().form;
     assert_eq!(form.value("title"), Some(FormValue::Text("Template 1".into())));
     update(&mut m, code(KeyCode::Esc));
-    assert!(acc(&m).rename.is_none(), "Esc closes the form, not the overlay");
+    assert!(acc(&m).rename().is_none(), "Esc closes the form, not the overlay");
 
     let (id, uuid) = submit_rename(&mut m, "Welcome");
     assert_eq!(uuid, "t1");
-    assert!(acc(&m).rename.as_ref().unwrap().form.is_busy());
+    assert!(acc(&m).rename().unwrap().form.is_busy());
     let answer = Template {
         uuid: "t1".into(),
         title: "Welcome".into(),
@@ -225,8 +228,8 @@ fn rename_prefills_and_success_updates_the_row() {
         }),
     );
     let a = acc(&m);
-    assert!(a.rename.is_none());
-    let t = &a.templates.data.as_ref().unwrap()[1];
+    assert!(a.rename().is_none());
+    let t = &m.catalog.templates.data.as_ref().unwrap()[1];
     assert_eq!(t.title, "Welcome");
     assert_eq!(t.status, "rejected", "the rest of the row is kept");
     assert_eq!(m.status.current().unwrap().text, "template renamed");
@@ -250,11 +253,11 @@ fn rename_failure_keeps_the_typed_title_and_shows_the_error() {
             result: Err(e),
         }),
     );
-    let r = acc(&m).rename.as_ref().expect("the form stays open");
+    let r = acc(&m).rename().expect("the form stays open");
     assert_eq!(r.form.value("title"), Some(FormValue::Text("Bad".into())));
     assert!(r.form.error().unwrap().contains("title is taken"));
     assert!(!r.form.is_busy());
-    assert_eq!(acc(&m).templates.data.as_ref().unwrap()[0].title, "Template 0");
+    assert_eq!(m.catalog.templates.data.as_ref().unwrap()[0].title, "Template 0");
     // Enter again retries.
     let fx = update(&mut m, code(KeyCode::Enter));
     assert!(matches!(account_fx(&fx)[..], [AccountEffect::Rename { .. }]));
@@ -283,7 +286,7 @@ fn channel_rename_and_unchanged_title() {
     update(&mut m, key('e'));
     let fx = update(&mut m, code(KeyCode::Enter));
     assert!(account_fx(&fx).is_empty(), "unchanged: no request");
-    assert!(acc(&m).rename.is_none());
+    assert!(acc(&m).rename().is_none());
     update(&mut m, key('e'));
     update(&mut m, key('!'));
     let fx = update(&mut m, code(KeyCode::Enter));
@@ -383,9 +386,11 @@ fn not_offered_shows_in_the_tab() {
             }),
         }),
     );
-    let a = acc(&m);
-    assert_eq!(a.teams.error.as_deref(), Some("this server does not offer a team list"));
-    assert!(a.teams.loading.is_none());
+    assert_eq!(
+        m.catalog.teams.error.as_deref(),
+        Some("this server does not offer a team list")
+    );
+    assert!(m.catalog.teams.loading.is_none());
     // Keys still work; Enter with no teams does nothing.
     assert!(account_fx(&update(&mut m, code(KeyCode::Enter))).is_empty());
     update(&mut m, key('j'));
@@ -413,8 +418,12 @@ fn members_of_the_selected_team() {
     update(&mut m, Msg::Account(AccountMsg::Teams { id, result: Ok(teams) }));
     update(&mut m, key('j'));
     let fx = update(&mut m, key('m'));
-    let [AccountEffect::FetchMembers { id, ref team }] = account_fx(&fx)[..] else {
-        panic!()
+    let [
+        AccountEffect::FetchTeam { .. },
+        AccountEffect::FetchMembers { id, ref team },
+    ] = account_fx(&fx)[..]
+    else {
+        panic!("{fx:?}")
     };
     assert_eq!(team, "tm2");
     // An answer for another team is dropped.
@@ -436,4 +445,154 @@ fn members_of_the_selected_team() {
         }),
     );
     assert_eq!(acc(&m).members.list.data.as_ref().unwrap().len(), 1);
+}
+
+#[test]
+fn enter_on_a_template_reads_its_record() {
+    let mut m = open_with_templates(3);
+    update(&mut m, key('j'));
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let [AccountEffect::FetchTemplate { id, ref uuid }] = account_fx(&fx)[..] else {
+        panic!("{fx:?}")
+    };
+    assert_eq!(uuid, "t1");
+    let full = Template {
+        text: "The whole text, longer than the list's".into(),
+        ..template(1)
+    };
+    // An answer for a template no longer opened is dropped.
+    update(
+        &mut m,
+        Msg::Account(AccountMsg::Template {
+            id,
+            uuid: "t0".into(),
+            result: Ok(template(0)),
+        }),
+    );
+    assert!(acc(&m).template.as_ref().unwrap().remote.data.is_none());
+    update(
+        &mut m,
+        Msg::Account(AccountMsg::Template {
+            id,
+            uuid: "t1".into(),
+            result: Ok(full.clone()),
+        }),
+    );
+    let opened = acc(&m).template.as_ref().unwrap();
+    assert_eq!(opened.remote.data.as_ref(), Some(&full));
+    // `r` reads the list and the opened record again.
+    let fx = update(&mut m, key('r'));
+    assert!(
+        matches!(
+            account_fx(&fx)[..],
+            [
+                AccountEffect::FetchTemplates { .. },
+                AccountEffect::FetchTemplate { .. }
+            ]
+        ),
+        "{fx:?}"
+    );
+}
+
+#[test]
+fn enter_on_a_team_reads_its_record_and_members() {
+    let mut m = open_with_templates(1);
+    let fx = update(&mut m, key('3'));
+    let [AccountEffect::FetchTeams { id }] = account_fx(&fx)[..] else {
+        panic!()
+    };
+    let sales = crate::api::Team {
+        uuid: "tm1".into(),
+        name: "Sales".into(),
+        ..Default::default()
+    };
+    update(
+        &mut m,
+        Msg::Account(AccountMsg::Teams {
+            id,
+            result: Ok(vec![sales.clone()]),
+        }),
+    );
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let [
+        AccountEffect::FetchTeam { id, ref uuid },
+        AccountEffect::FetchMembers { ref team, .. },
+    ] = account_fx(&fx)[..]
+    else {
+        panic!("{fx:?}")
+    };
+    assert_eq!((uuid.as_str(), team.as_str()), ("tm1", "tm1"));
+    let full = crate::api::Team {
+        members: Some(4),
+        default: true,
+        ..sales
+    };
+    update(
+        &mut m,
+        Msg::Account(AccountMsg::Team {
+            id,
+            uuid: "tm1".into(),
+            result: Ok(full.clone()),
+        }),
+    );
+    assert_eq!(acc(&m).members.detail.data.as_ref(), Some(&full));
+}
+
+fn type_into(m: &mut Model, s: &str) {
+    for c in s.chars() {
+        update(m, key(c));
+    }
+}
+
+#[test]
+fn webhook_log_filters_by_event_kinds_and_page_size() {
+    let mut m = open_with_templates(1);
+    let fx = update(&mut m, key('5'));
+    events_page(&mut m, &fx, 2, 3);
+    update(&mut m, key('s'));
+    assert!(matches!(acc(&m).form, Some(AccountForm::EventFilter(_))));
+    // Tick the first two kinds, then 25 per page.
+    update(&mut m, code(KeyCode::Char(' ')));
+    update(&mut m, code(KeyCode::Down));
+    update(&mut m, code(KeyCode::Char(' ')));
+    update(&mut m, code(KeyCode::Tab));
+    type_into(&mut m, "250");
+    let fx = update(&mut m, code(KeyCode::Enter));
+    assert!(account_fx(&fx).is_empty(), "250 is refused: {fx:?}");
+    let Some(AccountForm::EventFilter(form)) = &acc(&m).form else {
+        panic!("the form stays open")
+    };
+    assert!(form.error().unwrap().contains("1 to 100"), "{:?}", form.error());
+    update(&mut m, code(KeyCode::Backspace));
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let q = events_page(&mut m, &fx, 1, 1);
+    assert_eq!(
+        q,
+        EventQuery {
+            subscriptions: vec!["message_created".into(), "message_status_updated".into()],
+            page: Some(1),
+            items: Some(25),
+            ..Default::default()
+        },
+        "from the first page, with both filters"
+    );
+    assert!(acc(&m).form.is_none());
+    // The status filter keeps the kinds and the size.
+    let fx = update(&mut m, key('f'));
+    let q = events_page(&mut m, &fx, 1, 1);
+    assert_eq!(
+        (q.status.as_deref(), q.items, q.subscriptions.len()),
+        (Some("failed"), Some(25), 2)
+    );
+    // Unticking everything and clearing the size: every kind, default size.
+    update(&mut m, key('s'));
+    update(&mut m, code(KeyCode::Char(' ')));
+    update(&mut m, code(KeyCode::Down));
+    update(&mut m, code(KeyCode::Char(' ')));
+    update(&mut m, code(KeyCode::Tab));
+    update(&mut m, code(KeyCode::Backspace));
+    update(&mut m, code(KeyCode::Backspace));
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let q = events_page(&mut m, &fx, 1, 1);
+    assert_eq!((q.items, q.subscriptions.len()), (None, 0));
 }

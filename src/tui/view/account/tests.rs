@@ -11,12 +11,13 @@ use crate::api::{
 };
 use crate::tui::effect::Effect;
 use crate::tui::effect::account::AccountEffect;
-use crate::tui::fixtures::{key, model_with, now};
+use crate::tui::fixtures::{code, key, model_with, now};
 use crate::tui::model::Model;
 use crate::tui::msg::Msg;
 use crate::tui::msg::account::AccountMsg;
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
+use crossterm::event::KeyCode;
 
 const HOSTILE: &str = "\u{1b}[2Jwipe";
 
@@ -164,6 +165,24 @@ fn answer(m: &mut Model, fx: Vec<Effect>) {
                 id,
                 result: Ok(teams()),
             },
+            AccountEffect::FetchTemplate { id, uuid } => AccountMsg::Template {
+                id,
+                result: templates()
+                    .into_iter()
+                    .find(|t| t.uuid == uuid)
+                    .ok_or(ApiError::NotFound {
+                        what: "template".into(),
+                    }),
+                uuid,
+            },
+            AccountEffect::FetchTeam { id, uuid } => AccountMsg::Team {
+                id,
+                result: teams()
+                    .into_iter()
+                    .find(|t| t.uuid == uuid)
+                    .ok_or(ApiError::NotFound { what: "team".into() }),
+                uuid,
+            },
             AccountEffect::FetchMembers { id, team } => AccountMsg::Members {
                 id,
                 team,
@@ -213,6 +232,10 @@ fn every_tab_at_both_sizes() {
         press(&mut m, 'A');
         press(&mut m, 'j');
         assert_snapshot!(format!("account_templates_{w}x{h}"), draw(&m));
+        // Enter: the record from GET /templates/:uuid.
+        let fx = update(&mut m, code(KeyCode::Enter));
+        answer(&mut m, fx);
+        assert_snapshot!(format!("account_template_record_{w}x{h}"), draw(&m));
         press(&mut m, '2');
         press(&mut m, 'j');
         assert_snapshot!(format!("account_channels_{w}x{h}"), draw(&m));
@@ -223,6 +246,18 @@ fn every_tab_at_both_sizes() {
         assert_snapshot!(format!("account_plan_{w}x{h}"), draw(&m));
         press(&mut m, '5');
         assert_snapshot!(format!("account_webhooks_{w}x{h}"), draw(&m));
+        // s: the event kinds and page size; applied, the bar names them.
+        press(&mut m, 's');
+        assert_snapshot!(format!("account_event_filter_{w}x{h}"), draw(&m));
+        update(&mut m, code(KeyCode::Char(' ')));
+        update(&mut m, code(KeyCode::Tab));
+        for c in "50".chars() {
+            update(&mut m, key(c));
+        }
+        let fx = update(&mut m, code(KeyCode::Enter));
+        answer(&mut m, fx);
+        let text = draw(&m);
+        assert!(text.contains("message_created · 50/page"), "{text}");
         press(&mut m, 'e');
         press(&mut m, '1');
         press(&mut m, 'e');
