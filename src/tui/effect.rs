@@ -60,6 +60,12 @@ pub enum Effect {
         id: ReqId,
         body: NewContact,
     },
+    /// Looks among the newest contacts for one whose phone number is
+    /// `identifier` (after a create that may have been carried out).
+    FindContact {
+        id: ReqId,
+        identifier: String,
+    },
     SetUserStatus {
         id: ReqId,
         user: String,
@@ -166,6 +172,7 @@ fn log_failure(msg: &Msg) {
             kind, result: Err(e), ..
         } => (kind.verb(), e),
         Msg::UserStatusSet { result: Err(e), .. } => ("set user status", e),
+        Msg::ContactFound { result: Err(e), .. } => ("look for a created contact", e),
         Msg::CustomStatusesLoaded(Err(e)) => ("list custom statuses", e),
         Msg::TeamMembersLoaded { result: Err(e), .. } => ("team members", e),
         Msg::Compose(m) => match m.failure() {
@@ -249,6 +256,32 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
                 kind: WriteKind::NewContact,
                 result,
             }
+        }
+        Effect::FindContact { id, identifier } => {
+            use futures::StreamExt;
+            let mut pages = client
+                .walk_contacts(ContactFilter::default())
+                .take(super::update::recheck::FIND_PAGES);
+            let mut result = Ok(None);
+            while let Some(page) = pages.next().await {
+                match page {
+                    Ok(p) => {
+                        let hit = p
+                            .items
+                            .into_iter()
+                            .find(|c| super::update::recheck::same_number(&c.phone_number, &identifier));
+                        if hit.is_some() {
+                            result = Ok(hit);
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            }
+            Msg::ContactFound { id, identifier, result }
         }
         Effect::SetUserStatus { id, user, update } => {
             let result = client.set_user_status(&user, &update).await;

@@ -103,6 +103,12 @@ pub enum Msg {
         uuid: String,
         result: Result<Contact, ApiError>,
     },
+    /// The contact whose phone number is `identifier`, if among the newest.
+    ContactFound {
+        id: ReqId,
+        identifier: String,
+        result: Result<Option<Contact>, ApiError>,
+    },
     BotLoaded {
         id: ReqId,
         uuid: String,

@@ -102,6 +102,11 @@ pub struct Model {
     pub saving: HashMap<ReqId, (String, FormKind, Form)>,
     /// The reply composer, drafts and sent messages.
     pub compose: compose::Compose,
+    /// The identifier of a new contact whose create failed in a way that
+    /// may still have created it (Ctrl-F in the form looks for it).
+    pub recheck: Option<String>,
+    /// That lookup, in flight.
+    pub finding: Option<ReqId>,
 
     // On top.
     pub status: StatusBar,
@@ -154,6 +159,8 @@ impl Model {
             saving: HashMap::new(),
             settle: None,
             compose: Default::default(),
+            recheck: None,
+            finding: None,
             next_id: 1,
             quit: false,
         }

@@ -8,6 +8,7 @@ mod compose;
 mod details;
 mod list;
 mod overlays;
+pub(crate) mod recheck;
 mod thread;
 
 #[cfg(test)]
@@ -71,6 +72,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             result,
         } => thread::loaded(model, id, &contact, fetch, result, &mut fx),
         Msg::ContactLoaded { id, uuid, result } => details::contact_loaded(model, id, &uuid, result),
+        Msg::ContactFound { id, identifier, result } => recheck::found(model, id, &identifier, result, &mut fx),
         Msg::BotLoaded { id, uuid, result } => details::bot_loaded(model, id, &uuid, result),
         Msg::BotSet { id, uuid, result } => details::bot_set(model, id, &uuid, result),
         Msg::WriteDone { id, uuid, kind, result } => actions::write_done(model, id, &uuid, kind, result, &mut fx),

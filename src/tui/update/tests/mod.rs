@@ -83,14 +83,22 @@ pub(super) fn patch_of(fx: &[Effect]) -> (u64, String, WriteKind, crate::api::Co
         .expect("a PATCH effect")
 }
 
-pub(super) fn form_error(m: &Model) -> Option<String> {
+/// The open form, if any.
+fn open_form(m: &Model) -> Option<&crate::tui::form::Form> {
     match &m.overlay {
-        Some(Overlay::Form { form, .. }) => {
-            let _ = form;
-            Some(format!("{:?}", form))
-        }
+        Some(Overlay::Form { form, .. }) => Some(form),
         _ => None,
     }
+}
+
+/// The server's message at the foot of the open form.
+pub(super) fn form_error(m: &Model) -> Option<String> {
+    open_form(m)?.error().map(str::to_string)
+}
+
+/// The inline error shown beside the open form's field `key`.
+pub(super) fn field_error(m: &Model, key: &str) -> Option<String> {
+    open_form(m)?.field_error(key)
 }
 
 /// The id of the catalog fetch of `part` among `fx`.
