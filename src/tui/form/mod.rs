@@ -17,11 +17,7 @@ mod new_contact;
 mod render;
 
 #[cfg(test)]
-mod tests_contact;
-#[cfg(test)]
-mod tests_keys;
-#[cfg(test)]
-mod tests_snapshots;
+mod tests;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 

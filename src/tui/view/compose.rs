@@ -156,3 +156,6 @@ pub fn outbox_lines(model: &Model, w: u16, tz: Option<FixedOffset>) -> Vec<(bool
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

@@ -11,8 +11,6 @@ pub mod thread;
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_compose;
 
 use chrono::{DateTime, Utc};
 use ratatui::Frame;

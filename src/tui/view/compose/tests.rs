@@ -31,7 +31,7 @@ fn loaded(w: u16, h: u16) -> Model {
 
 fn draw(m: &Model) -> String {
     let mut t = Terminal::new(TestBackend::new(m.width, m.height)).unwrap();
-    t.draw(|f| super::view(m, f, &Theme::plain())).unwrap();
+    t.draw(|f| crate::tui::view::view(m, f, &Theme::plain())).unwrap();
     let text = format!("{}", t.backend());
     assert!(!text.contains('\u{1b}'), "raw ESC reached the screen");
     text

@@ -12,8 +12,10 @@ use crate::tui::msg::{Msg, ThreadFetch};
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
 
+mod styles;
+
 /// A model with contacts, the first one's thread, details and bot loaded.
-fn rich(w: u16, h: u16) -> Model {
+pub(super) fn rich(w: u16, h: u16) -> Model {
     let mut m = model_with(20, w, h);
     let uuid = m.thread.contact.clone().unwrap();
     let id = m.thread.loading.unwrap();

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 use crossterm::event::KeyCode;
 use serde_json::json;
 
-use super::tests_keys::{ctrl, k, typ};
-use super::*;
+use super::keys::{ctrl, k, typ};
 use crate::api::{Contact, ContactFilter, ContactPatch, ContactTeam, CustomStatus, FieldMeta, FieldType, FieldValue};
+use crate::tui::form::*;
 
 fn meta(ty: FieldType, options: &[&str], value: FieldValue) -> FieldMeta {
     FieldMeta {

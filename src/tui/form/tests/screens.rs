@@ -8,10 +8,10 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 
-use super::tests_contact::six_field_contact;
-use super::tests_keys::{k, typ};
-use super::*;
+use super::contact::six_field_contact;
+use super::keys::{k, typ};
 use crate::api::{Contact, ContactFilter, FieldMeta, FieldType, FieldValue};
+use crate::tui::form::*;
 use crate::tui::theme::Theme;
 
 const HOSTILE: &str = "Ana\u{1b}[2J 👍🏽 你好 مرحبا e\u{301}\u{302}";
