@@ -2,7 +2,7 @@
 //! tokio task whose result comes back as a `Msg`. The runner, not the model,
 //! holds the task handles, so a superseded fetch is aborted here.
 
-pub mod account;
+pub(crate) mod account;
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -306,7 +306,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
         }
         Effect::FetchTeamMembers { team } => {
             let result = client.team_members(&team, None, None).await.map(|p| p.items);
-            Msg::TeamMembersLoaded { team, result }
+            Msg::TeamMembersLoaded { result }
         }
         Effect::Account(e) => Msg::Account(account::perform(client, e).await),
         Effect::Debounce { id, after } => {

@@ -2,7 +2,7 @@
 //! and the results of effects. Results carry the id of the request that
 //! produced them so stale ones can be recognised and dropped.
 
-pub mod account;
+pub(crate) mod account;
 
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
@@ -130,8 +130,8 @@ pub enum Msg {
         result: Result<UserStatus, ApiError>,
     },
     CustomStatusesLoaded(Result<Vec<CustomStatus>, ApiError>),
+    /// A team's members, for collaborators and my own status.
     TeamMembersLoaded {
-        team: String,
         result: Result<Vec<TeamMember>, ApiError>,
     },
     /// Results of the reply composer's effects.

@@ -112,6 +112,7 @@ impl FuzzyPicker {
     }
 
     /// The text typed so far.
+    #[cfg(test)]
     pub fn query(&self) -> &str {
         self.query.value()
     }

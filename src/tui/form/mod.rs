@@ -11,7 +11,7 @@
 
 mod contact_forms;
 mod field;
-pub mod fuzzy;
+pub(crate) mod fuzzy;
 mod input;
 mod new_contact;
 mod render;
@@ -26,7 +26,7 @@ pub use contact_forms::{
     note_form, note_patch, tags_form, tags_patch, team_form, team_patch,
 };
 pub use field::textarea_key;
-pub use fuzzy::{FuzzyPicker, PickItem, PickOutcome, fuzzy_filter, fuzzy_rank_named};
+pub use fuzzy::{FuzzyPicker, PickItem, PickOutcome, fuzzy_filter};
 pub use new_contact::{new_contact_body, new_contact_form};
 
 use field::FieldState;
@@ -153,6 +153,7 @@ impl Form {
         self.submit_verb = verb;
     }
 
+    #[cfg(test)]
     pub fn title(&self) -> &str {
         &self.title
     }
@@ -169,6 +170,7 @@ impl Form {
         }
     }
 
+    #[cfg(test)]
     /// The key of the focused field.
     pub fn focused_key(&self) -> Option<&str> {
         self.fields.get(self.focus).map(|f| f.key.as_str())
@@ -302,6 +304,7 @@ impl Form {
         self.server_error = Some(message.into());
     }
 
+    #[cfg(test)]
     /// The server error shown, if any.
     pub fn error(&self) -> Option<&str> {
         self.server_error.as_deref()
@@ -312,11 +315,13 @@ impl Form {
         self.busy = busy;
     }
 
+    #[cfg(test)]
     pub fn is_busy(&self) -> bool {
         self.busy
     }
 
-    /// The inline error of a field as shown now (tests and callers).
+    #[cfg(test)]
+    /// The inline error of a field as shown now.
     pub fn field_error(&self, key: &str) -> Option<String> {
         self.fields.iter().find(|f| f.key == key).and_then(Field::shown_error)
     }

@@ -1,14 +1,14 @@
 //! The whole state of the app. Only `update` changes it; views only read it.
 
-pub mod account;
-pub mod catalog;
-pub mod compose;
+pub(crate) mod account;
+pub(crate) mod catalog;
+pub(crate) mod compose;
 pub mod contact_list;
-pub mod details;
-pub mod hints;
-pub mod overlay;
-pub mod scroll;
-pub mod status;
+pub(crate) mod details;
+pub(crate) mod hints;
+pub(crate) mod overlay;
+pub(crate) mod scroll;
+pub(crate) mod status;
 pub mod thread;
 
 use std::collections::HashMap;
@@ -20,7 +20,7 @@ pub use catalog::Catalog;
 pub use contact_list::{ContactList, PendingWrite, Search};
 pub use details::{Availability, BotPanel, Details, Known};
 pub use overlay::{FormKind, Overlay};
-pub use status::{StatusBar, Toast, ToastKind};
+pub use status::{StatusBar, ToastKind};
 pub use thread::Thread;
 
 use super::form::Form;

@@ -1,7 +1,7 @@
 //! `update(&mut Model, Msg) -> Vec<Effect>`: pure and synchronous. No I/O,
 //! no clock reads: time comes in on `Msg::Tick`.
 
-pub mod account;
+pub(crate) mod account;
 mod actions;
 mod catalog;
 mod compose;

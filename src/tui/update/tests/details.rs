@@ -179,7 +179,6 @@ fn my_status_is_read_from_team_members_when_my_email_is_known() {
     update(
         &mut m,
         Msg::TeamMembersLoaded {
-            team: "t".into(),
             result: Ok(vec![other, me]),
         },
     );
