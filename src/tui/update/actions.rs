@@ -2,6 +2,7 @@
 
 use crate::api::{ApiError, Contact};
 use crate::tui::effect::Effect;
+use crate::tui::form::FieldId;
 use crate::tui::form::{self, Form};
 use crate::tui::keymap::Action;
 use crate::tui::model::{FormKind, Model, Overlay, PendingWrite, ToastKind};
@@ -294,7 +295,7 @@ pub(crate) fn write_done(
             let maybe = kind == WriteKind::NewContact && recheck::may_have_applied(&e);
             let shown = if maybe { recheck::offer(&e) } else { e.to_string() };
             if kind == WriteKind::NewContact {
-                let typed = saving.as_ref().and_then(|(_, _, f)| f.value("identifier"));
+                let typed = saving.as_ref().and_then(|(_, _, f)| f.value(&FieldId::Identifier));
                 recheck::remember(model, typed.filter(|_| maybe));
             }
             if let Some((u, fk, mut form)) = saving {

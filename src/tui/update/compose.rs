@@ -1,6 +1,7 @@
 //! Replying from the thread: the composer's keys, sending, the status
 //! polls, the 24-hour rule and the template picker.
 
+use crate::tui::form::FieldId;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::api::{ApiError, DeliveryStatus, SendMessage, Template};
@@ -90,7 +91,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
                 let template = template.clone();
                 let values: Vec<String> = placeholders(&template.text)
                     .iter()
-                    .map(|n| match form.value(&n.to_string()) {
+                    .map(|n| match form.value(&FieldId::Placeholder(*n)) {
                         Some(FormValue::Text(v)) => v,
                         _ => String::new(),
                     })
@@ -273,7 +274,7 @@ fn choose_template(model: &mut Model, uuid: &str, fx: &mut Vec<Effect>) {
     let fields = ph
         .iter()
         .map(|n| FieldSpec {
-            key: n.to_string(),
+            key: FieldId::Placeholder(*n),
             label: format!("{{{{{n}}}}}"),
             kind: FieldKind::Text {
                 value: String::new(),

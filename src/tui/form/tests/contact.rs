@@ -74,23 +74,32 @@ fn channels() -> Vec<(String, String)> {
     ]
 }
 
-fn focus(form: &mut Form, key: &str) {
+fn focus(form: &mut Form, key: FieldId) {
     for _ in 0..20 {
-        if form.focused_key() == Some(key) {
+        if form.focused_key() == Some(&key) {
             return;
         }
         form.handle_key(k(KeyCode::Tab));
     }
-    panic!("no field {key}");
+    panic!("no field {key:?}");
 }
 
 #[test]
 fn edit_form_has_one_field_per_custom_field_by_type() {
     let f = edit_contact_form(&six_field_contact());
-    assert_eq!(f.value("name"), Some(FormValue::Text(s("Ana"))));
-    assert_eq!(f.value("cf:plan"), Some(FormValue::One(Some(s("basic")))));
-    assert_eq!(f.value("cf:channels"), Some(FormValue::Many(vec![s("sms")])));
-    assert_eq!(f.value("cf:orders"), Some(FormValue::Text(s("3"))));
+    assert_eq!(f.value(&FieldId::Name), Some(FormValue::Text(s("Ana"))));
+    assert_eq!(
+        f.value(&FieldId::Custom("plan".into())),
+        Some(FormValue::One(Some(s("basic"))))
+    );
+    assert_eq!(
+        f.value(&FieldId::Custom("channels".into())),
+        Some(FormValue::Many(vec![s("sms")]))
+    );
+    assert_eq!(
+        f.value(&FieldId::Custom("orders".into())),
+        Some(FormValue::Text(s("3")))
+    );
 }
 
 #[test]
@@ -106,7 +115,7 @@ fn unchanged_edit_is_nothing_to_save() {
 fn edit_sends_only_the_changed_field() {
     let c = six_field_contact();
     let mut f = edit_contact_form(&c);
-    focus(&mut f, "cf:orders");
+    focus(&mut f, FieldId::Custom("orders".into()));
     typ(&mut f, "0");
     let patch = edit_contact_patch(&c, &f).unwrap();
     assert_eq!(
@@ -123,7 +132,7 @@ fn checkbox_becomes_a_json_array_and_name_is_trimmed() {
     let c = six_field_contact();
     let mut f = edit_contact_form(&c);
     typ(&mut f, " ");
-    focus(&mut f, "cf:channels");
+    focus(&mut f, FieldId::Custom("channels".into()));
     typ(&mut f, "call");
     f.handle_key(k(KeyCode::Enter));
     let patch = edit_contact_patch(&c, &f).unwrap();
@@ -143,14 +152,14 @@ fn checkbox_becomes_a_json_array_and_name_is_trimmed() {
 fn edit_dropdown_to_none_clears_and_bad_values_name_the_field() {
     let c = six_field_contact();
     let mut f = edit_contact_form(&c);
-    focus(&mut f, "cf:plan");
+    focus(&mut f, FieldId::Custom("plan".into()));
     f.handle_key(k(KeyCode::Up));
     f.handle_key(k(KeyCode::Up));
     let patch = edit_contact_patch(&c, &f).unwrap();
     assert_eq!(patch.custom_fields, Some([(s("plan"), json!(""))].into()));
 
     let mut f = edit_contact_form(&c);
-    focus(&mut f, "cf:email");
+    focus(&mut f, FieldId::Custom("email".into()));
     typ(&mut f, " x");
     let err = edit_contact_patch(&c, &f).unwrap_err();
     assert!(err.starts_with("email:"), "{err}");
@@ -161,8 +170,11 @@ fn fields_without_metadata_are_plain_text() {
     let mut c = six_field_contact();
     c.custom_fields_metadata = None;
     let mut f = edit_contact_form(&c);
-    focus(&mut f, "cf:channels");
-    assert_eq!(f.value("cf:channels"), Some(FormValue::Text(s("sms"))));
+    focus(&mut f, FieldId::Custom("channels".into()));
+    assert_eq!(
+        f.value(&FieldId::Custom("channels".into())),
+        Some(FormValue::Text(s("sms")))
+    );
     typ(&mut f, "!");
     let patch = edit_contact_patch(&c, &f).unwrap();
     assert_eq!(patch.custom_fields, Some([(s("channels"), json!("sms!"))].into()));
@@ -235,7 +247,7 @@ fn assign_picks_or_takes_a_typed_email() {
 fn team_is_chosen_by_name_and_sent_by_uuid() {
     let c = six_field_contact();
     let mut f = team_form(&c, &teams());
-    assert_eq!(f.value("team"), Some(FormValue::One(Some(s("Sales")))));
+    assert_eq!(f.value(&FieldId::Team), Some(FormValue::One(Some(s("Sales")))));
     typ(&mut f, "supp");
     assert_eq!(
         team_patch(&f, &teams()).unwrap(),
@@ -260,7 +272,7 @@ fn teams_with_the_same_name_stay_distinct() {
 fn note_is_prefilled_empty_clears_and_over_limit_is_refused() {
     let c = six_field_contact();
     let mut f = note_form(&c);
-    assert_eq!(f.value("note"), Some(FormValue::Text(s("old note"))));
+    assert_eq!(f.value(&FieldId::Note), Some(FormValue::Text(s("old note"))));
     for _ in 0..8 {
         f.handle_key(k(KeyCode::Backspace));
     }
@@ -300,17 +312,24 @@ fn new_contact_body_has_the_required_fields_and_only_given_optionals() {
         &[],
         &meta,
     );
-    assert_eq!(f.value("channel"), None, "no channel list: no Channel field");
-    assert_eq!(f.value("bot"), Some(FormValue::One(None)), "Bot starts at (default)");
-    assert_eq!(f.value("source"), Some(FormValue::One(Some(s("messaging_app")))));
+    assert_eq!(f.value(&FieldId::Channel), None, "no channel list: no Channel field");
+    assert_eq!(
+        f.value(&FieldId::Bot),
+        Some(FormValue::One(None)),
+        "Bot starts at (default)"
+    );
+    assert_eq!(
+        f.value(&FieldId::Source),
+        Some(FormValue::One(Some(s("messaging_app"))))
+    );
     assert_eq!(
         f.handle_key(k(KeyCode::Enter)),
         FormOutcome::Pending,
         "identifier and name are required"
     );
-    assert_eq!(f.focused_key(), Some("identifier"));
+    assert_eq!(f.focused_key(), Some(&FieldId::Identifier));
     typ(&mut f, "+351900000000");
-    focus(&mut f, "name");
+    focus(&mut f, FieldId::Name);
     typ(&mut f, "Rui");
     assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Submitted);
     let body = new_contact_body(&f, &teams(), &[], &meta).unwrap();
@@ -332,23 +351,23 @@ fn new_contact_body_with_every_optional_field() {
         &meta,
     );
     typ(&mut f, "123");
-    focus(&mut f, "name");
+    focus(&mut f, FieldId::Name);
     typ(&mut f, "Rui");
-    focus(&mut f, "tags");
+    focus(&mut f, FieldId::Tags);
     f.handle_key(k(KeyCode::Char(' ')));
-    focus(&mut f, "assigned_user");
+    focus(&mut f, FieldId::AssignedUser);
     f.handle_key(k(KeyCode::Down));
-    focus(&mut f, "team");
+    focus(&mut f, FieldId::Team);
     typ(&mut f, "Support");
-    focus(&mut f, "channel");
+    focus(&mut f, FieldId::Channel);
     typ(&mut f, "Sales line");
-    focus(&mut f, "bot");
+    focus(&mut f, FieldId::Bot);
     typ(&mut f, "start");
-    focus(&mut f, "cf:orders");
+    focus(&mut f, FieldId::Custom("orders".into()));
     typ(&mut f, "7");
-    focus(&mut f, "cf:plan");
+    focus(&mut f, FieldId::Custom("plan".into()));
     typ(&mut f, "pro");
-    focus(&mut f, "note");
+    focus(&mut f, FieldId::Note);
     typ(&mut f, "met at fair");
     assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Submitted);
     let body = new_contact_body(&f, &teams(), &channels(), &meta).unwrap();
@@ -366,13 +385,13 @@ fn new_contact_body_with_every_optional_field() {
 fn new_contact_channel_defaults_to_the_main_one_and_bot_can_be_ended() {
     let mut f = new_contact_form(&[s("messaging_app")], &[], &[], &[], &channels(), &BTreeMap::new());
     assert_eq!(
-        f.value("channel"),
+        f.value(&FieldId::Channel),
         Some(FormValue::One(Some(s("Main line (messaging_app, main)"))))
     );
     typ(&mut f, "1");
-    focus(&mut f, "name");
+    focus(&mut f, FieldId::Name);
     typ(&mut f, "X");
-    focus(&mut f, "bot");
+    focus(&mut f, FieldId::Bot);
     typ(&mut f, "end");
     assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Submitted);
     let body = new_contact_body(&f, &[], &channels(), &BTreeMap::new()).unwrap();
@@ -383,12 +402,12 @@ fn new_contact_channel_defaults_to_the_main_one_and_bot_can_be_ended() {
 #[test]
 fn new_contact_without_messaging_app_needs_a_source() {
     let mut f = new_contact_form(&[], &[], &[], &[], &[], &BTreeMap::new());
-    assert_eq!(f.value("source"), Some(FormValue::One(None)));
+    assert_eq!(f.value(&FieldId::Source), Some(FormValue::One(None)));
     typ(&mut f, "1");
-    focus(&mut f, "name");
+    focus(&mut f, FieldId::Name);
     typ(&mut f, "X");
     assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Pending);
-    assert_eq!(f.focused_key(), Some("source"));
+    assert_eq!(f.focused_key(), Some(&FieldId::Source));
     typ(&mut f, "telegram");
     assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Submitted);
     assert_eq!(
@@ -406,7 +425,7 @@ fn filter_form_starts_from_the_current_filter_and_round_trips() {
         include_field_types: false,
     };
     let f = filter_form(&current, &[s("messaging_app")], &[s("vip"), s("new")], &teams());
-    assert_eq!(f.value("team"), Some(FormValue::One(Some(s("Support")))));
+    assert_eq!(f.value(&FieldId::Team), Some(FormValue::One(Some(s("Support")))));
     assert_eq!(filter_value(&f, &teams(), false), current);
     assert!(filter_value(&f, &teams(), true).include_field_types);
 }

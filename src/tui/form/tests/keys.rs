@@ -20,7 +20,7 @@ pub(super) fn typ(form: &mut Form, s: &str) {
 
 fn text_field(key: &str, check: TextCheck, required: bool) -> FieldSpec {
     FieldSpec {
-        key: key.into(),
+        key: FieldId::Custom(key.into()),
         label: key.into(),
         kind: FieldKind::Text {
             value: String::new(),
@@ -33,7 +33,7 @@ fn text_field(key: &str, check: TextCheck, required: bool) -> FieldSpec {
 
 fn choice(key: &str, options: &[&str], allow_none: bool, allow_custom: bool) -> FieldSpec {
     FieldSpec {
-        key: key.into(),
+        key: FieldId::Custom(key.into()),
         label: key.into(),
         kind: FieldKind::Choice {
             options: options.iter().map(|s| s.to_string()).collect(),
@@ -48,7 +48,7 @@ fn choice(key: &str, options: &[&str], allow_none: bool, allow_custom: bool) -> 
 
 fn multi(key: &str, options: &[&str], selected: &[&str], allow_custom: bool) -> FieldSpec {
     FieldSpec {
-        key: key.into(),
+        key: FieldId::Custom(key.into()),
         label: key.into(),
         kind: FieldKind::Multi {
             options: options.iter().map(|s| s.to_string()).collect(),
@@ -62,7 +62,7 @@ fn multi(key: &str, options: &[&str], selected: &[&str], allow_custom: bool) -> 
 
 fn note(value: &str, max: usize) -> FieldSpec {
     FieldSpec {
-        key: "note".into(),
+        key: FieldId::Note,
         label: "Note".into(),
         kind: FieldKind::Note {
             value: value.into(),
@@ -73,8 +73,13 @@ fn note(value: &str, max: usize) -> FieldSpec {
     }
 }
 
+/// The text of a test field (`note` is the note field, the rest custom).
 fn txt(form: &Form, key: &str) -> String {
-    match form.value(key) {
+    let id = match key {
+        "note" => FieldId::Note,
+        k => FieldId::Custom(k.into()),
+    };
+    match form.value(&id) {
         Some(FormValue::Text(s)) => s,
         other => panic!("{key}: {other:?}"),
     }
@@ -114,7 +119,7 @@ fn tab_shift_tab_and_arrows_move_between_fields() {
     // Tab wraps around.
     f.handle_key(k(KeyCode::Tab));
     f.handle_key(k(KeyCode::Tab));
-    assert_eq!(f.focused_key(), Some("a"));
+    assert_eq!(f.focused_key(), Some(&FieldId::Custom("a".into())));
 }
 
 #[test]
@@ -129,7 +134,7 @@ fn invalid_number_date_and_email_block_submit_with_visible_errors() {
     );
     typ(&mut f, "12x");
     assert_eq!(
-        f.field_error("num").as_deref(),
+        f.field_error(&FieldId::Custom("num".into())).as_deref(),
         Some("not a number"),
         "shown as the user types"
     );
@@ -138,20 +143,35 @@ fn invalid_number_date_and_email_block_submit_with_visible_errors() {
     f.handle_key(k(KeyCode::Tab));
     typ(&mut f, "bob@");
     assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Pending);
-    assert_eq!(f.focused_key(), Some("num"), "the first invalid field gets focus");
-    assert!(f.field_error("date").unwrap().contains("YYYY-MM-DD"));
-    assert_eq!(f.field_error("mail").as_deref(), Some("not an email address"));
+    assert_eq!(
+        f.focused_key(),
+        Some(&FieldId::Custom("num".into())),
+        "the first invalid field gets focus"
+    );
+    assert!(
+        f.field_error(&FieldId::Custom("date".into()))
+            .unwrap()
+            .contains("YYYY-MM-DD")
+    );
+    assert_eq!(
+        f.field_error(&FieldId::Custom("mail".into())).as_deref(),
+        Some("not an email address")
+    );
 
     f.handle_key(k(KeyCode::Backspace));
-    assert_eq!(f.field_error("num"), None);
+    assert_eq!(f.field_error(&FieldId::Custom("num".into())), None);
     f.handle_key(k(KeyCode::Tab));
     for _ in 0..2 {
         f.handle_key(k(KeyCode::Backspace));
     }
     typ(&mut f, "29");
-    assert_eq!(f.field_error("date"), None, "2024 is a leap year");
+    assert_eq!(
+        f.field_error(&FieldId::Custom("date".into())),
+        None,
+        "2024 is a leap year"
+    );
     assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Pending);
-    assert_eq!(f.focused_key(), Some("mail"));
+    assert_eq!(f.focused_key(), Some(&FieldId::Custom("mail".into())));
     typ(&mut f, "example.com");
     assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Submitted);
 }
@@ -160,18 +180,28 @@ fn invalid_number_date_and_email_block_submit_with_visible_errors() {
 fn numbers_must_be_finite() {
     let mut f = Form::new("t", vec![text_field("n", TextCheck::Number, false)]);
     typ(&mut f, "inf");
-    assert_eq!(f.field_error("n").as_deref(), Some("not a number"));
+    assert_eq!(
+        f.field_error(&FieldId::Custom("n".into())).as_deref(),
+        Some("not a number")
+    );
     f.handle_key(ctrl('u'));
     typ(&mut f, "-1.5e3");
-    assert_eq!(f.field_error("n"), None);
+    assert_eq!(f.field_error(&FieldId::Custom("n".into())), None);
 }
 
 #[test]
 fn errors_show_only_after_the_first_edit_and_required_blocks_submit() {
     let mut f = Form::new("t", vec![text_field("name", TextCheck::Any, true)]);
-    assert_eq!(f.field_error("name"), None, "an untouched form is not shouting");
+    assert_eq!(
+        f.field_error(&FieldId::Custom("name".into())),
+        None,
+        "an untouched form is not shouting"
+    );
     assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Pending);
-    assert_eq!(f.field_error("name").as_deref(), Some("required"));
+    assert_eq!(
+        f.field_error(&FieldId::Custom("name".into())).as_deref(),
+        Some("required")
+    );
     typ(&mut f, "   ");
     assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Pending, "blank is empty");
     typ(&mut f, "Ann");
@@ -191,14 +221,20 @@ fn esc_cancels_and_release_events_are_ignored() {
 #[test]
 fn picker_filters_and_chooses_what_is_highlighted() {
     let mut f = Form::new("t", vec![choice("c", &["apple", "banana", "cherry"], true, false)]);
-    assert_eq!(f.value("c"), Some(FormValue::One(None)));
+    assert_eq!(f.value(&FieldId::Custom("c".into())), Some(FormValue::One(None)));
     f.handle_key(k(KeyCode::Down));
-    assert_eq!(f.value("c"), Some(FormValue::One(Some("apple".into()))));
+    assert_eq!(
+        f.value(&FieldId::Custom("c".into())),
+        Some(FormValue::One(Some("apple".into())))
+    );
     typ(&mut f, "chr");
-    assert_eq!(f.value("c"), Some(FormValue::One(Some("cherry".into()))));
+    assert_eq!(
+        f.value(&FieldId::Custom("c".into())),
+        Some(FormValue::One(Some("cherry".into())))
+    );
     typ(&mut f, "zzz");
     assert_eq!(
-        f.value("c"),
+        f.value(&FieldId::Custom("c".into())),
         Some(FormValue::One(Some("cherry".into()))),
         "no match keeps the choice"
     );
@@ -217,12 +253,18 @@ fn picker_up_down_stay_in_the_list_and_tab_leaves() {
     for _ in 0..5 {
         f.handle_key(k(KeyCode::Down));
     }
-    assert_eq!(f.focused_key(), Some("c"));
-    assert_eq!(f.value("c"), Some(FormValue::One(Some("b".into()))));
+    assert_eq!(f.focused_key(), Some(&FieldId::Custom("c".into())));
+    assert_eq!(
+        f.value(&FieldId::Custom("c".into())),
+        Some(FormValue::One(Some("b".into())))
+    );
     f.handle_key(k(KeyCode::Up));
-    assert_eq!(f.value("c"), Some(FormValue::One(Some("a".into()))));
+    assert_eq!(
+        f.value(&FieldId::Custom("c".into())),
+        Some(FormValue::One(Some("a".into())))
+    );
     f.handle_key(k(KeyCode::Tab));
-    assert_eq!(f.focused_key(), Some("x"));
+    assert_eq!(f.focused_key(), Some(&FieldId::Custom("x".into())));
 }
 
 #[test]
@@ -230,20 +272,29 @@ fn picker_takes_a_typed_value_when_custom_is_allowed() {
     let mut f = Form::new("t", vec![choice("c", &["ann@example.com"], true, true)]);
     typ(&mut f, "zed@example.org");
     assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Submitted);
-    assert_eq!(f.value("c"), Some(FormValue::One(Some("zed@example.org".into()))));
+    assert_eq!(
+        f.value(&FieldId::Custom("c".into())),
+        Some(FormValue::One(Some("zed@example.org".into())))
+    );
     // Without allow_custom a typed value is only a filter.
     let mut f = Form::new("t", vec![choice("c", &["x"], false, false)]);
     typ(&mut f, "qqq");
-    assert_eq!(f.value("c"), Some(FormValue::One(None)));
+    assert_eq!(f.value(&FieldId::Custom("c".into())), Some(FormValue::One(None)));
 }
 
 #[test]
 fn picker_custom_row_is_one_up_from_the_best_match() {
     let mut f = Form::new("t", vec![choice("c", &["ann@example.com"], false, true)]);
     typ(&mut f, "ann");
-    assert_eq!(f.value("c"), Some(FormValue::One(Some("ann@example.com".into()))));
+    assert_eq!(
+        f.value(&FieldId::Custom("c".into())),
+        Some(FormValue::One(Some("ann@example.com".into())))
+    );
     f.handle_key(k(KeyCode::Up));
-    assert_eq!(f.value("c"), Some(FormValue::One(Some("ann".into()))));
+    assert_eq!(
+        f.value(&FieldId::Custom("c".into())),
+        Some(FormValue::One(Some("ann".into())))
+    );
 }
 
 #[test]
@@ -252,18 +303,24 @@ fn multi_space_toggles_and_typed_entries_are_added() {
     f.handle_key(k(KeyCode::Char(' ')));
     f.handle_key(k(KeyCode::Down));
     f.handle_key(k(KeyCode::Char(' ')));
-    assert_eq!(f.value("m"), Some(FormValue::Many(vec!["red".into()])));
+    assert_eq!(
+        f.value(&FieldId::Custom("m".into())),
+        Some(FormValue::Many(vec!["red".into()]))
+    );
     typ(&mut f, "vip");
     assert_eq!(
         f.handle_key(k(KeyCode::Enter)),
         FormOutcome::Pending,
         "Enter with a filter adds, not saves"
     );
-    assert_eq!(f.value("m"), Some(FormValue::Many(vec!["red".into(), "vip".into()])));
+    assert_eq!(
+        f.value(&FieldId::Custom("m".into())),
+        Some(FormValue::Many(vec!["red".into(), "vip".into()]))
+    );
     typ(&mut f, "blu");
     f.handle_key(k(KeyCode::Enter));
     assert_eq!(
-        f.value("m"),
+        f.value(&FieldId::Custom("m".into())),
         Some(FormValue::Many(vec!["red".into(), "blue".into(), "vip".into()]))
     );
     assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Submitted);
@@ -274,7 +331,7 @@ fn multi_without_custom_never_adds_typed_values() {
     let mut f = Form::new("t", vec![multi("m", &["a"], &[], false)]);
     typ(&mut f, "zz");
     f.handle_key(k(KeyCode::Enter));
-    assert_eq!(f.value("m"), Some(FormValue::Many(vec![])));
+    assert_eq!(f.value(&FieldId::Custom("m".into())), Some(FormValue::Many(vec![])));
 }
 
 #[test]
@@ -286,7 +343,7 @@ fn note_counts_chars_and_blocks_submit_over_the_limit() {
     typ(&mut f, "x");
     assert_eq!(txt(&f, "note"), "héllo\nx");
     assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Pending);
-    assert!(f.field_error("note").unwrap().contains("2 characters over"));
+    assert!(f.field_error(&FieldId::Note).unwrap().contains("2 characters over"));
     f.handle_key(k(KeyCode::Backspace));
     f.handle_key(k(KeyCode::Backspace));
     assert_eq!(
@@ -311,7 +368,10 @@ fn paste_goes_into_the_focused_field() {
     assert_eq!(txt(&f, "note"), "line1\nline2␛");
     let mut p = Form::new("t", vec![choice("c", &["alpha", "beta"], false, false)]);
     p.handle_paste("bet");
-    assert_eq!(p.value("c"), Some(FormValue::One(Some("beta".into()))));
+    assert_eq!(
+        p.value(&FieldId::Custom("c".into())),
+        Some(FormValue::One(Some("beta".into())))
+    );
 }
 
 #[test]
@@ -332,11 +392,17 @@ fn a_cloned_form_keeps_everything_typed() {
     f.set_busy(true);
     f.set_error("HTTP 422: tag does not exist");
     let mut draft = f.clone();
-    assert_eq!(draft.value("a"), Some(FormValue::Text("4".into())));
-    assert_eq!(draft.value("m"), Some(FormValue::Many(vec!["x".into()])));
-    assert_eq!(draft.value("note"), Some(FormValue::Text("draft".into())));
+    assert_eq!(
+        draft.value(&FieldId::Custom("a".into())),
+        Some(FormValue::Text("4".into()))
+    );
+    assert_eq!(
+        draft.value(&FieldId::Custom("m".into())),
+        Some(FormValue::Many(vec!["x".into()]))
+    );
+    assert_eq!(draft.value(&FieldId::Note), Some(FormValue::Text("draft".into())));
     assert_eq!(draft.error(), Some("HTTP 422: tag does not exist"));
-    assert_eq!(draft.focused_key(), Some("note"));
+    assert_eq!(draft.focused_key(), Some(&FieldId::Note));
     // Busy ignores submit; once the request failed the draft submits again.
     assert_eq!(draft.handle_key(ctrl('s')), FormOutcome::Pending);
     draft.set_busy(false);
@@ -344,16 +410,16 @@ fn a_cloned_form_keeps_everything_typed() {
     typ(&mut draft, "!");
     assert_eq!(draft.handle_key(ctrl('s')), FormOutcome::Submitted);
     assert_eq!(draft.error(), None, "a new attempt clears the old server error");
-    assert_eq!(f.value("note"), Some(FormValue::Text("draft".into())));
+    assert_eq!(f.value(&FieldId::Note), Some(FormValue::Text("draft".into())));
 }
 
 #[test]
 fn the_none_label_row_can_be_filtered_to() {
     let mut f = Form::new("t", vec![choice("c", &["ann@example.com"], true, false)]);
-    f.set_none_label("c", "(unassigned)");
+    f.set_none_label(&FieldId::Custom("c".into()), "(unassigned)");
     f.handle_key(k(KeyCode::Down));
     typ(&mut f, "unass");
-    assert_eq!(f.value("c"), Some(FormValue::One(None)));
+    assert_eq!(f.value(&FieldId::Custom("c".into())), Some(FormValue::One(None)));
 }
 
 #[test]

@@ -90,7 +90,7 @@ fn snap_form(name: &str, form: &Form) {
 
 fn edit_form() -> Form {
     let mut f = edit_contact_form(&hostile_contact());
-    while f.focused_key() != Some("cf:plan") {
+    while f.focused_key() != Some(&FieldId::Custom("plan".into())) {
         f.handle_key(k(KeyCode::Tab));
     }
     f

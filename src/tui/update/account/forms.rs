@@ -5,7 +5,7 @@ use crossterm::event::KeyEvent;
 
 use crate::tui::effect::Effect;
 use crate::tui::effect::account::AccountEffect;
-use crate::tui::form::{FieldKind, FieldSpec, Form, FormOutcome, FormValue, TextCheck};
+use crate::tui::form::{FieldId, FieldKind, FieldSpec, Form, FormOutcome, FormValue, TextCheck};
 use crate::tui::model::account::{AccountForm, AccountTab, EVENT_KINDS, MAX_PAGE_SIZE, Rename, RenameTarget};
 use crate::tui::model::{Catalog, Model, ToastKind};
 
@@ -39,7 +39,7 @@ pub fn rename_form(target: RenameTarget, title: &str) -> Form {
     Form::new(
         format!("Rename {} {title}", target.noun()),
         vec![FieldSpec {
-            key: "title".into(),
+            key: FieldId::Title,
             label: "Title".into(),
             kind: FieldKind::Text {
                 value: title.to_string(),
@@ -107,7 +107,7 @@ fn submit_rename(model: &mut Model, fx: &mut Vec<Effect>) {
     if rename.saving.is_some() {
         return;
     }
-    let title = match rename.form.value("title") {
+    let title = match rename.form.value(&FieldId::Title) {
         Some(FormValue::Text(t)) => t.trim().to_string(),
         _ => String::new(),
     };
@@ -143,7 +143,7 @@ pub(super) fn open_event_filter(model: &mut Model) {
         "Webhook log filter",
         vec![
             FieldSpec {
-                key: "kinds".into(),
+                key: FieldId::EventKinds,
                 label: "Event kinds".into(),
                 kind: FieldKind::Multi {
                     options: kinds,
@@ -154,7 +154,7 @@ pub(super) fn open_event_filter(model: &mut Model) {
                 help: Some("none ticked: every kind".into()),
             },
             FieldSpec {
-                key: "items".into(),
+                key: FieldId::PageSize,
                 label: "Per page".into(),
                 kind: FieldKind::Text {
                     value: w.items.map(|n| n.to_string()).unwrap_or_default(),
@@ -187,11 +187,11 @@ fn submit_event_filter(model: &mut Model, fx: &mut Vec<Effect>) {
     let Some(AccountForm::EventFilter(form)) = acc.form.as_mut() else {
         return;
     };
-    let kinds = match form.value("kinds") {
+    let kinds = match form.value(&FieldId::EventKinds) {
         Some(FormValue::Many(k)) => k,
         _ => Vec::new(),
     };
-    let typed = match form.value("items") {
+    let typed = match form.value(&FieldId::PageSize) {
         Some(FormValue::Text(t)) => t,
         _ => String::new(),
     };

@@ -1,5 +1,6 @@
 //! The account overlay as the user meets it.
 
+use crate::tui::form::FieldId;
 use crossterm::event::KeyCode;
 
 use super::*;
@@ -205,7 +206,7 @@ fn rename_prefills_and_success_updates_the_row() {
     update(&mut m, key('j'));
     update(&mut m, key('e'));
     let form = &acc(&m).rename().unwrap().form;
-    assert_eq!(form.value("title"), Some(FormValue::Text("Template 1".into())));
+    assert_eq!(form.value(&FieldId::Title), Some(FormValue::Text("Template 1".into())));
     update(&mut m, code(KeyCode::Esc));
     assert!(acc(&m).rename().is_none(), "Esc closes the form, not the overlay");
 
@@ -254,7 +255,7 @@ fn rename_failure_keeps_the_typed_title_and_shows_the_error() {
         }),
     );
     let r = acc(&m).rename().expect("the form stays open");
-    assert_eq!(r.form.value("title"), Some(FormValue::Text("Bad".into())));
+    assert_eq!(r.form.value(&FieldId::Title), Some(FormValue::Text("Bad".into())));
     assert!(r.form.error().unwrap().contains("title is taken"));
     assert!(!r.form.is_busy());
     assert_eq!(m.catalog.templates.data.as_ref().unwrap()[0].title, "Template 0");

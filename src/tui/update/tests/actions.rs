@@ -237,6 +237,9 @@ fn invalid_form_input_stays_in_the_form_without_a_request() {
     update(&mut m, key('N'));
     let fx = submit(&mut m); // no identifier
     assert!(fx.is_empty());
-    assert_eq!(field_error(&m, "identifier").as_deref(), Some("required"));
+    assert_eq!(
+        field_error(&m, &crate::tui::form::FieldId::Identifier).as_deref(),
+        Some("required")
+    );
     assert_eq!(form_error(&m), None, "nothing was sent, so no server message");
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::tui::form::FieldId;
 
 #[test]
 fn bot_toggles_and_reports() {
@@ -253,10 +254,10 @@ fn new_contact_offers_the_channels_main_first_or_none_when_not_offered() {
     );
     let form = new_contact_form_of(&mut m);
     assert_eq!(
-        form.value("channel"),
+        form.value(&FieldId::Channel),
         Some(FormValue::One(Some("Main line (messaging_app, main)".into())))
     );
-    assert_eq!(form.value("bot"), Some(FormValue::One(None)));
+    assert_eq!(form.value(&FieldId::Bot), Some(FormValue::One(None)));
     let mut m = model_with(20, 160, 48);
     let id = catalog_fetch(&startup(&mut m), Part::Channels);
     update(
@@ -269,6 +270,6 @@ fn new_contact_offers_the_channels_main_first_or_none_when_not_offered() {
         }),
     );
     let form = new_contact_form_of(&mut m);
-    assert_eq!(form.value("channel"), None);
-    assert!(form.value("bot").is_some(), "the bot choice stays");
+    assert_eq!(form.value(&FieldId::Channel), None);
+    assert!(form.value(&FieldId::Bot).is_some(), "the bot choice stays");
 }

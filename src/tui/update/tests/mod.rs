@@ -97,7 +97,7 @@ pub(super) fn form_error(m: &Model) -> Option<String> {
 }
 
 /// The inline error shown beside the open form's field `key`.
-pub(super) fn field_error(m: &Model, key: &str) -> Option<String> {
+pub(super) fn field_error(m: &Model, key: &crate::tui::form::FieldId) -> Option<String> {
     open_form(m)?.field_error(key)
 }
 
