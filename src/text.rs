@@ -3,6 +3,8 @@
 //! the CLI prints in table or record form from server data goes through
 //! `sanitize`.
 
+pub mod columns;
+
 use std::borrow::Cow;
 
 use unicode_width::UnicodeWidthStr;

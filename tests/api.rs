@@ -71,6 +71,8 @@ mod delete;
 mod endpoints;
 #[path = "api/errors.rs"]
 mod errors;
+#[path = "api/lost.rs"]
+mod lost;
 #[path = "api/pages.rs"]
 mod pages;
 #[path = "api/retries.rs"]
@@ -128,14 +130,20 @@ async fn every_request_carries_bearer_key_and_json_content_type() {
         .await;
     client.plan().await.unwrap();
     client.delete_custom_status("cs1").await.unwrap();
-    client.close_conversation(CONTACT_UUID).await.unwrap();
+    client
+        .close_conversation(&ContactId::new(CONTACT_UUID.to_string()))
+        .await
+        .unwrap();
     server.verify().await;
 }
 
 #[tokio::test]
 async fn ids_are_percent_encoded_path_segments() {
     let (server, client) = setup().await;
-    let e = client.get_contact("a/b?x", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("a/b?x".to_string()), false)
+        .await
+        .unwrap_err();
     assert!(matches!(e, ApiError::NotFound { .. }), "{e:?}");
     let got = requests(&server).await;
     assert_eq!(got.len(), 1);
@@ -143,7 +151,12 @@ async fn ids_are_percent_encoded_path_segments() {
     assert_eq!(got[0].url.query(), None);
     // A dot segment would address another resource: refused unsent.
     for id in ["..", ".", " "] {
-        assert!(client.get_contact(id, false).await.is_err());
+        assert!(
+            client
+                .get_contact(&ContactId::new(id.to_string()), false)
+                .await
+                .is_err()
+        );
     }
     assert_eq!(requests(&server).await.len(), 1);
 }

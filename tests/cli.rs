@@ -735,3 +735,173 @@ fn completions_produce_scripts() {
         assert!(s.contains(marker) && s.contains("contacts"), "{shell}");
     }
 }
+
+// ---------- against a local responder: failures and faithful JSON ----------
+
+/// The binary pointed at a wiremock responder on 127.0.0.1.
+fn fd_at(base_url: &str) -> Command {
+    let mut c = Command::cargo_bin("frontdesk").expect("binary");
+    for var in [
+        "FRONTDESK_PROFILE",
+        "FRONTDESK_USER_UUID",
+        "FRONTDESK_CONFIG",
+        "NO_COLOR",
+    ] {
+        c.env_remove(var);
+    }
+    c.env("FRONTDESK_BASE_URL", format!("{base_url}/v1"))
+        .env("FRONTDESK_API_KEY", "sk_test_cli_key_1234")
+        .arg("--config")
+        .arg(no_config());
+    c
+}
+
+fn mock_server() -> wiremock::MockServer {
+    runtime().block_on(wiremock::MockServer::start())
+}
+
+fn mount(server: &wiremock::MockServer, mock: wiremock::Mock) {
+    runtime().block_on(mock.mount(server));
+}
+
+fn contact_json(uuid: &str) -> Value {
+    serde_json::json!({
+        "uuid": uuid, "name": "Ann\u{9b}31m \u{202e}x", "phoneNumber": "+1555",
+        "createdAt": "2026-01-02T03:04:05.678Z", "source": "messaging_app",
+        "lastMessageAt": "2026-01-03T03:04:05.120Z", "closedAt": null,
+        "customFields": {"Interests": "[\"a\",\"b\"]"},
+        "customFieldsMetadata": {
+            "Birthday": {"value": null, "type": "date"},
+            "Interests": {"value": ["a", "b"], "type": "checkbox", "options": ["a", "b", "c"]}
+        }
+    })
+}
+
+#[test]
+fn a_failed_walk_prints_nothing_with_json_and_a_partial_stream_with_jsonl() {
+    use wiremock::matchers::{method, path, query_param};
+    use wiremock::{Mock, ResponseTemplate};
+    let server = mock_server();
+    mount(
+        &server,
+        Mock::given(method("GET"))
+            .and(path("/v1/contacts"))
+            .and(query_param("after", "c2"))
+            .respond_with(ResponseTemplate::new(400).set_body_json(serde_json::json!({"error": "bad cursor"}))),
+    );
+    mount(
+        &server,
+        Mock::given(method("GET"))
+            .and(path("/v1/contacts"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+                "contacts": [contact_json("u1"), contact_json("u2")], "meta": {"next": "c2"}
+            }))),
+    );
+    let err = fails(fd_at(&server.uri()), &["contacts", "list", "--all", "--json"], 1);
+    assert!(err.contains("bad cursor"), "{err}");
+    let o = run(fd_at(&server.uri()), &["contacts", "list", "--all", "--jsonl"]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(o.stdout.lines().count(), 2, "the page before the failure: {}", o.stdout);
+    assert!(o.stderr.contains("after 2 items"), "{}", o.stderr);
+}
+
+#[test]
+fn json_output_keeps_the_apis_data_and_escapes_terminal_controls() {
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, ResponseTemplate};
+    let server = mock_server();
+    mount(
+        &server,
+        Mock::given(method("GET")).and(path("/v1/contacts/u1")).respond_with(
+            ResponseTemplate::new(200).set_body_json(serde_json::json!({"contact": [contact_json("u1")]})),
+        ),
+    );
+    let o = run(
+        fd_at(&server.uri()),
+        &["contacts", "get", "u1", "--field-types", "--json"],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        !o.stdout.contains('\u{9b}') && !o.stdout.contains('\u{202e}'),
+        "{}",
+        o.stdout
+    );
+    assert!(o.stdout.contains(r"Ann\u009b31m \u202ex"), "{}", o.stdout);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["name"], "Ann\u{9b}31m \u{202e}x", "the same data once parsed");
+    assert_eq!(v["createdAt"], "2026-01-02T03:04:05.678Z");
+    assert_eq!(v["lastMessageAt"], "2026-01-03T03:04:05.120Z");
+    assert_eq!(
+        v["customFieldsMetadata"]["Birthday"],
+        serde_json::json!({"value": null, "type": "date"})
+    );
+    assert_eq!(
+        v["customFieldsMetadata"]["Interests"]["options"],
+        serde_json::json!(["a", "b", "c"])
+    );
+    // The one documented normalisation: a checkbox value is an array.
+    assert_eq!(v["customFields"]["Interests"], serde_json::json!(["a", "b"]));
+}
+
+#[test]
+fn lost_answers_say_what_may_have_happened() {
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, ResponseTemplate};
+    let server = mock_server();
+    mount(
+        &server,
+        Mock::given(method("POST"))
+            .and(path("/v1/contacts"))
+            .respond_with(ResponseTemplate::new(502)),
+    );
+    mount(
+        &server,
+        Mock::given(method("GET")).and(path("/v1/contacts/u1")).respond_with(
+            ResponseTemplate::new(200).set_body_json(serde_json::json!({"contact": [contact_json("u1")]})),
+        ),
+    );
+    mount(
+        &server,
+        Mock::given(method("POST"))
+            .and(path("/v1/messages/send"))
+            .respond_with(ResponseTemplate::new(500)),
+    );
+    let args = [
+        "contacts",
+        "create",
+        "--identifier",
+        "+1555",
+        "--source",
+        "messaging_app",
+        "--name",
+        "A",
+    ];
+    let err = fails(fd_at(&server.uri()), &args, 1);
+    assert!(err.contains("may still have been carried out"), "{err}");
+    assert!(
+        err.contains(r#"frontdesk contacts list --all --jsonl | grep -F '"phoneNumber":"+1555"'"#),
+        "{err}"
+    );
+    let err = fails(fd_at(&server.uri()), &["messages", "send", "u1", "--text", "hi"], 1);
+    assert!(err.contains("may still have been carried out"), "{err}");
+    assert!(err.contains("frontdesk messages list u1 --page 1"), "{err}");
+
+    // A delete whose first answer was lost: the retry's 404 means done.
+    let server = mock_server();
+    mount(
+        &server,
+        Mock::given(method("DELETE"))
+            .and(path("/v1/messages"))
+            .respond_with(ResponseTemplate::new(503))
+            .up_to_n_times(1),
+    );
+    mount(
+        &server,
+        Mock::given(method("DELETE"))
+            .and(path("/v1/messages"))
+            .respond_with(ResponseTemplate::new(404).set_body_json(serde_json::json!({"error": "not found"}))),
+    );
+    let o = run(fd_at(&server.uri()), &["messages", "delete", "m1"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("already deleted"), "{}", o.stdout);
+}

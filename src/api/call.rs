@@ -25,28 +25,29 @@ impl Missing {
         }
     }
 
-    /// A 404 whose body names a missing resource is `NotFound`; on an
-    /// extension endpoint anything else is a route the server lacks.
-    pub(crate) fn resolve(&self, message: Option<&str>) -> ApiError {
+    /// Reads a 404 by what the request was, not by the server's wording:
+    /// a message that names one of the request's ids is that resource; on an
+    /// endpoint extensions.md adds, an answer without the API's error shape
+    /// (`{"error": …}`: an empty body, a proxy's page, a framework's default)
+    /// is a route the server lacks; anything else is the request's first
+    /// subject missing.
+    pub(crate) fn resolve(&self, message: Option<&str>, api_shaped: bool) -> ApiError {
         let lower = message.map(str::to_lowercase).unwrap_or_default();
-        let route_level = lower.is_empty() || ["route", "endpoint", "no such path"].iter().any(|w| lower.contains(w));
-        if !route_level {
-            let by_id = self
-                .subjects
-                .iter()
-                .find(|(_, id)| !id.is_empty() && lower.contains(&id.to_lowercase()));
-            let by_noun = || self.subjects.iter().find(|(noun, _)| lower.contains(noun));
-            if let Some((noun, id)) = by_id.or_else(by_noun) {
-                return ApiError::NotFound {
-                    what: Self::name(noun, id),
-                };
-            }
+        let by_id = self
+            .subjects
+            .iter()
+            .find(|(_, id)| !id.is_empty() && lower.contains(&id.to_lowercase()));
+        if let Some((noun, id)) = by_id {
+            return ApiError::NotFound {
+                what: Self::name(noun, id),
+            };
         }
         match (self.offered, self.subjects.first()) {
-            (Some(what), _) => ApiError::NotOffered { what: what.to_string() },
-            (None, Some((noun, id))) => ApiError::NotFound {
+            (Some(what), _) if !api_shaped => ApiError::NotOffered { what: what.to_string() },
+            (_, Some((noun, id))) => ApiError::NotFound {
                 what: Self::name(noun, id),
             },
+            (Some(what), None) => ApiError::NotOffered { what: what.to_string() },
             (None, None) => ApiError::NotFound {
                 what: "the requested resource".to_string(),
             },
@@ -126,6 +127,18 @@ impl Call {
         self
     }
 
+    /// When the request asks for a page by number or cursor: what a 400 to
+    /// it means (the service's wording, shown when the server gives none).
+    pub(crate) fn paging(&self) -> Option<&'static str> {
+        if self.query.iter().any(|(k, _)| *k == "after") {
+            Some("Invalid pagination cursor")
+        } else if self.query.iter().any(|(k, _)| *k == "page") {
+            Some("Pagination limit exceeded")
+        } else {
+            None
+        }
+    }
+
     /// `GET /contacts/…`, for decode errors.
     pub(crate) fn endpoint(&self) -> String {
         format!("{} /{}", self.method, self.path.join("/"))
@@ -137,42 +150,43 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_404_names_the_resource_or_the_missing_route() {
+    fn a_404_is_read_by_route_and_ids_not_by_wording() {
         let plain = Call::get(&["contacts", "c1"]).about("contact", "c1");
-        assert_eq!(
-            plain.missing.resolve(None),
-            ApiError::NotFound {
-                what: "contact c1".into()
-            }
-        );
+        let contact = ApiError::NotFound {
+            what: "contact c1".into(),
+        };
+        assert_eq!(plain.missing.resolve(None, false), contact);
+        assert_eq!(plain.missing.resolve(Some("no route here"), true), contact);
         let members = Call::get(&["teams", "t1", "members"])
             .about("team", "t1")
             .offered("team member lists");
+        let team = ApiError::NotFound { what: "team t1".into() };
+        let offered = ApiError::NotOffered {
+            what: "team member lists".into(),
+        };
+        // The API's own error shape: the route exists, the team does not,
+        // whatever the words.
+        assert_eq!(members.missing.resolve(Some("team not found"), true), team);
+        assert_eq!(members.missing.resolve(Some("Équipe inconnue"), true), team);
+        assert_eq!(members.missing.resolve(Some("endpoint route missing"), true), team);
+        // A message naming the id is that resource, in any shape.
+        assert_eq!(members.missing.resolve(Some("no T1 here"), false), team);
+        // No API error shape: the server lacks the route.
+        assert_eq!(members.missing.resolve(None, false), offered);
+        assert_eq!(members.missing.resolve(Some("Not Found"), false), offered);
+        assert_eq!(members.missing.resolve(Some("team not found"), false), offered);
+    }
+
+    #[test]
+    fn paging_is_known_from_the_query() {
+        assert_eq!(Call::get(&["contacts"]).paging(), None);
         assert_eq!(
-            members.missing.resolve(Some("team not found")),
-            ApiError::NotFound { what: "team t1".into() }
+            Call::get(&["contacts"]).query("page", "3").paging(),
+            Some("Pagination limit exceeded")
         );
         assert_eq!(
-            members.missing.resolve(Some("no team with id t1")),
-            ApiError::NotFound { what: "team t1".into() }
-        );
-        assert_eq!(
-            members.missing.resolve(None),
-            ApiError::NotOffered {
-                what: "team member lists".into()
-            }
-        );
-        assert_eq!(
-            members.missing.resolve(Some("Not Found")),
-            ApiError::NotOffered {
-                what: "team member lists".into()
-            }
-        );
-        assert_eq!(
-            members.missing.resolve(Some("no route for GET /teams/t1/members")),
-            ApiError::NotOffered {
-                what: "team member lists".into()
-            }
+            Call::get(&["contacts"]).query("after", "x").paging(),
+            Some("Invalid pagination cursor")
         );
     }
 }

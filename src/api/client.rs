@@ -1,5 +1,5 @@
 //! The HTTP client: construction, the single path every request takes
-//! (headers, retries, status mapping) and the key's secrecy.
+//! (headers, retries within one time bound, body cap, status mapping).
 //!
 //! INTERFACE CONTRACT: the TUI and CLI are written against the public names
 //! here and in `endpoints/`. The typed endpoint methods live in
@@ -7,77 +7,18 @@
 
 use std::time::Duration;
 
-use rand::Rng;
 use reqwest::StatusCode;
-use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderValue, RETRY_AFTER};
+use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderValue};
 
 use super::call::Call;
 use super::error::ApiError;
+use super::key::{ApiKey, redact};
 use super::response::{Answer, ErrorBody, clean_text, excerpt};
+use super::retry::{RetryPolicy, retry_after};
 
-/// An API key. Its `Debug` and `Display` never show the key.
-#[derive(Clone, PartialEq, Eq)]
-pub struct ApiKey(String);
-
-impl ApiKey {
-    pub fn new(key: impl Into<String>) -> Self {
-        ApiKey(key.into())
-    }
-    /// The secret itself, for the Authorization header only.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Debug for ApiKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ApiKey(<redacted>)")
-    }
-}
-
-impl std::fmt::Display for ApiKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("<redacted>")
-    }
-}
-
-/// Retry policy for idempotent requests.
-#[derive(Debug, Clone)]
-pub struct RetryPolicy {
-    /// Attempts in all, the first included.
-    pub max_attempts: u32,
-    pub base_delay: Duration,
-    pub max_delay: Duration,
-}
-
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        RetryPolicy {
-            max_attempts: 4,
-            base_delay: Duration::from_millis(200),
-            max_delay: Duration::from_secs(10),
-        }
-    }
-}
-
-impl RetryPolicy {
-    /// The wait before the next attempt after `failed` failed attempts:
-    /// the server's `Retry-After` when it sent one (capped at `max_delay`),
-    /// else `base_delay * 2^(failed-1)` capped at `max_delay`, with jitter
-    /// drawn from its upper half so parallel clients spread out.
-    pub fn delay(&self, failed: u32, retry_after: Option<Duration>) -> Duration {
-        if let Some(wait) = retry_after {
-            return wait.min(self.max_delay);
-        }
-        let factor = 2u32.saturating_pow(failed.saturating_sub(1).min(31));
-        let ceiling = self.base_delay.saturating_mul(factor).min(self.max_delay);
-        let nanos = u64::try_from(ceiling.as_nanos()).unwrap_or(u64::MAX);
-        if nanos == 0 {
-            return Duration::ZERO;
-        }
-        Duration::from_nanos(rand::rng().random_range(nanos / 2..=nanos))
-    }
-}
+/// The largest answer body read (far above any page); a larger answer is
+/// refused with `ApiError::Decode` as soon as it passes this size.
+pub const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
 
 /// A client for one account of the service. Cheap to clone.
 #[derive(Clone, Debug)]
@@ -86,6 +27,7 @@ pub struct Client {
     base: url::Url,
     key: ApiKey,
     retry: RetryPolicy,
+    /// Bounds a whole call, its retries and waits included.
     timeout: Duration,
 }
 
@@ -97,9 +39,17 @@ pub(crate) struct Raw {
     pub(crate) body: Vec<u8>,
 }
 
+/// A failed attempt, and whether the server may have received the request
+/// (only a failure to connect proves it did not).
+struct Failed {
+    error: ApiError,
+    maybe_received: bool,
+}
+
 impl Client {
     /// `base_url` already ends in `/v1`. Refuses a non-https URL unless its
-    /// host is loopback.
+    /// host is loopback. `timeout` bounds each call as a whole, retries
+    /// included (zero means 15 s).
     pub fn new(base_url: &str, api_key: &str, timeout: Duration) -> Result<Client, ApiError> {
         let base = parse_base_url(base_url)?;
         let key = api_key.trim();
@@ -142,11 +92,6 @@ impl Client {
         self
     }
 
-    /// The retry policy in use.
-    pub fn retry_policy(&self) -> &RetryPolicy {
-        &self.retry
-    }
-
     /// The base URL, ending in `/v1`.
     pub fn base_url(&self) -> &str {
         self.base.as_str()
@@ -154,12 +99,7 @@ impl Client {
 
     /// Removes the key from text that may have come back from elsewhere.
     fn scrub(&self, text: &str) -> String {
-        let key = self.key.expose();
-        if key.is_empty() || !text.contains(key) {
-            text.to_string()
-        } else {
-            text.replace(key, "<redacted>")
-        }
+        redact(text, self.key.expose())
     }
 
     fn url(&self, path: &[String]) -> url::Url {
@@ -170,14 +110,19 @@ impl Client {
         url
     }
 
-    /// One attempt; transport failures mapped to errors, any status kept.
-    async fn attempt(&self, call: &Call) -> Result<Raw, ApiError> {
-        let mut auth = HeaderValue::from_str(&format!("Bearer {}", self.key.expose()))
-            .map_err(|_| ApiError::Config("the API key cannot be sent in a header".into()))?;
+    /// One attempt within `left`; transport failures mapped to errors, any
+    /// status kept. The body is read as it streams and refused past
+    /// [`MAX_BODY_BYTES`].
+    async fn attempt(&self, call: &Call, left: Duration) -> Result<Raw, Failed> {
+        let mut auth = HeaderValue::from_str(&format!("Bearer {}", self.key.expose())).map_err(|_| Failed {
+            error: ApiError::Config("the API key cannot be sent in a header".into()),
+            maybe_received: false,
+        })?;
         auth.set_sensitive(true);
         let mut request = self
             .http
             .request(call.method.clone(), self.url(&call.path))
+            .timeout(left)
             .header(AUTHORIZATION, auth)
             .header(CONTENT_TYPE, "application/json")
             .header(ACCEPT, "application/json");
@@ -187,24 +132,42 @@ impl Client {
         if let Some(body) = &call.body {
             request = request.body(body.clone());
         }
-        let response = request.send().await.map_err(|e| self.transport_error(call, &e))?;
+        let mut response = request.send().await.map_err(|e| self.transport_error(&e))?;
         let status = response.status();
         let headers = response.headers().clone();
-        let body = response.bytes().await.map_err(|e| self.transport_error(call, &e))?;
-        Ok(Raw {
-            status,
-            headers,
-            body: body.to_vec(),
-        })
+        let too_large = |body: &[u8]| Failed {
+            error: ApiError::Decode {
+                endpoint: call.endpoint(),
+                reason: format!(
+                    "the answer is larger than {} MiB, far more than any page; stopped reading it",
+                    MAX_BODY_BYTES / (1024 * 1024)
+                ),
+                excerpt: self.scrub(&excerpt(body)),
+            },
+            maybe_received: true,
+        };
+        if response.content_length().is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+            return Err(too_large(&[]));
+        }
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(|e| self.transport_error(&e))? {
+            if body.len() + chunk.len() > MAX_BODY_BYTES {
+                return Err(too_large(&body));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(Raw { status, headers, body })
     }
 
-    fn transport_error(&self, call: &Call, e: &reqwest::Error) -> ApiError {
+    fn transport_error(&self, e: &reqwest::Error) -> Failed {
+        // A failed connect never sent the request; any other failure may
+        // have happened after the server received it.
+        let maybe_received = !e.is_connect() && !e.is_builder();
         if e.is_timeout() {
-            return ApiError::Timeout(format!(
-                "no answer to {} within {} s",
-                call.endpoint(),
-                self.timeout.as_secs_f64()
-            ));
+            return Failed {
+                error: ApiError::Timeout(String::new()),
+                maybe_received,
+            };
         }
         let mut text = e.to_string();
         let mut source = std::error::Error::source(e);
@@ -217,44 +180,101 @@ impl Client {
             source = s.source();
         }
         let text = self.scrub(&text);
-        if e.is_builder() {
+        let error = if e.is_builder() {
             ApiError::Config(text)
         } else {
             ApiError::Transport(text)
-        }
+        };
+        Failed { error, maybe_received }
     }
 
-    /// Sends `call`, retrying transient failures when it is idempotent.
-    /// Returns the last answer whatever its status.
-    pub(crate) async fn exchange(&self, call: &Call) -> Result<Raw, ApiError> {
+    /// Sends `call`, retrying transient failures when it is idempotent, all
+    /// within the client's timeout. Returns the last answer whatever its
+    /// status, and whether an earlier attempt may have been carried out
+    /// (a 5xx, or a connection lost after sending).
+    pub(crate) async fn exchange_tracked(&self, call: &Call) -> Result<(Raw, bool), ApiError> {
         let attempts = if call.idempotent {
             self.retry.max_attempts.max(1)
         } else {
             1
         };
+        let started = tokio::time::Instant::now();
+        let deadline = started + self.timeout;
         let mut failed = 0;
+        let mut earlier_maybe_applied = false;
         loop {
-            let outcome = self.attempt(call).await;
-            failed += 1;
-            let wait = match &outcome {
-                Ok(raw) if raw.status == StatusCode::TOO_MANY_REQUESTS || raw.status.is_server_error() => {
-                    retry_after(&raw.headers)
-                }
-                Err(e) if e.is_transient() => None,
-                _ => return outcome,
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let outcome = if left.is_zero() {
+                Err(Failed {
+                    error: ApiError::Timeout(String::new()),
+                    maybe_received: false,
+                })
+            } else {
+                self.attempt(call, left).await
             };
-            if failed >= attempts {
-                return outcome;
+            failed += 1;
+            let (wait, maybe_applied) = match &outcome {
+                Ok(raw) if raw.status == StatusCode::TOO_MANY_REQUESTS => (retry_after(&raw.headers), false),
+                Ok(raw) if raw.status.is_server_error() => (retry_after(&raw.headers), true),
+                Err(f) if f.error.is_transient() => (None, f.maybe_received),
+                _ => return self.settle(call, outcome, earlier_maybe_applied, failed, started),
+            };
+            let delay = self.retry.delay(failed, wait);
+            if failed >= attempts || tokio::time::Instant::now() + delay >= deadline {
+                return self.settle(call, outcome, earlier_maybe_applied, failed, started);
             }
-            tokio::time::sleep(self.retry.delay(failed, wait)).await;
+            earlier_maybe_applied |= maybe_applied;
+            tokio::time::sleep(delay).await;
         }
     }
 
-    /// Sends `call` and turns a non-success status into its error.
+    /// The final outcome of `exchange_tracked` as the caller sees it.
+    fn settle(
+        &self,
+        call: &Call,
+        outcome: Result<Raw, Failed>,
+        earlier: bool,
+        attempts: u32,
+        started: tokio::time::Instant,
+    ) -> Result<(Raw, bool), ApiError> {
+        match outcome {
+            Ok(raw) => Ok((raw, earlier)),
+            Err(Failed { error, maybe_received }) => {
+                let error = match error {
+                    ApiError::Timeout(_) => ApiError::Timeout(format!(
+                        "no answer to {} within {} s; {attempts} attempt{} in {:.1} s",
+                        call.endpoint(),
+                        self.timeout.as_secs_f64(),
+                        if attempts == 1 { "" } else { "s" },
+                        started.elapsed().as_secs_f64()
+                    )),
+                    other => other,
+                };
+                if !call.idempotent && (maybe_received || earlier) {
+                    Err(ApiError::MaybeApplied { cause: Box::new(error) })
+                } else {
+                    Err(error)
+                }
+            }
+        }
+    }
+
+    /// Sends `call` (see `exchange_tracked`), dropping the retry history.
+    pub(crate) async fn exchange(&self, call: &Call) -> Result<Raw, ApiError> {
+        self.exchange_tracked(call).await.map(|(raw, _)| raw)
+    }
+
+    /// Sends `call` and turns a non-success status into its error. A 5xx to
+    /// a request that is never repeated may still have been carried out:
+    /// `ApiError::MaybeApplied`.
     pub(crate) async fn run(&self, call: &Call) -> Result<Raw, ApiError> {
         let raw = self.exchange(call).await?;
         if raw.status.is_success() {
             Ok(raw)
+        } else if raw.status.is_server_error() && !call.idempotent {
+            Err(ApiError::MaybeApplied {
+                cause: Box::new(self.status_error(call, &raw)),
+            })
         } else {
             Err(self.status_error(call, &raw))
         }
@@ -266,7 +286,9 @@ impl Client {
         Answer::parse(call.endpoint(), &raw.body, self.scrub(&excerpt(&raw.body)))
     }
 
-    /// The one place a failed answer becomes an `ApiError`.
+    /// The one place a failed answer becomes an `ApiError`: by status code
+    /// and what the request was; the server's message is kept for display
+    /// only.
     pub(crate) fn status_error(&self, call: &Call, raw: &Raw) -> ApiError {
         let body = ErrorBody::parse(&raw.body);
         let message = body.message.as_deref().map(|m| self.scrub(&clean_text(m, 300)));
@@ -279,16 +301,14 @@ impl Client {
         let status = raw.status.as_u16();
         match status {
             401 => ApiError::Unauthorized,
-            404 => call.missing.resolve(message.as_deref()),
+            404 => call.missing.resolve(message.as_deref(), body.api_shaped),
             429 => ApiError::RateLimited {
                 retry_after: retry_after(&raw.headers),
             },
+            400 if body.fields.is_empty() && call.paging().is_some() => {
+                ApiError::Pagination(message.unwrap_or_else(|| call.paging().unwrap_or_default().to_string()))
+            }
             400..=499 => {
-                for phrase in ["Pagination limit exceeded", "Invalid pagination cursor"] {
-                    if message.as_deref().is_some_and(|m| m.contains(phrase)) {
-                        return ApiError::Pagination(phrase.to_string());
-                    }
-                }
                 if status == 422 || !body.fields.is_empty() {
                     let fields = body
                         .fields
@@ -318,17 +338,6 @@ impl Client {
             },
         }
     }
-}
-
-/// `Retry-After` as seconds (or an HTTP date).
-fn retry_after(headers: &HeaderMap) -> Option<Duration> {
-    let text = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
-    if let Ok(secs) = text.parse::<f64>() {
-        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs.min(86_400.0)));
-    }
-    let at = chrono::DateTime::parse_from_rfc2822(text).ok()?;
-    let wait = at.with_timezone(&chrono::Utc) - chrono::Utc::now();
-    Some(wait.to_std().unwrap_or(Duration::ZERO))
 }
 
 fn parse_base_url(base_url: &str) -> Result<url::Url, ApiError> {
@@ -425,48 +434,5 @@ mod tests {
         );
         let c = Client::new("https://api.example.com/v1", "k", Duration::from_secs(5)).unwrap();
         assert_eq!(c.url(&["plan".into()]).as_str(), "https://api.example.com/v1/plan");
-    }
-
-    #[test]
-    fn delay_backs_off_with_jitter_and_honours_retry_after() {
-        let p = RetryPolicy {
-            max_attempts: 5,
-            base_delay: Duration::from_millis(100),
-            max_delay: Duration::from_millis(1000),
-        };
-        for _ in 0..50 {
-            let d1 = p.delay(1, None);
-            assert!(
-                d1 >= Duration::from_millis(50) && d1 <= Duration::from_millis(100),
-                "{d1:?}"
-            );
-            let d3 = p.delay(3, None);
-            assert!(
-                d3 >= Duration::from_millis(200) && d3 <= Duration::from_millis(400),
-                "{d3:?}"
-            );
-            let d9 = p.delay(9, None);
-            assert!(
-                d9 >= Duration::from_millis(500) && d9 <= Duration::from_millis(1000),
-                "{d9:?}"
-            );
-        }
-        assert_eq!(p.delay(1, Some(Duration::from_millis(700))), Duration::from_millis(700));
-        assert_eq!(p.delay(1, Some(Duration::from_secs(30))), Duration::from_millis(1000));
-        assert!(p.delay(40, None) <= Duration::from_millis(1000));
-    }
-
-    #[test]
-    fn retry_after_parses_seconds_and_dates() {
-        let mut h = HeaderMap::new();
-        assert_eq!(retry_after(&h), None);
-        h.insert(RETRY_AFTER, HeaderValue::from_static("3"));
-        assert_eq!(retry_after(&h), Some(Duration::from_secs(3)));
-        h.insert(RETRY_AFTER, HeaderValue::from_static("0.5"));
-        assert_eq!(retry_after(&h), Some(Duration::from_millis(500)));
-        h.insert(RETRY_AFTER, HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"));
-        assert_eq!(retry_after(&h), Some(Duration::ZERO));
-        h.insert(RETRY_AFTER, HeaderValue::from_static("soon"));
-        assert_eq!(retry_after(&h), None);
     }
 }

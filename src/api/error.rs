@@ -45,7 +45,12 @@ pub enum ApiError {
     /// Could not connect, or the connection broke.
     #[error("could not reach the server: {0}")]
     Transport(String),
-    /// The answer could not be read.
+    /// A request that is never repeated (a send, a create) failed in a way
+    /// that does not prove it was not carried out: a 5xx, or the connection
+    /// broke after it was sent. Check before sending it again.
+    #[error("{cause}; the request may still have been carried out: check before sending it again")]
+    MaybeApplied { cause: Box<ApiError> },
+    /// The answer could not be read (not JSON, or over the size cap).
     #[error("the answer to {endpoint} could not be read ({reason}); it began: {excerpt}")]
     Decode {
         endpoint: String,
@@ -83,5 +88,11 @@ impl ApiError {
             self,
             ApiError::RateLimited { .. } | ApiError::Server { .. } | ApiError::Timeout(_) | ApiError::Transport(_)
         )
+    }
+
+    /// True when the request may have been carried out although it failed
+    /// (see `MaybeApplied`).
+    pub fn may_have_applied(&self) -> bool {
+        matches!(self, ApiError::MaybeApplied { .. })
     }
 }

@@ -3,17 +3,24 @@
 
 mod call;
 mod client;
+mod complete;
 mod endpoints;
 mod error;
+mod key;
 pub mod model;
 mod page;
 mod request;
 mod response;
+mod retry;
 
-pub use client::{ApiKey, Client, RetryPolicy};
+pub use client::{Client, MAX_BODY_BYTES};
+pub use endpoints::Deletion;
 pub use error::ApiError;
+pub use key::ApiKey;
 pub use model::*;
 pub use page::{
-    MAX_CONTACT_PAGE, MAX_WALK_PAGES, Meta, Page, PageRequest, REPEATED_CURSOR, walk_cursor, walk_numbered,
+    CursorGuard, MAX_CONTACT_PAGE, MAX_WALK_PAGES, Meta, Page, PageRequest, REPEATED_CURSOR, collect_pages,
+    walk_cursor, walk_numbered,
 };
 pub use request::*;
+pub use retry::RetryPolicy;

@@ -71,6 +71,36 @@ pub const REPEATED_CURSOR: &str = "the server repeated a pagination cursor; stop
 /// A page-number walk stops here even if the server never says it is done.
 pub const MAX_WALK_PAGES: u32 = 10_000;
 
+/// Remembers every cursor a walk has followed, so a server that hands back
+/// one it gave before (A→A, or A→B→A) cannot make the walk loop forever.
+/// Every cursor walk, in the API layer or in the TUI, goes through one.
+#[derive(Debug, Clone, Default)]
+pub struct CursorGuard {
+    seen: HashSet<String>,
+}
+
+impl CursorGuard {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The request that follows a page whose `meta.next` is `next`:
+    /// `Ok(None)` at the end of the walk, `Ok(Some(After(c)))` to go on, and
+    /// `Err(Pagination(REPEATED_CURSOR))` when `c` was followed before.
+    pub fn follow(&mut self, next: Option<&str>) -> Result<Option<PageRequest>, ApiError> {
+        match next.filter(|c| !c.is_empty()) {
+            None => Ok(None),
+            Some(c) if !self.seen.insert(c.to_string()) => Err(ApiError::Pagination(REPEATED_CURSOR.into())),
+            Some(c) => Ok(Some(PageRequest::After(c.to_string()))),
+        }
+    }
+
+    /// Forgets every cursor (a new walk from the first page).
+    pub fn reset(&mut self) {
+        self.seen.clear();
+    }
+}
+
 enum Step<R> {
     Fetch(R),
     Fail(ApiError),
@@ -87,27 +117,22 @@ where
     F: FnMut(PageRequest) -> Fut + Send + 'static,
     Fut: Future<Output = Result<Page<T>, ApiError>> + Send + 'static,
 {
-    let start = (fetch, HashSet::<String>::new(), Step::Fetch(PageRequest::First));
-    futures::stream::unfold(start, |(mut fetch, mut seen, step)| async move {
+    let start = (fetch, CursorGuard::new(), Step::Fetch(PageRequest::First));
+    futures::stream::unfold(start, |(mut fetch, mut guard, step)| async move {
         match step {
             Step::Done => None,
-            Step::Fail(e) => Some((Err(e), (fetch, seen, Step::Done))),
-            Step::Fetch(at) => {
-                if let PageRequest::After(cursor) = &at {
-                    seen.insert(cursor.clone());
+            Step::Fail(e) => Some((Err(e), (fetch, guard, Step::Done))),
+            Step::Fetch(at) => match fetch(at).await {
+                Err(e) => Some((Err(e), (fetch, guard, Step::Done))),
+                Ok(page) => {
+                    let next = match guard.follow(page.meta.next.as_deref()) {
+                        Ok(None) => Step::Done,
+                        Ok(Some(at)) => Step::Fetch(at),
+                        Err(e) => Step::Fail(e),
+                    };
+                    Some((Ok(page), (fetch, guard, next)))
                 }
-                match fetch(at).await {
-                    Err(e) => Some((Err(e), (fetch, seen, Step::Done))),
-                    Ok(page) => {
-                        let next = match page.meta.next.clone().filter(|c| !c.is_empty()) {
-                            None => Step::Done,
-                            Some(c) if seen.contains(&c) => Step::Fail(ApiError::Pagination(REPEATED_CURSOR.into())),
-                            Some(c) => Step::Fetch(PageRequest::After(c)),
-                        };
-                        Some((Ok(page), (fetch, seen, next)))
-                    }
-                }
-            }
+            },
         }
     })
     .boxed()
@@ -154,6 +179,17 @@ where
         }
     })
     .boxed()
+}
+
+/// Every item of a walk, in order; the walk's first error ends it. The one
+/// way the TUI and the CLI read a whole list (each walk has the cap and the
+/// repeated-page guard above).
+pub async fn collect_pages<T>(mut pages: BoxStream<'static, Result<Page<T>, ApiError>>) -> Result<Vec<T>, ApiError> {
+    let mut all = Vec::new();
+    while let Some(page) = pages.next().await {
+        all.extend(page?.items);
+    }
+    Ok(all)
 }
 
 #[cfg(test)]
@@ -226,6 +262,18 @@ mod tests {
             .await;
         assert_eq!(out.len(), 2);
         assert!(matches!(out[1], Err(ApiError::Pagination(_))));
+    }
+
+    #[test]
+    fn cursor_guard_refuses_cycles() {
+        let mut g = CursorGuard::new();
+        assert_eq!(g.follow(Some("a")).unwrap(), Some(PageRequest::After("a".into())));
+        assert_eq!(g.follow(Some("b")).unwrap(), Some(PageRequest::After("b".into())));
+        assert!(matches!(g.follow(Some("a")), Err(ApiError::Pagination(_))), "A→B→A");
+        assert_eq!(g.follow(None).unwrap(), None);
+        assert_eq!(g.follow(Some("")).unwrap(), None);
+        g.reset();
+        assert!(g.follow(Some("a")).is_ok());
     }
 
     #[tokio::test]

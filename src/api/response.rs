@@ -154,6 +154,9 @@ impl Answer {
 pub(crate) struct ErrorBody {
     pub(crate) message: Option<String>,
     pub(crate) fields: BTreeMap<String, Vec<String>>,
+    /// The body has the API's error shape (an `error` or `errors` key): the
+    /// application answered, not a proxy or a missing route.
+    pub(crate) api_shaped: bool,
 }
 
 impl ErrorBody {
@@ -163,6 +166,7 @@ impl ErrorBody {
         };
         let mut out = ErrorBody::default();
         let error = value.get("error").or_else(|| value.get("errors"));
+        out.api_shaped = error.is_some();
         match error {
             Some(Value::String(s)) => out.message = Some(s.clone()),
             Some(Value::Object(map)) => {
@@ -215,6 +219,7 @@ mod tests {
         let b = ErrorBody::parse(br#"{"error":"contact not found","code":"not_found"}"#);
         assert_eq!(b.message.as_deref(), Some("contact not found"));
         assert!(b.fields.is_empty());
+        assert!(b.api_shaped);
         let b = ErrorBody::parse(br#"{"error":{"note":["is too long"],"tags":"unknown tag vip"}}"#);
         assert_eq!(b.fields["note"], vec!["is too long".to_string()]);
         assert_eq!(b.fields["tags"], vec!["unknown tag vip".to_string()]);
@@ -223,6 +228,7 @@ mod tests {
         assert_eq!(ErrorBody::parse(b""), ErrorBody::default());
         let b = ErrorBody::parse(br#"{"message":"Not Found"}"#);
         assert_eq!(b.message.as_deref(), Some("Not Found"));
+        assert!(!b.api_shaped);
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //!
 //! Every command writes its whole answer to `out` only once it succeeded
 //! (single documents are rendered into a buffer first); only `--jsonl`
-//! streams page by page. Errors are one line on `err`.
+//! streams page by page, so a walk that fails part-way leaves the pages
+//! before the failure on `out` (exit 1). Errors are one line on `err`.
 
 pub mod commands;
 pub mod output;
@@ -38,10 +39,10 @@ pub struct Cli {
 /// How a command prints its answer (global flags).
 #[derive(Debug, Clone, Copy, Default, Args)]
 pub struct OutputArgs {
-    /// Print one JSON document (an array for lists)
+    /// Print one JSON document (an array for lists); nothing on failure
     #[arg(long, global = true, conflicts_with = "jsonl")]
     pub json: bool,
-    /// Print one JSON object a line, streamed as pages arrive
+    /// Print one JSON object a line, streamed as pages arrive (a failed walk's output is partial)
     #[arg(long, global = true)]
     pub jsonl: bool,
 }

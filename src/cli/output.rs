@@ -1,15 +1,19 @@
 //! Rendering: tables and records for people, JSON and JSON lines for
 //! scripts. Text from the server is untrusted: every table cell and record
-//! value goes through `sanitize` (JSON is safe as it is: serde_json escapes
-//! control characters).
+//! value goes through `sanitize`. JSON keeps the data as it is; serde_json
+//! escapes C0 controls, and `json_safe` also escapes C1 controls and bidi
+//! overrides (`\u009b`), so a terminal showing the JSON interprets none.
 
 use std::io::Write;
 
 use chrono::{DateTime, Local, Utc};
-use comfy_table::{Attribute, Cell, ContentArrangement, Table, presets};
 use serde::Serialize;
 
 use super::CliError;
+
+mod table;
+
+pub(crate) use table::render_table;
 
 /// Output format chosen by `--json` / `--jsonl`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -29,151 +33,46 @@ pub fn sanitize(s: &str) -> String {
 
 /// Like `sanitize`, but keeps line breaks (for multi-line record values such
 /// as notes).
-pub fn sanitize_multiline(s: &str) -> String {
+pub(crate) fn sanitize_multiline(s: &str) -> String {
     crate::text::sanitize(s, true).into_owned()
 }
 
 /// A timestamp in local time for a table cell; empty when unknown.
-pub fn local_time(t: Option<DateTime<Utc>>) -> String {
+pub(crate) fn local_time(t: Option<DateTime<Utc>>) -> String {
     t.map(|t| t.with_timezone(&Local).format("%Y-%m-%d %H:%M").to_string())
         .unwrap_or_default()
 }
 
 /// A timestamp in local time, with seconds and offset, for a record.
-pub fn local_time_long(t: Option<DateTime<Utc>>) -> String {
+pub(crate) fn local_time_long(t: Option<DateTime<Utc>>) -> String {
     t.map(|t| t.with_timezone(&Local).format("%Y-%m-%d %H:%M:%S %:z").to_string())
         .unwrap_or_default()
 }
 
 /// Cuts a table cell to `max` terminal columns (by grapheme), with an
 /// ellipsis.
-pub fn truncate(s: &str, max: usize) -> String {
+pub(crate) fn truncate(s: &str, max: usize) -> String {
     crate::text::truncate(s, max).into_owned()
 }
 
 /// A yes/no cell.
-pub fn yes_no(b: bool) -> &'static str {
+pub(crate) fn yes_no(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
 }
 
 /// A type shown as one row of a table.
-pub trait Tabular: Serialize {
+pub(crate) trait Tabular: Serialize {
     fn headers() -> &'static [&'static str];
     fn row(&self) -> Vec<String>;
 }
 
 /// A type shown as a key/value record.
-pub trait Recordable: Serialize {
+pub(crate) trait Recordable: Serialize {
     fn fields(&self) -> Vec<(String, String)>;
 }
 
-/// Renders rows as an aligned table (no borders, like `ls -l`).
-pub fn render_table(headers: &[&str], rows: &[Vec<String>], color: bool) -> String {
-    let mut table = Table::new();
-    table.load_preset(presets::NOTHING);
-    // Never wrap: a row stays one line, so `grep` and eyes both find it.
-    table.set_content_arrangement(ContentArrangement::Disabled);
-    let mut cells: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(|c| sanitize(c)).collect()).collect();
-    let mut headers: Vec<&str> = headers.to_vec();
-    if color {
-        // On a terminal of known, usable width, shrink the widest columns
-        // (never a UUID: it is what the next command needs) and cut their
-        // cells with an ellipsis.
-        if let Some(width) = table.width().filter(|w| *w >= 40) {
-            let keep = fit_columns(&headers, &mut cells, usize::from(width));
-            let kept = |v: Vec<String>| v.into_iter().zip(&keep).filter(|(_, k)| **k).map(|(c, _)| c).collect();
-            cells = cells.into_iter().map(kept).collect();
-            headers = headers
-                .into_iter()
-                .zip(&keep)
-                .filter(|(_, k)| **k)
-                .map(|(h, _)| h)
-                .collect();
-        }
-    } else {
-        table.force_no_tty();
-    }
-    table.set_header(headers.iter().map(|h| {
-        let cell = Cell::new(h);
-        if color {
-            cell.add_attribute(Attribute::Bold)
-        } else {
-            cell
-        }
-    }));
-    for row in cells {
-        table.add_row(row.into_iter().map(Cell::new));
-    }
-    for col in table.column_iter_mut() {
-        col.set_padding((0, 2));
-    }
-    let mut s = String::new();
-    // The borderless preset still draws an (all-blank) header separator.
-    for line in table.to_string().lines().filter(|l| !l.trim().is_empty()) {
-        s.push_str(line.trim_end());
-        s.push('\n');
-    }
-    s
-}
-
-/// Makes the table fit `width` terminal columns: the widest column that is
-/// not a UUID loses one column at a time; when the columns would drop below
-/// a readable width, columns are hidden from the right (never the first, never a UUID:
-/// it is what the next command needs). Returns which columns are kept.
-fn fit_columns(headers: &[&str], rows: &mut [Vec<String>], width: usize) -> Vec<bool> {
-    use crate::text::{truncate as cut, width as cols};
-    // A column is hidden rather than squeezed below READABLE; shrinking
-    // goes down to MIN only when the kept columns still do not fit.
-    const READABLE: usize = 12;
-    const MIN: usize = 8;
-    let n = headers.len();
-    let mut widths: Vec<usize> = headers.iter().map(|h| cols(h)).collect();
-    for row in rows.iter() {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cols(cell));
-        }
-    }
-    let mut keep = vec![true; n];
-    let floor = |i: usize| {
-        if headers[i] == "UUID" {
-            widths[i]
-        } else {
-            widths[i].min(READABLE)
-        }
-    };
-    let needed = |keep: &[bool], w: &dyn Fn(usize) -> usize| {
-        let shown: Vec<usize> = (0..n).filter(|&i| keep[i]).collect();
-        shown.iter().map(|&i| w(i)).sum::<usize>() + 2 * shown.len().saturating_sub(1)
-    };
-    for i in (1..n).rev() {
-        if needed(&keep, &floor) <= width {
-            break;
-        }
-        if headers[i] != "UUID" {
-            keep[i] = false;
-        }
-    }
-    while needed(&keep, &|i| widths[i]) > width {
-        let widest = (0..n)
-            .filter(|&i| keep[i] && headers[i] != "UUID" && widths[i] > MIN)
-            .max_by_key(|&i| widths[i]);
-        match widest {
-            Some(i) => widths[i] -= 1,
-            None => break,
-        }
-    }
-    for row in rows.iter_mut() {
-        for (cell, w) in row.iter_mut().zip(&widths) {
-            if cols(cell) > *w {
-                *cell = cut(cell, *w).into_owned();
-            }
-        }
-    }
-    keep
-}
-
 /// Renders key/value pairs, keys aligned; multi-line values are indented.
-pub fn render_record(fields: &[(String, String)], color: bool) -> String {
+pub(crate) fn render_record(fields: &[(String, String)], color: bool) -> String {
     let width = fields.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
     let mut s = String::new();
     for (k, v) in fields {
@@ -197,16 +96,39 @@ pub fn render_record(fields: &[(String, String)], color: bool) -> String {
     s
 }
 
+/// Escapes, in encoded JSON, the characters a terminal may act on that
+/// serde_json leaves raw: C1 controls (U+0080–U+009F; U+009B reads as CSI)
+/// and bidi embeddings, overrides and isolates. They can only stand inside
+/// strings, so `\uXXXX` there is the same data, still valid JSON.
+pub(crate) fn json_safe(json: String) -> String {
+    let risky = |c: char| {
+        ('\u{80}'..='\u{9f}').contains(&c)
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{061c}')
+    };
+    if !json.chars().any(risky) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if risky(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn json_line<T: Serialize + ?Sized>(v: &T) -> Result<String, CliError> {
-    serde_json::to_string(v).map_err(encode_err)
+    serde_json::to_string(v).map(json_safe).map_err(encode_err)
 }
 
 fn json_pretty<T: Serialize + ?Sized>(v: &T) -> Result<String, CliError> {
-    serde_json::to_string_pretty(v).map_err(encode_err)
+    serde_json::to_string_pretty(v).map(json_safe).map_err(encode_err)
 }
 
 /// One object as a document in the chosen format.
-pub fn object_doc<T: Recordable>(format: Format, color: bool, item: &T) -> Result<String, CliError> {
+pub(crate) fn object_doc<T: Recordable>(format: Format, color: bool, item: &T) -> Result<String, CliError> {
     Ok(match format {
         Format::Table => render_record(&item.fields(), color),
         Format::Json => json_pretty(item)? + "\n",
@@ -215,7 +137,7 @@ pub fn object_doc<T: Recordable>(format: Format, color: bool, item: &T) -> Resul
 }
 
 /// A list as a document in the chosen format.
-pub fn list_doc<T: Tabular>(format: Format, color: bool, items: &[T]) -> Result<String, CliError> {
+pub(crate) fn list_doc<T: Tabular>(format: Format, color: bool, items: &[T]) -> Result<String, CliError> {
     Ok(match format {
         Format::Table => {
             let rows: Vec<Vec<String>> = items.iter().map(Tabular::row).collect();
@@ -251,7 +173,7 @@ pub fn list_doc<T: Tabular>(format: Format, color: bool, items: &[T]) -> Result<
 /// buffer (one compact element a line, so the parsed items are not all kept)
 /// and a table collects its rows; both are written by `finish`, so a failed
 /// walk prints nothing.
-pub struct ListWriter<T> {
+pub(crate) struct ListWriter<T> {
     format: Format,
     color: bool,
     rows: Vec<Vec<String>>,
@@ -286,7 +208,7 @@ impl<T: Tabular> ListWriter<T> {
             Format::Jsonl => {
                 self.buf.clear();
                 for item in &items {
-                    serde_json::to_writer(&mut self.buf, item).map_err(encode_err)?;
+                    self.buf.extend_from_slice(json_line(item)?.as_bytes());
                     self.buf.push(b'\n');
                 }
                 out.write_all(&self.buf)?;
@@ -296,7 +218,7 @@ impl<T: Tabular> ListWriter<T> {
                 for (i, item) in items.iter().enumerate() {
                     self.buf
                         .extend_from_slice(if self.count == 0 && i == 0 { b"[\n" } else { b",\n" });
-                    serde_json::to_writer(&mut self.buf, item).map_err(encode_err)?;
+                    self.buf.extend_from_slice(json_line(item)?.as_bytes());
                 }
             }
             Format::Table => self.rows.extend(items.iter().map(Tabular::row)),
@@ -324,7 +246,7 @@ impl<T: Tabular> ListWriter<T> {
 }
 
 /// Progress of an `--all` walk on stderr; hidden unless stderr is a terminal.
-pub fn progress_bar(visible: bool, what: &str) -> indicatif::ProgressBar {
+pub(crate) fn progress_bar(visible: bool, what: &str) -> indicatif::ProgressBar {
     if !visible {
         return indicatif::ProgressBar::hidden();
     }
@@ -340,45 +262,6 @@ pub fn progress_bar(visible: bool, what: &str) -> indicatif::ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fitting_cuts_the_widest_columns_but_never_the_uuid() {
-        let uuid = "0123456789abcdef0123456789abcdef".to_string();
-        let mut rows = vec![vec![
-            "高橋 翔太 with a very long name".to_string(),
-            "a, b, c, d, e, f, g".to_string(),
-            uuid.clone(),
-        ]];
-        assert_eq!(fit_columns(&["NAME", "TAGS", "UUID"], &mut rows, 60), vec![true; 3]);
-        let total: usize = rows[0].iter().map(|c| crate::text::width(c)).sum::<usize>() + 4;
-        assert!(total <= 60, "{rows:?}");
-        assert_eq!(rows[0][2], uuid);
-        assert!(rows[0][0].ends_with('…'));
-    }
-
-    #[test]
-    fn fitting_hides_columns_from_the_right_when_shrinking_is_not_enough() {
-        let uuid = "0123456789abcdef0123456789abcdef".to_string();
-        let headers = ["NAME", "PHONE", "SOURCE", "TAGS", "LAST ACTIVITY", "UUID"];
-        let mut rows = vec![vec![
-            "Anneliese Müller".to_string(),
-            "+499120000140".to_string(),
-            "messaging_app".to_string(),
-            "beta, complaint, wholesale".to_string(),
-            "2026-11-22 01:05".to_string(),
-            uuid.clone(),
-        ]];
-        let keep = fit_columns(&headers, &mut rows, 70);
-        assert_eq!(keep, vec![true, true, false, false, false, true]);
-        let shown: usize = rows[0]
-            .iter()
-            .zip(&keep)
-            .filter(|(_, k)| **k)
-            .map(|(c, _)| crate::text::width(c))
-            .sum();
-        assert!(shown + 6 <= 70, "{rows:?}");
-        assert_eq!(rows[0][5], uuid);
-    }
 
     #[test]
     fn sanitize_makes_escape_sequences_and_controls_inert() {
@@ -442,26 +325,22 @@ mod tests {
     }
 
     #[test]
-    fn truncate_counts_characters() {
-        assert_eq!(truncate("héllo", 5), "héllo");
-        assert_eq!(truncate("héllo world", 5), "héll…");
+    fn json_escapes_c1_controls_and_bidi_overrides_and_keeps_the_data() {
+        let text = "a\u{9b}31mb\u{202e}c\u{2066}d\u{85}é😀";
+        let line = json_line(&serde_json::json!({ "t": text })).unwrap();
+        assert_eq!(line, r#"{"t":"a\u009b31mb\u202ec\u2066d\u0085é😀"}"#);
+        let back: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(back["t"], text);
+        let pretty = json_pretty(&vec![text]).unwrap();
+        assert!(!pretty.contains('\u{9b}') && pretty.contains("\\u009b"), "{pretty}");
+        let (s, _) = written(Format::Jsonl, vec![vec![1]]);
+        assert_eq!(s, "{\"n\":1}\n");
     }
 
     #[test]
-    fn table_is_aligned_without_trailing_spaces() {
-        let rows = vec![
-            vec!["Ann".to_string(), "1".to_string()],
-            vec!["Bartholomew".to_string(), "\x1b[31m22".to_string()],
-        ];
-        let s = render_table(&["NAME", "N"], &rows, false);
-        let lines: Vec<&str> = s.lines().collect();
-        assert_eq!(lines.len(), 3);
-        assert!(lines[0].starts_with("NAME"));
-        let col = lines[0].find('N').map(|_| lines[0].rfind('N').unwrap()).unwrap();
-        assert_eq!(lines[1].find('1'), Some(col));
-        assert_eq!(lines[2].chars().nth(col), Some('␛'));
-        assert!(lines.iter().all(|l| !l.ends_with(' ')));
-        assert!(!s.contains('\x1b'));
+    fn truncate_counts_characters() {
+        assert_eq!(truncate("héllo", 5), "héllo");
+        assert_eq!(truncate("héllo world", 5), "héll…");
     }
 
     #[test]

@@ -206,7 +206,9 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             }
         }
         Effect::FetchThread { id, contact, fetch, at } => {
-            let result = client.list_messages(&contact, &at).await;
+            let result = client
+                .list_messages(&crate::api::ContactId::new(contact.clone()), &at)
+                .await;
             Msg::ThreadLoaded {
                 id,
                 contact,
@@ -215,19 +217,23 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             }
         }
         Effect::FetchContact { id, uuid } => {
-            let result = client.get_contact(&uuid, true).await;
+            let result = client
+                .get_contact(&crate::api::ContactId::new(uuid.clone()), true)
+                .await;
             Msg::ContactLoaded { id, uuid, result }
         }
         Effect::FetchBot { id, uuid } => {
-            let result = client.get_bot(&uuid).await;
+            let result = client.get_bot(&crate::api::ContactId::new(uuid.clone())).await;
             Msg::BotLoaded { id, uuid, result }
         }
         Effect::SetBot { id, uuid, action } => {
-            let result = client.set_bot(&uuid, action).await;
+            let result = client.set_bot(&crate::api::ContactId::new(uuid.clone()), action).await;
             Msg::BotSet { id, uuid, result }
         }
         Effect::Close { id, uuid } => {
-            let result = client.close_conversation(&uuid).await;
+            let result = client
+                .close_conversation(&crate::api::ContactId::new(uuid.clone()))
+                .await;
             Msg::WriteDone {
                 id,
                 uuid,
@@ -236,7 +242,9 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             }
         }
         Effect::Reopen { id, uuid } => {
-            let result = client.open_conversation(&uuid).await;
+            let result = client
+                .open_conversation(&crate::api::ContactId::new(uuid.clone()))
+                .await;
             Msg::WriteDone {
                 id,
                 uuid,
@@ -245,7 +253,9 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             }
         }
         Effect::Patch { id, uuid, kind, patch } => {
-            let result = client.update_contact(&uuid, &patch).await;
+            let result = client
+                .update_contact(&crate::api::ContactId::new(uuid.clone()), &patch)
+                .await;
             Msg::WriteDone { id, uuid, kind, result }
         }
         Effect::Create { id, body } => {
@@ -288,21 +298,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             Msg::UserStatusSet { id, result }
         }
         Effect::FetchCustomStatuses => {
-            let mut all = Vec::new();
-            let mut page = 1;
-            loop {
-                match client.list_custom_statuses(Some(page)).await {
-                    Ok(p) => {
-                        let pages = p.meta.pages.unwrap_or(1);
-                        all.extend(p.items);
-                        if page >= pages || page >= 20 {
-                            break Msg::CustomStatusesLoaded(Ok(all));
-                        }
-                        page += 1;
-                    }
-                    Err(e) => break Msg::CustomStatusesLoaded(Err(e)),
-                }
-            }
+            Msg::CustomStatusesLoaded(crate::api::collect_pages(client.walk_custom_statuses()).await)
         }
         Effect::FetchTeamMembers { team } => {
             let result = client.team_members(&team, None, None).await.map(|p| p.items);

@@ -57,7 +57,7 @@ pub async fn perform(client: Client, effect: ComposeEffect) -> Msg {
         }
         ComposeEffect::PollStatus { id, uuid, after } => {
             tokio::time::sleep(after).await;
-            let result = client.message_status(&uuid).await;
+            let result = client.message_status(&crate::api::MessageId::new(uuid.clone())).await;
             ComposeMsg::Status { id, uuid, result }
         }
     })

@@ -12,7 +12,7 @@ async fn delete_sends_the_body_form_first() {
         .expect(1)
         .mount(&server)
         .await;
-    client.delete_message("m1").await.unwrap();
+    client.delete_message(&MessageId::new("m1".to_string())).await.unwrap();
     assert_eq!(requests(&server).await.len(), 1);
 }
 
@@ -33,7 +33,7 @@ async fn delete_falls_back_to_the_path_form_on_405_or_404() {
             .expect(1)
             .mount(&server)
             .await;
-        client.delete_message("m1").await.unwrap();
+        client.delete_message(&MessageId::new("m1".to_string())).await.unwrap();
         server.verify().await;
     }
 }
@@ -48,7 +48,10 @@ async fn delete_of_an_unknown_message_is_not_found() {
         status_json(404, json!({"error": "message not found"})),
     )
     .await;
-    let e = client.delete_message("m9").await.unwrap_err();
+    let e = client
+        .delete_message(&MessageId::new("m9".to_string()))
+        .await
+        .unwrap_err();
     assert_eq!(
         e,
         ApiError::NotFound {
@@ -68,7 +71,10 @@ async fn delete_does_not_fall_back_on_other_errors() {
         status_json(422, json!({"error": "too old to delete"})),
     )
     .await;
-    let e = client.delete_message("m1").await.unwrap_err();
+    let e = client
+        .delete_message(&MessageId::new("m1".to_string()))
+        .await
+        .unwrap_err();
     assert!(matches!(e, ApiError::Validation { .. }), "{e:?}");
     assert_eq!(requests(&server).await.len(), 1);
 }

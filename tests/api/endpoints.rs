@@ -41,12 +41,21 @@ async fn contacts_endpoints_accept_object_and_list_forms() {
     )
     .await;
 
-    let got = client.get_contact(CONTACT_UUID, true).await.unwrap();
+    let got = client
+        .get_contact(&ContactId::new(CONTACT_UUID.to_string()), true)
+        .await
+        .unwrap();
     assert_eq!(got.name, "Ana Souza");
     assert!(got.custom_fields_metadata.is_some());
-    let closed = client.close_conversation(CONTACT_UUID).await.unwrap();
+    let closed = client
+        .close_conversation(&ContactId::new(CONTACT_UUID.to_string()))
+        .await
+        .unwrap();
     assert!(closed.closed_at.is_some());
-    let opened = client.open_conversation(CONTACT_UUID).await.unwrap();
+    let opened = client
+        .open_conversation(&ContactId::new(CONTACT_UUID.to_string()))
+        .await
+        .unwrap();
     assert!(opened.closed_at.is_none());
 
     let new = NewContact {
@@ -68,13 +77,19 @@ async fn contacts_endpoints_accept_object_and_list_forms() {
         note: Some(String::new()),
         ..Default::default()
     };
-    let updated = client.update_contact(CONTACT_UUID, &patch).await.unwrap();
+    let updated = client
+        .update_contact(&ContactId::new(CONTACT_UUID.to_string()), &patch)
+        .await
+        .unwrap();
     assert_eq!(updated.uuid, CONTACT_UUID);
     let leave_note = ContactPatch {
         name: Some("Ana S.".into()),
         ..Default::default()
     };
-    client.update_contact(CONTACT_UUID, &leave_note).await.unwrap();
+    client
+        .update_contact(&ContactId::new(CONTACT_UUID.to_string()), &leave_note)
+        .await
+        .unwrap();
 
     let got = requests(&server).await;
     let bodies: Vec<Value> = got
@@ -100,7 +115,10 @@ async fn contacts_endpoints_accept_object_and_list_forms() {
 async fn an_empty_contact_list_is_a_decode_error() {
     let (server, client) = setup().await;
     serve(&server, "GET", "/v1/contacts/c1", json_body(r#"{"contact": []}"#)).await;
-    let e = client.get_contact("c1", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("c1".to_string()), false)
+        .await
+        .unwrap_err();
     let ApiError::Decode { endpoint, excerpt, .. } = &e else {
         panic!("{e:?}")
     };
@@ -214,25 +232,54 @@ async fn messages_bot_templates_channels_funnels_teams_plan() {
     serve(&server, "GET", "/v1/plan", json_body(&fixture("plan.json"))).await;
 
     let m = client
-        .list_messages(CONTACT_UUID, &PageRequest::Number(3))
+        .list_messages(&ContactId::new(CONTACT_UUID.to_string()), &PageRequest::Number(3))
         .await
         .unwrap();
     assert_eq!(m.items[1].status, MessageStatus::Note);
     assert_eq!(
-        client.message_status("s1").await.unwrap().status,
+        client
+            .message_status(&MessageId::new("s1".to_string()))
+            .await
+            .unwrap()
+            .status,
         DeliveryStatus::Enqueued
     );
-    assert_eq!(client.get_bot(CONTACT_UUID).await.unwrap().status, BotStatus::Started);
-    let b = client.set_bot(CONTACT_UUID, BotAction::End).await.unwrap();
+    assert_eq!(
+        client
+            .get_bot(&ContactId::new(CONTACT_UUID.to_string()))
+            .await
+            .unwrap()
+            .status,
+        BotStatus::Started
+    );
+    let b = client
+        .set_bot(&ContactId::new(CONTACT_UUID.to_string()), BotAction::End)
+        .await
+        .unwrap();
     assert_eq!(b.status, BotStatus::Other("paused_by_admin".into()));
     assert_eq!(client.list_templates(Some(2)).await.unwrap().items.len(), 2);
-    assert_eq!(client.get_template("t1").await.unwrap().title, "Welcome");
     assert_eq!(
-        client.rename_template("t1", "Hello again").await.unwrap().title,
+        client
+            .get_template(&TemplateId::new("t1".to_string()))
+            .await
+            .unwrap()
+            .title,
+        "Welcome"
+    );
+    assert_eq!(
+        client
+            .rename_template(&TemplateId::new("t1".to_string()), "Hello again")
+            .await
+            .unwrap()
+            .title,
         "Hello again"
     );
     assert_eq!(
-        client.rename_template("t2", "Hello again").await.unwrap().title,
+        client
+            .rename_template(&TemplateId::new("t2".to_string()), "Hello again")
+            .await
+            .unwrap()
+            .title,
         "Hello again"
     );
     let ch = client.list_channels(None, Some("messaging_app")).await.unwrap();

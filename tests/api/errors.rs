@@ -82,16 +82,28 @@ async fn status_codes_map_to_errors() {
     Mock::given(method("GET"))
         .and(path("/v1/contacts"))
         .and(query_param("page", "8"))
+        .respond_with(status_json(400, json!({"error": "Seite zu groß"})))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/contacts"))
+        .and(query_param("source", "bad"))
         .respond_with(status_json(400, json!({"error": "source is not valid"})))
         .mount(&server)
         .await;
 
     let none = ContactFilter::default();
     let mut seen = Vec::new();
-    let e = client.get_contact("c401", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("c401".to_string()), false)
+        .await
+        .unwrap_err();
     assert_eq!(e, ApiError::Unauthorized);
     seen.push(e);
-    let e = client.get_contact("c404", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("c404".to_string()), false)
+        .await
+        .unwrap_err();
     assert_eq!(
         e,
         ApiError::NotFound {
@@ -101,7 +113,7 @@ async fn status_codes_map_to_errors() {
     assert_eq!(e.to_string(), "contact c404 was not found");
     seen.push(e);
     let e = client
-        .update_contact("c422", &ContactPatch::default())
+        .update_contact(&ContactId::new("c422".to_string()), &ContactPatch::default())
         .await
         .unwrap_err();
     let ApiError::Validation { fields, .. } = &e else {
@@ -114,7 +126,7 @@ async fn status_codes_map_to_errors() {
     assert!(e.to_string().contains("note: is too long"), "{e}");
     seen.push(e);
     let e = client
-        .update_contact("c422m", &ContactPatch::default())
+        .update_contact(&ContactId::new("c422m".to_string()), &ContactPatch::default())
         .await
         .unwrap_err();
     assert!(
@@ -122,7 +134,10 @@ async fn status_codes_map_to_errors() {
         "{e:?}"
     );
     seen.push(e);
-    let e = client.get_contact("c403", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("c403".to_string()), false)
+        .await
+        .unwrap_err();
     assert_eq!(
         e,
         ApiError::Rejected {
@@ -131,7 +146,10 @@ async fn status_codes_map_to_errors() {
         }
     );
     seen.push(e);
-    let e = client.get_contact("c429", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("c429".to_string()), false)
+        .await
+        .unwrap_err();
     assert_eq!(
         e,
         ApiError::RateLimited {
@@ -140,7 +158,10 @@ async fn status_codes_map_to_errors() {
     );
     assert!(e.to_string().contains("7 s"), "{e}");
     seen.push(e);
-    let e = client.get_contact("c500", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("c500".to_string()), false)
+        .await
+        .unwrap_err();
     assert_eq!(
         e,
         ApiError::Server {
@@ -149,10 +170,16 @@ async fn status_codes_map_to_errors() {
         }
     );
     seen.push(e);
-    let e = client.get_contact("c503", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("c503".to_string()), false)
+        .await
+        .unwrap_err();
     assert!(matches!(e, ApiError::Server { status: 503, .. }), "{e:?}");
     seen.push(e);
-    let e = client.get_contact("cbad", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("cbad".to_string()), false)
+        .await
+        .unwrap_err();
     let ApiError::Decode { endpoint, excerpt, .. } = &e else {
         panic!("{e:?}")
     };
@@ -163,7 +190,10 @@ async fn status_codes_map_to_errors() {
     );
     assert!(!excerpt.chars().any(char::is_control), "{excerpt:?}");
     seen.push(e);
-    let e = client.get_contact("c204", false).await.unwrap_err();
+    let e = client
+        .get_contact(&ContactId::new("c204".to_string()), false)
+        .await
+        .unwrap_err();
     assert!(matches!(e, ApiError::Decode { .. }), "{e:?}");
     seen.push(e);
     let e = client
@@ -175,7 +205,19 @@ async fn status_codes_map_to_errors() {
     let e = client.list_contacts(&none, &PageRequest::Number(7)).await.unwrap_err();
     assert_eq!(e, ApiError::Pagination("Pagination limit exceeded".into()));
     seen.push(e);
+    // A 400 to a paged request is about the page, whatever its words; the
+    // server's words are kept for display.
     let e = client.list_contacts(&none, &PageRequest::Number(8)).await.unwrap_err();
+    assert_eq!(e, ApiError::Pagination("Seite zu groß".into()));
+    seen.push(e);
+    let bad_source = ContactFilter {
+        source: Some("bad".into()),
+        ..Default::default()
+    };
+    let e = client
+        .list_contacts(&bad_source, &PageRequest::First)
+        .await
+        .unwrap_err();
     assert!(matches!(e, ApiError::Rejected { status: 400, .. }), "{e:?}");
     seen.push(e);
     for e in &seen {
@@ -198,7 +240,14 @@ async fn timeouts_and_refused_connections() {
         .with_retry(fast_retry(2));
     let e = client.plan().await.unwrap_err();
     assert!(matches!(e, ApiError::Timeout(_)), "{e:?}");
-    assert_eq!(requests(&server).await.len(), 2, "a timed-out GET is retried");
+    // The timeout bounds the whole call: the first attempt used it all, so
+    // there is no second, and the message says so.
+    assert_eq!(requests(&server).await.len(), 1, "no retry past the call's time bound");
+    let shown = e.to_string();
+    assert!(
+        shown.contains("within 0.2 s") && shown.contains("1 attempt in"),
+        "{shown}"
+    );
     assert_no_key(&e);
 
     let port = {
@@ -239,7 +288,10 @@ async fn the_key_never_appears_even_when_the_server_echoes_it() {
         client.plan().await.unwrap_err(),
         client.list_funnels().await.unwrap_err(),
         client.list_templates(None).await.unwrap_err(),
-        client.update_contact("c1", &ContactPatch::default()).await.unwrap_err(),
+        client
+            .update_contact(&ContactId::new("c1".to_string()), &ContactPatch::default())
+            .await
+            .unwrap_err(),
     ];
     for e in &errors {
         assert!(!matches!(e, ApiError::Config(_)), "{e:?}");

@@ -97,9 +97,14 @@ async fn a_repeated_cursor_ends_the_walk_with_an_error() {
         .with_priority(10)
         .mount(&server)
         .await;
-    let out: Vec<_> = tokio::time::timeout(Duration::from_secs(10), client.walk_messages(CONTACT_UUID).collect())
-        .await
-        .expect("the walk ends");
+    let out: Vec<_> = tokio::time::timeout(
+        Duration::from_secs(10),
+        client
+            .walk_messages(&ContactId::new(CONTACT_UUID.to_string()))
+            .collect(),
+    )
+    .await
+    .expect("the walk ends");
     assert_eq!(out.len(), 3);
     assert!(out[0].is_ok() && out[1].is_ok());
     assert_eq!(

@@ -37,13 +37,19 @@ async fn templates_channels_funnels() {
         assert_eq!(t.created_at, Some(wire_time(r["createdAt"].as_str().unwrap())));
     }
     for t in &walked {
-        assert_eq!(&env.client.get_template(&t.uuid).await.unwrap(), t);
+        assert_eq!(
+            &env.client
+                .get_template(&TemplateId::new(t.uuid.to_string()))
+                .await
+                .unwrap(),
+            t
+        );
     }
     // Rename: the server answers under `templates`.
     let t = &walked[0];
     let renamed = env
         .client
-        .rename_template(&t.uuid, "renamed_by_contract")
+        .rename_template(&TemplateId::new(t.uuid.to_string()), "renamed_by_contract")
         .await
         .unwrap();
     assert_eq!(renamed.title, "renamed_by_contract");
@@ -58,9 +64,17 @@ async fn templates_channels_funnels() {
         env.raw_ok(&format!("/templates/{}", t.uuid)).await["template"]["title"],
         "renamed_by_contract"
     );
-    let e = env.client.rename_template(&t.uuid, "   ").await.unwrap_err();
+    let e = env
+        .client
+        .rename_template(&TemplateId::new(t.uuid.to_string()), "   ")
+        .await
+        .unwrap_err();
     assert_eq!(field_names(&e), vec!["title"]);
-    let e = env.client.get_template("nope").await.unwrap_err();
+    let e = env
+        .client
+        .get_template(&TemplateId::new("nope".to_string()))
+        .await
+        .unwrap_err();
     assert!(
         matches!(&e, ApiError::NotFound { what } if what.contains("nope")),
         "{e:?}"
@@ -77,7 +91,7 @@ async fn templates_channels_funnels() {
         .collect();
     let got: Vec<(String, String, String, bool)> = channels
         .iter()
-        .map(|c| (c.uuid.clone(), c.title.clone(), c.channel_type.clone(), c.main))
+        .map(|c| (c.uuid.clone(), c.title.clone(), c.channel_type.to_string(), c.main))
         .collect();
     assert_eq!(got, want);
     let tg = env.client.list_channels(None, Some("telegram")).await.unwrap();

@@ -68,7 +68,11 @@ async fn list_and_get_match_the_server() {
 
     // One contact with its field types: every field of the account, typed.
     let first = &page.items[0];
-    let got = env.client.get_contact(&first.uuid, true).await.unwrap();
+    let got = env
+        .client
+        .get_contact(&ContactId::new(first.uuid.to_string()), true)
+        .await
+        .unwrap();
     let meta = got.custom_fields_metadata.clone().expect("metadata was asked for");
     let names: Vec<&String> = meta.keys().collect();
     let expected: Vec<&String> = env.srv.manifest.custom_fields.keys().collect();
@@ -85,7 +89,11 @@ async fn list_and_get_match_the_server() {
         }
     }
     let meta_of_first = got.custom_fields_metadata.clone();
-    let plain = env.client.get_contact(&first.uuid, false).await.unwrap();
+    let plain = env
+        .client
+        .get_contact(&ContactId::new(first.uuid.to_string()), false)
+        .await
+        .unwrap();
     assert_eq!(
         Contact {
             custom_fields_metadata: None,
@@ -118,7 +126,11 @@ async fn list_and_get_match_the_server() {
     assert_eq!(typed.items[0].custom_fields_metadata, meta_of_first);
 
     let missing = "00000000000000000000000000000000";
-    let e = env.client.get_contact(missing, false).await.unwrap_err();
+    let e = env
+        .client
+        .get_contact(&ContactId::new(missing.to_string()), false)
+        .await
+        .unwrap_err();
     assert!(
         matches!(&e, ApiError::NotFound { what } if what.contains(missing)),
         "{e:?}"
@@ -177,9 +189,22 @@ async fn create_and_update_every_field() {
     assert_eq!(c.note.as_deref(), Some("Prefers mornings"));
     assert!(c.is_open());
     assert!(recent(c.created_at, 60), "{:?}", c.created_at);
-    assert_eq!(env.client.get_bot(&c.uuid).await.unwrap().status, BotStatus::Ended);
+    assert_eq!(
+        env.client
+            .get_bot(&ContactId::new(c.uuid.to_string()))
+            .await
+            .unwrap()
+            .status,
+        BotStatus::Ended
+    );
     // What the server holds is what the client was told.
-    assert_eq!(env.client.get_contact(&c.uuid, false).await.unwrap(), c);
+    assert_eq!(
+        env.client
+            .get_contact(&ContactId::new(c.uuid.to_string()), false)
+            .await
+            .unwrap(),
+        c
+    );
     let raw = env.raw_contact(&c.uuid).await;
     assert_eq!(
         raw["customFields"][&f_box],
@@ -202,7 +227,14 @@ async fn create_and_update_every_field() {
         (bare.assigned_user.clone(), bare.note.clone(), bare.team_uuid()),
         (None, None, None)
     );
-    assert_eq!(env.client.get_bot(&bare.uuid).await.unwrap().status, BotStatus::Started);
+    assert_eq!(
+        env.client
+            .get_bot(&ContactId::new(bare.uuid.to_string()))
+            .await
+            .unwrap()
+            .status,
+        BotStatus::Started
+    );
 
     // Update every field.
     let patch = ContactPatch {
@@ -219,7 +251,11 @@ async fn create_and_update_every_field() {
         bot_status: Some(BotAction::Start),
         note: Some("Call after 5".into()),
     };
-    let u = env.client.update_contact(&c.uuid, &patch).await.unwrap();
+    let u = env
+        .client
+        .update_contact(&ContactId::new(c.uuid.to_string()), &patch)
+        .await
+        .unwrap();
     assert_eq!(u.name, "Zoë Renamed");
     assert_eq!(u.tags, vec![m.tags[3].clone()]);
     assert_eq!(u.custom_fields[&f_drop], text(&drop_opts[0]));
@@ -233,15 +269,32 @@ async fn create_and_update_every_field() {
     assert_eq!(u.assigned_user.as_deref(), Some(m.collaborators[2].as_str()));
     assert_eq!(u.team_uuid(), Some(m.teams[0].uuid.as_str()));
     assert_eq!(u.note.as_deref(), Some("Call after 5"));
-    assert_eq!(env.client.get_bot(&c.uuid).await.unwrap().status, BotStatus::Started);
-    assert_eq!(env.client.get_contact(&c.uuid, false).await.unwrap(), u);
+    assert_eq!(
+        env.client
+            .get_bot(&ContactId::new(c.uuid.to_string()))
+            .await
+            .unwrap()
+            .status,
+        BotStatus::Started
+    );
+    assert_eq!(
+        env.client
+            .get_contact(&ContactId::new(c.uuid.to_string()), false)
+            .await
+            .unwrap(),
+        u
+    );
 
     // note: absent keeps, text sets, "" clears; unassign_user removes the agent.
     let keep = ContactPatch {
         name: Some("Zoë Kept".into()),
         ..Default::default()
     };
-    let k = env.client.update_contact(&c.uuid, &keep).await.unwrap();
+    let k = env
+        .client
+        .update_contact(&ContactId::new(c.uuid.to_string()), &keep)
+        .await
+        .unwrap();
     assert_eq!(k.note.as_deref(), Some("Call after 5"));
     assert_eq!(env.raw_contact(&c.uuid).await["note"], "Call after 5");
     let clear = ContactPatch {
@@ -249,7 +302,11 @@ async fn create_and_update_every_field() {
         unassign_user: Some(true),
         ..Default::default()
     };
-    let cl = env.client.update_contact(&c.uuid, &clear).await.unwrap();
+    let cl = env
+        .client
+        .update_contact(&ContactId::new(c.uuid.to_string()), &clear)
+        .await
+        .unwrap();
     assert_eq!((cl.note.clone(), cl.assigned_user.clone()), (None, None));
     let raw = env.raw_contact(&c.uuid).await;
     assert_eq!((&raw["note"], &raw["assignedUser"]), (&Value::Null, &Value::Null));
@@ -259,7 +316,7 @@ async fn create_and_update_every_field() {
     let by_phone = env
         .client
         .update_contact(
-            "+15559990001",
+            &ContactId::new("+15559990001".to_string()),
             &ContactPatch {
                 note: Some("by identifier".into()),
                 ..Default::default()
@@ -281,7 +338,11 @@ async fn close_and_open_the_conversation() {
         .unwrap();
     let c = page.items.iter().find(|c| c.is_open()).expect("an open conversation");
     // The server answers close with an object, open with a one-element list.
-    let closed = env.client.close_conversation(&c.uuid).await.unwrap();
+    let closed = env
+        .client
+        .close_conversation(&ContactId::new(c.uuid.to_string()))
+        .await
+        .unwrap();
     assert_eq!(closed.uuid, c.uuid);
     assert!(recent(closed.closed_at, 60), "{:?}", closed.closed_at);
     assert!(
@@ -295,7 +356,11 @@ async fn close_and_open_the_conversation() {
     assert!(at.ends_with('Z'), "{at}");
     assert_eq!(closed.closed_at, Some(wire_time(at)));
 
-    let opened = env.client.open_conversation(&c.uuid).await.unwrap();
+    let opened = env
+        .client
+        .open_conversation(&ContactId::new(c.uuid.to_string()))
+        .await
+        .unwrap();
     assert!(opened.is_open());
     assert_eq!(env.raw_contact(&c.uuid).await["closedAt"], Value::Null);
     assert_eq!(
@@ -308,8 +373,14 @@ async fn close_and_open_the_conversation() {
 
     let missing = "ffffffffffffffffffffffffffffffff";
     for e in [
-        env.client.close_conversation(missing).await.unwrap_err(),
-        env.client.open_conversation(missing).await.unwrap_err(),
+        env.client
+            .close_conversation(&ContactId::new(missing.to_string()))
+            .await
+            .unwrap_err(),
+        env.client
+            .open_conversation(&ContactId::new(missing.to_string()))
+            .await
+            .unwrap_err(),
     ] {
         assert!(
             matches!(&e, ApiError::NotFound { what } if what.contains(missing)),
@@ -415,7 +486,11 @@ async fn invalid_writes_name_the_field_and_change_nothing() {
     };
     for (prefix, patch) in &cases {
         let want = field_for(prefix, patch);
-        let e = env.client.update_contact(&target, patch).await.unwrap_err();
+        let e = env
+            .client
+            .update_contact(&ContactId::new(target.to_string()), patch)
+            .await
+            .unwrap_err();
         assert_eq!(field_names(&e), vec![want.clone()], "{patch:?}: {e}");
         assert!(e.to_string().contains(&want), "the message names the field: {e}");
         assert_eq!(env.raw_contact(&target).await, before, "{want}: nothing changed");
@@ -434,7 +509,11 @@ async fn invalid_writes_name_the_field_and_change_nothing() {
         };
         let e = env.client.create_contact(&create).await.unwrap_err();
         assert_eq!(field_names(&e), vec![want.clone()], "create {want}: {e}");
-        let gone = env.client.get_contact("+15550000999", false).await.unwrap_err();
+        let gone = env
+            .client
+            .get_contact(&ContactId::new("+15550000999".to_string()), false)
+            .await
+            .unwrap_err();
         assert!(matches!(gone, ApiError::NotFound { .. }), "{gone:?}");
     }
     // The limit itself is allowed.
@@ -442,7 +521,11 @@ async fn invalid_writes_name_the_field_and_change_nothing() {
         note: Some("é".repeat(1000)),
         ..Default::default()
     };
-    let c = env.client.update_contact(&target, &ok).await.unwrap();
+    let c = env
+        .client
+        .update_contact(&ContactId::new(target.to_string()), &ok)
+        .await
+        .unwrap();
     assert_eq!(c.note.map(|n| n.chars().count()), Some(1000));
     // A create missing its required fields names each of them.
     let e = env.client.create_contact(&NewContact::default()).await.unwrap_err();
@@ -472,7 +555,11 @@ async fn bot_status_needs_an_enabled_bot() {
         name: Some("Should Not Stick".into()),
         ..Default::default()
     };
-    let e = env.client.update_contact(&target, &patch).await.unwrap_err();
+    let e = env
+        .client
+        .update_contact(&ContactId::new(target.to_string()), &patch)
+        .await
+        .unwrap_err();
     assert_eq!(field_names(&e), vec!["bot_status"]);
     assert!(e.to_string().contains("bot"), "{e}");
     assert_eq!(env.raw_contact(&target).await, before);
@@ -489,12 +576,22 @@ async fn bot_status_needs_an_enabled_bot() {
         .unwrap_err();
     assert_eq!(field_names(&e), vec!["bot_status"]);
     assert!(matches!(
-        env.client.get_contact("+15550000777", false).await,
+        env.client
+            .get_contact(&ContactId::new("+15550000777".to_string()), false)
+            .await,
         Err(ApiError::NotFound { .. })
     ));
     // The bot endpoints: reading says there is none, writing is a validation error.
-    let e = env.client.get_bot(&target).await.unwrap_err();
+    let e = env
+        .client
+        .get_bot(&ContactId::new(target.to_string()))
+        .await
+        .unwrap_err();
     assert!(matches!(e, ApiError::NotFound { .. }), "{e:?}");
-    let e = env.client.set_bot(&target, BotAction::Start).await.unwrap_err();
+    let e = env
+        .client
+        .set_bot(&ContactId::new(target.to_string()), BotAction::Start)
+        .await
+        .unwrap_err();
     assert_eq!(field_names(&e), vec!["status"]);
 }

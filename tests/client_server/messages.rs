@@ -44,7 +44,7 @@ async fn a_thread_by_pages_and_by_cursor() {
     // The cursor walk, to exhaustion.
     let mut walked = Vec::new();
     let mut batches = 0;
-    let mut stream = env.client.walk_messages(&contact.uuid);
+    let mut stream = env.client.walk_messages(&ContactId::new(contact.uuid.to_string()));
     while let Some(page) = stream.next().await {
         let page = page.unwrap();
         batches += 1;
@@ -55,7 +55,7 @@ async fn a_thread_by_pages_and_by_cursor() {
     // Page by page, the same entries in the same order.
     let first = env
         .client
-        .list_messages(&contact.uuid, &PageRequest::First)
+        .list_messages(&ContactId::new(contact.uuid.to_string()), &PageRequest::First)
         .await
         .unwrap();
     let pages = first.meta.pages.unwrap();
@@ -64,7 +64,7 @@ async fn a_thread_by_pages_and_by_cursor() {
     for n in 2..=pages {
         let p = env
             .client
-            .list_messages(&contact.uuid, &PageRequest::Number(n))
+            .list_messages(&ContactId::new(contact.uuid.to_string()), &PageRequest::Number(n))
             .await
             .unwrap();
         assert_eq!(p.meta.page, Some(n));
@@ -88,14 +88,17 @@ async fn a_thread_by_pages_and_by_cursor() {
 
     let e = env
         .client
-        .list_messages(&contact.uuid, &PageRequest::After("garbage".into()))
+        .list_messages(
+            &ContactId::new(contact.uuid.to_string()),
+            &PageRequest::After("garbage".into()),
+        )
         .await
         .unwrap_err();
     assert_eq!(e, ApiError::Pagination("Invalid pagination cursor".into()));
     let missing = "abababababababababababababababab";
     let e = env
         .client
-        .list_messages(missing, &PageRequest::First)
+        .list_messages(&ContactId::new(missing.to_string()), &PageRequest::First)
         .await
         .unwrap_err();
     assert!(
@@ -132,7 +135,7 @@ async fn send_text_and_template_then_delete() {
     assert_eq!(sent.status, DeliveryStatus::Enqueued);
     let top = env
         .client
-        .list_messages(&warm.uuid, &PageRequest::First)
+        .list_messages(&ContactId::new(warm.uuid.to_string()), &PageRequest::First)
         .await
         .unwrap()
         .items[0]
@@ -143,7 +146,11 @@ async fn send_text_and_template_then_delete() {
     assert_eq!(top.to, warm.phone_number);
 
     // Its delivery status advances with time.
-    let s = env.client.message_status(&sent.uuid).await.unwrap();
+    let s = env
+        .client
+        .message_status(&MessageId::new(sent.uuid.to_string()))
+        .await
+        .unwrap();
     assert_eq!(s.uuid, sent.uuid);
     assert_eq!(s.status, DeliveryStatus::Enqueued);
     let p = s.message_status_payload.clone().unwrap();
@@ -154,7 +161,11 @@ async fn send_text_and_template_then_delete() {
     assert_eq!(inner.payload_type, "session");
     let external = inner.messaging_app_message_id.expect("an external id");
     tokio::time::sleep(Duration::from_millis(650)).await;
-    let later = env.client.message_status(&sent.uuid).await.unwrap();
+    let later = env
+        .client
+        .message_status(&MessageId::new(sent.uuid.to_string()))
+        .await
+        .unwrap();
     assert!(
         matches!(later.status, DeliveryStatus::Delivered | DeliveryStatus::Read),
         "{:?}",
@@ -186,7 +197,7 @@ async fn send_text_and_template_then_delete() {
         .unwrap();
     let top = env
         .client
-        .list_messages(&cold.uuid, &PageRequest::First)
+        .list_messages(&ContactId::new(cold.uuid.to_string()), &PageRequest::First)
         .await
         .unwrap()
         .items[0]
@@ -207,7 +218,10 @@ async fn send_text_and_template_then_delete() {
     assert_eq!(field_names(&e), vec!["template_uuid"]);
 
     // Delete by uuid, and by the external id; both are gone from the server.
-    env.client.delete_message(&t.uuid).await.unwrap();
+    env.client
+        .delete_message(&MessageId::new(t.uuid.to_string()))
+        .await
+        .unwrap();
     assert!(
         !env.raw_thread(&cold.uuid)
             .await
@@ -215,18 +229,25 @@ async fn send_text_and_template_then_delete() {
             .any(|m| m["uuid"] == t.uuid.as_str())
     );
     assert_eq!(env.raw_thread(&cold.uuid).await, *cold_thread);
-    env.client.delete_message(&external).await.unwrap();
+    env.client
+        .delete_message(&MessageId::new(external.to_string()))
+        .await
+        .unwrap();
     let warm_thread = env.raw_thread(&warm.uuid).await;
     assert!(!warm_thread.iter().any(|m| m["uuid"] == sent.uuid.as_str()));
     // A second delete finds nothing.
-    let e = env.client.delete_message(&t.uuid).await.unwrap_err();
+    let e = env
+        .client
+        .delete_message(&MessageId::new(t.uuid.to_string()))
+        .await
+        .unwrap_err();
     assert!(
         matches!(&e, ApiError::NotFound { what } if what.contains(&t.uuid)),
         "{e:?}"
     );
     let e = env
         .client
-        .message_status("cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd")
+        .message_status(&MessageId::new("cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd".to_string()))
         .await
         .unwrap_err();
     assert!(matches!(e, ApiError::NotFound { .. }), "{e:?}");
@@ -242,12 +263,16 @@ async fn bot_start_and_stop() {
         .unwrap()
         .items[0]
         .clone();
-    let bot = env.client.get_bot(&c.uuid).await.unwrap();
+    let bot = env.client.get_bot(&ContactId::new(c.uuid.to_string())).await.unwrap();
     assert_eq!(bot.uuid.len(), 32);
     assert_eq!(bot.name, "Frontdesk Helper 🤖");
     assert_eq!((bot.version, bot.latest_bot_version), (Some(3), Some(true)));
 
-    let ended = env.client.set_bot(&c.uuid, BotAction::End).await.unwrap();
+    let ended = env
+        .client
+        .set_bot(&ContactId::new(c.uuid.to_string()), BotAction::End)
+        .await
+        .unwrap();
     assert_eq!(ended.status, BotStatus::Ended);
     assert!(!ended.is_running());
     assert_eq!(
@@ -255,13 +280,24 @@ async fn bot_start_and_stop() {
         "ended"
     );
 
-    let started = env.client.set_bot(&c.uuid, BotAction::Start).await.unwrap();
+    let started = env
+        .client
+        .set_bot(&ContactId::new(c.uuid.to_string()), BotAction::Start)
+        .await
+        .unwrap();
     assert_eq!(started.status, BotStatus::Started);
     assert!(recent(started.conversation_started_at, 60), "{started:?}");
-    assert_eq!(env.client.get_bot(&c.uuid).await.unwrap(), started);
+    assert_eq!(
+        env.client.get_bot(&ContactId::new(c.uuid.to_string())).await.unwrap(),
+        started
+    );
 
     let missing = "12121212121212121212121212121212";
-    let e = env.client.set_bot(missing, BotAction::Start).await.unwrap_err();
+    let e = env
+        .client
+        .set_bot(&ContactId::new(missing.to_string()), BotAction::Start)
+        .await
+        .unwrap_err();
     assert!(
         matches!(&e, ApiError::NotFound { what } if what.contains(missing)),
         "{e:?}"

@@ -1,6 +1,5 @@
 //! Contacts: list (pages and cursors), get, create, update, close, open.
 
-use futures::StreamExt;
 use futures::stream::BoxStream;
 use reqwest::Method;
 
@@ -8,8 +7,8 @@ use super::{checked_id, comma_joined};
 use crate::api::call::Call;
 use crate::api::client::Client;
 use crate::api::error::ApiError;
-use crate::api::model::Contact;
-use crate::api::page::{MAX_CONTACT_PAGE, Page, PageRequest, walk_cursor};
+use crate::api::model::{Contact, ContactId};
+use crate::api::page::{MAX_CONTACT_PAGE, Page, PageRequest, collect_pages, walk_cursor};
 use crate::api::request::{ContactFilter, ContactPatch, NewContact};
 
 const CONTACT: &[&str] = &["contact", "contacts"];
@@ -55,18 +54,14 @@ impl Client {
         })
     }
 
-    /// Every contact matching `filter`, walked by cursor.
+    /// Every contact matching `filter`, each once, even under live
+    /// traffic (see [`Client::walk_contacts_complete`]).
     pub async fn all_contacts(&self, filter: ContactFilter) -> Result<Vec<Contact>, ApiError> {
-        let mut pages = self.walk_contacts(filter);
-        let mut all = Vec::new();
-        while let Some(page) = pages.next().await {
-            all.extend(page?.items);
-        }
-        Ok(all)
+        collect_pages(self.walk_contacts_complete(filter)).await
     }
 
     /// GET /contacts/:uuid.
-    pub async fn get_contact(&self, uuid: &str, include_field_types: bool) -> Result<Contact, ApiError> {
+    pub async fn get_contact(&self, uuid: &ContactId, include_field_types: bool) -> Result<Contact, ApiError> {
         let uuid = checked_id("contact", uuid)?;
         let mut call = Call::get(&["contacts", uuid]).about("contact", uuid);
         if include_field_types {
@@ -86,7 +81,7 @@ impl Client {
 
     /// PATCH /contacts/:uuid. Retried: the same patch gives the same
     /// contact.
-    pub async fn update_contact(&self, uuid: &str, patch: &ContactPatch) -> Result<Contact, ApiError> {
+    pub async fn update_contact(&self, uuid: &ContactId, patch: &ContactPatch) -> Result<Contact, ApiError> {
         let uuid = checked_id("contact", uuid)?;
         let call = Call::new(Method::PATCH, &["contacts", uuid])
             .json(patch)?
@@ -96,12 +91,12 @@ impl Client {
     }
 
     /// POST /contacts/:uuid/conversation/close (idempotent, retried).
-    pub async fn close_conversation(&self, uuid: &str) -> Result<Contact, ApiError> {
+    pub async fn close_conversation(&self, uuid: &ContactId) -> Result<Contact, ApiError> {
         self.conversation(uuid, "close").await
     }
 
     /// POST /contacts/:uuid/conversation/open (idempotent, retried).
-    pub async fn open_conversation(&self, uuid: &str) -> Result<Contact, ApiError> {
+    pub async fn open_conversation(&self, uuid: &ContactId) -> Result<Contact, ApiError> {
         self.conversation(uuid, "open").await
     }
 

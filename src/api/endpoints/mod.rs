@@ -14,6 +14,8 @@ mod templates;
 mod users;
 mod webhooks;
 
+pub use messages::Deletion;
+
 use super::error::ApiError;
 
 /// Checks an id before it becomes a path segment: an empty id or a dot

@@ -7,7 +7,7 @@ use super::{checked_id, page_param};
 use crate::api::call::Call;
 use crate::api::client::Client;
 use crate::api::error::ApiError;
-use crate::api::model::Template;
+use crate::api::model::{Template, TemplateId};
 use crate::api::page::{Page, walk_numbered};
 
 impl Client {
@@ -29,14 +29,14 @@ impl Client {
     }
 
     /// GET /templates/:uuid.
-    pub async fn get_template(&self, uuid: &str) -> Result<Template, ApiError> {
+    pub async fn get_template(&self, uuid: &TemplateId) -> Result<Template, ApiError> {
         let uuid = checked_id("template", uuid)?;
         let call = Call::get(&["templates", uuid]).about("template", uuid);
         self.fetch(&call).await?.one(&["template", "templates"])
     }
 
     /// PATCH /templates/:uuid (answer under `templates` or `template`).
-    pub async fn rename_template(&self, uuid: &str, title: &str) -> Result<Template, ApiError> {
+    pub async fn rename_template(&self, uuid: &TemplateId, title: &str) -> Result<Template, ApiError> {
         let uuid = checked_id("template", uuid)?;
         let call = Call::new(Method::PATCH, &["templates", uuid])
             .json(&serde_json::json!({ "title": title }))?

@@ -97,7 +97,9 @@ impl Serialize for FieldValue {
 }
 
 /// `customFieldsMetadata` entry: the value with the field's type and options.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Written back as the API writes it: an unset value is `null`, and
+/// `options` appears only on choice fields (or when it has any).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct FieldMeta {
     #[serde(default)]
     pub value: FieldValue,
@@ -105,6 +107,22 @@ pub struct FieldMeta {
     pub field_type: FieldType,
     #[serde(default, deserialize_with = "super::null_as_default")]
     pub options: Vec<String>,
+}
+
+impl Serialize for FieldMeta {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        match &self.value {
+            FieldValue::Text(t) if t.is_empty() => map.serialize_entry("value", &serde_json::Value::Null)?,
+            v => map.serialize_entry("value", v)?,
+        }
+        map.serialize_entry("type", &self.field_type)?;
+        if !self.options.is_empty() || matches!(self.field_type, FieldType::Checkbox | FieldType::Dropdown) {
+            map.serialize_entry("options", &self.options)?;
+        }
+        map.end()
+    }
 }
 
 fn unknown_field_type() -> FieldType {

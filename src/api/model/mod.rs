@@ -3,10 +3,12 @@
 //! values, and missing optional fields take defaults.
 
 mod custom_field;
+mod ids;
 mod open_enum;
 pub mod time;
 
 pub use custom_field::{FieldMeta, FieldType, FieldValue, split_list, validate_custom_fields, validate_field_value};
+pub use ids::{ContactId, MessageId, TemplateId};
 
 use std::collections::BTreeMap;
 
@@ -33,6 +35,39 @@ open_enum!(
         Delivered => "delivered",
         Read => "read",
         Failed => "failed",
+    }
+);
+
+open_enum!(
+    /// Review status of a message template.
+    TemplateStatus { Approved => "approved", Rejected => "rejected", Pending => "pending" }
+);
+
+open_enum!(
+    /// Type of a channel (extensions.md: the reference's `messaging_app`
+    /// and the types in public use).
+    ChannelType {
+        MessagingApp => "messaging_app",
+        Whatsapp => "whatsapp",
+        Facebook => "facebook",
+        Instagram => "instagram",
+        Telegram => "telegram",
+    }
+);
+
+open_enum!(
+    /// Kind of a webhook event (extensions.md's list).
+    WebhookEventKind {
+        MessageCreated => "message_created",
+        MessageStatusUpdated => "message_status_updated",
+        ContactCreated => "contact_created",
+        ContactUpdated => "contact_updated",
+        ContactDeleted => "contact_deleted",
+        ConversationOpened => "conversation_opened",
+        ConversationClosed => "conversation_closed",
+        AgentStatusUpdated => "agent_status_updated",
+        AgentSessionUpdated => "agent_session_updated",
+        TeamMembershipUpdated => "team_membership_updated",
     }
 );
 
@@ -200,9 +235,9 @@ pub struct Template {
     pub template_type: String,
     #[serde(default)]
     pub category: String,
-    /// `approved`, `rejected`, or another value the service uses.
+    /// `approved`, `rejected`, or another value the service uses (kept).
     #[serde(default)]
-    pub status: String,
+    pub status: TemplateStatus,
     #[serde(default)]
     pub text: String,
     #[serde(default, with = "time::opt")]
@@ -217,7 +252,7 @@ pub struct Channel {
     pub title: String,
     /// Channel type (open set).
     #[serde(default, rename = "type")]
-    pub channel_type: String,
+    pub channel_type: ChannelType,
     #[serde(default)]
     pub main: bool,
 }
@@ -266,7 +301,62 @@ pub struct TeamMember {
     #[serde(default, with = "time::opt")]
     pub last_updated_at: Option<DateTime<Utc>>,
     #[serde(default)]
-    pub user_custom_status: Option<serde_json::Value>,
+    pub user_custom_status: Option<MemberStatus>,
+}
+
+/// A team member's custom status: written as an object (`id`, `name`,
+/// `emoji`) or as a bare name; written back the same way.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MemberStatus {
+    pub id: Option<String>,
+    pub name: String,
+    pub emoji: String,
+}
+
+impl MemberStatus {
+    /// "emoji name", trimmed.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.emoji, self.name).trim().to_string()
+    }
+}
+
+impl<'de> Deserialize<'de> for MemberStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = |v: Option<&serde_json::Value>| v.and_then(serde_json::Value::as_str).map(str::to_string);
+        Ok(match serde_json::Value::deserialize(d)? {
+            serde_json::Value::Object(o) => MemberStatus {
+                id: text(o.get("id")),
+                name: text(o.get("name")).unwrap_or_default(),
+                emoji: text(o.get("emoji")).unwrap_or_default(),
+            },
+            serde_json::Value::String(s) => MemberStatus {
+                name: s,
+                ..Default::default()
+            },
+            other => MemberStatus {
+                name: other.to_string(),
+                ..Default::default()
+            },
+        })
+    }
+}
+
+impl Serialize for MemberStatus {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        if self.id.is_none() && self.emoji.is_empty() {
+            return s.serialize_str(&self.name);
+        }
+        let mut map = s.serialize_map(None)?;
+        if let Some(id) = &self.id {
+            map.serialize_entry("id", id)?;
+        }
+        map.serialize_entry("name", &self.name)?;
+        if !self.emoji.is_empty() {
+            map.serialize_entry("emoji", &self.emoji)?;
+        }
+        map.end()
+    }
 }
 
 /// The bot of a contact.
@@ -372,7 +462,7 @@ pub struct WebhookResponse {
 pub struct WebhookEvent {
     /// Event kind (open set), e.g. `message_created`.
     #[serde(default)]
-    pub event: String,
+    pub event: WebhookEventKind,
     /// Kind of object delivered, e.g. `message_object`.
     #[serde(default)]
     pub payload: String,

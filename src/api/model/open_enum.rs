@@ -33,6 +33,19 @@ macro_rules! open_enum {
             }
         }
 
+        impl Default for $name {
+            /// Absent or null on the wire: an empty unknown value.
+            fn default() -> Self {
+                Self::Other(String::new())
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.as_str() == *other
+            }
+        }
+
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.as_str())

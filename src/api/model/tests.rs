@@ -353,3 +353,38 @@ fn validate_a_whole_custom_field_map() {
     assert!(problems.iter().any(|p| p.starts_with("Shoe size:")));
     assert!(problems.iter().any(|p| p.starts_with("Birthday:")));
 }
+
+#[test]
+fn open_sets_are_typed_and_keep_unknown_values() {
+    let t: Template = serde_json::from_str(r#"{"uuid":"t","status":"approved"}"#).unwrap();
+    assert_eq!(t.status, TemplateStatus::Approved);
+    // Case is the server's: "APPROVED" is not a value the API names, so it
+    // is kept as it is (and is not sendable), the same everywhere.
+    let t: Template = serde_json::from_str(r#"{"uuid":"t","status":"APPROVED"}"#).unwrap();
+    assert_eq!(t.status, TemplateStatus::Other("APPROVED".into()));
+    assert_eq!(serde_json::to_value(&t).unwrap()["status"], "APPROVED");
+    let c: Channel = serde_json::from_str(r#"{"uuid":"c","type":"whatsapp"}"#).unwrap();
+    assert_eq!(c.channel_type, ChannelType::Whatsapp);
+    let c: Channel = serde_json::from_str(r#"{"uuid":"c"}"#).unwrap();
+    assert_eq!(c.channel_type.as_str(), "");
+    let e: WebhookEvent = serde_json::from_str(r#"{"event":"conversation_closed"}"#).unwrap();
+    assert_eq!(e.event, WebhookEventKind::ConversationClosed);
+}
+
+#[test]
+fn a_members_custom_status_reads_and_writes_both_shapes() {
+    let m: TeamMember =
+        serde_json::from_str(r#"{"email":"a@x","userCustomStatus":{"id":"cs1","name":"Lunch","emoji":"🍜"}}"#).unwrap();
+    let s = m.user_custom_status.clone().unwrap();
+    assert_eq!((s.id.as_deref(), s.label().as_str()), (Some("cs1"), "🍜 Lunch"));
+    assert_eq!(
+        serde_json::to_value(&m).unwrap()["userCustomStatus"],
+        serde_json::json!({"id":"cs1","name":"Lunch","emoji":"🍜"})
+    );
+    let m: TeamMember = serde_json::from_str(r#"{"email":"a@x","userCustomStatus":"Away"}"#).unwrap();
+    let s = m.user_custom_status.clone().unwrap();
+    assert_eq!((s.id.clone(), s.label()), (None, "Away".to_string()));
+    assert_eq!(serde_json::to_value(&m).unwrap()["userCustomStatus"], "Away");
+    let m: TeamMember = serde_json::from_str(r#"{"email":"a@x","userCustomStatus":null}"#).unwrap();
+    assert_eq!(m.user_custom_status, None);
+}

@@ -46,7 +46,8 @@ pub mod opt {
 
     pub fn serialize<S: Serializer>(t: &Option<DateTime<Utc>>, s: S) -> Result<S::Ok, S::Error> {
         match t {
-            Some(t) => s.serialize_str(&t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+            // Fractions of a second are kept as given (none, millis, …).
+            Some(t) => s.serialize_str(&t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)),
             None => s.serialize_none(),
         }
     }

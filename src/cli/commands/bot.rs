@@ -27,8 +27,8 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: BotCmd) -> Result<(), CliError> {
     let what = format!("bot {verb} {uuid}");
     let client = ctx.client()?;
     let bot = match action {
-        None => client.get_bot(&uuid).await,
-        Some(a) => client.set_bot(&uuid, a).await,
+        None => client.get_bot(&crate::api::ContactId::new(uuid.clone())).await,
+        Some(a) => client.set_bot(&crate::api::ContactId::new(uuid.clone()), a).await,
     }
     .map_err(api_err(what))?;
     print_object(ctx, &bot)

@@ -55,7 +55,7 @@ impl Tabular for Channel {
     fn row(&self) -> Vec<String> {
         vec![
             self.title.clone(),
-            self.channel_type.clone(),
+            self.channel_type.to_string(),
             yes_no(self.main).into(),
             self.uuid.clone(),
         ]
@@ -67,7 +67,7 @@ impl Recordable for Channel {
         vec![
             ("uuid".into(), self.uuid.clone()),
             ("title".into(), self.title.clone()),
-            ("type".into(), self.channel_type.clone()),
+            ("type".into(), self.channel_type.to_string()),
             ("main".into(), yes_no(self.main).into()),
         ]
     }

@@ -4,7 +4,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use super::{CursorArgs, non_empty, print_object, print_page, walk_list};
-use crate::api::{Message, MessageSendRequest, SendMessage, SentMessage};
+use crate::api::{ContactId, Deletion, Message, MessageId, MessageSendRequest, SendMessage, SentMessage};
 use crate::cli::output::{Recordable, Tabular, local_time, truncate};
 use crate::cli::{CliError, Ctx, api_err};
 
@@ -52,16 +52,20 @@ pub fn send_body(args: &SendArgs, to: &str, from: &str) -> SendMessage {
     body
 }
 
-/// What `messages delete` prints: the uuid and that it is gone.
+/// What `messages delete` prints: the uuid and that it is gone (`already`:
+/// an earlier attempt whose answer was lost deleted it).
 #[derive(Debug, Serialize)]
 pub struct Deleted {
     pub uuid: String,
     pub deleted: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub already: bool,
 }
 
 impl Recordable for Deleted {
     fn fields(&self) -> Vec<(String, String)> {
-        vec![("uuid".into(), self.uuid.clone()), ("deleted".into(), "yes".into())]
+        let deleted = if self.already { "yes (already deleted)" } else { "yes" };
+        vec![("uuid".into(), self.uuid.clone()), ("deleted".into(), deleted.into())]
     }
 }
 
@@ -72,11 +76,11 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
             let client = ctx.client()?;
             let what = format!("messages list {uuid}");
             if position.all {
-                let pages = client.walk_messages(&uuid);
+                let pages = client.walk_messages(&ContactId::new(uuid.clone()));
                 walk_list(ctx, &what, pages).await
             } else {
                 let page = client
-                    .list_messages(&uuid, &position.request())
+                    .list_messages(&ContactId::new(uuid.clone()), &position.request())
                     .await
                     .map_err(api_err(what))?;
                 print_page(ctx, page)
@@ -96,7 +100,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
             let client = ctx.client()?;
             // The send addresses the contact by identifier and channel type.
             let contact = client
-                .get_contact(&uuid, false)
+                .get_contact(&crate::api::ContactId::new(uuid.clone()), false)
                 .await
                 .map_err(api_err(format!("{what}: reading the contact")))?;
             if contact.phone_number.is_empty() {
@@ -105,14 +109,23 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
                 )));
             }
             let body = send_body(&args, &contact.phone_number, &contact.source);
-            let sent = client.send_message(&body).await.map_err(api_err(what))?;
+            let sent = client.send_message(&body).await.map_err(|e| {
+                if e.may_have_applied() {
+                    // Resending blindly could deliver the message twice.
+                    CliError::Other(format!(
+                        "{what}: {e}. See whether it was sent: frontdesk messages list {uuid} --page 1"
+                    ))
+                } else {
+                    api_err(what)(e)
+                }
+            })?;
             print_object(ctx, &sent)
         }
         MessagesCmd::Status { message_uuid } => {
             let uuid = non_empty("the message uuid", &message_uuid)?.to_string();
             let client = ctx.client()?;
             let m = client
-                .message_status(&uuid)
+                .message_status(&MessageId::new(uuid.clone()))
                 .await
                 .map_err(api_err(format!("messages status {uuid}")))?;
             print_object(ctx, &m)
@@ -120,11 +133,19 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
         MessagesCmd::Delete { message_uuid } => {
             let uuid = non_empty("the message uuid", &message_uuid)?.to_string();
             let client = ctx.client()?;
-            client
-                .delete_message(&uuid)
+            let outcome = client
+                .delete_message(&MessageId::new(uuid.clone()))
                 .await
                 .map_err(api_err(format!("messages delete {uuid}")))?;
-            print_object(ctx, &Deleted { uuid, deleted: true })
+            let already = outcome == Deletion::AlreadyGone;
+            print_object(
+                ctx,
+                &Deleted {
+                    uuid,
+                    deleted: true,
+                    already,
+                },
+            )
         }
     }
 }

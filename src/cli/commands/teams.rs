@@ -107,17 +107,8 @@ impl Recordable for Team {
 }
 
 /// A member's custom status as a short text (its name, else the raw JSON).
-fn custom_status_text(v: &Option<serde_json::Value>) -> String {
-    match v {
-        None | Some(serde_json::Value::Null) => String::new(),
-        Some(serde_json::Value::String(s)) => s.clone(),
-        Some(serde_json::Value::Object(o)) => {
-            let name = o.get("name").and_then(|n| n.as_str()).unwrap_or_default();
-            let emoji = o.get("emoji").and_then(|n| n.as_str()).unwrap_or_default();
-            format!("{emoji} {name}").trim().to_string()
-        }
-        Some(other) => other.to_string(),
-    }
+fn custom_status_text(v: &Option<crate::api::MemberStatus>) -> String {
+    v.as_ref().map(crate::api::MemberStatus::label).unwrap_or_default()
 }
 
 impl Tabular for TeamMember {

@@ -3,7 +3,7 @@
 use clap::Subcommand;
 
 use super::{NumberedArgs, non_empty, numbered_list, print_object};
-use crate::api::Template;
+use crate::api::{Template, TemplateId};
 use crate::cli::output::{Recordable, Tabular, local_time, local_time_long};
 use crate::cli::{CliError, Ctx, api_err};
 
@@ -37,7 +37,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: TemplatesCmd) -> Result<(), CliError> {
             let uuid = non_empty("the template uuid", &uuid)?.to_string();
             let client = ctx.client()?;
             let t = client
-                .get_template(&uuid)
+                .get_template(&TemplateId::new(uuid.clone()))
                 .await
                 .map_err(api_err(format!("templates get {uuid}")))?;
             print_object(ctx, &t)
@@ -47,7 +47,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: TemplatesCmd) -> Result<(), CliError> {
             let title = non_empty("the title", &title)?.to_string();
             let client = ctx.client()?;
             let t = client
-                .rename_template(&uuid, &title)
+                .rename_template(&TemplateId::new(uuid.clone()), &title)
                 .await
                 .map_err(api_err(format!("templates rename {uuid}")))?;
             print_object(ctx, &t)
@@ -65,7 +65,7 @@ impl Tabular for Template {
             self.title.clone(),
             self.template_type.clone(),
             self.category.clone(),
-            self.status.clone(),
+            self.status.to_string(),
             local_time(self.created_at),
             self.uuid.clone(),
         ]
@@ -79,7 +79,7 @@ impl Recordable for Template {
             ("title".into(), self.title.clone()),
             ("type".into(), self.template_type.clone()),
             ("category".into(), self.category.clone()),
-            ("status".into(), self.status.clone()),
+            ("status".into(), self.status.to_string()),
             ("created".into(), local_time_long(self.created_at)),
             ("text".into(), self.text.clone()),
         ]

@@ -69,7 +69,7 @@ impl Tabular for WebhookEvent {
     fn row(&self) -> Vec<String> {
         vec![
             local_time(self.created_at),
-            self.event.clone(),
+            self.event.to_string(),
             self.payload.clone(),
             yes_no(self.success).into(),
             self.response

@@ -116,7 +116,7 @@ impl Catalog {
         let all = self.templates.data.as_ref()?;
         Some(
             all.iter()
-                .filter(|t| t.status.eq_ignore_ascii_case("approved"))
+                .filter(|t| t.status == crate::api::TemplateStatus::Approved)
                 .cloned()
                 .collect(),
         )

@@ -109,7 +109,7 @@ impl Known {
             .into_iter()
             .map(|c| {
                 let title = if c.title.is_empty() { c.uuid.clone() } else { c.title };
-                let label = match (c.channel_type.is_empty(), c.main) {
+                let label = match (c.channel_type.as_str().is_empty(), c.main) {
                     (true, false) => title,
                     (true, true) => format!("{title} (main)"),
                     (false, false) => format!("{title} ({})", c.channel_type),

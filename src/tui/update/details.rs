@@ -260,9 +260,9 @@ pub(crate) fn learn_my_status(model: &mut Model, member: &TeamMember) {
         return;
     }
     av.available = member.available;
-    if let Some(cs) = member.user_custom_status.as_ref().filter(|v| v.is_object()) {
-        let id = cs["id"].as_str().unwrap_or_default().to_string();
-        let name = cs["name"].as_str().unwrap_or_default().to_string();
+    if let Some(cs) = member.user_custom_status.as_ref() {
+        let id = cs.id.clone().unwrap_or_default();
+        let name = cs.name.clone();
         if !id.is_empty() {
             av.custom_status = Some((id, name));
         }

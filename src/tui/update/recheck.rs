@@ -17,21 +17,20 @@ use super::actions::add_created;
 /// How many pages of GET /contacts (newest activity first) are searched.
 pub const FIND_PAGES: usize = 5;
 
-/// Whether a failed create may still have been carried out.
-///
-/// Placeholder until the API's "may have been applied" error flavour is in
-/// main: a 5xx, a timeout or a broken connection on the (never retried)
-/// POST does not prove that nothing was created.
+/// Whether a failed create may still have been carried out: the client
+/// says so (`ApiError::MaybeApplied`: a 5xx, or the connection broke after
+/// the never-retried POST was sent).
 pub(crate) fn may_have_applied(err: &ApiError) -> bool {
-    matches!(
-        err,
-        ApiError::Server { .. } | ApiError::Transport(_) | ApiError::Timeout(_)
-    )
+    err.may_have_applied()
 }
 
 /// The line under the form after such a failure.
 pub(crate) fn offer(err: &ApiError) -> String {
-    format!("{err} · it may have been created: Ctrl-F looks for it before you send it again")
+    let cause = match err {
+        ApiError::MaybeApplied { cause } => cause.as_ref(),
+        other => other,
+    };
+    format!("{cause} · it may have been created anyway: Ctrl-F looks for it before you send it again")
 }
 
 /// Phone numbers compared by their digits and a leading `+`.

@@ -133,10 +133,10 @@ pub(super) fn open_event_filter(model: &mut Model) {
     let Some(acc) = model.account.as_mut() else { return };
     let w = &acc.webhooks;
     let mut kinds: Vec<String> = EVENT_KINDS.iter().map(|k| k.to_string()).collect();
-    let seen = w.events.data.iter().flatten().map(|e| &e.event);
-    for k in seen.chain(&w.subscriptions) {
-        if !k.is_empty() && !kinds.contains(k) {
-            kinds.push(k.clone());
+    let seen = w.events.data.iter().flatten().map(|e| e.event.as_str().to_string());
+    for k in seen.chain(w.subscriptions.iter().cloned()) {
+        if !k.is_empty() && !kinds.contains(&k) {
+            kinds.push(k);
         }
     }
     let form = Form::new(

@@ -58,10 +58,13 @@ fn find_effect(fx: &[Effect]) -> Option<(u64, String)> {
     })
 }
 
+/// A 502 to the POST, as the client reports it.
 fn server_error() -> ApiError {
-    ApiError::Server {
-        status: 502,
-        message: "bad gateway".into(),
+    ApiError::MaybeApplied {
+        cause: Box::new(ApiError::Server {
+            status: 502,
+            message: "bad gateway".into(),
+        }),
     }
 }
 
@@ -84,6 +87,7 @@ fn a_failed_create_that_may_have_happened_is_found_by_its_identifier() {
         e.contains("bad gateway") && e.contains("may have been created") && e.contains("Ctrl-F"),
         "{e}"
     );
+    assert_eq!(e.matches("may").count(), 1, "said once: {e}");
     let fx = update(&mut m, ctrl('f'));
     let (fid, identifier) = find_effect(&fx).expect("a lookup");
     assert_eq!(identifier, "+5511977");
@@ -113,7 +117,8 @@ fn a_failed_create_that_may_have_happened_is_found_by_its_identifier() {
 fn not_found_means_not_created_and_ctrl_s_sends_again() {
     let mut m = model_with(5, 160, 48);
     let id = create(&mut m, "+5511977");
-    fail(&mut m, id, ApiError::Transport("connection reset".into()));
+    let reset = ApiError::Transport("connection reset".into());
+    fail(&mut m, id, ApiError::MaybeApplied { cause: Box::new(reset) });
     let (fid, identifier) = find_effect(&update(&mut m, ctrl('f'))).expect("a lookup");
     update(
         &mut m,
@@ -127,6 +132,22 @@ fn not_found_means_not_created_and_ctrl_s_sends_again() {
     assert!(find_effect(&update(&mut m, ctrl('f'))).is_none(), "asked and answered");
     let fx = update(&mut m, ctrl('s'));
     assert!(fx.iter().any(|e| matches!(e, Effect::Create { .. })), "{fx:?}");
+}
+
+#[test]
+fn a_server_error_the_client_knows_changed_nothing_offers_no_lookup() {
+    // A 503 to a retried call is not wrapped: nothing may have happened.
+    let mut m = model_with(5, 160, 48);
+    let id = create(&mut m, "+5511977");
+    fail(
+        &mut m,
+        id,
+        ApiError::Server {
+            status: 503,
+            message: "busy".into(),
+        },
+    );
+    assert!(!form_error(&m).contains("Ctrl-F"), "{}", form_error(&m));
 }
 
 #[test]

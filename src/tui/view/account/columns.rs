@@ -33,43 +33,19 @@ pub(super) const fn flex(header: &'static str, min: usize) -> Col {
 const FLEX_MAX: usize = 48;
 
 /// Widths for `total` columns (after the 2-column marker); `None` for a
-/// dropped column. One space between columns.
+/// dropped column. One space between columns. The flexible column grows to
+/// a readable width; what is left stays blank at the end of the row.
 pub(super) fn widths(cols: &[Col], total: usize) -> Vec<Option<usize>> {
-    let mut shown: Vec<bool> = vec![true; cols.len()];
-    let need = |shown: &[bool]| -> usize {
-        let n = shown.iter().filter(|s| **s).count();
-        cols.iter()
-            .zip(shown)
-            .filter(|(_, s)| **s)
-            .map(|(c, _)| c.width)
-            .sum::<usize>()
-            + n.saturating_sub(1)
-    };
-    while need(&shown) > total {
-        let drop = cols
-            .iter()
-            .enumerate()
-            .filter(|(i, c)| shown[*i] && !c.flex)
-            .min_by_key(|(_, c)| c.keep)
-            .map(|(i, _)| i);
-        match drop {
-            Some(i) => shown[i] = false,
-            None => break,
-        }
-    }
-    // The flexible column grows to a readable width; what is left stays
-    // blank at the end of the row.
-    let spare = total.saturating_sub(need(&shown));
-    cols.iter()
-        .zip(&shown)
-        .map(|(c, s)| {
-            s.then_some(if c.flex {
-                (c.width + spare).min(c.width.max(FLEX_MAX))
-            } else {
-                c.width
-            })
+    use crate::text::columns::{Column, fit_columns};
+    let spec: Vec<Column> = cols
+        .iter()
+        .map(|c| Column {
+            want: if c.flex { c.width.max(FLEX_MAX) } else { c.width },
+            min: c.width,
+            keep: c.keep,
         })
-        .collect()
+        .collect();
+    fit_columns(&spec, total, 1)
 }
 
 pub(super) fn row_text(cells: &[String], widths: &[Option<usize>]) -> String {

@@ -6,20 +6,18 @@ use ratatui::text::{Line, Span};
 
 use super::columns::{col, flex};
 use super::{detail, local, state, table, text_lines};
-use crate::api::Template;
+use crate::api::{Template, TemplateStatus};
 use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountAreas, Remote};
 use crate::tui::theme::Theme;
 use crate::tui::view::{clean, spinner};
 
-/// `✓ approved`, `✗ rejected` or `? other`, whatever the case.
-fn status_label(status: &str) -> String {
-    if status.eq_ignore_ascii_case("approved") {
-        "✓ approved".into()
-    } else if status.eq_ignore_ascii_case("rejected") {
-        "✗ rejected".into()
-    } else {
-        format!("? {}", clean(status))
+/// `✓ approved`, `✗ rejected` or `? other`.
+fn status_label(status: &TemplateStatus) -> String {
+    match status {
+        TemplateStatus::Approved => "✓ approved".to_string(),
+        TemplateStatus::Rejected => "✗ rejected".to_string(),
+        s => format!("? {}", clean(s.as_str())),
     }
 }
 
@@ -99,13 +97,13 @@ pub(super) fn channels(model: &Model, acc: &Account, frame: &mut Frame, a: &Acco
         vec![
             if c.main { "★ main".into() } else { String::new() },
             clean(&c.title),
-            clean(&c.channel_type),
+            clean(c.channel_type.as_str()),
         ]
     });
     if let Some(c) = items.get(acc.channels_cursor.selected) {
         let lines = vec![
             Line::raw(format!("Title: {}", clean(&c.title))),
-            Line::raw(format!("Type:  {}", clean(&c.channel_type))),
+            Line::raw(format!("Type:  {}", clean(c.channel_type.as_str()))),
             Line::raw(format!("Main:  {}", if c.main { "yes" } else { "no" })),
             Line::styled(format!("UUID:  {}", clean(&c.uuid)), theme.dim()),
         ];

@@ -15,14 +15,10 @@ use crate::tui::theme::Theme;
 use crate::tui::view::{clean, spinner};
 
 fn custom_status(m: &TeamMember) -> String {
-    match &m.user_custom_status {
-        Some(serde_json::Value::String(s)) => clean(s),
-        Some(serde_json::Value::Object(o)) => {
-            let get = |k: &str| o.get(k).and_then(|v| v.as_str()).unwrap_or_default();
-            clean(format!("{} {}", get("emoji"), get("name")).trim())
-        }
-        _ => String::new(),
-    }
+    m.user_custom_status
+        .as_ref()
+        .map(|s| clean(&s.label()))
+        .unwrap_or_default()
 }
 
 pub(super) fn teams(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {

@@ -92,7 +92,11 @@ fn members() -> Vec<TeamMember> {
             email: "alex@example.com".into(),
             name: "Alex Agent".into(),
             available: Some(true),
-            user_custom_status: Some(serde_json::json!({"name": "Lunch", "emoji": "🍜"})),
+            user_custom_status: Some(crate::api::MemberStatus {
+                name: "Lunch".into(),
+                emoji: "🍜".into(),
+                ..Default::default()
+            }),
             ..Default::default()
         },
         TeamMember {

@@ -33,7 +33,7 @@ pub(super) fn webhooks(model: &Model, acc: &Account, frame: &mut Frame, a: &Acco
                 .as_ref()
                 .and_then(|r| r.code)
                 .map_or(String::new(), |c| c.to_string()),
-            clean(&e.event),
+            clean(e.event.as_str()),
             clean(&e.payload),
         ]
     });
@@ -64,6 +64,6 @@ pub(super) fn webhooks(model: &Model, acc: &Account, frame: &mut Frame, a: &Acco
             lines.extend(text_lines(&body, theme.normal()));
         }
     }
-    let title = format!("Response to {}", clean(&e.event));
+    let title = format!("Response to {}", clean(e.event.as_str()));
     detail(frame, a.detail, title, lines, theme);
 }
