@@ -25,7 +25,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Serve(args)) => match runtime.block_on(frontdesk::server::run(args)) {
+        Some(Command::Serve(args)) => match runtime.block_on(frontdesk::server::run(args.options())) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("frontdesk serve: {e}");

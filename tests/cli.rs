@@ -7,7 +7,7 @@ use std::process::Stdio;
 use std::sync::OnceLock;
 
 use assert_cmd::Command;
-use frontdesk::server::{Manifest, RunningServer, ServerConfig, start};
+use frontdesk::server::{Manifest, RunningServer};
 use serde_json::Value;
 
 /// A server kept alive for the test holding it.
@@ -21,34 +21,12 @@ impl Fixture {
     }
 }
 
-/// One multi-threaded runtime drives every server while the test threads
-/// block on the binary.
-fn runtime() -> &'static tokio::runtime::Runtime {
-    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
-    RT.get_or_init(|| {
-        tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("runtime")
-    })
-}
+mod common;
 
 fn server(contacts: usize) -> Fixture {
-    let server = runtime().block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        start(
-            listener,
-            ServerConfig {
-                contacts,
-                seed: 7,
-                ..Default::default()
-            },
-        )
-        .await
-        .expect("server starts")
-    });
-    Fixture { server }
+    Fixture {
+        server: common::spawn_blocking(common::config(contacts, 7)),
+    }
 }
 
 /// The 10,000+ contact account, seeded once for the whole binary.
@@ -757,11 +735,11 @@ fn fd_at(base_url: &str) -> Command {
 }
 
 fn mock_server() -> wiremock::MockServer {
-    runtime().block_on(wiremock::MockServer::start())
+    common::runtime().block_on(wiremock::MockServer::start())
 }
 
 fn mount(server: &wiremock::MockServer, mock: wiremock::Mock) {
-    runtime().block_on(mock.mount(server));
+    common::runtime().block_on(mock.mount(server));
 }
 
 fn contact_json(uuid: &str) -> Value {

@@ -10,13 +10,15 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use frontdesk::api::{ApiError, Client, RetryPolicy};
-use frontdesk::server::{RunningServer, ServerConfig, start};
+use frontdesk::server::{RunningServer, ServerConfig};
 use serde_json::Value;
+
+mod common;
 
 struct Env {
     srv: RunningServer,
     client: Client,
-    raw: reqwest::Client,
+    raw: common::Raw,
 }
 
 fn fast_retry(max_attempts: u32) -> RetryPolicy {
@@ -28,15 +30,14 @@ fn fast_retry(max_attempts: u32) -> RetryPolicy {
 }
 
 async fn spawn(cfg: ServerConfig) -> Env {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let srv = start(listener, cfg).await.expect("server starts");
+    let srv = common::spawn(cfg).await;
     let client = Client::new(&srv.base_url, &srv.api_key, Duration::from_secs(10))
         .unwrap()
         .with_retry(fast_retry(3));
     Env {
-        srv,
         client,
-        raw: reqwest::Client::new(),
+        raw: common::Raw::new(&srv),
+        srv,
     }
 }
 
@@ -56,16 +57,8 @@ impl Env {
 
     /// GET with plain HTTP: the server's own view, independent of the client.
     async fn raw(&self, path: &str) -> (u16, Value) {
-        let resp = self
-            .raw
-            .get(format!("{}{path}", self.srv.base_url))
-            .bearer_auth(&self.srv.api_key)
-            .send()
-            .await
-            .unwrap();
-        let status = resp.status().as_u16();
-        let text = resp.text().await.unwrap();
-        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+        let (status, v) = self.raw.get(path).await;
+        (status.as_u16(), v)
     }
 
     async fn raw_ok(&self, path: &str) -> Value {

@@ -4,22 +4,24 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use frontdesk::server::{RunningServer, ServerConfig, start};
+use frontdesk::server::{Clock, RunningServer, ServerConfig, start};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
+mod common;
+
 struct Srv {
     s: RunningServer,
+    raw: common::Raw,
+    /// For requests the helpers cannot express (bad bodies, odd methods).
     c: reqwest::Client,
 }
 
 async fn spawn(cfg: ServerConfig) -> Srv {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let s = start(listener, cfg).await.expect("server starts");
-    Srv {
-        s,
-        c: reqwest::Client::new(),
-    }
+    let s = common::spawn(cfg).await;
+    let raw = common::Raw::new(&s);
+    let c = raw.http.clone();
+    Srv { s, raw, c }
 }
 
 async fn default_server() -> Srv {
@@ -28,23 +30,7 @@ async fn default_server() -> Srv {
 
 impl Srv {
     async fn call(&self, method: Method, path: &str, body: Option<Value>) -> (StatusCode, Value) {
-        let mut req = self
-            .c
-            .request(method, format!("{}{path}", self.s.base_url))
-            .bearer_auth(&self.s.api_key)
-            .header("content-type", "application/json");
-        if let Some(b) = body {
-            req = req.body(b.to_string());
-        }
-        let resp = req.send().await.unwrap();
-        let status = resp.status();
-        let text = resp.text().await.unwrap();
-        let v = if text.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_str(&text).unwrap_or(json!({ "raw": text }))
-        };
-        (status, v)
+        self.raw.call(method, path, body).await
     }
     async fn get(&self, path: &str) -> (StatusCode, Value) {
         self.call(Method::GET, path, None).await
@@ -115,11 +101,17 @@ impl Srv {
 
 #[path = "server/account.rs"]
 mod account;
+#[path = "server/connections.rs"]
+mod connections;
 #[path = "server/contacts_read.rs"]
 mod contacts_read;
 #[path = "server/contacts_write.rs"]
 mod contacts_write;
+#[path = "server/database.rs"]
+mod database;
 #[path = "server/messages.rs"]
 mod messages;
+#[path = "server/query.rs"]
+mod query;
 #[path = "server/runtime.rs"]
 mod runtime;

@@ -7,9 +7,11 @@ use std::num::NonZeroU16;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use frontdesk::server::{ServerConfig, start};
+use frontdesk::server::ServerConfig;
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use serde_json::Value;
+
+mod common;
 
 struct Screen {
     parser: vt100::Parser,
@@ -145,17 +147,7 @@ async fn poll_contact(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn triage_in_a_pseudo_terminal() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let server = start(
-        listener,
-        ServerConfig {
-            contacts: 60,
-            seed: 7,
-            ..Default::default()
-        },
-    )
-    .await
-    .unwrap();
+    let server = common::spawn(common::config(60, 7)).await;
     let (base, key) = (server.base_url.clone(), server.api_key.clone());
     let user = server.manifest.users[0].uuid.clone();
     let http = reqwest::Client::new();
@@ -335,16 +327,11 @@ async fn errors_before_the_ui_are_one_line() {
     assert_one_line_error(code, &err, "could not reach the server");
 
     // A wrong key.
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let server = start(
-        listener,
-        ServerConfig {
-            contacts: 5,
-            ..Default::default()
-        },
-    )
-    .await
-    .unwrap();
+    let server = common::spawn(ServerConfig {
+        contacts: 5,
+        ..Default::default()
+    })
+    .await;
     let base = server.base_url.clone();
     let (code, err) = tokio::task::spawn_blocking(move || {
         run_plain(
@@ -422,6 +409,15 @@ fn demo_quits_cleanly_on(signal: &str) {
         c.contains("DEMO") && c.contains("[Contacts]") && selected_row(s).is_some()
     });
     let pid = child_of(child.process_id().expect("pid"));
+    let mut demo = None;
+    assert!(
+        common::wait_until(Duration::from_secs(10), || {
+            demo = common::demo_server_of(pid);
+            demo.is_some()
+        }),
+        "no demo server child"
+    );
+    let (server_pid, manifest) = demo.unwrap();
     let ok = std::process::Command::new("kill")
         .args([&format!("-{signal}"), &pid.to_string()])
         .status()
@@ -439,28 +435,12 @@ fn demo_quits_cleanly_on(signal: &str) {
     drop(pair.master);
     let _ = reader_thread.join();
     assert_terminal_restored(&screen.lock().unwrap());
-    // The demo server child is gone with it, and so is its manifest.
-    let manifest = format!("frontdesk-demo-{pid}.json");
-    assert!(!std::env::temp_dir().join(&manifest).exists(), "manifest left behind");
-    let end = Instant::now() + Duration::from_secs(5);
-    while demo_server_running(&manifest) {
-        assert!(Instant::now() < end, "the demo server outlived the app");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-fn demo_server_running(manifest: &str) -> bool {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return false;
-    };
-    dir.flatten().any(|e| {
-        let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
-        let status = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
-        // A zombie has exited already.
-        let zombie = status
-            .rsplit(')')
-            .next()
-            .is_some_and(|r| r.trim_start().starts_with('Z'));
-        !zombie && String::from_utf8_lossy(&cmdline).contains(manifest)
-    })
+    // The demo server child is gone with it, and so are its manifest and
+    // the private directory holding it.
+    assert!(!manifest.exists(), "manifest left behind");
+    assert!(!manifest.parent().unwrap().exists(), "manifest directory left behind");
+    assert!(
+        common::wait_until(Duration::from_secs(5), || !common::alive(server_pid)),
+        "the demo server outlived the app"
+    );
 }

@@ -11,6 +11,7 @@
 
 pub mod commands;
 pub mod output;
+pub mod serve;
 
 use std::io::{IsTerminal, Write};
 
@@ -62,7 +63,7 @@ impl OutputArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the embedded reference server
-    Serve(crate::server::ServeArgs),
+    Serve(serve::ServeArgs),
     /// List, read, create and update contacts; close and reopen conversations
     #[command(subcommand)]
     Contacts(commands::contacts::ContactsCmd),

@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use rusqlite::{Connection, params};
 use serde_json::json;
 
-use super::db::{hex32, iso, now_ms};
+use super::db::{hex32, iso};
 use super::routes::progress_events;
 use super::seed_text::{BOT_REPLIES, RECEIVED};
 use super::state::Shared;
@@ -26,9 +26,9 @@ pub async fn run(state: Shared, seed: u64, every: Duration) {
         let pick: f64 = rng.random();
         let step_ms = state.status_step_ms;
         let result = state
-            .db(move |conn| {
-                let mut events = progress_events(conn, step_ms, None)?;
-                events.extend(customer_writes(conn, pick, text, reply)?);
+            .db_now(move |conn, now| {
+                let mut events = progress_events(conn, step_ms, None, now)?;
+                events.extend(customer_writes(conn, pick, text, reply, now)?);
                 Ok(events)
             })
             .await;
@@ -41,7 +41,7 @@ pub async fn run(state: Shared, seed: u64, every: Duration) {
 
 /// A contact (biased towards recent conversations) writes; its bot answers
 /// when started. Returns the events to deliver.
-fn customer_writes(conn: &Connection, pick: f64, text: &str, reply: &str) -> rusqlite::Result<Vec<Event>> {
+fn customer_writes(conn: &Connection, pick: f64, text: &str, reply: &str, now: i64) -> rusqlite::Result<Vec<Event>> {
     let max: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM contacts", [], |r| r.get(0))?;
     if max == 0 {
         return Ok(Vec::new());
@@ -61,7 +61,6 @@ fn customer_writes(conn: &Connection, pick: f64, text: &str, reply: &str) -> rus
         return Ok(Vec::new());
     };
     let mut rng = rand::rng();
-    let now = now_ms();
     let mut events = Vec::new();
     let mut add = |uuid: String, text: &str, at: i64, status: &str, from: &str, to: &str| -> rusqlite::Result<()> {
         conn.execute(

@@ -5,14 +5,21 @@
 
 use chrono::{DateTime, SecondsFormat, TimeZone, Utc};
 use rand::Rng;
-use rusqlite::{Connection, OptionalExtension, params};
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use sha2::{Digest, Sha256};
+
+use super::ServerError;
 
 pub const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS users (
   id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, email TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
   available INTEGER NOT NULL, available_at INTEGER NOT NULL,
-  custom_status_id INTEGER, custom_status_at INTEGER NOT NULL);
+  custom_status_id INTEGER, custom_status_at INTEGER NOT NULL,
+  active INTEGER NOT NULL DEFAULT 1, confirmed INTEGER NOT NULL DEFAULT 1);
 CREATE TABLE IF NOT EXISTS teams (
   id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
   created_at INTEGER NOT NULL, is_default INTEGER NOT NULL);
@@ -63,19 +70,92 @@ CREATE INDEX IF NOT EXISTS idx_messages_contact ON messages (contact_id, created
 CREATE INDEX IF NOT EXISTS idx_events_created ON webhook_events (created_at, id);
 "#;
 
-pub fn open(path: Option<&std::path::Path>) -> rusqlite::Result<(Connection, bool)> {
-    let conn = match path {
-        Some(p) => {
-            let conn = Connection::open(p)?;
-            conn.pragma_update(None, "journal_mode", "WAL")?;
-            conn.pragma_update(None, "synchronous", "NORMAL")?;
-            conn
-        }
+/// `PRAGMA application_id` of a frontdesk database ("FDSK").
+pub const APPLICATION_ID: i32 = 0x4644_534B;
+/// `PRAGMA user_version`: the schema this code reads and writes.
+pub const SCHEMA_VERSION: i32 = 1;
+
+/// Open the database (in memory without a path) and make sure it is ours:
+/// a file is created owner-only, must pass `quick_check`, and must be empty
+/// or carry frontdesk's application id and schema version; anything else
+/// is refused before a table is touched. Returns whether it needs seeding.
+pub fn open(path: Option<&Path>) -> Result<(Connection, bool), ServerError> {
+    let mut conn = match path {
+        Some(p) => open_file(p)?,
         None => Connection::open_in_memory()?,
     };
+    // Read-then-write transactions take the write lock up front, so a
+    // second server on the same file waits (busy_timeout) instead of
+    // failing with SQLITE_BUSY halfway through.
+    conn.set_transaction_behavior(TransactionBehavior::Immediate);
     conn.execute_batch(SCHEMA)?;
     let fresh = get_setting(&conn, "seeded")?.is_none();
     Ok((conn, fresh))
+}
+
+fn open_file(p: &Path) -> Result<Connection, ServerError> {
+    create_owner_only(p)?;
+    let damaged = |e: &dyn std::fmt::Display| {
+        ServerError::Config(format!(
+            "the database {} is damaged or not an SQLite file ({e}); restore it or start with a new file",
+            p.display()
+        ))
+    };
+    let conn = Connection::open(p)?;
+    conn.busy_timeout(Duration::from_secs(10))?;
+    let check: String = conn
+        .query_row("PRAGMA quick_check", [], |r| r.get(0))
+        .map_err(|e| damaged(&e))?;
+    if check != "ok" {
+        return Err(damaged(&check));
+    }
+    let tables: i64 = conn
+        .query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get(0))
+        .map_err(|e| damaged(&e))?;
+    let app_id: i32 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+    let version: i32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if tables == 0 {
+        conn.pragma_update(None, "application_id", APPLICATION_ID)?;
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    } else if app_id != APPLICATION_ID {
+        return Err(ServerError::Config(format!(
+            "{} is not a frontdesk database (it holds other tables); choose a new file for --db",
+            p.display()
+        )));
+    } else if version != SCHEMA_VERSION {
+        return Err(ServerError::Config(format!(
+            "{} has frontdesk schema version {version}; this build reads version {SCHEMA_VERSION}",
+            p.display()
+        )));
+    }
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    Ok(conn)
+}
+
+/// Create the file readable by its owner only (SQLite gives its -wal and
+/// -shm files the same mode); an existing file is left as it is.
+fn create_owner_only(p: &Path) -> Result<(), ServerError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    match options.open(p) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(ServerError::Config(format!(
+            "cannot create the database {}: {e}",
+            p.display()
+        ))),
+    }
+}
+
+/// SHA-256 of the API key: all the database keeps of it.
+pub fn key_hash(key: &str) -> [u8; 32] {
+    Sha256::digest(key.as_bytes()).into()
 }
 
 pub fn get_setting(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
@@ -90,10 +170,6 @@ pub fn set_setting(conn: &Connection, key: &str, value: &str) -> rusqlite::Resul
         params![key, value],
     )?;
     Ok(())
-}
-
-pub fn now_ms() -> i64 {
-    Utc::now().timestamp_millis()
 }
 
 fn dt(ms: i64) -> DateTime<Utc> {

@@ -50,7 +50,10 @@ impl IntoResponse for ApiError {
             ),
             ApiError::NotFound(m) => (StatusCode::NOT_FOUND, json!({ "error": m })),
             ApiError::Validation(map) => (StatusCode::UNPROCESSABLE_ENTITY, json!({ "error": map })),
-            ApiError::Internal(m) => (StatusCode::INTERNAL_SERVER_ERROR, json!({ "error": m })),
+            ApiError::Internal(m) => {
+                tracing::error!(cause = %m, "answering 500");
+                (StatusCode::INTERNAL_SERVER_ERROR, json!({ "error": m }))
+            }
         };
         (status, Json(body)).into_response()
     }

@@ -11,7 +11,9 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rand::Rng;
 use serde_json::json;
+use subtle::ConstantTimeEq;
 
+use super::db;
 use super::error::ApiError;
 use super::state::Shared;
 
@@ -22,7 +24,11 @@ pub async fn auth(State(state): State<Shared>, req: Request, next: Next) -> Resp
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split_once(' '))
-        .is_some_and(|(scheme, key)| scheme.eq_ignore_ascii_case("bearer") && key.trim() == state.api_key);
+        .is_some_and(|(scheme, key)| {
+            // Compare hashes in constant time: the answer's timing says
+            // nothing about how much of a guess was right.
+            scheme.eq_ignore_ascii_case("bearer") && bool::from(db::key_hash(key.trim()).ct_eq(&state.key_hash))
+        });
     if ok {
         next.run(req).await
     } else {
@@ -82,6 +88,7 @@ pub async fn faults(State(f): State<Arc<Faults>>, req: Request, next: Next) -> R
         tokio::time::sleep(f.latency).await;
     }
     if f.fail_rate > 0.0 && rand::rng().random::<f64>() < f.fail_rate {
+        tracing::warn!(path = %req.uri().path(), "answering 500: simulated failure (--fail-rate)");
         return (
             StatusCode::INTERNAL_SERVER_ERROR,
             Json(json!({ "error": "simulated failure" })),
@@ -89,6 +96,23 @@ pub async fn faults(State(f): State<Arc<Faults>>, req: Request, next: Next) -> R
             .into_response();
     }
     next.run(req).await
+}
+
+/// A request that takes longer than `limit` (headers in to answer out)
+/// answers 503 instead of holding its connection.
+pub async fn deadline(State(limit): State<Duration>, req: Request, next: Next) -> Response {
+    let path = req.uri().path().to_string();
+    match tokio::time::timeout(limit, next.run(req)).await {
+        Ok(resp) => resp,
+        Err(_) => {
+            tracing::error!(%path, limit_ms = limit.as_millis() as u64, "answering 503: the request timed out");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                Json(json!({ "error": format!("the request took longer than {} ms", limit.as_millis()) })),
+            )
+                .into_response()
+        }
+    }
 }
 
 /// axum's own rejections (a path that is not UTF-8, a body over the size

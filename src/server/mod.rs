@@ -18,14 +18,20 @@
 //!   deletes of messages 204. Validation errors are keyed by body field, a
 //!   custom field as `custom_fields.<name>`; the 24-hour rule under `content`.
 //! - A send-request moves enqueued → sent → delivered → read, one step per
-//!   `status_step_ms` (2 s) since it was made; computed, no timers.
+//!   `status_step_ms` (2 s) since it was made; computed from the server's
+//!   [`Clock`], no timers.
+//! - Limits, paging past the end, connection timeouts, the `--db` checks and
+//!   the key's storage: `docs/server.md`.
 
 mod activity;
+mod clock;
 mod cursor;
 mod db;
 mod error;
 mod faults;
+mod listen;
 mod manifest;
+mod process;
 mod routes;
 mod seed;
 mod seed_text;
@@ -33,7 +39,6 @@ mod state;
 mod validate;
 mod webhooks;
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -42,49 +47,24 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+pub use clock::Clock;
 pub use manifest::{Manifest, ManifestChannel, ManifestField, ManifestStatus, ManifestTeam, ManifestUser};
+pub use process::run;
 
-/// `frontdesk serve` command-line options.
-#[derive(Debug, Clone, clap::Args)]
-pub struct ServeArgs {
-    /// Address to listen on; port 0 picks a free one.
-    #[arg(long, default_value = "127.0.0.1:8080")]
+/// What `frontdesk serve` runs: the server's configuration plus the
+/// process-level choices (where to listen, where the manifest goes).
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
     pub addr: String,
-    /// SQLite file; seeded only when new, kept across restarts. In memory when absent.
-    #[arg(long)]
-    pub db: Option<PathBuf>,
-    /// Number of demo contacts to seed.
-    #[arg(long, default_value_t = 300)]
-    pub contacts: usize,
-    /// Seed of the demo data: the same seed gives the same account.
-    #[arg(long, default_value_t = 42)]
-    pub seed: u64,
-    /// API key to accept (a generated one otherwise).
-    #[arg(long)]
-    pub api_key: Option<String>,
-    /// Write a JSON description of the seeded account here before the ready line.
-    #[arg(long)]
     pub manifest: Option<PathBuf>,
-    /// Loopback URL that receives every webhook event by POST.
-    #[arg(long)]
-    pub webhook_url: Option<String>,
-    /// Turn off the simulated customer and bot activity.
-    #[arg(long)]
-    pub no_activity: bool,
-    /// Added latency per request, in milliseconds.
-    #[arg(long, default_value_t = 0)]
-    pub latency_ms: u64,
-    /// Share of requests (0.0 to 1.0) that answer 500.
-    #[arg(long, default_value_t = 0.0)]
-    pub fail_rate: f64,
-    /// Requests per second accepted; beyond it 429 with Retry-After.
-    #[arg(long)]
-    pub rate_limit: Option<u32>,
+    /// End when standard input closes (the demo's parent holds the pipe).
+    pub exit_with_stdin: bool,
+    pub config: ServerConfig,
 }
 
 /// Everything `start` needs. `Default` is what tests want: seed 42, 300
 /// contacts, in memory, no live activity (deterministic), bot enabled.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ServerConfig {
     pub db: Option<PathBuf>,
     pub contacts: usize,
@@ -101,6 +81,28 @@ pub struct ServerConfig {
     pub status_step_ms: u64,
     /// Pause between two live-activity ticks.
     pub activity_interval_ms: u64,
+    /// Source of "now": the system clock, or a manual one in tests.
+    pub clock: Clock,
+    /// Time a client has to send a request's headers.
+    pub header_timeout: Duration,
+    /// Time a request may take from its headers to the answer.
+    pub request_timeout: Duration,
+    /// Most connections served at once; more wait in the accept queue.
+    pub max_connections: usize,
+}
+
+impl std::fmt::Debug for ServerConfig {
+    /// The key stays out of Debug output.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerConfig")
+            .field("db", &self.db)
+            .field("contacts", &self.contacts)
+            .field("seed", &self.seed)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("activity", &self.activity)
+            .field("clock", &self.clock)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for ServerConfig {
@@ -118,23 +120,10 @@ impl Default for ServerConfig {
             bot_enabled: true,
             status_step_ms: 2000,
             activity_interval_ms: 4000,
-        }
-    }
-}
-
-impl From<&ServeArgs> for ServerConfig {
-    fn from(a: &ServeArgs) -> Self {
-        ServerConfig {
-            db: a.db.clone(),
-            contacts: a.contacts,
-            seed: a.seed,
-            api_key: a.api_key.clone(),
-            webhook_url: a.webhook_url.clone(),
-            activity: !a.no_activity,
-            latency_ms: a.latency_ms,
-            fail_rate: a.fail_rate,
-            rate_limit: a.rate_limit,
-            ..ServerConfig::default()
+            clock: Clock::system(),
+            header_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(30),
+            max_connections: 256,
         }
     }
 }
@@ -208,18 +197,15 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
         .await
         .map_err(|e| ServerError::Config(format!("seeding task failed: {e}")))??;
     let manifest = manifest::build(&conn, &base_url, &api_key)?;
-    let state = Arc::new(state::AppState::new(conn, api_key.clone(), &config, webhook_url));
+    let state = Arc::new(state::AppState::new(conn, &api_key, &config, webhook_url));
     let app = routes::router(state.clone(), &config);
 
+    let limits = listen::Limits {
+        header_timeout: config.header_timeout,
+        max_connections: config.max_connections,
+    };
     let (tx, rx) = oneshot::channel::<()>();
-    let join = tokio::spawn(async move {
-        let serve = axum::serve(listener, app).with_graceful_shutdown(async {
-            let _ = rx.await;
-        });
-        if let Err(e) = serve.await {
-            tracing::error!(error = %e, "server stopped with an error");
-        }
-    });
+    let join = tokio::spawn(listen::serve(listener, app, limits, rx));
     let activity = config.activity.then(|| {
         tokio::spawn(activity::run(
             state.clone(),
@@ -235,46 +221,4 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
         join,
         activity,
     })
-}
-
-/// `frontdesk serve`: bind, seed, write the manifest, print the ready line,
-/// serve until Ctrl-C or SIGTERM.
-pub async fn run(args: ServeArgs) -> Result<(), ServerError> {
-    let listener = TcpListener::bind(&args.addr).await?;
-    let server = start(listener, ServerConfig::from(&args)).await?;
-    if let Some(path) = &args.manifest {
-        let json = serde_json::to_vec_pretty(&server.manifest)?;
-        std::fs::write(path, json)?;
-    }
-    {
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "frontdesk serve: listening on {}", server.base_url)?;
-        writeln!(out, "frontdesk serve: api key {}", server.api_key)?;
-        out.flush()?;
-    }
-    wait_for_signal().await;
-    server.stop().await;
-    Ok(())
-}
-
-async fn wait_for_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
 }

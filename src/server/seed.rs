@@ -98,7 +98,7 @@ pub fn fields() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
 
 pub fn seed(conn: &mut Connection, cfg: &ServerConfig) -> Result<(), ServerError> {
     let mut rng = StdRng::seed_from_u64(cfg.seed);
-    let now = db::now_ms() / MINUTE * MINUTE;
+    let now = cfg.clock.now_ms() / MINUTE * MINUTE;
     let tx = conn.transaction()?;
     let sources: Vec<&str> = SOURCES.iter().map(|s| s.0).collect();
     db::set_setting(&tx, "sources", &serde_json::to_string(&sources)?)?;
@@ -123,6 +123,10 @@ pub fn seed(conn: &mut Connection, cfg: &ServerConfig) -> Result<(), ServerError
             params![hex32(&mut rng), email, name, i % 3 != 2, at, status],
         )?;
     }
+    // One user who never confirmed the invitation, one deactivated: the
+    // plan's activeUsers leaves both out.
+    tx.execute("UPDATE users SET confirmed = 0 WHERE id = 5", [])?;
+    tx.execute("UPDATE users SET active = 0 WHERE id = 6", [])?;
     for (i, name) in TEAMS.iter().enumerate() {
         tx.execute(
             "INSERT INTO teams (uuid, name, created_at, is_default) VALUES (?1, ?2, ?3, ?4)",

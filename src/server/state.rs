@@ -6,16 +6,19 @@ use std::sync::{Arc, Mutex};
 use rusqlite::Connection;
 
 use super::error::{ApiError, ApiResult};
-use super::{ServerConfig, ServerError, db, seed};
+use super::{Clock, ServerConfig, ServerError, db, seed};
 
 /// Base of `href` and `conversationHref`.
 pub const DASHBOARD: &str = "https://app.example.com";
 
 pub struct AppState {
     conn: Mutex<Connection>,
-    pub api_key: String,
+    /// SHA-256 of the accepted key; the key itself is not kept.
+    pub key_hash: [u8; 32],
     pub bot_enabled: bool,
     pub status_step_ms: i64,
+    /// Every reading of "now" goes through this clock.
+    pub clock: Clock,
     /// Loopback receiver of real webhook deliveries, if any.
     pub webhook: Option<(reqwest::Client, String)>,
 }
@@ -23,7 +26,7 @@ pub struct AppState {
 pub type Shared = Arc<AppState>;
 
 impl AppState {
-    pub fn new(conn: Connection, api_key: String, cfg: &ServerConfig, webhook_url: Option<String>) -> Self {
+    pub fn new(conn: Connection, api_key: &str, cfg: &ServerConfig, webhook_url: Option<String>) -> Self {
         let bot_enabled = db::get_setting(&conn, "bot_enabled").ok().flatten().as_deref() == Some("true");
         let webhook = webhook_url.map(|u| {
             let client = reqwest::Client::builder()
@@ -34,9 +37,10 @@ impl AppState {
         });
         AppState {
             conn: Mutex::new(conn),
-            api_key,
+            key_hash: db::key_hash(api_key),
             bot_enabled,
             status_step_ms: cfg.status_step_ms.max(1) as i64,
+            clock: cfg.clock.clone(),
             webhook,
         }
     }
@@ -49,33 +53,50 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&mut Connection) -> ApiResult<T> + Send + 'static,
     {
+        self.db_now(move |conn, _| f(conn)).await
+    }
+
+    /// [`AppState::db`] with "now" read once the lock is held, so that
+    /// timestamps follow the order in which writes commit. (Read before
+    /// waiting for the lock, a write could commit after a walk started with
+    /// a time from before it, and a walk that ends at its start time would
+    /// miss it.)
+    pub async fn db_now<T, F>(self: &Arc<Self>, f: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection, i64) -> ApiResult<T> + Send + 'static,
+    {
         let st = self.clone();
         tokio::task::spawn_blocking(move || {
             let mut conn = st.conn.lock().unwrap_or_else(|e| e.into_inner());
-            f(&mut conn)
+            let now = st.clock.now_ms();
+            f(&mut conn, now)
         })
         .await
         .map_err(|_| ApiError::Internal("request task failed".into()))?
     }
 }
 
-/// Open (and seed, when new) the database; decide the API key.
+/// Open (and seed, when new) the database; decide the API key. Only the
+/// key's hash is stored, so a restart cannot recover an old key: the
+/// operator's key (`--api-key`) is used when given, otherwise a new one is
+/// issued and replaces the stored hash.
 pub fn prepare_db(cfg: &ServerConfig) -> Result<(Connection, String), ServerError> {
     let (mut conn, fresh) = db::open(cfg.db.as_deref())?;
     if fresh {
         seed::seed(&mut conn, cfg)?;
     }
     conn.execute_batch(db::INDEXES)?;
-    let key = match (&cfg.api_key, db::get_setting(&conn, "api_key")?) {
-        (Some(k), _) => k.clone(),
-        (None, Some(k)) => k,
-        (None, None) => {
-            format!("fd_{}", db::hex32(&mut rand::rng()))
-        }
+    let key = match &cfg.api_key {
+        Some(k) => k.clone(),
+        None => format!("fd_{}", db::hex32(&mut rand::rng())),
     };
-    if key.is_empty() {
+    if key.trim().is_empty() {
         return Err(ServerError::Config("the API key must not be empty".into()));
     }
-    db::set_setting(&conn, "api_key", &key)?;
+    let hash: String = db::key_hash(&key).iter().map(|b| format!("{b:02x}")).collect();
+    db::set_setting(&conn, "api_key_sha256", &hash)?;
+    // Databases written before the hash kept the key in clear.
+    conn.execute("DELETE FROM settings WHERE key = 'api_key'", [])?;
     Ok((conn, key))
 }

@@ -7,6 +7,10 @@ use serde_json::{Map, Value};
 use super::error::{ApiError, ApiResult, FieldErrors};
 
 pub const NOTE_MAX_CHARS: usize = 1000;
+/// Names and titles (contacts, templates, channels).
+pub const NAME_MAX_CHARS: usize = 255;
+/// The text of a sent message.
+pub const TEXT_MAX_CHARS: usize = 4096;
 
 pub fn push(errs: &mut FieldErrors, field: &str, msg: impl Into<String>) {
     errs.entry(field.to_string()).or_default().push(msg.into());
@@ -26,8 +30,14 @@ pub fn finish(errs: FieldErrors) -> ApiResult<()> {
 pub fn rename_title(map: &Map<String, Value>) -> ApiResult<Option<String>> {
     let mut errs = FieldErrors::new();
     let title = opt_str(map, "title", &mut errs).map(|t| t.trim().to_string());
-    if title.as_deref() == Some("") {
-        push(&mut errs, "title", "must not be empty");
+    match title.as_deref() {
+        Some("") => push(&mut errs, "title", "must not be empty"),
+        Some(t) if t.chars().count() > NAME_MAX_CHARS => push(
+            &mut errs,
+            "title",
+            format!("is too long ({NAME_MAX_CHARS} characters at most)"),
+        ),
+        _ => {}
     }
     finish(errs)?;
     Ok(title)
@@ -181,7 +191,11 @@ pub fn contact_write(
         let v = opt_str(map, key, &mut errs).map(|s| s.trim().to_string());
         match v {
             Some(s) if s.is_empty() => push(&mut errs, key, "must not be empty"),
-            Some(s) if s.chars().count() > 255 => push(&mut errs, key, "is too long (255 characters at most)"),
+            Some(s) if s.chars().count() > NAME_MAX_CHARS => push(
+                &mut errs,
+                key,
+                format!("is too long ({NAME_MAX_CHARS} characters at most)"),
+            ),
             None if creating && !errs.contains_key(key) => push(&mut errs, key, "is required"),
             _ => {}
         }

@@ -7,7 +7,6 @@ use std::net::IpAddr;
 use rusqlite::{Connection, params};
 use serde_json::{Value, json};
 
-use super::db;
 use super::state::Shared;
 
 /// Only loopback receivers: the demo server must never post data elsewhere.
@@ -50,19 +49,26 @@ pub fn simulated_response(n: i64) -> (Value, bool) {
     }
 }
 
-fn insert(conn: &Connection, event: &str, payload: &str, response: &Value, success: bool) -> rusqlite::Result<()> {
+fn insert(
+    conn: &Connection,
+    event: &str,
+    payload: &str,
+    response: &Value,
+    success: bool,
+    now: i64,
+) -> rusqlite::Result<()> {
     conn.execute(
         "INSERT INTO webhook_events (event, payload, response, success, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![event, payload, response.to_string(), success, db::now_ms()],
+        params![event, payload, response.to_string(), success, now],
     )?;
     Ok(())
 }
 
 /// Record a simulated delivery inside the caller's database work.
-pub fn record_simulated(conn: &Connection, event: &str, payload: &str) -> rusqlite::Result<()> {
+pub fn record_simulated(conn: &Connection, event: &str, payload: &str, now: i64) -> rusqlite::Result<()> {
     let n: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM webhook_events", [], |r| r.get(0))?;
     let (response, success) = simulated_response(n);
-    insert(conn, event, payload, &response, success)
+    insert(conn, event, payload, &response, success, now)
 }
 
 /// An event that happened: deliver it (really or simulated) and log it.
@@ -99,9 +105,9 @@ pub async fn emit(state: &Shared, events: Vec<Event>) {
     match &state.webhook {
         None => {
             let _ = state
-                .db(move |conn| {
+                .db_now(move |conn, now| {
                     for e in &events {
-                        record_simulated(conn, e.kind, e.payload)?;
+                        record_simulated(conn, e.kind, e.payload, now)?;
                     }
                     Ok(())
                 })
@@ -114,7 +120,7 @@ pub async fn emit(state: &Shared, events: Vec<Event>) {
                     let body = json!({ "event": e.kind, "payload": e.payload, "data": e.data });
                     let (response, success) = deliver(&client, &url, &body).await;
                     let _ = st
-                        .db(move |conn| Ok(insert(conn, e.kind, e.payload, &response, success)?))
+                        .db_now(move |conn, now| Ok(insert(conn, e.kind, e.payload, &response, success, now)?))
                         .await;
                 }
             });

@@ -1,17 +1,29 @@
 //! Demo mode: the embedded server in its own process, on demo data. The
 //! child is killed when the guard drops: on quit, on error and on panic.
+//! When this process dies without running the guard (`kill -9`), the child
+//! still ends: it reads a pipe from us and stops at its end (any Unix), and
+//! on Linux the kernel also sends it SIGTERM (PR_SET_PDEATHSIG).
+//!
+//! The manifest (it holds the key) is written by the child into a private
+//! directory of ours (0700, unpredictable name) as a new 0600 file; both
+//! go away when the guard drops.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
+use tokio::process::{Child, ChildStdin, Command};
 
 /// The running demo server.
 pub struct DemoServer {
     child: Child,
+    /// The child stops when this pipe closes (dropped with us, or by the
+    /// kernel when we die).
+    _lifeline: Option<ChildStdin>,
     manifest: PathBuf,
+    /// Removed (with the manifest) on drop.
+    _dir: tempfile::TempDir,
     pub base_url: String,
     pub api_key: String,
     /// The first demo user: "me", so availability works.
@@ -23,6 +35,7 @@ impl Drop for DemoServer {
     fn drop(&mut self) {
         let _ = self.child.start_kill();
         let _ = std::fs::remove_file(&self.manifest);
+        // The directory itself goes with `_dir`.
     }
 }
 
@@ -34,21 +47,35 @@ pub struct DemoError(String);
 /// for its two ready lines.
 pub async fn start(log: Option<&Path>) -> Result<DemoServer, DemoError> {
     let exe = std::env::current_exe().map_err(|e| DemoError(format!("cannot find the frontdesk binary: {e}")))?;
-    let manifest = std::env::temp_dir().join(format!("frontdesk-demo-{}.json", std::process::id()));
+    let mut builder = tempfile::Builder::new();
+    builder.prefix("frontdesk-demo-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o700));
+    }
+    let dir = builder
+        .tempdir()
+        .map_err(|e| DemoError(format!("cannot create a private directory for the demo: {e}")))?;
+    let manifest = dir.path().join("manifest.json");
     let stderr = match log.and_then(|p| std::fs::OpenOptions::new().create(true).append(true).open(p).ok()) {
         Some(f) => Stdio::from(f),
         None => Stdio::null(),
     };
-    let mut child = Command::new(exe)
-        .args(["serve", "--addr", "127.0.0.1:0", "--manifest"])
+    let mut command = Command::new(exe);
+    command
+        .args(["serve", "--addr", "127.0.0.1:0", "--exit-with-stdin", "--manifest"])
         .arg(&manifest)
         .args(["--contacts", "300"])
-        .stdin(Stdio::null())
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(stderr)
-        .kill_on_drop(true)
+        .kill_on_drop(true);
+    end_with_parent(&mut command);
+    let mut child = command
         .spawn()
         .map_err(|e| DemoError(format!("cannot start the demo server: {e}")))?;
+    let lifeline = child.stdin.take();
     let stdout = child
         .stdout
         .take()
@@ -68,7 +95,9 @@ pub async fn start(log: Option<&Path>) -> Result<DemoServer, DemoError> {
     };
     let mut server = DemoServer {
         child,
+        _lifeline: lifeline,
         manifest,
+        _dir: dir,
         base_url: String::new(),
         api_key: String::new(),
         user_uuid: None,
@@ -90,6 +119,33 @@ pub async fn start(log: Option<&Path>) -> Result<DemoServer, DemoError> {
     (server.user_uuid, server.user_email) = first_user(&server.manifest);
     Ok(server)
 }
+
+/// Linux: the kernel sends the child SIGTERM when we die, however we die.
+/// The signal follows the *thread* that forked: `start` runs on the main
+/// thread (under `block_on`), which lives as long as the process.
+#[cfg(target_os = "linux")]
+fn end_with_parent(command: &mut Command) {
+    let parent = std::process::id();
+    // SAFETY: only async-signal-safe calls (prctl, getppid) between fork
+    // and exec, touching no memory of the parent.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM, 0, 0, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // We may have died between fork and prctl: then nobody would
+            // send the signal.
+            if libc::getppid() as u32 != parent {
+                return Err(std::io::Error::other("the parent has already exited"));
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Elsewhere the pipe on stdin is the lifeline.
+#[cfg(not(target_os = "linux"))]
+fn end_with_parent(_command: &mut Command) {}
 
 fn first_user(manifest: &Path) -> (Option<String>, Option<String>) {
     let Some(v) = std::fs::read_to_string(manifest)

@@ -85,7 +85,9 @@ async fn templates_channels_funnels_teams_plan() {
 
     let plan = srv.ok("/plan").await;
     assert!(plan["plan"].is_string() && plan["licenses"].is_i64() && plan["includedChannels"].is_i64());
-    assert_eq!(plan["activeUsers"], srv.s.manifest.users.len());
+    // Six users are seeded; one never confirmed, one is deactivated.
+    assert_eq!(srv.s.manifest.users.len(), 6);
+    assert_eq!(plan["activeUsers"], 4, "active, confirmed users only");
     assert_eq!(plan["teams"], teams["teams"]);
     srv.s.stop().await;
 }
@@ -301,4 +303,33 @@ async fn real_webhook_delivery_to_a_loopback_receiver() {
         ..Default::default()
     };
     assert!(start(l, cfg).await.is_err(), "a non-loopback webhook URL is refused");
+}
+
+#[tokio::test]
+async fn titles_are_limited_to_255_characters() {
+    let srv = default_server().await;
+    let template = srv.ok("/templates").await["templates"][0]["uuid"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let channel = srv.ok("/channels").await["channels"][0]["uuid"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for path in [format!("/templates/{template}"), format!("/channels/{channel}")] {
+        for too_long in ["x".repeat(256), "✨".repeat(1_000_000 / 3)] {
+            let (st, v) = srv.patch(&path, json!({ "title": too_long })).await;
+            assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{path}");
+            let msg = v["error"]["title"][0].as_str().unwrap_or_else(|| panic!("{v}"));
+            assert!(msg.contains("255"), "{msg}");
+        }
+        let (st, v) = srv.patch(&path, json!({ "title": "ü".repeat(255) })).await;
+        assert_eq!(st, StatusCode::OK, "{path}: {v}");
+    }
+    let (st, v) = srv
+        .create(json!({ "identifier": "+4900000077", "source": "messaging_app", "name": "n".repeat(256) }))
+        .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(v["error"]["name"].is_array(), "{v}");
+    srv.s.stop().await;
 }

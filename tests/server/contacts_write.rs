@@ -339,3 +339,45 @@ async fn hostile_input_gets_json_errors() {
     assert_eq!(srv.contact(&uuid).await["uuid"], uuid.as_str());
     srv.s.stop().await;
 }
+
+#[tokio::test]
+async fn closing_twice_keeps_the_first_closed_at() {
+    let clock = Clock::manual();
+    let srv = spawn(ServerConfig {
+        clock: clock.clone(),
+        ..Default::default()
+    })
+    .await;
+    let open = srv.ok("/contacts").await["contacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["closedAt"].is_null())
+        .expect("an open contact")["uuid"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let log = "/webhooks/events?subscriptions=conversation_closed,conversation_opened&items=100";
+    let seeded = srv.ok(log).await["webhook_events"].as_array().unwrap().len();
+    let close = format!("/contacts/{open}/conversation/close");
+    let first = srv.post(&close, json!(null)).await.1["contact"]["closedAt"].clone();
+    assert!(first.is_string());
+    clock.advance(Duration::from_secs(90));
+    let (st, v) = srv.post(&close, json!(null)).await;
+    assert_eq!(st, StatusCode::OK);
+    assert_eq!(v["contact"]["closedAt"], first, "a second close moved closedAt");
+    assert_eq!(srv.contact(&open).await["closedAt"], first);
+    // Opening twice: open, and one event for each real change only.
+    let reopen = format!("/contacts/{open}/conversation/open");
+    srv.post(&reopen, json!(null)).await;
+    let (st, v) = srv.post(&reopen, json!(null)).await;
+    assert_eq!(st, StatusCode::OK);
+    assert!(v["contact"][0]["closedAt"].is_null());
+    let events = srv.ok(log).await;
+    assert_eq!(
+        events["webhook_events"].as_array().unwrap().len(),
+        seeded + 2,
+        "one event per real change: {events}"
+    );
+    srv.s.stop().await;
+}

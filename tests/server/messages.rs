@@ -59,9 +59,10 @@ async fn messages_pages_cursors_and_delete() {
     let (st, _) = srv.get("/contacts/nope/messages").await;
     assert_eq!(st, StatusCode::NOT_FOUND);
 
-    // Delete, body form then path form: 204 and no body, then gone.
+    // Delete sent messages, body form then path form: 204 and no body, then gone.
     let with_uuid: Vec<String> = walked
         .iter()
+        .filter(|m| m["status"] == "sent")
         .filter_map(|m| m["uuid"].as_str().map(String::from))
         .take(2)
         .collect();
@@ -94,8 +95,11 @@ async fn messages_pages_cursors_and_delete() {
 
 #[tokio::test]
 async fn send_status_advances_and_24_hour_rule() {
+    // A manual clock: the status moves exactly when the test moves time.
+    let clock = Clock::manual();
     let srv = spawn(ServerConfig {
         status_step_ms: 400,
+        clock: clock.clone(),
         ..Default::default()
     })
     .await;
@@ -142,12 +146,23 @@ async fn send_status_advances_and_24_hour_rule() {
     assert!(p["payload"]["messagingAppMessageId"].is_string());
     assert_eq!(p["destination"], phone);
     assert_eq!(p["id"].as_str().unwrap().len(), 36);
-    tokio::time::sleep(Duration::from_millis(450)).await;
+    clock.advance(Duration::from_millis(399));
+    assert_eq!(
+        srv.ok(&format!("/messages/status/{id}")).await["message"]["status"],
+        "enqueued",
+        "one millisecond before the first step"
+    );
+    clock.advance(Duration::from_millis(1));
     assert_eq!(
         srv.ok(&format!("/messages/status/{id}")).await["message"]["status"],
         "sent"
     );
-    tokio::time::sleep(Duration::from_millis(900)).await;
+    clock.advance(Duration::from_millis(400));
+    assert_eq!(
+        srv.ok(&format!("/messages/status/{id}")).await["message"]["status"],
+        "delivered"
+    );
+    clock.advance(Duration::from_secs(3600));
     assert_eq!(
         srv.ok(&format!("/messages/status/{id}")).await["message"]["status"],
         "read"
@@ -233,5 +248,93 @@ async fn bot_start_and_end() {
         let (st, _) = srv.post(&path, body).await;
         assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
     }
+    srv.s.stop().await;
+}
+
+#[tokio::test]
+async fn only_messages_the_account_sent_can_be_deleted() {
+    let srv = default_server().await;
+    let mut received = None;
+    for c in srv.ok("/contacts").await["contacts"].as_array().unwrap() {
+        let path = format!("/contacts/{}/messages", c["uuid"].as_str().unwrap());
+        let thread = srv.ok(&path).await;
+        if let Some(m) = thread["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["status"] == "received")
+        {
+            received = Some((path, m["uuid"].as_str().unwrap().to_string()));
+            break;
+        }
+    }
+    let (path, uuid) = received.expect("a received message");
+    for (st, v) in [
+        srv.call(Method::DELETE, &format!("/messages/{uuid}"), None).await,
+        srv.call(Method::DELETE, "/messages", Some(json!({ "uuid": uuid })))
+            .await,
+    ] {
+        assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+        let msg = v["error"]["uuid"][0].as_str().unwrap_or_else(|| panic!("{v}"));
+        assert!(msg.contains("received"), "{msg}");
+    }
+    let still = srv.walk_messages(&path).await;
+    assert!(
+        still.iter().any(|m| m["uuid"] == uuid.as_str()),
+        "the received message was deleted"
+    );
+    srv.s.stop().await;
+}
+
+#[tokio::test]
+async fn send_refuses_other_types_and_overlong_text() {
+    let srv = default_server().await;
+    let phone = srv.first_contact().await["phoneNumber"].as_str().unwrap().to_string();
+    let send = |body: Value| srv.post("/messages/send", body);
+    let (st, v) =
+        send(json!({ "to": phone, "from": "messaging_app", "type": "video", "content": { "text": "hi" } })).await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(v["error"]["type"].is_array(), "{v}");
+    let long = "é".repeat(4097);
+    let (st, v) =
+        send(json!({ "to": phone, "from": "messaging_app", "type": "text", "content": { "text": long } })).await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    let msg = v["error"]["content.text"][0].as_str().unwrap_or_else(|| panic!("{v}"));
+    assert!(msg.contains("4096"), "{msg}");
+    srv.s.stop().await;
+}
+
+#[tokio::test]
+async fn the_24_hour_rule_follows_the_server_clock() {
+    let clock = Clock::manual();
+    let srv = spawn(ServerConfig {
+        clock: clock.clone(),
+        ..Default::default()
+    })
+    .await;
+    // A contact that wrote within the last 23 hours of the server's clock.
+    let recent = |m: &Value| {
+        let at = chrono::DateTime::parse_from_rfc3339(m["createdAt"].as_str().unwrap()).unwrap();
+        m["status"] == "received" && clock.now_ms() - at.timestamp_millis() < 23 * 3_600_000
+    };
+    let mut warm = None;
+    for c in srv.ok("/contacts").await["contacts"].as_array().unwrap() {
+        let msgs = srv
+            .ok(&format!("/contacts/{}/messages", c["uuid"].as_str().unwrap()))
+            .await;
+        if msgs["messages"].as_array().unwrap().iter().any(recent) {
+            warm = Some(c["phoneNumber"].as_str().unwrap().to_string());
+            break;
+        }
+    }
+    let phone = warm.expect("a contact that wrote");
+    let body = json!({ "to": phone, "from": "messaging_app", "type": "text", "content": { "text": "hello" } });
+    let (st, v) = srv.post("/messages/send", body.clone()).await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    // A day and a bit later by the server's clock the window is closed.
+    clock.advance(Duration::from_secs(25 * 3600));
+    let (st, v) = srv.post("/messages/send", body).await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(v["error"]["content"][0].as_str().unwrap().contains("24-hour"), "{v}");
     srv.s.stop().await;
 }

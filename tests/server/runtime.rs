@@ -29,8 +29,16 @@ async fn a_database_file_keeps_every_change_across_restarts() {
     srv.s.stop().await;
 
     // A different seed must not matter: the file is not seeded again.
-    let srv = spawn(ServerConfig { seed: 999, ..cfg }).await;
-    assert_eq!(srv.s.api_key, key, "the generated key is kept");
+    // Only the key's hash is stored: a restart without a key issues a new
+    // one, and the old one stops working.
+    let srv = spawn(ServerConfig {
+        seed: 999,
+        ..cfg.clone()
+    })
+    .await;
+    assert_ne!(srv.s.api_key, key, "a new key is issued");
+    let old = common::Raw::at(&srv.s.base_url, &key);
+    assert_eq!(old.get("/plan").await.0, StatusCode::UNAUTHORIZED);
     assert_eq!(srv.s.manifest.users, manifest.users);
     assert_eq!(srv.s.manifest.contacts, 51);
     let c = srv.contact(&uuid).await;
@@ -40,6 +48,16 @@ async fn a_database_file_keeps_every_change_across_restarts() {
     );
     assert!(c["closedAt"].is_string());
     assert_eq!(srv.contact(created["uuid"].as_str().unwrap()).await, created);
+    assert_eq!(srv.walk("").await, before);
+    srv.s.stop().await;
+
+    // The operator's key is kept across restarts when given each time.
+    let srv = spawn(ServerConfig {
+        api_key: Some("operator-key".into()),
+        ..cfg
+    })
+    .await;
+    assert_eq!(srv.s.api_key, "operator-key");
     assert_eq!(srv.walk("").await, before);
     srv.s.stop().await;
 }

@@ -47,7 +47,7 @@ pub async fn show(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResu
 pub async fn set(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     let bot_enabled = st.bot_enabled;
-    st.db(move |conn| {
+    st.db_now(move |conn, now| {
         let id = find_contact(conn, &uuid)?;
         let mut errs = FieldErrors::new();
         let status = match opt_str(&map, "status", &mut errs) {
@@ -61,7 +61,7 @@ pub async fn set(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes
         };
         finish(errs)?;
         if let Some(s) = status {
-            set_bot(conn, id, s)?;
+            set_bot(conn, id, s, now)?;
         }
         Ok(Json(bot_json(conn, id)?))
     })

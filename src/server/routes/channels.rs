@@ -2,11 +2,12 @@
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde_json::{Value, json};
 
-use super::{json_body, page_param, paginate, query};
+use super::json_body;
+use super::params::{Page, Q, non_empty, paginate};
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::state::Shared;
 use crate::server::validate::rename_title;
@@ -32,10 +33,17 @@ fn load(conn: &Connection, uuid: &str) -> ApiResult<Value> {
     .ok_or_else(|| ApiError::not_found("channel"))
 }
 
-pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResult<Json<Value>> {
-    let q = query(raw);
-    let page = page_param(&q)?;
-    let kind = q.get("type").filter(|t| !t.is_empty()).cloned();
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct ListQuery {
+    page: Page,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+}
+
+pub async fn list(State(st): State<Shared>, Q(q): Q<ListQuery>) -> ApiResult<Json<Value>> {
+    let page = q.page;
+    let kind = non_empty(&q.kind).map(str::to_string);
     st.db(move |conn| {
         let all = conn
             .prepare("SELECT uuid, title, type, main FROM channels WHERE ?1 IS NULL OR type = ?1 ORDER BY id")?

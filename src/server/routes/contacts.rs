@@ -2,16 +2,17 @@
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use rusqlite::types::Value as Sql;
 use rusqlite::{Connection, params, params_from_iter};
 use serde_json::{Map, Value, json};
 
 use super::contact_view::{ContactRow, SELECT, find_contact, load_contact};
-use super::{json_body, page_param, pages, query, truthy};
+use super::json_body;
+use super::params::{FieldTypesQuery, Flag, Page, Q, non_empty, offset, pages};
 use crate::server::cursor::Cursor;
-use crate::server::db::{hex32, now_ms};
+use crate::server::db::hex32;
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::state::Shared;
 use crate::server::validate::{self, ContactWrite};
@@ -22,36 +23,48 @@ pub const MAX_PAGE: u64 = 500;
 
 /// Filters of GET /contacts, applied in both modes and never stored in a cursor.
 /// `tags` keeps contacts carrying every listed tag (case-insensitive).
-fn filters(q: &std::collections::HashMap<String, String>) -> (Vec<String>, Vec<Sql>) {
+fn filters(q: &ListQuery) -> (Vec<String>, Vec<Sql>) {
     let (mut conds, mut args) = (Vec::new(), Vec::new());
-    if let Some(source) = q.get("source").map(|s| s.trim()).filter(|s| !s.is_empty()) {
+    if let Some(source) = non_empty(&q.source) {
         conds.push("c.source = ?".to_string());
         args.push(Sql::Text(source.to_string()));
     }
-    if let Some(tags) = q.get("tags") {
+    if let Some(tags) = &q.tags {
         for tag in tags.split(',').map(str::trim).filter(|t| !t.is_empty()) {
             conds.push("EXISTS (SELECT 1 FROM json_each(c.tags) j WHERE j.value = ? COLLATE NOCASE)".into());
             args.push(Sql::Text(tag.to_string()));
         }
     }
-    if let Some(team) = q.get("team_uuid").map(|s| s.trim()).filter(|s| !s.is_empty()) {
+    if let Some(team) = non_empty(&q.team_uuid) {
         conds.push("c.team_id = (SELECT id FROM teams WHERE uuid = ?)".into());
         args.push(Sql::Text(team.to_string()));
     }
     (conds, args)
 }
 
-pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResult<Json<Value>> {
-    let q = query(raw);
-    let cursor = match q.get("after").filter(|s| !s.is_empty()) {
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct ListQuery {
+    after: Option<String>,
+    page: Page,
+    source: Option<String>,
+    tags: Option<String>,
+    team_uuid: Option<String>,
+    include_field_types: Flag,
+}
+
+pub async fn list(State(st): State<Shared>, Q(q): Q<ListQuery>) -> ApiResult<Json<Value>> {
+    let cursor = match q.after.as_deref().filter(|s| !s.is_empty()) {
         Some(s) => Some(Cursor::decode(s).ok_or_else(|| ApiError::BadRequest("Invalid pagination cursor".into()))?),
         None => None,
     };
-    let page = if cursor.is_some() { 1 } else { page_param(&q)? };
-    if cursor.is_none() && page > MAX_PAGE {
+    let page = if cursor.is_some() { Page(1) } else { q.page };
+    if cursor.is_none() && page.0 > MAX_PAGE {
         return Err(ApiError::BadRequest("Pagination limit exceeded".into()));
     }
-    let with_fields = truthy(&q, "include_field_types");
+    // At most MAX_PAGE here, so the offset is small.
+    let offset = offset(page, PER_PAGE as u64).unwrap_or(0);
+    let with_fields = q.include_field_types.0;
     let (mut conds, mut args) = filters(&q);
     st.db(move |conn| {
         let defs = if with_fields {
@@ -68,12 +81,11 @@ pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResul
             }
             None => {
                 let total: i64 = conn.query_row(&count_sql(&conds), params_from_iter(args.iter()), |r| r.get(0))?;
-                meta.insert("page".into(), json!(page));
+                meta.insert("page".into(), json!(page.0));
                 meta.insert("pages".into(), json!(pages(total as u64, PER_PAGE as u64)));
                 conn.query_row("SELECT COALESCE(MAX(id), 0) FROM contacts", [], |r| r.get(0))?
             }
         };
-        let offset = (page as i64 - 1) * PER_PAGE;
         let sql = format!(
             "{SELECT} {} ORDER BY c.last_activity DESC, c.id DESC LIMIT {} OFFSET {offset}",
             where_clause(&conds),
@@ -118,9 +130,9 @@ fn count_sql(conds: &[String]) -> String {
 pub async fn show(
     State(st): State<Shared>,
     Path(uuid): Path<String>,
-    RawQuery(raw): RawQuery,
+    Q(q): Q<FieldTypesQuery>,
 ) -> ApiResult<Json<Value>> {
-    let with_fields = truthy(&query(raw), "include_field_types");
+    let with_fields = q.include_field_types.0;
     st.db(move |conn| {
         let id = find_contact(conn, &uuid)?;
         let defs = if with_fields {
@@ -139,10 +151,10 @@ pub async fn create(State(st): State<Shared>, body: Bytes) -> ApiResult<(StatusC
     let map = json_body(&body)?;
     let bot_enabled = st.bot_enabled;
     let contact = st
-        .db(move |conn| {
+        .db_now(move |conn, now| {
             let tx = conn.transaction()?;
             let w = validate::contact_write(&tx, &map, true, bot_enabled)?;
-            let id = insert_contact(&tx, &w, bot_enabled)?;
+            let id = insert_contact(&tx, &w, bot_enabled, now)?;
             let c = load_contact(&tx, id)?.to_json(None);
             tx.commit()?;
             Ok(c)
@@ -152,8 +164,7 @@ pub async fn create(State(st): State<Shared>, body: Bytes) -> ApiResult<(StatusC
     Ok((StatusCode::CREATED, Json(json!({ "contact": [contact] }))))
 }
 
-fn insert_contact(conn: &Connection, w: &ContactWrite, bot_enabled: bool) -> ApiResult<i64> {
-    let now = now_ms();
+fn insert_contact(conn: &Connection, w: &ContactWrite, bot_enabled: bool, now: i64) -> ApiResult<i64> {
     let mut rng = rand::rng();
     let channel_id: i64 = match w.channel_id {
         Some(id) => id,
@@ -205,7 +216,7 @@ pub async fn update(State(st): State<Shared>, Path(uuid): Path<String>, body: By
     let map = json_body(&body)?;
     let bot_enabled = st.bot_enabled;
     let contact = st
-        .db(move |conn| {
+        .db_now(move |conn, now| {
             let tx = conn.transaction()?;
             let id = find_contact(&tx, &uuid)?;
             let w = validate::contact_write(&tx, &map, false, bot_enabled)?;
@@ -248,7 +259,7 @@ pub async fn update(State(st): State<Shared>, Path(uuid): Path<String>, body: By
                 )?;
             }
             if let Some(status) = w.bot_status {
-                set_bot(&tx, id, status)?;
+                set_bot(&tx, id, status, now)?;
             }
             if let Some(note) = &w.note {
                 tx.execute("UPDATE contacts SET note = ?1 WHERE id = ?2", params![note, id])?;
@@ -263,11 +274,11 @@ pub async fn update(State(st): State<Shared>, Path(uuid): Path<String>, body: By
 }
 
 /// Set a contact's bot status; a start restarts the bot's conversation.
-pub fn set_bot(conn: &Connection, id: i64, status: &str) -> rusqlite::Result<()> {
+pub fn set_bot(conn: &Connection, id: i64, status: &str, now: i64) -> rusqlite::Result<()> {
     if status == "started" {
         conn.execute(
             "UPDATE contacts SET bot_status = 'started', bot_started_at = ?1 WHERE id = ?2",
-            params![now_ms(), id],
+            params![now, id],
         )?;
     } else {
         conn.execute("UPDATE contacts SET bot_status = ?1 WHERE id = ?2", params![status, id])?;
@@ -277,16 +288,28 @@ pub fn set_bot(conn: &Connection, id: i64, status: &str) -> rusqlite::Result<()>
 
 async fn set_closed(st: &Shared, uuid: String, close: bool) -> ApiResult<Value> {
     let contact = st
-        .db(move |conn| {
+        .db_now(move |conn, now| {
             let id = find_contact(conn, &uuid)?;
-            let closed_at = close.then(now_ms);
-            conn.execute(
-                "UPDATE contacts SET closed_at = ?1 WHERE id = ?2",
-                params![closed_at, id],
-            )?;
-            Ok(load_contact(conn, id)?.to_json(None))
+            // Closing a closed conversation keeps its first closedAt, and
+            // opening an open one changes nothing: a retry is harmless.
+            let changed = if close {
+                conn.execute(
+                    "UPDATE contacts SET closed_at = ?1 WHERE id = ?2 AND closed_at IS NULL",
+                    params![now, id],
+                )?
+            } else {
+                conn.execute(
+                    "UPDATE contacts SET closed_at = NULL WHERE id = ?1 AND closed_at IS NOT NULL",
+                    [id],
+                )?
+            };
+            Ok((load_contact(conn, id)?.to_json(None), changed > 0))
         })
         .await?;
+    let (contact, changed) = contact;
+    if !changed {
+        return Ok(contact);
+    }
     let kind = if close {
         "conversation_closed"
     } else {

@@ -2,13 +2,14 @@
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde_json::{Map, Value, json};
 
-use super::{json_body, page_param, paginate, query};
-use crate::server::db::{hyphenated, legacy, now_ms};
+use super::json_body;
+use super::params::{PageQuery, Q, paginate};
+use crate::server::db::{hyphenated, legacy};
 use crate::server::error::{ApiError, ApiResult, FieldErrors};
 use crate::server::state::Shared;
 use crate::server::validate::{finish, opt_str, push};
@@ -54,8 +55,8 @@ fn fields(map: &Map<String, Value>, creating: bool) -> ApiResult<(Option<String>
     Ok((name, emoji))
 }
 
-pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResult<Json<Value>> {
-    let page = page_param(&query(raw))?;
+pub async fn list(State(st): State<Shared>, Q(q): Q<PageQuery>) -> ApiResult<Json<Value>> {
+    let page = q.page;
     st.db(move |conn| {
         let all = conn
             .prepare(&format!("SELECT {COLUMNS} FROM custom_statuses ORDER BY id"))?
@@ -74,9 +75,8 @@ pub async fn show(State(st): State<Shared>, Path(id): Path<String>) -> ApiResult
 
 pub async fn create(State(st): State<Shared>, body: Bytes) -> ApiResult<(StatusCode, Json<Value>)> {
     let (name, emoji) = fields(&json_body(&body)?, true)?;
-    st.db(move |conn| {
+    st.db_now(move |conn, now| {
         let id = hyphenated(&mut rand::rng());
-        let now = now_ms();
         conn.execute(
             "INSERT INTO custom_statuses (uuid, name, emoji, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)",
             params![id, name.unwrap_or_default(), emoji.unwrap_or_default(), now],
@@ -88,13 +88,13 @@ pub async fn create(State(st): State<Shared>, body: Bytes) -> ApiResult<(StatusC
 
 pub async fn update(State(st): State<Shared>, Path(id): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
-    st.db(move |conn| {
+    st.db_now(move |conn, now| {
         load(conn, &id)?;
         let (name, emoji) = fields(&map, false)?;
         conn.execute(
             "UPDATE custom_statuses SET name = COALESCE(?1, name), emoji = COALESCE(?2, emoji), updated_at = ?3
              WHERE uuid = ?4",
-            params![name, emoji, now_ms(), id],
+            params![name, emoji, now, id],
         )?;
         Ok(Json(json!({ "customStatus": load(conn, &id)? })))
     })
@@ -103,7 +103,7 @@ pub async fn update(State(st): State<Shared>, Path(id): Path<String>, body: Byte
 
 /// Users wearing a deleted status lose it.
 pub async fn remove(State(st): State<Shared>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    st.db(move |conn| {
+    st.db_now(move |conn, now| {
         let tx = conn.transaction()?;
         let row: i64 = tx
             .query_row("SELECT id FROM custom_statuses WHERE uuid = ?1", [&id], |r| r.get(0))
@@ -111,7 +111,7 @@ pub async fn remove(State(st): State<Shared>, Path(id): Path<String>) -> ApiResu
             .ok_or_else(|| ApiError::not_found("custom status"))?;
         tx.execute(
             "UPDATE users SET custom_status_id = NULL, custom_status_at = ?1 WHERE custom_status_id = ?2",
-            params![now_ms(), row],
+            params![now, row],
         )?;
         tx.execute("DELETE FROM custom_statuses WHERE id = ?1", [row])?;
         tx.commit()?;

@@ -2,18 +2,19 @@
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde_json::{Map, Value, json};
 
 use super::contact_view::find_contact;
-use super::{json_body, page_param, pages, query};
+use super::json_body;
+use super::params::{Page, Q, offset, pages};
 use crate::server::cursor::Cursor;
-use crate::server::db::{hex32, hyphenated, iso, now_ms};
+use crate::server::db::{hex32, hyphenated, iso};
 use crate::server::error::{ApiError, ApiResult, FieldErrors};
 use crate::server::state::Shared;
-use crate::server::validate::{finish, opt_str, push};
+use crate::server::validate::{TEXT_MAX_CHARS, finish, opt_str, push};
 use crate::server::webhooks::{Event, emit};
 
 const PER_PAGE: i64 = 20;
@@ -40,17 +41,19 @@ pub fn message_json(r: &Row<'_>) -> rusqlite::Result<(i64, i64, Value)> {
     Ok((id, created_at, v))
 }
 
-pub async fn list(
-    State(st): State<Shared>,
-    Path(uuid): Path<String>,
-    RawQuery(raw): RawQuery,
-) -> ApiResult<Json<Value>> {
-    let q = query(raw);
-    let cursor = match q.get("after").filter(|s| !s.is_empty()) {
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct ListQuery {
+    after: Option<String>,
+    page: Page,
+}
+
+pub async fn list(State(st): State<Shared>, Path(uuid): Path<String>, Q(q): Q<ListQuery>) -> ApiResult<Json<Value>> {
+    let cursor = match q.after.as_deref().filter(|s| !s.is_empty()) {
         Some(s) => Some(Cursor::decode(s).ok_or_else(|| ApiError::BadRequest("Invalid pagination cursor".into()))?),
         None => None,
     };
-    let page = if cursor.is_some() { 1 } else { page_param(&q)? };
+    let page = if cursor.is_some() { Page(1) } else { q.page };
     st.db(move |conn| {
         let contact = find_contact(conn, &uuid)?;
         let mut meta = Map::new();
@@ -65,10 +68,15 @@ pub async fn list(
                     conn.query_row("SELECT COUNT(*) FROM messages WHERE contact_id = ?1", [contact], |r| {
                         r.get(0)
                     })?;
-                meta.insert("page".into(), json!(page));
+                meta.insert("page".into(), json!(page.0));
                 meta.insert("pages".into(), json!(pages(total as u64, PER_PAGE as u64)));
                 let max: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM messages", [], |r| r.get(0))?;
-                (String::new(), max, (page as i64 - 1) * PER_PAGE)
+                // Past anything SQLite can skip: an empty page.
+                let Some(offset) = offset(page, PER_PAGE as u64) else {
+                    meta.insert("next".into(), Value::Null);
+                    return Ok(Json(json!({ "messages": [], "meta": meta })));
+                };
+                (String::new(), max, offset)
             }
         };
         let sql = format!(
@@ -101,18 +109,28 @@ pub async fn list(
 }
 
 /// By uuid, or by the external (messaging app) id of a message sent through
-/// the interface. Notes cannot be deleted this way: they have no uuid.
+/// the interface. Only messages the account's side sent can be deleted: a
+/// received message or a note is a 422 (extensions.md).
 async fn delete_message(st: &Shared, uuid: String) -> ApiResult<StatusCode> {
     st.db(move |conn| {
-        let n = conn.execute(
-            "DELETE FROM messages WHERE status != 'note' AND uuid IN
-             (?1, (SELECT uuid FROM send_requests WHERE app_message_id = ?1))",
-            [&uuid],
-        )?;
-        if n == 0 {
-            Err(ApiError::not_found("message"))
-        } else {
-            Ok(StatusCode::NO_CONTENT)
+        let found: Option<(i64, String)> = conn
+            .query_row(
+                "SELECT id, status FROM messages WHERE uuid IN
+                 (?1, (SELECT uuid FROM send_requests WHERE app_message_id = ?1))",
+                [&uuid],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        match found {
+            None => Err(ApiError::not_found("message")),
+            Some((id, status)) if status == "sent" => {
+                conn.execute("DELETE FROM messages WHERE id = ?1", [id])?;
+                Ok(StatusCode::NO_CONTENT)
+            }
+            Some((_, status)) => Err(ApiError::invalid(
+                "uuid",
+                format!("only a message the account sent can be deleted; this one is {status}"),
+            )),
         }
     })
     .await
@@ -134,9 +152,8 @@ pub async fn delete_by_body(State(st): State<Shared>, body: Bytes) -> ApiResult<
 }
 
 /// Insert an outgoing message and its send-request; bumps the conversation.
-pub fn insert_sent(conn: &Connection, contact: i64, text: &str) -> rusqlite::Result<String> {
+pub fn insert_sent(conn: &Connection, contact: i64, text: &str, now: i64) -> rusqlite::Result<String> {
     let mut rng = rand::rng();
-    let now = now_ms();
     let (phone, source, business): (String, String, String) = conn.query_row(
         "SELECT c.phone, c.source, COALESCE(ch.phone, '') FROM contacts c
          LEFT JOIN channels ch ON ch.id = COALESCE(c.channel_id, (SELECT id FROM channels WHERE main = 1))
@@ -172,10 +189,14 @@ pub fn insert_sent(conn: &Connection, contact: i64, text: &str) -> rusqlite::Res
 pub async fn send(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     let (message, uuid) = st
-        .db(move |conn| {
+        .db_now(move |conn, now| {
             let mut errs = FieldErrors::new();
             let to = opt_str(&map, "to", &mut errs);
             let _from = opt_str(&map, "from", &mut errs);
+            match opt_str(&map, "type", &mut errs).as_deref() {
+                None | Some("text") => {}
+                Some(other) => push(&mut errs, "type", format!("must be text, not {other:?}")),
+            }
             let template = opt_str(&map, "template_uuid", &mut errs);
             let text = match map.get("content") {
                 None | Some(Value::Null) => None,
@@ -211,6 +232,11 @@ pub async fn send(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<Value
                 None => {
                     match text.as_deref().map(str::trim) {
                         None | Some("") => push(&mut errs, "content.text", "is required"),
+                        Some(t) if t.chars().count() > TEXT_MAX_CHARS => push(
+                            &mut errs,
+                            "content.text",
+                            format!("is too long ({TEXT_MAX_CHARS} characters at most)"),
+                        ),
                         Some(_) => {}
                     }
                     if let Some(c) = contact {
@@ -219,7 +245,7 @@ pub async fn send(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<Value
                             [c],
                             |r| r.get(0),
                         )?;
-                        if last.is_none_or(|at| now_ms() - at > DAY_MS) {
+                        if last.is_none_or(|at| now - at > DAY_MS) {
                             push(
                                 &mut errs,
                                 "content",
@@ -233,7 +259,7 @@ pub async fn send(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<Value
             };
             finish(errs)?;
             let contact = contact.ok_or_else(|| ApiError::not_found("contact"))?;
-            let uuid = insert_sent(conn, contact, &body_text)?;
+            let uuid = insert_sent(conn, contact, &body_text, now)?;
             let msg = conn.query_row(
                 &format!("SELECT {COLUMNS} FROM messages WHERE uuid = ?1"),
                 [&uuid],
@@ -279,6 +305,13 @@ fn template_text(conn: &Connection, uuid: &str, values: Option<&Value>, errs: &m
             for (i, v) in values.iter().enumerate() {
                 text = text.replace(&format!("{{{{{}}}}}", i + 1), v);
             }
+            if text.chars().count() > TEXT_MAX_CHARS {
+                push(
+                    errs,
+                    "template_values",
+                    format!("make the message too long ({TEXT_MAX_CHARS} characters at most)"),
+                );
+            }
             Ok(text)
         }
     }
@@ -291,8 +324,7 @@ pub fn step(created_at: i64, now: i64, step_ms: i64) -> usize {
 
 /// Send-requests that advanced since last reported, as
 /// `message_status_updated` events (marked reported).
-pub fn progress_events(conn: &Connection, step_ms: i64, only: Option<&str>) -> rusqlite::Result<Vec<Event>> {
-    let now = now_ms();
+pub fn progress_events(conn: &Connection, step_ms: i64, only: Option<&str>, now: i64) -> rusqlite::Result<Vec<Event>> {
     let rows: Vec<(i64, String, i64, i64)> = conn
         .prepare_cached(
             "SELECT id, uuid, created_at, reported_step FROM send_requests
@@ -322,7 +354,7 @@ pub fn progress_events(conn: &Connection, step_ms: i64, only: Option<&str>) -> r
 pub async fn status(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResult<Json<Value>> {
     let step_ms = st.status_step_ms;
     let (body, events) = st
-        .db(move |conn| {
+        .db_now(move |conn, now| {
             let row: Option<(String, String, String, i64)> = conn
                 .query_row(
                     "SELECT status_id, app_message_id, destination, created_at FROM send_requests WHERE uuid = ?1",
@@ -331,8 +363,8 @@ pub async fn status(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiRe
                 )
                 .optional()?;
             let (status_id, app_id, destination, created) = row.ok_or_else(|| ApiError::not_found("message"))?;
-            let events = progress_events(conn, step_ms, Some(&uuid))?;
-            let status = DELIVERY[step(created, now_ms(), step_ms)];
+            let events = progress_events(conn, step_ms, Some(&uuid), now)?;
+            let status = DELIVERY[step(created, now, step_ms)];
             Ok((
                 json!({ "message": {
                     "uuid": uuid,

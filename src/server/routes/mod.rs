@@ -7,6 +7,7 @@ mod contacts;
 mod custom_statuses;
 mod funnels;
 mod messages;
+mod params;
 mod plan;
 mod teams;
 mod templates;
@@ -14,8 +15,6 @@ mod users;
 mod webhooks;
 
 pub use messages::progress_events;
-
-use std::collections::HashMap;
 
 use axum::Router;
 use axum::body::Bytes;
@@ -78,6 +77,8 @@ pub fn router(state: Shared, cfg: &ServerConfig) -> Router {
     if f.active() {
         app = app.layer(from_fn_with_state(f, faults::faults));
     }
+    // Outermost: the deadline covers everything, simulated latency too.
+    app = app.layer(from_fn_with_state(cfg.request_timeout, faults::deadline));
     app.with_state(state)
 }
 
@@ -93,12 +94,6 @@ async fn method_not_allowed() -> Response {
         .into_response()
 }
 
-/// Query parameters; never fails (a malformed pair is simply skipped).
-pub fn query(raw: Option<String>) -> HashMap<String, String> {
-    raw.map(|q| url::form_urlencoded::parse(q.as_bytes()).into_owned().collect())
-        .unwrap_or_default()
-}
-
 /// The body as a JSON object; an empty body is an empty object.
 pub fn json_body(body: &Bytes) -> ApiResult<Map<String, Value>> {
     if body.iter().all(u8::is_ascii_whitespace) {
@@ -109,33 +104,4 @@ pub fn json_body(body: &Bytes) -> ApiResult<Map<String, Value>> {
         Ok(_) => Err(ApiError::BadRequest("the body must be a JSON object".into())),
         Err(e) => Err(ApiError::BadRequest(format!("the body is not valid JSON: {e}"))),
     }
-}
-
-/// `page` (default 1); anything but a positive integer is a 400.
-pub fn page_param(q: &HashMap<String, String>) -> ApiResult<u64> {
-    match q.get("page").map(|s| s.trim()) {
-        None | Some("") => Ok(1),
-        Some(s) => s
-            .parse::<u64>()
-            .ok()
-            .filter(|p| *p >= 1)
-            .ok_or_else(|| ApiError::BadRequest("page must be a positive integer".into())),
-    }
-}
-
-pub fn pages(total: u64, per: u64) -> u64 {
-    total.div_ceil(per).max(1)
-}
-
-/// Page `page` of an already loaded small list, with `{page, pages}` meta.
-pub fn paginate(items: Vec<Value>, page: u64, per: u64) -> (Vec<Value>, Value) {
-    let total = items.len() as u64;
-    let start = ((page - 1) * per).min(total) as usize;
-    let slice: Vec<Value> = items.into_iter().skip(start).take(per as usize).collect();
-    (slice, json!({ "page": page, "pages": pages(total, per) }))
-}
-
-pub fn truthy(q: &HashMap<String, String>, key: &str) -> bool {
-    q.get(key)
-        .is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "true" | "1" | "yes"))
 }

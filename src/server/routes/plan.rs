@@ -10,7 +10,11 @@ use crate::server::state::Shared;
 
 pub async fn show(State(st): State<Shared>) -> ApiResult<Json<Value>> {
     st.db(|conn| {
-        let users: i64 = conn.query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))?;
+        let users: i64 = conn.query_row(
+            "SELECT COUNT(*) FROM users WHERE active = 1 AND confirmed = 1",
+            [],
+            |r| r.get(0),
+        )?;
         let channels: i64 = conn.query_row("SELECT COUNT(*) FROM channels", [], |r| r.get(0))?;
         Ok(Json(json!({
             "plan": "Business",

@@ -1,11 +1,11 @@
 //! Teams and their members.
 
 use axum::Json;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use rusqlite::{Connection, OptionalExtension, Row};
 use serde_json::{Value, json};
 
-use super::{page_param, paginate, query};
+use super::params::{Page, PageQuery, Q, non_empty, paginate};
 use crate::server::db::{iso, rfc3339_offset};
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::state::Shared;
@@ -30,8 +30,8 @@ pub fn all_teams(conn: &Connection) -> rusqlite::Result<Vec<Value>> {
         .collect()
 }
 
-pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResult<Json<Value>> {
-    let page = page_param(&query(raw))?;
+pub async fn list(State(st): State<Shared>, Q(q): Q<PageQuery>) -> ApiResult<Json<Value>> {
+    let page = q.page;
     st.db(move |conn| {
         let (teams, meta) = paginate(all_teams(conn)?, page, PER_PAGE);
         Ok(Json(json!({ "teams": teams, "meta": meta })))
@@ -50,15 +50,21 @@ pub async fn show(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResu
     .await
 }
 
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct MembersQuery {
+    page: Page,
+    status: Option<String>,
+}
+
 pub async fn members(
     State(st): State<Shared>,
     Path(uuid): Path<String>,
-    RawQuery(raw): RawQuery,
+    Q(q): Q<MembersQuery>,
 ) -> ApiResult<Json<Value>> {
-    let q = query(raw);
-    let page = page_param(&q)?;
-    let available: Option<bool> = match q.get("status").map(String::as_str) {
-        None | Some("") => None,
+    let page = q.page;
+    let available: Option<bool> = match non_empty(&q.status) {
+        None => None,
         Some("available") => Some(true),
         Some("away") => Some(false),
         Some(_) => return Err(ApiError::invalid("status", "must be available or away")),

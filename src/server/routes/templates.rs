@@ -2,11 +2,12 @@
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde_json::{Value, json};
 
-use super::{json_body, page_param, paginate, query};
+use super::json_body;
+use super::params::{PageQuery, Q, paginate};
 use crate::server::db::iso;
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::state::Shared;
@@ -37,8 +38,8 @@ fn load(conn: &Connection, uuid: &str) -> ApiResult<Value> {
     .ok_or_else(|| ApiError::not_found("template"))
 }
 
-pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResult<Json<Value>> {
-    let page = page_param(&query(raw))?;
+pub async fn list(State(st): State<Shared>, Q(q): Q<PageQuery>) -> ApiResult<Json<Value>> {
+    let page = q.page;
     st.db(move |conn| {
         let all = conn
             .prepare(&format!(

@@ -7,7 +7,7 @@ use rusqlite::{OptionalExtension, params};
 use serde_json::{Value, json};
 
 use super::json_body;
-use crate::server::db::{now_ms, rfc3339_offset};
+use crate::server::db::rfc3339_offset;
 use crate::server::error::{ApiError, ApiResult, FieldErrors};
 use crate::server::state::Shared;
 use crate::server::validate::{finish, opt_bool, push};
@@ -16,7 +16,7 @@ use crate::server::validate::{finish, opt_bool, push};
 /// it, null unassigns, a value must name an existing custom status).
 pub async fn set_status(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
-    st.db(move |conn| {
+    st.db_now(move |conn, now| {
         let tx = conn.transaction()?;
         let user: i64 = tx
             .query_row("SELECT id FROM users WHERE uuid = ?1", [&uuid], |r| r.get(0))
@@ -42,7 +42,6 @@ pub async fn set_status(State(st): State<Shared>, Path(uuid): Path<String>, body
             }
         };
         finish(errs)?;
-        let now = now_ms();
         if let Some(a) = available {
             tx.execute(
                 "UPDATE users SET available = ?1, available_at = ?2 WHERE id = ?3",

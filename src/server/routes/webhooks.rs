@@ -1,12 +1,12 @@
 //! The webhook event log, newest first.
 
 use axum::Json;
-use axum::extract::{RawQuery, State};
+use axum::extract::State;
 use rusqlite::params_from_iter;
 use rusqlite::types::Value as Sql;
 use serde_json::{Value, json};
 
-use super::{page_param, pages, query};
+use super::params::{Page, Q, non_empty, offset, pages};
 use crate::server::db::iso;
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::state::Shared;
@@ -14,10 +14,19 @@ use crate::server::state::Shared;
 const DEFAULT_ITEMS: u64 = 20;
 const MAX_ITEMS: u64 = 100;
 
-pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResult<Json<Value>> {
-    let q = query(raw);
-    let page = page_param(&q)?;
-    let items = match q.get("items").map(|s| s.trim()).filter(|s| !s.is_empty()) {
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct EventsQuery {
+    page: Page,
+    /// Validated by hand: a bad value is a 422 naming `items` (extensions.md).
+    items: Option<String>,
+    status: Option<String>,
+    subscriptions: Option<String>,
+}
+
+pub async fn list(State(st): State<Shared>, Q(q): Q<EventsQuery>) -> ApiResult<Json<Value>> {
+    let page = q.page;
+    let items = match non_empty(&q.items) {
         None => DEFAULT_ITEMS,
         Some(s) => s
             .parse::<u64>()
@@ -27,13 +36,13 @@ pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResul
     };
     let mut conds = Vec::new();
     let mut args = Vec::new();
-    match q.get("status").map(String::as_str) {
-        None | Some("") => {}
+    match non_empty(&q.status) {
+        None => {}
         Some("success") => conds.push("success = 1".to_string()),
         Some("failed") => conds.push("success = 0".to_string()),
         Some(_) => return Err(ApiError::invalid("status", "must be failed or success")),
     }
-    if let Some(subs) = q.get("subscriptions") {
+    if let Some(subs) = &q.subscriptions {
         let kinds: Vec<&str> = subs.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
         if !kinds.is_empty() {
             conds.push(format!("event IN ({})", vec!["?"; kinds.len()].join(", ")));
@@ -51,7 +60,13 @@ pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResul
             params_from_iter(args.iter()),
             |r| r.get(0),
         )?;
-        let offset = (page - 1).saturating_mul(items);
+        // Past anything SQLite can skip: an empty page.
+        let Some(offset) = offset(page, items) else {
+            return Ok(Json(json!({
+                "webhook_events": [],
+                "meta": { "page": page.0, "pages": pages(total as u64, items) }
+            })));
+        };
         let events = conn
             .prepare(&format!(
                 "SELECT event, payload, response, success, created_at FROM webhook_events {filter}
@@ -69,7 +84,7 @@ pub async fn list(State(st): State<Shared>, RawQuery(raw): RawQuery) -> ApiResul
             })?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Json(
-            json!({ "webhook_events": events, "meta": { "page": page, "pages": pages(total as u64, items) } }),
+            json!({ "webhook_events": events, "meta": { "page": page.0, "pages": pages(total as u64, items) } }),
         ))
     })
     .await

@@ -1,0 +1,119 @@
+//! `frontdesk serve`'s command line. The clap definition lives here, with
+//! the rest of the CLI, so the server module does not depend on clap: the
+//! server takes a plain [`ServeOptions`].
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::server::{ServeOptions, ServerConfig};
+
+/// `frontdesk serve` command-line options.
+#[derive(Clone, clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on; port 0 picks a free one.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// SQLite file (created owner-only); seeded only when new, kept across restarts. In memory when absent.
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+    /// Number of demo contacts to seed.
+    #[arg(long, default_value_t = 300)]
+    pub contacts: usize,
+    /// Seed of the demo data: the same seed gives the same account.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// API key to accept. Without it every start issues a new key (only its hash is stored).
+    #[arg(long, env = "FRONTDESK_SERVE_API_KEY", hide_env_values = true)]
+    pub api_key: Option<String>,
+    /// Write a JSON description of the seeded account (with the key) to this new file
+    /// before the ready line; an existing file or link is refused.
+    #[arg(long)]
+    pub manifest: Option<PathBuf>,
+    /// Loopback URL that receives every webhook event by POST.
+    #[arg(long)]
+    pub webhook_url: Option<String>,
+    /// Turn off the simulated customer and bot activity.
+    #[arg(long)]
+    pub no_activity: bool,
+    /// Added latency per request, in milliseconds.
+    #[arg(long, default_value_t = 0)]
+    pub latency_ms: u64,
+    /// Share of requests (0.0 to 1.0) that answer 500.
+    #[arg(long, default_value_t = 0.0)]
+    pub fail_rate: f64,
+    /// Requests per second accepted; beyond it 429 with Retry-After.
+    #[arg(long)]
+    pub rate_limit: Option<u32>,
+    /// Seconds a client has to send a request's headers before it is disconnected.
+    #[arg(long, default_value_t = 10)]
+    pub header_timeout_secs: u64,
+    /// Most connections served at once; more wait until one ends.
+    #[arg(long, default_value_t = 256)]
+    pub max_connections: usize,
+    /// Stop when standard input reaches its end (a parent holding the pipe has gone).
+    #[arg(long, hide = true)]
+    pub exit_with_stdin: bool,
+}
+
+impl ServeArgs {
+    pub fn options(&self) -> ServeOptions {
+        ServeOptions {
+            addr: self.addr.clone(),
+            manifest: self.manifest.clone(),
+            exit_with_stdin: self.exit_with_stdin,
+            config: ServerConfig {
+                db: self.db.clone(),
+                contacts: self.contacts,
+                seed: self.seed,
+                api_key: self.api_key.clone(),
+                webhook_url: self.webhook_url.clone(),
+                activity: !self.no_activity,
+                latency_ms: self.latency_ms,
+                fail_rate: self.fail_rate,
+                rate_limit: self.rate_limit,
+                header_timeout: Duration::from_secs(self.header_timeout_secs.max(1)),
+                max_connections: self.max_connections.max(1),
+                ..ServerConfig::default()
+            },
+        }
+    }
+}
+
+impl std::fmt::Debug for ServeArgs {
+    /// The key stays out of Debug output.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServeArgs")
+            .field("addr", &self.addr)
+            .field("db", &self.db)
+            .field("contacts", &self.contacts)
+            .field("seed", &self.seed)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("manifest", &self.manifest)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        serve: ServeArgs,
+    }
+
+    #[test]
+    fn the_key_stays_out_of_debug_output() {
+        let w = Wrap::parse_from(["serve", "--api-key", "s3cret-key-value", "--contacts", "7"]);
+        let opts = w.serve.options();
+        assert_eq!(opts.config.api_key.as_deref(), Some("s3cret-key-value"));
+        assert_eq!(opts.config.contacts, 7);
+        for text in [format!("{:?}", w.serve), format!("{opts:?}")] {
+            assert!(!text.contains("s3cret-key-value"), "{text}");
+            assert!(text.contains("<redacted>"), "{text}");
+        }
+    }
+}
