@@ -444,3 +444,117 @@ fn demo_quits_cleanly_on(signal: &str) {
         "the demo server outlived the app"
     );
 }
+
+/// `Tab`, `d`, `y` in the thread deletes the selected sent message: gone
+/// through the API, and the screen says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn delete_a_sent_message_from_the_thread() {
+    let server = common::spawn(common::config(40, 7)).await;
+    let (base, key) = (server.base_url.clone(), server.api_key.clone());
+    let http = reqwest::Client::new();
+
+    // A contact on the first screen whose newest message is a sent one.
+    let first = get_json(&http, &format!("{base}/contacts"), &key).await;
+    let contacts = first["contacts"].as_array().unwrap().clone();
+    let mut found = None;
+    for (i, c) in contacts.iter().enumerate().take(15) {
+        let uuid = c["uuid"].as_str().unwrap();
+        let page = get_json(&http, &format!("{base}/contacts/{uuid}/messages"), &key).await;
+        let newest = &page["messages"][0];
+        if newest["status"] == "sent" && newest["uuid"].is_string() {
+            found = Some((i, uuid.to_string(), newest.clone()));
+            break;
+        }
+    }
+    let (index, contact, message) = found.expect("a thread ending with a sent message");
+    let message_uuid = message["uuid"].as_str().unwrap().to_string();
+    let text: String = message["text"].as_str().unwrap().chars().take(12).collect();
+
+    let tmp = tempfile::tempdir().unwrap();
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 30,
+            cols: 100,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let config = tmp.path().join("no-such-config.toml");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_frontdesk"));
+    cmd.args(["--config", config.to_str().unwrap()]);
+    cmd.env("FRONTDESK_BASE_URL", &base);
+    cmd.env("FRONTDESK_API_KEY", &key);
+    cmd.env("FRONTDESK_LOG", tmp.path().join("frontdesk.log"));
+    cmd.env("TERM", "xterm-256color");
+    let mut child = pair.slave.spawn_command(cmd).unwrap();
+    drop(pair.slave);
+    let screen = Arc::new(Mutex::new(Screen {
+        parser: vt100::Parser::new(NonZeroU16::new(30).unwrap(), NonZeroU16::new(100).unwrap(), 0),
+        raw: Vec::new(),
+    }));
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let feed = screen.clone();
+    let reader_thread = std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n @ 1..) = reader.read(&mut buf) {
+            feed.lock().unwrap().parser.process(&buf[..n]);
+        }
+    });
+    let mut keys = pair.master.take_writer().unwrap();
+    let mut press = |bytes: &[u8]| {
+        keys.write_all(bytes).unwrap();
+        keys.flush().unwrap();
+    };
+
+    wait_for(&screen, "the contact list", Duration::from_secs(30), |s| {
+        s.contents().contains("loaded") && selected_row(s).is_some()
+    });
+    let top = selected_row(screen.lock().unwrap().parser.screen()).unwrap();
+    for _ in 0..index {
+        press(b"j");
+    }
+    wait_for(&screen, "the selection to move", Duration::from_secs(10), |s| {
+        selected_row(s) == Some(top + index)
+    });
+    wait_for(
+        &screen,
+        "the thread with the sent message",
+        Duration::from_secs(10),
+        |s| s.contents().contains(&text),
+    );
+    press(b"\t");
+    press(b"d");
+    wait_for(&screen, "the confirmation", Duration::from_secs(10), |s| {
+        s.contents().contains("Delete this message?")
+    });
+    let listed = get_json(&http, &format!("{base}/contacts/{contact}/messages"), &key).await;
+    assert_eq!(
+        listed["messages"][0]["uuid"], message["uuid"],
+        "nothing deleted before y"
+    );
+    press(b"y");
+    wait_for(&screen, "the deleted toast", Duration::from_secs(10), |s| {
+        s.contents().contains("message deleted")
+    });
+    let listed = get_json(&http, &format!("{base}/contacts/{contact}/messages"), &key).await;
+    let left: Vec<&str> = listed["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["uuid"].as_str())
+        .collect();
+    assert!(
+        !left.contains(&message_uuid.as_str()),
+        "the message is gone on the server"
+    );
+
+    press(b"q");
+    let end = Instant::now() + Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < end, "frontdesk did not exit after q");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(pair.master);
+    let _ = reader_thread.join();
+    server.stop().await;
+}

@@ -1,23 +1,36 @@
-//! The event loop: input, clock, refresh timer, signals and effect results
-//! all arrive as `Msg` on one channel; drain what is queued, update, run the
-//! effects, draw once.
+//! The event loop: input, refresh timer, signals and effect results all
+//! arrive as `Msg` on one channel; drain what is queued, update, run the
+//! effects, draw once. The clock is the loop's own: it ticks every 120 ms
+//! only while a spinner is on screen, and otherwise wakes for a toast's end
+//! or the next step of relative times. A frame is drawn only when something
+//! came in or the clock changed what is shown: idle means asleep.
 
 use std::io::Write;
 use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use tokio::time::Instant;
 
 use crossterm::event::{Event, EventStream};
 use futures::StreamExt;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 
 use super::effect::{Effect, Runner};
-use super::model::Model;
+use super::model::{Model, Toast};
 use super::msg::Msg;
 use super::terminal::{TerminalGuard, osc52};
 use super::theme::Theme;
 use super::update::update;
-use super::view::view;
+use super::view::{take_spun, view};
 
-/// Feeds terminal events, ticks, refreshes and signals into `tx`.
+/// Spinner frames while something is loading.
+pub const ANIMATION: Duration = Duration::from_millis(120);
+/// Relative times ("5m") step by the minute: redrawn this often at most
+/// while nothing else happens.
+pub const CLOCK: Duration = Duration::from_secs(15);
+
+/// Feeds terminal events, refreshes and signals into `tx` (the loop keeps
+/// its own clock).
 pub fn spawn_sources(tx: &UnboundedSender<Msg>, refresh: Duration) -> Vec<tokio::task::JoinHandle<()>> {
     let mut tasks = Vec::new();
     let t = tx.clone();
@@ -39,17 +52,6 @@ pub fn spawn_sources(tx: &UnboundedSender<Msg>, refresh: Duration) -> Vec<tokio:
             }
         }
         let _ = t.send(Msg::Quit);
-    }));
-    let t = tx.clone();
-    tasks.push(tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_millis(120));
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-        loop {
-            tick.tick().await;
-            if t.send(Msg::Tick(chrono::Utc::now())).is_err() {
-                return;
-            }
-        }
     }));
     let t = tx.clone();
     tasks.push(tokio::spawn(async move {
@@ -78,6 +80,51 @@ pub fn spawn_sources(tx: &UnboundedSender<Msg>, refresh: Duration) -> Vec<tokio:
     tasks
 }
 
+/// What the clock alone can change on screen: toasts and the step of
+/// relative times. Spinners are tracked by [`Painter::animating`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clocked {
+    toasts: Vec<Toast>,
+    step: i64,
+}
+
+impl Clocked {
+    pub fn of(model: &Model) -> Clocked {
+        Clocked {
+            toasts: model.status.toasts.clone(),
+            step: model.now.timestamp().div_euclid(CLOCK.as_secs() as i64),
+        }
+    }
+}
+
+/// Decides when to wake and whether to draw.
+#[derive(Debug, Default)]
+pub struct Painter {
+    /// The last frame showed a spinner: keep ticking.
+    pub animating: bool,
+}
+
+impl Painter {
+    /// After a batch of messages: a frame is due for input or results
+    /// (`news`), a spinner's next glyph, or a clock change on screen.
+    pub fn wants_frame(&self, news: bool, before: &Clocked, model: &Model) -> bool {
+        news || self.animating || *before != Clocked::of(model)
+    }
+
+    /// How long the loop may sleep when nothing comes in.
+    pub fn sleep_for(&self, model: &Model, now: DateTime<Utc>) -> Duration {
+        if self.animating {
+            return ANIMATION;
+        }
+        let step = CLOCK.as_millis() as i64;
+        let mut ms = step - now.timestamp_millis().rem_euclid(step);
+        for t in &model.status.toasts {
+            ms = ms.min((t.until - now).num_milliseconds().max(0) + 1);
+        }
+        Duration::from_millis(ms.max(1) as u64)
+    }
+}
+
 /// Runs until the model asks to quit.
 pub async fn run_loop(
     guard: &mut TerminalGuard,
@@ -88,17 +135,38 @@ pub async fn run_loop(
     initial: Vec<Effect>,
 ) -> std::io::Result<()> {
     perform(guard, runner, initial)?;
+    let mut painter = Painter::default();
     guard.terminal.draw(|f| view(model, f, &theme))?;
-    while let Some(first) = rx.recv().await {
-        let mut effects = update(model, first);
-        while let Ok(msg) = rx.try_recv() {
+    painter.animating = take_spun();
+    loop {
+        let wake = Instant::now() + painter.sleep_for(model, Utc::now());
+        let first = tokio::select! {
+            m = rx.recv() => match m {
+                Some(m) => m,
+                None => break,
+            },
+            _ = tokio::time::sleep_until(wake) => Msg::Tick(Utc::now()),
+        };
+        let before = Clocked::of(model);
+        let mut news = false;
+        let mut effects = Vec::new();
+        if !matches!(first, Msg::Tick(_)) {
+            // Keys and results see the current time (toasts start now).
+            effects.extend(update(model, Msg::Tick(Utc::now())));
+        }
+        let mut next = Some(first);
+        while let Some(msg) = next.take().or_else(|| rx.try_recv().ok()) {
+            news |= !matches!(msg, Msg::Tick(_));
             effects.extend(update(model, msg));
         }
         perform(guard, runner, effects)?;
         if model.quit {
             break;
         }
-        guard.terminal.draw(|f| view(model, f, &theme))?;
+        if painter.wants_frame(news, &before, model) {
+            guard.terminal.draw(|f| view(model, f, &theme))?;
+            painter.animating = take_spun();
+        }
     }
     Ok(())
 }
@@ -146,4 +214,115 @@ fn effect_name(e: &Effect) -> &'static str {
 pub fn initial_size() -> Msg {
     let (w, h) = crossterm::terminal::size().unwrap_or((80, 24));
     Msg::Resize(w, h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::fixtures::{contacts, full_contact, messages, model_with, page};
+    use crate::tui::theme::Theme;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    /// Draws like the loop does and says whether a spinner was on screen.
+    fn draw(model: &Model) -> bool {
+        let mut terminal = Terminal::new(TestBackend::new(model.width, model.height)).expect("test backend");
+        take_spun();
+        terminal.draw(|f| view(model, f, &Theme::plain())).expect("draw");
+        let spun = take_spun();
+        if spun {
+            eprintln!("{}", terminal.backend());
+        }
+        spun
+    }
+
+    /// Contacts and the first thread loaded, nothing in flight.
+    fn idle_model() -> Model {
+        let mut m = model_with(20, 160, 48);
+        if let (Some(id), Some(contact)) = (m.thread.loading, m.thread.contact.clone()) {
+            update(
+                &mut m,
+                Msg::ThreadLoaded {
+                    id,
+                    contact,
+                    fetch: crate::tui::msg::ThreadFetch::Initial,
+                    result: Ok(page(messages(20), None)),
+                },
+            );
+        }
+        let uuid = m.thread.contact.clone().unwrap_or_default();
+        if let Some(id) = m.details.loading {
+            let result = Ok(full_contact(0));
+            update(
+                &mut m,
+                Msg::ContactLoaded {
+                    id,
+                    uuid: uuid.clone(),
+                    result,
+                },
+            );
+        }
+        if let Some(id) = m.details.bot.loading {
+            let result = Err(crate::api::ApiError::NotFound { what: "bot".into() });
+            update(&mut m, Msg::BotLoaded { id, uuid, result });
+        }
+        if let Some(id) = m.list.loading {
+            let generation = m.list.generation;
+            update(
+                &mut m,
+                Msg::ContactsLoaded {
+                    id,
+                    generation,
+                    fetch: crate::tui::msg::ListFetch::Next,
+                    result: Ok(page(contacts(20..25), None)),
+                },
+            );
+        }
+        m
+    }
+
+    #[test]
+    fn an_idle_model_is_not_redrawn_on_a_tick_and_sleeps() {
+        let mut m = idle_model();
+        let painter = Painter { animating: draw(&m) };
+        assert!(!painter.animating, "nothing loads: no spinner");
+        let before = Clocked::of(&m);
+        let later = m.now + chrono::Duration::milliseconds(120);
+        update(&mut m, Msg::Tick(later));
+        assert!(
+            !painter.wants_frame(false, &before, &m),
+            "a tick that changes nothing draws nothing"
+        );
+        assert!(
+            painter.sleep_for(&m, later) >= Duration::from_millis(500),
+            "idle: no 120 ms ticks"
+        );
+    }
+
+    #[test]
+    fn a_spinner_keeps_the_clock_ticking_and_input_draws() {
+        let mut m = model_with(20, 160, 48);
+        m.thread.contact = Some("someone".into());
+        m.thread.loading = Some(99);
+        let painter = Painter { animating: draw(&m) };
+        assert!(painter.animating, "the loading thread shows a spinner");
+        assert_eq!(painter.sleep_for(&m, m.now), ANIMATION);
+        let before = Clocked::of(&m);
+        assert!(painter.wants_frame(false, &before, &m));
+        let idle = Painter::default();
+        assert!(idle.wants_frame(true, &before, &m), "input or a result always draws");
+    }
+
+    #[test]
+    fn a_toast_ending_draws_and_is_woken_for() {
+        let mut m = idle_model();
+        let now = m.now;
+        m.status.push(crate::tui::model::ToastKind::Info, "saved", now);
+        let painter = Painter::default();
+        assert!(painter.sleep_for(&m, now) <= Duration::from_millis(4001));
+        let before = Clocked::of(&m);
+        update(&mut m, Msg::Tick(now + chrono::Duration::seconds(5)));
+        assert!(m.status.toasts.is_empty());
+        assert!(painter.wants_frame(false, &before, &m), "the toast went away");
+    }
 }

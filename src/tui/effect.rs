@@ -3,6 +3,7 @@
 //! holds the task handles, so a superseded fetch is aborted here.
 
 pub(crate) mod account;
+pub mod thread;
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -84,6 +85,8 @@ pub enum Effect {
     },
     /// The reply composer's requests.
     Compose(super::reply::ComposeEffect),
+    /// Delete and delivery status of a thread's message.
+    Thread(thread::ThreadEffect),
     /// Terminal-side effects, done by the loop itself.
     CopyToClipboard(String),
     Bell,
@@ -180,6 +183,10 @@ fn log_failure(msg: &Msg) {
             None => return,
         },
         Msg::Account(m) => match m.failure() {
+            Some(f) => f,
+            None => return,
+        },
+        Msg::Thread(m) => match m.failure() {
             Some(f) => f,
             None => return,
         },
@@ -310,6 +317,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             Msg::SelectionSettled(id)
         }
         Effect::Compose(e) => super::reply::perform(client, e).await,
+        Effect::Thread(e) => Msg::Thread(thread::perform(client, e).await),
         Effect::CopyToClipboard(_) | Effect::Bell | Effect::Redraw => return None,
     })
 }

@@ -36,6 +36,8 @@ pub enum Action {
     Redraw,
     Cancel,
     Quit,
+    DeleteMessage,
+    MessageInfo,
 }
 
 /// A key as the table writes it: a code plus whether Ctrl is held.
@@ -153,6 +155,20 @@ pub static KEYMAP: &[Binding] = &[
     bind!(Redraw, [ctrl('l')], "C-l", "redraw", "Redraw the screen"),
     bind!(Cancel, [code(KeyCode::Esc)], "Esc", "cancel", "Cancel / clear search"),
     bind!(Quit, [ch('q'), ctrl('c')], "q C-c", "quit", "Quit"),
+    bind!(
+        DeleteMessage,
+        [ch('d')],
+        "d",
+        "delete-message",
+        "Delete the selected message"
+    ),
+    bind!(
+        MessageInfo,
+        [ch('i')],
+        "i",
+        "message-info",
+        "Details of the selected message"
+    ),
 ];
 
 /// The action bound to `key`, if any. Shift is ignored for characters

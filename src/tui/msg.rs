@@ -3,6 +3,7 @@
 //! produced them so stale ones can be recognised and dropped.
 
 pub(crate) mod account;
+pub mod thread;
 
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
@@ -138,4 +139,6 @@ pub enum Msg {
     Compose(super::reply::ComposeMsg),
     /// Results for the account overlay.
     Account(account::AccountMsg),
+    /// Results of a thread message's delete or status.
+    Thread(thread::ThreadMsg),
 }

@@ -20,7 +20,7 @@ pub use catalog::Catalog;
 pub use contact_list::{ContactList, PendingWrite, Search};
 pub use details::{Availability, BotPanel, Details, Known};
 pub use overlay::{FormKind, Overlay};
-pub use status::{StatusBar, ToastKind};
+pub use status::{StatusBar, Toast, ToastKind};
 pub use thread::Thread;
 
 use super::form::Form;

@@ -199,7 +199,7 @@ fn send(model: &mut Model, uuid: &str, body: SendMessage, shown: String, is_text
         polls: 0,
         is_text,
     });
-    model.thread.scroll = 0;
+    model.thread.scroll_to_newest();
     fx.push(Effect::Compose(ComposeEffect::Send {
         id,
         contact: uuid.to_string(),

@@ -82,6 +82,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Compose(m) => compose::on_msg(model, m, &mut fx),
         Msg::Account(m) => account::loaded(model, m, &mut fx),
+        Msg::Thread(m) => thread::on_msg(model, m, &mut fx),
         Msg::TeamMembersLoaded { result, .. } => {
             if let Ok(members) = result {
                 for m in members {
@@ -116,6 +117,9 @@ fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     // composer does.
     if model.account.is_some() {
         account::key(model, key, fx);
+        return;
+    }
+    if thread::popup_key(model, key, fx) {
         return;
     }
     if compose::active(model) {
@@ -178,6 +182,8 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
             }
         }
         Action::Quit => model.quit = true,
+        Action::DeleteMessage => thread::ask_delete(model),
+        Action::MessageInfo => thread::open_info(model, fx),
     }
 }
 

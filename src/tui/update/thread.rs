@@ -1,13 +1,35 @@
-//! The thread: loading, older batches by cursor, refresh, scrolling.
+//! The thread: loading, older batches by cursor, refresh, the message
+//! cursor, delete and details.
 
-use std::collections::HashSet;
+use std::time::Duration;
 
-use crate::api::{ApiError, Message, Page, PageRequest};
+use crossterm::event::{KeyCode, KeyEvent};
+
+use crate::api::{ApiError, DeliveryStatus, Message, MessageStatus, Page, PageRequest};
 use crate::tui::effect::Effect;
+use crate::tui::effect::thread::ThreadEffect;
 use crate::tui::keymap::Action;
-use crate::tui::model::{Model, Thread, ToastKind};
+use crate::tui::model::thread::{Delivery, Geometry, Popup};
+use crate::tui::model::{Model, Pane, Thread, ToastKind};
+use crate::tui::msg::thread::ThreadMsg;
 use crate::tui::msg::{ReqId, ThreadFetch};
-use crate::tui::view::thread::line_count;
+
+/// How often an open details popup asks for the delivery status again.
+pub const STATUS_POLL: Duration = Duration::from_secs(2);
+
+/// Older batches are fetched while the cursor is this many messages or
+/// fewer from the oldest loaded one, so `k` rarely waits on the network.
+const PREFETCH: usize = 40;
+
+/// The thread pane's geometry now.
+fn geometry(model: &Model) -> Geometry {
+    let (w, h) = model.thread_inner();
+    Geometry {
+        width: w,
+        height: h.max(1) as usize,
+        tz: model.session.tz,
+    }
+}
 
 /// Shows `uuid`'s thread and asks for its newest batch.
 pub(crate) fn open(model: &mut Model, uuid: &str, fx: &mut Vec<Effect>) {
@@ -65,11 +87,6 @@ fn fetch_older(model: &mut Model, fx: &mut Vec<Effect>) {
     });
 }
 
-fn total_lines(model: &Model) -> usize {
-    let (w, _) = model.thread_inner();
-    line_count(&model.thread.messages, w, model.session.tz)
-}
-
 pub(crate) fn loaded(
     model: &mut Model,
     id: ReqId,
@@ -95,6 +112,7 @@ pub(crate) fn loaded(
         Err(e) => {
             let now = model.now;
             model.thread.error = Some(e.to_string());
+            model.thread.to_start = false;
             if fetch != ThreadFetch::Refresh {
                 model
                     .status
@@ -106,70 +124,239 @@ pub(crate) fn loaded(
     model.thread.error = None;
     let mut batch = page.items;
     batch.reverse(); // the server sends newest first
+    let g = geometry(model);
     match fetch {
         ThreadFetch::Initial => {
-            model.thread.messages = batch;
-            model.thread.older = page.meta.next;
-            model.thread.loaded = true;
-            model.thread.scroll = 0;
+            let t = &mut model.thread;
+            t.messages = batch;
+            t.older = page.meta.next;
+            t.loaded = true;
+            t.scroll_to_newest();
             // A short first batch may not fill the pane: fetch more at once.
-            if total_lines(model) <= model.thread_inner().1 as usize {
+            if t.at_oldest(g) {
                 fetch_older(model, fx);
             }
         }
         ThreadFetch::Older => {
-            let known: HashSet<String> = model.thread.messages.iter().map(Thread::key).collect();
-            batch.retain(|m| !known.contains(&Thread::key(m)));
-            let n = batch.len();
-            model.thread.messages.splice(0..0, batch);
-            if let Some(f) = model.thread.new_from.as_mut() {
-                *f += n;
+            let t = &mut model.thread;
+            t.prepend(batch);
+            t.older = page.meta.next;
+            if t.to_start {
+                if t.older.is_some() {
+                    t.cursor = Some(0);
+                    t.reveal(0, g);
+                    fetch_older(model, fx);
+                } else {
+                    t.to_start = false;
+                    t.cursor = Some(0);
+                    t.reveal(0, g);
+                }
+            } else if t.selected().is_some_and(|c| c < PREFETCH) || t.at_oldest(g) {
+                fetch_older(model, fx);
             }
-            model.thread.older = page.meta.next;
-            // `scroll` counts from the bottom, so the view stays where it was.
         }
         ThreadFetch::Refresh => {
-            let known: HashSet<String> = model.thread.messages.iter().map(Thread::key).collect();
-            let latest = model.thread.messages.last().and_then(|m| m.created_at);
-            batch.retain(|m| !known.contains(&Thread::key(m)) && m.created_at >= latest);
-            if batch.is_empty() {
-                return;
-            }
-            let before = total_lines(model);
-            let start = model.thread.messages.len();
-            model.thread.messages.extend(batch);
-            if model.thread.new_from.is_none() {
-                model.thread.new_from = Some(start);
-            }
-            if model.thread.scroll > 0 {
-                model.thread.scroll += total_lines(model) - before;
-            }
-            if model.session.bell {
+            if model.thread.append(batch) > 0 && model.session.bell {
                 fx.push(Effect::Bell);
             }
         }
     }
 }
 
+/// `j`/`k` move the cursor a message; the page keys move the view a screen
+/// and the cursor with it; `g` goes to the start (loading all older
+/// batches), `G` back to the newest.
 pub(crate) fn scroll(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
-    let (_, h) = model.thread_inner();
-    let h = h.max(1) as usize;
-    let max = total_lines(model).saturating_sub(h);
+    let g = geometry(model);
     let t = &mut model.thread;
-    t.scroll = match action {
-        Action::MoveUp => t.scroll + 1,
-        Action::MoveDown => t.scroll.saturating_sub(1),
-        Action::PageUp => t.scroll + h,
-        Action::PageDown => t.scroll.saturating_sub(h),
-        Action::Top => max,
-        Action::Bottom => 0,
-        _ => t.scroll,
+    let Some(sel) = t.selected() else {
+        if action == Action::Top {
+            fetch_older(model, fx);
+        }
+        return;
+    };
+    let last = t.messages.len() - 1;
+    match action {
+        Action::MoveUp => {
+            let c = sel.saturating_sub(1);
+            t.cursor = Some(c);
+            t.to_start = false;
+            t.reveal(c, g);
+        }
+        Action::MoveDown if sel + 1 >= last => t.scroll_to_newest(),
+        Action::MoveDown => {
+            t.cursor = Some(sel + 1);
+            t.reveal(sel + 1, g);
+        }
+        Action::PageUp => {
+            t.scroll_up(g.height, g);
+            t.to_start = false;
+            t.cursor = t.block_at_row(0, g);
+        }
+        Action::PageDown => {
+            t.scroll_down(g.height, g);
+            if t.top.is_none() {
+                t.scroll_to_newest();
+            } else {
+                t.cursor = t.block_at_row(g.height - 1, g);
+            }
+        }
+        Action::Top => {
+            t.cursor = Some(0);
+            t.reveal(0, g);
+            t.to_start = t.older.is_some();
+        }
+        Action::Bottom => t.scroll_to_newest(),
+        _ => {}
     }
-    .min(max);
-    if t.scroll == 0 {
-        t.new_from = None;
-    }
-    if t.scroll >= max {
+    let near_start = t.selected().is_some_and(|c| c < PREFETCH) || t.at_oldest(g);
+    if near_start || t.to_start {
         fetch_older(model, fx);
+    }
+}
+
+/// The selected message, if the thread pane has the focus and a message.
+fn selected_message(model: &mut Model) -> Option<Message> {
+    if model.focus != Pane::Thread {
+        toast(
+            model,
+            ToastKind::Info,
+            "move to the thread (Tab) and pick a message with j/k",
+        );
+        return None;
+    }
+    let t = &model.thread;
+    let m = t.selected().map(|i| t.messages[i].clone());
+    if m.is_none() {
+        toast(model, ToastKind::Info, "no message to pick in this thread");
+    }
+    m
+}
+
+fn toast(model: &mut Model, kind: ToastKind, text: impl Into<String>) {
+    let now = model.now;
+    model.status.push(kind, text, now);
+}
+
+/// `d`: asks to delete the selected message, or says why it cannot be.
+pub(crate) fn ask_delete(model: &mut Model) {
+    let Some(m) = selected_message(model) else { return };
+    let why_not = match (&m.status, &m.uuid) {
+        (MessageStatus::Sent, Some(_)) => None,
+        (MessageStatus::Sent, None) => Some("this message has no id to delete it by"),
+        (MessageStatus::Received, _) => Some("a received message is the customer's: only sent ones can be deleted"),
+        (MessageStatus::Note, _) => Some("a note is not a message: only sent messages can be deleted"),
+        (MessageStatus::Other(_), _) => Some("only messages sent from this side can be deleted"),
+    };
+    if let Some(why) = why_not {
+        return toast(model, ToastKind::Info, format!("cannot delete: {why}"));
+    }
+    if model.thread.deleting.is_some() {
+        return toast(model, ToastKind::Info, "a delete is still in progress");
+    }
+    model.thread.popup = Some(Popup::ConfirmDelete { message: Box::new(m) });
+}
+
+/// `i`: the selected message's details; a sent one's delivery status is
+/// fetched now and again every [`STATUS_POLL`] while they are open.
+pub(crate) fn open_info(model: &mut Model, fx: &mut Vec<Effect>) {
+    let Some(m) = selected_message(model) else { return };
+    let (delivery, poll) = match (&m.status, &m.uuid) {
+        (MessageStatus::Sent, Some(uuid)) => {
+            let id = model.next_id();
+            fx.push(Effect::Thread(ThreadEffect::Status {
+                id,
+                uuid: uuid.clone(),
+                after: Duration::ZERO,
+            }));
+            (Delivery::Loading, Some(id))
+        }
+        _ => (Delivery::NotSent, None),
+    };
+    model.thread.popup = Some(Popup::Info {
+        message: Box::new(m),
+        delivery,
+        poll,
+    });
+}
+
+/// Keys while a popup is open: `y` confirms a delete, `Esc`/`n`/`q`/`i`
+/// close. Returns false when no popup is open.
+pub(crate) fn popup_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> bool {
+    let Some(popup) = model.thread.popup.take() else {
+        return false;
+    };
+    match (popup, key.code) {
+        (Popup::ConfirmDelete { message }, KeyCode::Char('y' | 'Y')) => {
+            let (Some(uuid), key) = (message.uuid.clone(), Thread::key(&message)) else {
+                return true;
+            };
+            let id = model.next_id();
+            model.thread.deleting = Some((id, key.clone()));
+            fx.push(Effect::Thread(ThreadEffect::Delete { id, uuid, key }));
+            toast(model, ToastKind::Info, "deleting the message…");
+        }
+        (_, KeyCode::Esc | KeyCode::Char('n' | 'N' | 'q' | 'i')) => {}
+        (popup, _) => model.thread.popup = Some(popup),
+    }
+    true
+}
+
+pub(crate) fn on_msg(model: &mut Model, msg: ThreadMsg, fx: &mut Vec<Effect>) {
+    match msg {
+        ThreadMsg::Deleted { id, key, result } => {
+            if model.thread.deleting.as_ref().map(|d| d.0) != Some(id) {
+                return;
+            }
+            model.thread.deleting = None;
+            match result {
+                // The thread may have changed meanwhile: remove by identity.
+                Ok(()) => {
+                    model.thread.remove(&key);
+                    toast(model, ToastKind::Success, "message deleted");
+                }
+                Err(e) => toast(model, ToastKind::Error, format!("could not delete the message: {e}")),
+            }
+        }
+        ThreadMsg::Status { id, result } => {
+            let Some(Popup::Info {
+                message,
+                delivery,
+                poll,
+            }) = model.thread.popup.as_mut()
+            else {
+                return; // closed: the poll ends here
+            };
+            if *poll != Some(id) {
+                return;
+            }
+            *poll = None;
+            let again = match result {
+                Ok(s) => {
+                    let done = matches!(s.status, DeliveryStatus::Read | DeliveryStatus::Failed);
+                    *delivery = Delivery::Known(s);
+                    !done
+                }
+                Err(ApiError::NotFound { .. }) => {
+                    *delivery = Delivery::Unavailable("not sent through this interface: no delivery status".into());
+                    false
+                }
+                Err(e) => {
+                    *delivery = Delivery::Unavailable(format!("could not get the delivery status: {e}"));
+                    true
+                }
+            };
+            if let (true, Some(uuid)) = (again, message.uuid.clone()) {
+                let id = model.next_id();
+                if let Some(Popup::Info { poll, .. }) = model.thread.popup.as_mut() {
+                    *poll = Some(id);
+                }
+                fx.push(Effect::Thread(ThreadEffect::Status {
+                    id,
+                    uuid,
+                    after: STATUS_POLL,
+                }));
+            }
+        }
     }
 }

@@ -11,6 +11,8 @@ pub(crate) mod thread;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_thread;
 
 use chrono::{DateTime, Utc};
 use ratatui::Frame;
@@ -21,8 +23,19 @@ use super::theme::Theme;
 
 pub const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
+thread_local! {
+    /// Set whenever a spinner is drawn: the loop ticks only while one shows.
+    static SPUN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 pub fn spinner(frame: u64) -> &'static str {
+    SPUN.with(|s| s.set(true));
     SPINNER[(frame % SPINNER.len() as u64) as usize]
+}
+
+/// Whether a spinner was drawn since the last call.
+pub fn take_spun() -> bool {
+    SPUN.with(|s| s.replace(false))
 }
 
 /// Draws the whole screen.

@@ -2,136 +2,21 @@
 //! width. Received `‹`, sent `›` (right-aligned), notes `✎`: distinct
 //! without colour.
 
-use std::collections::HashMap;
-
-use chrono::{DateTime, FixedOffset, Utc};
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
-use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
-use unicode_segmentation::UnicodeSegmentation;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph};
 
-use super::clean;
-use super::{pane_block, spinner};
-use crate::api::{Message, MessageStatus};
+use super::overlay::centered;
+use super::{clean, pane_block, spinner, stamp};
+use crate::text::truncate;
+use crate::tui::model::thread::{Delivery, Geometry, Kind, Popup, Side};
 use crate::tui::model::{Model, Pane};
-use crate::tui::text::{plain_flags, sanitize, width};
 use crate::tui::theme::Theme;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Day,
-    NewMark,
-    Header(Side),
-    Body(Side),
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Side {
-    Received,
-    Sent,
-    Note,
-}
-
-fn side(m: &Message) -> Side {
-    match m.status {
-        MessageStatus::Sent => Side::Sent,
-        MessageStatus::Note => Side::Note,
-        _ => Side::Received,
-    }
-}
-
-fn local(t: DateTime<Utc>, tz: Option<FixedOffset>) -> DateTime<FixedOffset> {
-    t.with_timezone(&super::offset(tz))
-}
-
-/// The thread as plain lines with their kinds.
-fn layout(
-    messages: &[Message],
-    w: u16,
-    tz: Option<FixedOffset>,
-    new_from: Option<usize>,
-    marks: &HashMap<String, String>,
-) -> Vec<(Kind, String)> {
-    let w = w.max(8) as usize;
-    let mut out = Vec::new();
-    let mut day = None;
-    for (i, m) in messages.iter().enumerate() {
-        let t = m.created_at.map(|t| local(t, tz));
-        if let Some(t) = t
-            && day != Some(t.date_naive())
-        {
-            day = Some(t.date_naive());
-            out.push((Kind::Day, format!("── {} ──", t.format("%a %-d %b %Y"))));
-        }
-        if new_from == Some(i) {
-            out.push((Kind::NewMark, "── new ──".into()));
-        }
-        let time = t.map(|t| t.format("%H:%M").to_string()).unwrap_or_default();
-        let s = side(m);
-        let header = match s {
-            Side::Received => format!("‹ {time} {}", clean(&m.from)),
-            Side::Sent => match m.uuid.as_ref().and_then(|u| marks.get(u)) {
-                Some(mark) => format!("{time} {} › {mark}", clean(&m.from)),
-                None => format!("{time} {} ›", clean(&m.from)),
-            },
-            Side::Note => format!("✎ note {time}"),
-        };
-        out.push((Kind::Header(s), crate::tui::text::truncate(&header, w).into_owned()));
-        let indent = if s == Side::Sent { 4 } else { 2 };
-        for l in wrap(&plain_flags(&sanitize(&m.text, true)), w - indent) {
-            let l = if s == Side::Sent {
-                l
-            } else {
-                format!("{}{l}", " ".repeat(indent))
-            };
-            out.push((Kind::Body(s), l));
-        }
-    }
-    out
-}
-
-/// How many lines the thread takes at inner width `w`.
-pub fn line_count(messages: &[Message], w: u16, tz: Option<FixedOffset>) -> usize {
-    layout(messages, w, tz, None, &HashMap::new()).len()
-}
-
-/// Word wrap by display width; words wider than a line break by grapheme.
-pub fn wrap(text: &str, w: usize) -> Vec<String> {
-    let w = w.max(1);
-    let mut lines = Vec::new();
-    for para in text.split('\n') {
-        let mut line = String::new();
-        let mut used = 0;
-        for word in para.split_word_bounds() {
-            let ww = width(word);
-            if used + ww > w && used > 0 {
-                lines.push(std::mem::take(&mut line).trim_end().to_string());
-                used = 0;
-                if word.trim().is_empty() {
-                    continue;
-                }
-            }
-            if ww > w {
-                for g in word.graphemes(true) {
-                    let gw = width(g);
-                    if used + gw > w && used > 0 {
-                        lines.push(std::mem::take(&mut line));
-                        used = 0;
-                    }
-                    line.push_str(g);
-                    used += gw;
-                }
-            } else {
-                line.push_str(word);
-                used += ww;
-            }
-        }
-        lines.push(line.trim_end().to_string());
-    }
-    lines
-}
+/// Kept here for the composer's outbox lines, which wrap the same way.
+pub use crate::tui::model::thread::layout::wrap;
 
 pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let t = &model.thread;
@@ -171,46 +56,36 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         return;
     }
     let marks = super::compose::marks(model);
-    let mut all = layout(&t.messages, inner.width, model.session.tz, t.new_from, &marks);
-    all.extend(
-        super::compose::outbox_lines(model, inner.width, model.session.tz)
-            .into_iter()
-            .map(|(h, l)| {
-                (
-                    if h {
-                        Kind::Header(Side::Sent)
-                    } else {
-                        Kind::Body(Side::Sent)
-                    },
-                    l,
-                )
-            }),
-    );
-    let top_line = if t.loading_older.is_some() {
-        Some(format!("{} loading older messages…", spinner(model.frame)))
-    } else if t.older.is_none() {
-        Some(if t.messages.is_empty() {
-            "no messages yet".into()
-        } else {
-            "— start of conversation —".into()
+    let outbox = super::compose::outbox_lines(model, inner.width, model.session.tz)
+        .into_iter()
+        .map(|(h, l)| {
+            (
+                if h {
+                    Kind::Header(Side::Sent)
+                } else {
+                    Kind::Body(Side::Sent)
+                },
+                l,
+            )
         })
-    } else {
-        None
+        .collect();
+    let g = Geometry {
+        width: inner.width,
+        height: h,
+        tz: model.session.tz,
     };
-    if let Some(l) = top_line {
-        all.insert(0, (Kind::Day, l));
-    }
-    // Newest at the bottom: a short thread sits on the bottom edge.
-    if all.len() < h {
-        let pad = h - all.len();
-        all.splice(0..0, std::iter::repeat_n((Kind::Day, String::new()), pad));
-    }
-    let total = all.len();
-    let scroll = t.scroll.min(total.saturating_sub(h));
-    let start = total.saturating_sub(h + scroll);
-    let lines: Vec<Line> = all[start..(start + h).min(total)]
-        .iter()
+    let focused = model.focus == Pane::Thread;
+    // Only a spinner on screen keeps the clock ticking: ask for one only then.
+    let spin = if t.loading_older.is_some() {
+        spinner(model.frame)
+    } else {
+        ""
+    };
+    let visible = t.visible_lines(g, spin, focused, |u| marks.get(u).cloned(), outbox);
+    let lines: Vec<Line> = visible
+        .into_iter()
         .map(|(k, text)| {
+            let selected = focused && matches!(k, Kind::Header(_)) && text.starts_with('▶');
             let (style, align): (Style, Alignment) = match k {
                 Kind::Day => (theme.dim(), Alignment::Center),
                 Kind::NewMark => (theme.unread(), Alignment::Center),
@@ -220,9 +95,73 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
                 Kind::Body(Side::Received) => (theme.received(), Alignment::Left),
                 Kind::Body(Side::Note) => (theme.note(), Alignment::Left),
             };
-            Line::styled(text.clone(), style).alignment(align)
+            let style = if selected { theme.selected() } else { style };
+            Line::styled(text, style).alignment(align)
         })
         .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+    if let Some(p) = &t.popup {
+        popup(model, p, frame, area, theme);
+    }
+}
+
+/// The delete confirmation or a message's details, over the thread pane.
+fn popup(model: &Model, p: &Popup, frame: &mut Frame, area: Rect, theme: &Theme) {
+    let tz = model.session.tz;
+    let (title, message) = match p {
+        Popup::ConfirmDelete { message } => (" Delete this message? ", message),
+        Popup::Info { message, .. } => (" Message (Esc closes) ", message),
+    };
+    let w = area.width.clamp(20, 64);
+    let text_w = w.saturating_sub(4) as usize;
+    let mut lines: Vec<Line> = Vec::new();
+    let field = |name: &str, value: String| {
+        Line::from(vec![
+            Span::styled(format!("{name:<9}"), theme.dim()),
+            Span::raw(truncate(&value, text_w.saturating_sub(9)).into_owned()),
+        ])
+    };
+    let when = stamp(message.created_at, tz).unwrap_or_else(|| "unknown".into());
+    match p {
+        Popup::ConfirmDelete { .. } => {
+            lines.push(field("sent", when));
+            for l in wrap(&clean(&message.text), text_w).into_iter().take(3) {
+                lines.push(Line::raw(l));
+            }
+            lines.push(Line::styled(
+                truncate("The service's copy goes; the customer's phone keeps it.", text_w).into_owned(),
+                theme.dim(),
+            ));
+            lines.push(Line::from(vec![
+                Span::styled("y", theme.accent()),
+                Span::raw(" delete   "),
+                Span::styled("n Esc", theme.accent()),
+                Span::raw(" keep"),
+            ]));
+        }
+        Popup::Info { delivery, .. } => {
+            lines.push(field("kind", message.status.to_string()));
+            lines.push(field("channel", clean(&message.channel)));
+            lines.push(field("from", clean(&message.from)));
+            lines.push(field("to", clean(&message.to)));
+            lines.push(field("time", when));
+            if let Some(u) = &message.uuid {
+                lines.push(field("id", clean(u)));
+            }
+            let d = match delivery {
+                Delivery::NotSent => "none (not sent through the interface)".to_string(),
+                Delivery::Loading => format!("{} checking…", spinner(model.frame)),
+                Delivery::Known(r) => format!("{} (kept up to date)", clean(&r.status.to_string())),
+                Delivery::Unavailable(why) => clean(why),
+            };
+            lines.push(field("delivery", d));
+        }
+    }
+    let r = centered(area, w, lines.len() as u16 + 2);
+    frame.render_widget(Clear, r);
+    let block = Block::bordered().title(title).border_style(theme.border_focused());
+    let inner = block.inner(r);
+    frame.render_widget(block, r);
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
@@ -231,13 +170,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn wraps_by_width_and_keeps_wide_graphemes_whole() {
+    fn the_composer_wraps_like_the_thread() {
         assert_eq!(wrap("hello world again", 11), vec!["hello world", "again"]);
-        let cjk = wrap("你好世界你好", 5);
-        assert!(cjk.iter().all(|l| width(l) <= 5), "{cjk:?}");
-        assert_eq!(cjk.concat(), "你好世界你好");
-        let emoji = wrap("👍🏽👍🏽👍🏽", 4);
-        assert_eq!(emoji, vec!["👍🏽👍🏽", "👍🏽"]);
-        assert_eq!(wrap("a\nb", 10), vec!["a", "b"]);
     }
 }

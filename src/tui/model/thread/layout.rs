@@ -1,0 +1,224 @@
+//! The thread's layout, shared by `update` (cursor, scrolling) and the view
+//! (drawing): a message's block is its lead lines (start of conversation, day
+//! separator, new mark), a header and its wrapped body. Bodies are wrapped
+//! once per width and kept in a cache, so a frame or a scroll step lays out
+//! only the messages it touches.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
+use unicode_segmentation::UnicodeSegmentation;
+
+use crate::api::{Message, MessageStatus};
+use crate::text::{plain_flags, sanitize, sanitize_line, truncate, width};
+
+/// What a line of the thread is, for its style and alignment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Day,
+    NewMark,
+    Header(Side),
+    Body(Side),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Received,
+    Sent,
+    Note,
+}
+
+pub fn side(m: &Message) -> Side {
+    match m.status {
+        MessageStatus::Sent => Side::Sent,
+        MessageStatus::Note => Side::Note,
+        _ => Side::Received,
+    }
+}
+
+/// Wrapped bodies at one width, by message identity ([`super::Thread::key`]).
+/// Messages are immutable once sent, so an entry never goes stale; a new
+/// width empties the cache and messages are laid out again as they are
+/// needed (a resize costs what is drawn next, not the whole thread).
+#[derive(Debug, Clone, Default)]
+pub struct LayoutCache {
+    width: u16,
+    bodies: HashMap<String, Vec<String>>,
+    /// How many bodies were wrapped since the cache was made: lets tests
+    /// prove a scroll step does not lay out the thread again.
+    pub wrapped: usize,
+}
+
+/// The width messages are wrapped to inside a pane of inner width `w`.
+fn text_width(w: u16) -> usize {
+    w.max(8) as usize
+}
+
+/// A message's body lines at inner width `w`: received messages and notes
+/// indented by two, sent ones (right-aligned) kept four short of the edge.
+pub fn body_lines(m: &Message, w: u16) -> Vec<String> {
+    let w = text_width(w);
+    let s = side(m);
+    let indent = if s == Side::Sent { 4 } else { 2 };
+    let text = sanitize(&m.text, true);
+    wrap(&plain_flags(&text), w - indent)
+        .into_iter()
+        .map(|l| {
+            if s == Side::Sent {
+                l
+            } else {
+                format!("{}{l}", " ".repeat(indent))
+            }
+        })
+        .collect()
+}
+
+impl LayoutCache {
+    fn ensure_width(&mut self, w: u16) {
+        if self.width != w {
+            self.width = w;
+            self.bodies.clear();
+        }
+    }
+
+    /// Calls `f` with `m`'s body at width `w`, wrapping it only if needed.
+    pub fn with_body<R>(&mut self, m: &Message, w: u16, f: impl FnOnce(&[String]) -> R) -> R {
+        self.ensure_width(w);
+        let key = super::Thread::key(m);
+        if let Some(lines) = self.bodies.get(&key) {
+            return f(lines);
+        }
+        self.wrapped += 1;
+        let lines = body_lines(m, w);
+        let r = f(&lines);
+        self.bodies.insert(key, lines);
+        r
+    }
+}
+
+/// Shared cell around the cache: the view reads the model by reference and
+/// still fills the cache for what it draws.
+#[derive(Debug, Clone, Default)]
+pub struct Layout(RefCell<LayoutCache>);
+
+impl Layout {
+    pub fn with_body<R>(&self, m: &Message, w: u16, f: impl FnOnce(&[String]) -> R) -> R {
+        self.0.borrow_mut().with_body(m, w, f)
+    }
+    /// Bodies wrapped so far (for tests).
+    pub fn wrapped(&self) -> usize {
+        self.0.borrow().wrapped
+    }
+}
+
+fn offset(tz: Option<FixedOffset>) -> FixedOffset {
+    use chrono::Offset;
+    tz.unwrap_or_else(|| Utc.fix())
+}
+
+pub fn local_date(t: Option<DateTime<Utc>>, tz: Option<FixedOffset>) -> Option<NaiveDate> {
+    t.map(|t| t.with_timezone(&offset(tz)).date_naive())
+}
+
+/// The day separator above a message of day `t`.
+pub fn day_line(t: DateTime<Utc>, tz: Option<FixedOffset>) -> String {
+    let t = t.with_timezone(&offset(tz));
+    format!("── {} ──", t.format("%a %-d %b %Y"))
+}
+
+/// A message's header: `‹ 14:02 +4915…`, `14:03 Ana › ✓ delivered`,
+/// `✎ note 14:05`. `selected` puts `▶` in front, so the cursor shows
+/// without colour.
+pub fn header(m: &Message, w: u16, tz: Option<FixedOffset>, mark: Option<&str>, selected: bool) -> String {
+    let time = m
+        .created_at
+        .map(|t| t.with_timezone(&offset(tz)).format("%H:%M").to_string())
+        .unwrap_or_default();
+    let from = clean(&m.from);
+    let h = match (side(m), mark) {
+        (Side::Received, _) => format!("‹ {time} {from}"),
+        (Side::Sent, Some(mark)) => format!("{time} {from} › {mark}"),
+        (Side::Sent, None) => format!("{time} {from} ›"),
+        (Side::Note, _) => format!("✎ note {time}"),
+    };
+    let h = if selected { format!("▶ {h}") } else { h };
+    truncate(&h, text_width(w)).into_owned()
+}
+
+fn clean(s: &str) -> String {
+    let line = sanitize_line(s);
+    plain_flags(&line).into_owned()
+}
+
+/// Word wrap by display width; words wider than a line break by grapheme.
+pub fn wrap(text: &str, w: usize) -> Vec<String> {
+    let w = w.max(1);
+    let mut lines = Vec::new();
+    for para in text.split('\n') {
+        let mut line = String::new();
+        let mut used = 0;
+        for word in para.split_word_bounds() {
+            let ww = width(word);
+            if used + ww > w && used > 0 {
+                lines.push(std::mem::take(&mut line).trim_end().to_string());
+                used = 0;
+                if word.trim().is_empty() {
+                    continue;
+                }
+            }
+            if ww > w {
+                for g in word.graphemes(true) {
+                    let gw = width(g);
+                    if used + gw > w && used > 0 {
+                        lines.push(std::mem::take(&mut line));
+                        used = 0;
+                    }
+                    line.push_str(g);
+                    used += gw;
+                }
+            } else {
+                line.push_str(word);
+                used += ww;
+            }
+        }
+        lines.push(line.trim_end().to_string());
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wraps_by_width_and_keeps_wide_graphemes_whole() {
+        assert_eq!(wrap("hello world again", 11), vec!["hello world", "again"]);
+        let cjk = wrap("你好世界你好", 5);
+        assert!(cjk.iter().all(|l| width(l) <= 5), "{cjk:?}");
+        assert_eq!(cjk.concat(), "你好世界你好");
+        let emoji = wrap("👍🏽👍🏽👍🏽", 4);
+        assert_eq!(emoji, vec!["👍🏽👍🏽", "👍🏽"]);
+        assert_eq!(wrap("a\nb", 10), vec!["a", "b"]);
+    }
+
+    #[test]
+    fn a_new_width_lays_out_again_and_the_same_width_does_not() {
+        let m = Message {
+            uuid: Some("m1".into()),
+            text: "one two three four five six seven".into(),
+            created_at: None,
+            status: MessageStatus::Received,
+            channel: String::new(),
+            from: String::new(),
+            to: String::new(),
+        };
+        let cache = Layout::default();
+        let narrow = cache.with_body(&m, 16, |l| l.to_vec());
+        assert_eq!(cache.with_body(&m, 16, |l| l.len()), narrow.len());
+        assert_eq!(cache.wrapped(), 1, "the second look-up must come from the cache");
+        let wide = cache.with_body(&m, 60, |l| l.to_vec());
+        assert_eq!(cache.wrapped(), 2);
+        assert!(wide.len() < narrow.len(), "{wide:?} vs {narrow:?}");
+    }
+}
