@@ -24,21 +24,31 @@
 //!
 //! INTERFACE CONTRACT: the TUI and CLI use these names.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde::Deserialize;
-
 use crate::api::ApiKey;
 
-/// Options every command accepts (global in clap).
+mod file;
+pub mod init;
+
+pub use file::KeyEntry;
+use file::{FileConfig, Profile};
+
+/// The heading the options every client command shares go under in
+/// `--help`, after the command's own.
+pub const GLOBAL_HEADING: &str = "Global options";
+
+/// Options every client command accepts (global in clap; `serve` has none
+/// of them).
 #[derive(Debug, Clone, Default, clap::Args)]
+#[command(next_help_heading = GLOBAL_HEADING)]
 pub struct GlobalArgs {
     /// Base URL of the service, ending in /v1 [env: FRONTDESK_BASE_URL]
     #[arg(long, global = true)]
     pub base_url: Option<String>,
-    /// API key [env: FRONTDESK_API_KEY]
+    /// API key [env: FRONTDESK_API_KEY]. Other users of the host can read
+    /// it in the process list: prefer the environment or the config file
     #[arg(long, global = true, hide_env_values = true)]
     pub api_key: Option<String>,
     /// Named profile (account) from the config file
@@ -47,9 +57,47 @@ pub struct GlobalArgs {
     /// Your own user uuid, for availability and custom status [env: FRONTDESK_USER_UUID]
     #[arg(long = "user", global = true)]
     pub user_uuid: Option<String>,
-    /// Config file to read instead of the platform's default
+    /// Config file to read instead of the platform's default [env: FRONTDESK_CONFIG]
     #[arg(long, global = true)]
     pub config: Option<PathBuf>,
+}
+
+/// What `doctor` and `config check` say when the key came from `--api-key`.
+pub const API_KEY_FLAG_WARNING: &str = "the API key was passed with --api-key: other users of this host can read it \
+     in the process list; set FRONTDESK_API_KEY or run `frontdesk config init` instead";
+
+/// Where a setting in force came from (`config check` shows it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    Flag,
+    Env,
+    File,
+    Default,
+}
+
+impl Source {
+    pub fn label(self) -> &'static str {
+        match self {
+            Source::Flag => "flag",
+            Source::Env => "env",
+            Source::File => "file",
+            Source::Default => "default",
+        }
+    }
+}
+
+/// How the TUI looks and reacts, from the file's top level.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Looks {
+    /// `dark`, `light`, `high-contrast`, `mono` or a theme file's path;
+    /// `None` is the default theme.
+    pub theme: Option<String>,
+    /// Mouse capture (off by default so terminal selection keeps working).
+    pub mouse: bool,
+    /// Set the terminal title (on by default).
+    pub title: bool,
+    /// The `[keys]` table, in file order.
+    pub keys: Vec<KeyEntry>,
 }
 
 /// The resolved settings for one account.
@@ -72,9 +120,22 @@ pub struct Settings {
     pub config_path: Option<PathBuf>,
     /// Warnings to show the user (e.g. a key in a file others can read).
     pub warnings: Vec<String>,
+    /// Theme, mouse, title and keys.
+    pub looks: Looks,
+    /// Where each account setting came from, by its file name
+    /// (`base_url`, `api_key`, `user_uuid`, `profile`).
+    pub sources: Vec<(&'static str, Source)>,
 }
 
 impl Settings {
+    /// Where `name` came from (`Default` when unset).
+    pub fn source(&self, name: &str) -> Source {
+        self.sources
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(Source::Default, |(_, s)| *s)
+    }
+
     /// True when no key is configured: the TUI runs on the demo account.
     pub fn is_demo(&self) -> bool {
         self.api_key.is_none()
@@ -110,29 +171,6 @@ pub const ENV_BASE_URL: &str = "FRONTDESK_BASE_URL";
 pub const ENV_USER_UUID: &str = "FRONTDESK_USER_UUID";
 pub const ENV_PROFILE: &str = "FRONTDESK_PROFILE";
 pub const ENV_CONFIG: &str = "FRONTDESK_CONFIG";
-
-/// One account's keys, in a profile or at the top level.
-#[derive(Debug, Default, Deserialize)]
-struct Profile {
-    base_url: Option<String>,
-    api_key: Option<String>,
-    user_uuid: Option<String>,
-    timeout_secs: Option<u64>,
-    refresh_secs: Option<u64>,
-    bell: Option<bool>,
-    #[serde(flatten)]
-    unknown: BTreeMap<String, toml::Value>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct FileConfig {
-    default_profile: Option<String>,
-    #[serde(default)]
-    profiles: BTreeMap<String, Profile>,
-    /// Top-level account keys and global defaults.
-    #[serde(flatten)]
-    top: Profile,
-}
 
 /// The platform's config file path: `<config dir>/frontdesk/config.toml`.
 pub fn default_config_path() -> Option<PathBuf> {
@@ -174,12 +212,27 @@ pub fn load_from(
         .unwrap_or_else(|| "the config file".into());
     let mut file = file.unwrap_or_default();
 
-    let profile_name = flag(&args.profile)
-        .or_else(|| env(ENV_PROFILE))
-        .or_else(|| file.default_profile.clone().filter(|p| !p.trim().is_empty()))
-        .unwrap_or_else(|| DEFAULT_PROFILE.to_string());
+    let mut sources = Vec::new();
+    // The first of flag, environment, file that is set, and where it was.
+    let mut pick = |name: &'static str, flag: Option<String>, env: Option<String>, file: Option<String>| {
+        let found = [(flag, Source::Flag), (env, Source::Env), (file, Source::File)]
+            .into_iter()
+            .find_map(|(v, s)| v.map(|v| (v, s)));
+        if let Some((_, source)) = &found {
+            sources.push((name, *source));
+        }
+        found.map(|(v, _)| v)
+    };
 
-    let top = std::mem::take(&mut file.top);
+    let profile_name = pick(
+        "profile",
+        flag(&args.profile),
+        env(ENV_PROFILE),
+        file.default_profile.clone().filter(|p| !p.trim().is_empty()),
+    )
+    .unwrap_or_else(|| DEFAULT_PROFILE.to_string());
+
+    let top = file.take_top();
     let chosen = match file.profiles.remove(&profile_name) {
         Some(p) => p,
         None if profile_name == DEFAULT_PROFILE => Profile::default(),
@@ -208,15 +261,24 @@ pub fn load_from(
             own
         }
     };
-    let base_url = flag(&args.base_url)
-        .or_else(|| env(ENV_BASE_URL))
-        .or_else(|| account(|p| &p.base_url));
-    let api_key = flag(&args.api_key)
-        .or_else(|| env(ENV_API_KEY))
-        .or_else(|| account(|p| &p.api_key).filter(|k| !k.trim().is_empty()));
-    let user_uuid = flag(&args.user_uuid)
-        .or_else(|| env(ENV_USER_UUID))
-        .or_else(|| account(|p| &p.user_uuid));
+    let base_url = pick(
+        "base_url",
+        flag(&args.base_url),
+        env(ENV_BASE_URL),
+        account(|p| &p.base_url),
+    );
+    let api_key = pick(
+        "api_key",
+        flag(&args.api_key),
+        env(ENV_API_KEY),
+        account(|p| &p.api_key).filter(|k| !k.trim().is_empty()),
+    );
+    let user_uuid = pick(
+        "user_uuid",
+        flag(&args.user_uuid),
+        env(ENV_USER_UUID),
+        account(|p| &p.user_uuid),
+    );
 
     let secs = |name: &str, own: Option<u64>, global: Option<u64>, default: Duration| match own.or(global) {
         None => Ok(default),
@@ -228,6 +290,15 @@ pub fn load_from(
     let timeout = secs("timeout_secs", chosen.timeout_secs, top.timeout_secs, DEFAULT_TIMEOUT)?;
     let refresh_interval = secs("refresh_secs", chosen.refresh_secs, top.refresh_secs, DEFAULT_REFRESH)?;
     let bell = chosen.bell.or(top.bell).unwrap_or(false);
+    for (name, set) in [
+        ("timeout_secs", chosen.timeout_secs.or(top.timeout_secs).is_some()),
+        ("refresh_secs", chosen.refresh_secs.or(top.refresh_secs).is_some()),
+        ("bell", chosen.bell.or(top.bell).is_some()),
+    ] {
+        if set {
+            sources.push((name, Source::File));
+        }
+    }
 
     if api_key.is_some() && base_url.is_none() {
         return Err(ConfigError(format!(
@@ -246,6 +317,13 @@ pub fn load_from(
         bell,
         config_path: path,
         warnings,
+        looks: Looks {
+            theme: file.theme.filter(|t| !t.trim().is_empty()),
+            mouse: file.mouse.unwrap_or(false),
+            title: file.title.unwrap_or(true),
+            keys: file.keys,
+        },
+        sources,
     })
 }
 
@@ -261,29 +339,8 @@ fn read_file(path: &Path, warnings: &mut Vec<String>) -> Result<Option<FileConfi
             )));
         }
     };
-    let parsed: FileConfig = toml::from_str(&text).map_err(|e| {
-        let problem = e.message().trim().to_string();
-        match e.span() {
-            Some(span) => {
-                let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
-                ConfigError(format!("{} line {line}: {problem}", path.display()))
-            }
-            None => ConfigError(format!("{}: {problem}", path.display())),
-        }
-    })?;
-
-    let mut unknown: Vec<String> = parsed.top.unknown.keys().cloned().collect();
-    for (name, p) in &parsed.profiles {
-        unknown.extend(p.unknown.keys().map(|k| format!("profiles.{name}.{k}")));
-    }
-    if !unknown.is_empty() {
-        warnings.push(format!(
-            "{} has settings frontdesk does not know (ignored): {}",
-            path.display(),
-            unknown.join(", ")
-        ));
-    }
-    let holds_key = parsed.top.api_key.is_some() || parsed.profiles.values().any(|p| p.api_key.is_some());
+    let parsed = file::parse(path, &text, warnings)?;
+    let holds_key = parsed.api_key.is_some() || parsed.profiles.values().any(|p| p.api_key.is_some());
     if holds_key && let Some(w) = permission_warning(path) {
         warnings.push(w);
     }

@@ -1,10 +1,9 @@
 use std::process::ExitCode;
 
-use clap::Parser;
-use frontdesk::cli::{Cli, Command};
+use frontdesk::cli::Command;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = frontdesk::cli::parse();
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {

@@ -366,6 +366,14 @@ fn sighup_restores_the_terminal_too() {
     demo_quits_cleanly_on("HUP");
 }
 
+/// `kill -INT` (raw mode makes Ctrl-C a key, but the signal still comes)
+/// and `kill -QUIT`: the same clean exit.
+#[test]
+fn sigint_and_sigquit_restore_the_terminal_too() {
+    demo_quits_cleanly_on("INT");
+    demo_quits_cleanly_on("QUIT");
+}
+
 fn demo_quits_cleanly_on(signal: &str) {
     let tmp = tempfile::tempdir().unwrap();
     let pty = native_pty_system();
@@ -435,6 +443,17 @@ fn demo_quits_cleanly_on(signal: &str) {
     drop(pair.master);
     let _ = reader_thread.join();
     assert_terminal_restored(&screen.lock().unwrap());
+    // The title showed the waiting count and the saved one was given back.
+    let raw = String::from_utf8_lossy(&screen.lock().unwrap().raw).into_owned();
+    let (push, set, pop) = (
+        raw.find("\x1b[22;0t"),
+        raw.find("\x1b]2;frontdesk · demo account · "),
+        raw.rfind("\x1b[23;0t"),
+    );
+    assert!(
+        push < set && set < pop && push.is_some(),
+        "title saved, set, restored: {push:?} {set:?} {pop:?}"
+    );
     // The demo server child is gone with it, and so are its manifest and
     // the private directory holding it.
     assert!(!manifest.exists(), "manifest left behind");
@@ -556,5 +575,96 @@ async fn delete_a_sent_message_from_the_thread() {
     }
     drop(pair.master);
     let _ = reader_thread.join();
+    server.stop().await;
+}
+
+/// First run (no key, no config file, a terminal): the screen offers the
+/// demo or an account; a wrong key is refused after a real request and a
+/// working one is saved 0600 and opens the inbox. The key is never echoed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn first_run_sets_up_an_account_after_checking_the_key() {
+    let server = common::spawn(ServerConfig {
+        contacts: 5,
+        activity: false,
+        ..Default::default()
+    })
+    .await;
+    let (base, key) = (server.base_url.clone(), server.api_key.clone());
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("conf/config.toml");
+    let pty = native_pty_system();
+    let pair = pty
+        .openpty(PtySize {
+            rows: 24,
+            cols: 100,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = under_sh_with_stty(&["--config", config.to_str().unwrap()]);
+    cmd.env("FRONTDESK_LOG", tmp.path().join("frontdesk.log"));
+    cmd.env("TERM", "xterm-256color");
+    for k in ["FRONTDESK_BASE_URL", "FRONTDESK_API_KEY", "FRONTDESK_USER_UUID"] {
+        cmd.env_remove(k);
+    }
+    let mut child = pair.slave.spawn_command(cmd).unwrap();
+    drop(pair.slave);
+    let screen = Arc::new(Mutex::new(Screen {
+        parser: vt100::Parser::new(NonZeroU16::new(24).unwrap(), NonZeroU16::new(100).unwrap(), 0),
+        raw: Vec::new(),
+    }));
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let feed = screen.clone();
+    let reader_thread = std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            let mut s = feed.lock().unwrap();
+            s.parser.process(&buf[..n]);
+            s.raw.extend_from_slice(&buf[..n]);
+        }
+    });
+    let mut input = pair.master.take_writer().unwrap();
+    let mut send = |s: &str| {
+        input.write_all(s.as_bytes()).unwrap();
+        input.flush().unwrap();
+    };
+    let shows = |what: &'static str| move |s: &vt100::Screen| s.contents().contains(what);
+    let wait = Duration::from_secs(30);
+    wait_for(&screen, "the choice", wait, shows("Choose d or s"));
+    send("s\r");
+    wait_for(&screen, "the URL prompt", wait, shows("Base URL"));
+    send(&format!("{base}\r"));
+    wait_for(&screen, "the user prompt", wait, shows("user uuid"));
+    send("\r");
+    wait_for(&screen, "the key prompt", wait, shows("API key (not shown"));
+    send("wrong-key-42\r");
+    wait_for(&screen, "the refusal", wait, shows("That did not work"));
+    assert!(!config.exists(), "nothing saved for a wrong key");
+    send(&format!("{key}\r"));
+    wait_for(&screen, "the inbox", wait, |s| {
+        s.alternate_screen() && s.contents().contains("[Contacts]") || s.contents().contains("Contacts 5")
+    });
+    let saved = std::fs::read_to_string(&config).unwrap();
+    assert!(saved.contains(&key) && saved.contains(&base), "{saved}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&config).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+    send("q");
+    let end = Instant::now() + Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < end, "frontdesk did not quit");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(pair.master);
+    let _ = reader_thread.join();
+    let raw = String::from_utf8_lossy(&screen.lock().unwrap().raw).into_owned();
+    assert!(!raw.contains(&key) && !raw.contains("wrong-key-42"), "a key was echoed");
+    assert_terminal_restored(&screen.lock().unwrap());
     server.stop().await;
 }

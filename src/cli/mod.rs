@@ -11,7 +11,10 @@
 
 pub mod commands;
 pub mod output;
+mod parse;
 pub mod serve;
+
+pub use parse::{ServeCli, parse, parse_from};
 
 use std::io::{IsTerminal, Write};
 
@@ -39,6 +42,7 @@ pub struct Cli {
 
 /// How a command prints its answer (global flags).
 #[derive(Debug, Clone, Copy, Default, Args)]
+#[command(next_help_heading = crate::config::GLOBAL_HEADING)]
 pub struct OutputArgs {
     /// Print one JSON document (an array for lists); nothing on failure
     #[arg(long, global = true, conflicts_with = "jsonl")]
@@ -98,6 +102,16 @@ pub enum Command {
     Webhooks(commands::webhooks::WebhooksCmd),
     /// Print a shell completion script
     Completions(commands::completions::CompletionsArgs),
+    /// Print the man page (every command and option)
+    Man,
+    /// Check the config, the network path, the key, the clock and the
+    /// terminal: one line each, with a fix for each problem
+    Doctor,
+    /// Print the keys in force (the config file's [keys] applied)
+    Keys(commands::keys::KeysArgs),
+    /// Write, check or locate the config file
+    #[command(subcommand)]
+    Config(commands::config::ConfigCmd),
 }
 
 /// Why a command failed, and so its exit code.
@@ -288,6 +302,46 @@ mod tests {
     #[test]
     fn the_command_line_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    fn help_of(args: &[&str]) -> String {
+        let e = parse_from(std::iter::once("frontdesk").chain(args.iter().copied())).unwrap_err();
+        assert_eq!(e.kind(), clap::error::ErrorKind::DisplayHelp, "{args:?}");
+        e.render().to_string()
+    }
+
+    #[test]
+    fn serve_shows_and_accepts_only_its_own_flags() {
+        for args in [&["serve", "--help"][..], &["help", "serve"]] {
+            let help = help_of(args);
+            assert!(help.contains("--contacts"), "{help}");
+            for client in ["--json", "--jsonl", "--profile", "--user", "--config", "--base-url"] {
+                assert!(!help.contains(client), "{client} in serve's help:\n{help}");
+            }
+        }
+        for bad in [
+            &["serve", "--json"][..],
+            &["serve", "--profile", "p"],
+            &["--json", "serve"],
+        ] {
+            let e = parse_from(std::iter::once("frontdesk").chain(bad.iter().copied())).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{bad:?}");
+        }
+        let cli = parse_from(["frontdesk", "serve", "--contacts", "5"]).unwrap();
+        assert!(matches!(cli.command, Some(Command::Serve(_))));
+    }
+
+    #[test]
+    fn help_lists_own_options_before_the_global_ones() {
+        let help = help_of(&["contacts", "list", "--help"]);
+        let own = help.find("--source").expect("own option");
+        let heading = help.find("Global options:").expect("global heading");
+        assert!(own < heading, "{help}");
+        for global in ["--base-url", "--api-key", "--profile", "--json", "--jsonl"] {
+            let at = help.find(global).unwrap_or_else(|| panic!("{global} missing:\n{help}"));
+            assert!(at > heading, "{global} is not under the global heading:\n{help}");
+        }
+        assert!(help.contains("process list"), "--api-key warns:\n{help}");
     }
 
     #[test]

@@ -170,11 +170,11 @@ fn malformed_file_names_file_line_and_problem() {
         0o600,
     );
     let e = load_with(&args(&p), &[]).unwrap_err();
-    assert!(e.0.starts_with(&format!("{} line 4:", p.display())), "{e}");
+    assert!(e.0.starts_with(&format!("{} line 4 (base_url):", p.display())), "{e}");
 
     let p = f.file("refresh_secs = \"soon\"\n", 0o600);
     let e = load_with(&args(&p), &[]).unwrap_err();
-    assert!(e.0.contains("line 1:"), "{e}");
+    assert!(e.0.contains("line 1 (refresh_secs):"), "{e}");
     assert!(e.0.contains("integer") || e.0.contains("u64"), "{e}");
 }
 
@@ -250,4 +250,98 @@ fn settings_build_a_client_or_demo_mode() {
         load_with(&a, &[]).unwrap().client(),
         Err(crate::api::ApiError::Config(_))
     ));
+}
+
+#[test]
+fn a_mistyped_key_names_its_real_line_and_never_its_value() {
+    let f = Fixture::new();
+    let p = f.file(
+        "bell = true\n\n[profiles.work]\nbase_url = \"https://x.example.com/v1\"\napi_key = 98765432109876\n",
+        0o600,
+    );
+    let e = load_with(&args(&p), &[]).unwrap_err().0;
+    assert!(e.starts_with(&format!("{} line 5 (api_key):", p.display())), "{e}");
+    assert!(!e.contains("98765432109876"), "the key's value leaked: {e}");
+
+    let p = f.file("# comment\nbell = true\napi_key = 1234567\n", 0o600);
+    let e = load_with(&args(&p), &[]).unwrap_err().0;
+    assert!(e.contains("line 3 (api_key)"), "{e}");
+    assert!(!e.contains("1234567"), "{e}");
+
+    let p = f.file("bell = true\n\nrefresh_secs = \"soon\"\n", 0o600);
+    let e = load_with(&args(&p), &[]).unwrap_err().0;
+    assert!(e.contains("line 3 (refresh_secs)"), "{e}");
+}
+
+#[test]
+fn looks_and_keys_come_from_the_file_with_lines() {
+    let f = Fixture::new();
+    let p = f.file(
+        "theme = \"light\"\nmouse = true\ntitle = false\n\n[keys]\nclose = [\"c\", \"x\"]\nnext = \"j\"\nquit = 3\n",
+        0o600,
+    );
+    let s = load_with(&args(&p), &[]).unwrap();
+    assert_eq!(s.looks.theme.as_deref(), Some("light"));
+    assert!(s.looks.mouse && !s.looks.title);
+    let at = |n: usize| format!("{} line {n}", p.display());
+    assert_eq!(
+        s.looks.keys,
+        vec![
+            KeyEntry {
+                action: "close".into(),
+                keys: vec!["c".into(), "x".into()],
+                at: at(6)
+            },
+            KeyEntry {
+                action: "next".into(),
+                keys: vec!["j".into()],
+                at: at(7)
+            },
+        ]
+    );
+    assert_eq!(s.warnings.len(), 1, "{:?}", s.warnings);
+    assert!(
+        s.warnings[0].starts_with(&format!("{} line 8: keys.quit", p.display())),
+        "{:?}",
+        s.warnings
+    );
+
+    let s = load_with(&args(&f.file("bell = true\n", 0o600)), &[]).unwrap();
+    assert_eq!(
+        s.looks,
+        Looks {
+            title: true,
+            ..Default::default()
+        },
+        "defaults: no mouse, title on"
+    );
+}
+
+#[test]
+fn sources_say_where_each_setting_came_from() {
+    let f = Fixture::new();
+    let p = f.file(TWO_PROFILES, 0o600);
+    let mut a = args(&p);
+    a.api_key = Some("flag-key".into());
+    let s = load_with(&a, &[("FRONTDESK_USER_UUID", "u-env")]).unwrap();
+    assert_eq!(s.source("api_key"), Source::Flag);
+    assert_eq!(s.source("user_uuid"), Source::Env);
+    assert_eq!(s.source("base_url"), Source::File);
+    assert_eq!(s.source("profile"), Source::File);
+    let s = load_from(&GlobalArgs::default(), &|_| None, None).unwrap();
+    assert_eq!(s.source("api_key"), Source::Default);
+}
+
+#[test]
+fn account_overlay_keys_nest_under_keys_account() {
+    let f = Fixture::new();
+    let p = f.file("[keys]\nquit = \"Q\"\n\n[keys.account]\nrename = [\"E\"]\n", 0o600);
+    let s = load_with(&args(&p), &[]).unwrap();
+    let names: Vec<(&str, &str)> = s
+        .looks
+        .keys
+        .iter()
+        .map(|e| (e.action.as_str(), e.at.rsplit(' ').next().unwrap()))
+        .collect();
+    assert_eq!(names, vec![("quit", "2"), ("account.rename", "5")]);
 }

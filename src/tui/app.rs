@@ -40,6 +40,7 @@ pub fn spawn_sources(tx: &UnboundedSender<Msg>, refresh: Duration) -> Vec<tokio:
             let msg = match ev {
                 Ok(Event::Key(k)) => Msg::Key(k),
                 Ok(Event::Paste(s)) => Msg::Paste(s),
+                Ok(Event::Mouse(m)) => Msg::Mouse(m),
                 Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
                 Ok(_) => continue,
                 Err(e) => {
@@ -68,12 +69,22 @@ pub fn spawn_sources(tx: &UnboundedSender<Msg>, refresh: Duration) -> Vec<tokio:
     let t = tx.clone();
     tasks.push(tokio::spawn(async move {
         use tokio::signal::unix::{SignalKind, signal};
-        let (Ok(mut term), Ok(mut hup)) = (signal(SignalKind::terminate()), signal(SignalKind::hangup())) else {
+        // Every terminating signal ends through the normal path, which
+        // restores the terminal (raw mode never turns Ctrl-C into SIGINT,
+        // but `kill -INT` and `kill -QUIT` still arrive).
+        let (Ok(mut term), Ok(mut hup), Ok(mut int), Ok(mut quit)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::hangup()),
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::quit()),
+        ) else {
             return;
         };
         tokio::select! {
             _ = term.recv() => tracing::info!("SIGTERM: quitting"),
             _ = hup.recv() => tracing::info!("SIGHUP: quitting"),
+            _ = int.recv() => tracing::info!("SIGINT: quitting"),
+            _ = quit.recv() => tracing::info!("SIGQUIT: quitting"),
         }
         let _ = t.send(Msg::Quit);
     }));
@@ -166,6 +177,7 @@ pub async fn run_loop(
         if painter.wants_frame(news, &before, model) {
             guard.terminal.draw(|f| view(model, f, &theme))?;
             painter.animating = take_spun();
+            guard.show_title(&super::title::text(model))?;
         }
     }
     Ok(())

@@ -1,5 +1,14 @@
-//! The one table of key bindings. The key handler, the help overlay and the
-//! command palette are all generated from `KEYMAP`, so they cannot disagree.
+//! The one table of key bindings. `KEYMAP` holds the defaults; the
+//! config file's `[keys]` table rebinds actions by their short names
+//! (`resolve`), and the key handler, the help overlay, the palette and the
+//! README's table are all generated from the resolved map, so they cannot
+//! disagree.
+
+mod account;
+mod resolve;
+
+pub use account::{ACCOUNT_KEYMAP, AccountAction, account_footer};
+pub use resolve::{Keymap, Row, active, install, key_label, parse_key};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -87,14 +96,14 @@ pub static KEYMAP: &[Binding] = &[
         MoveDown,
         [ch('j'), code(KeyCode::Down)],
         "j ↓",
-        "move-down",
+        "next",
         "Next contact / scroll down"
     ),
     bind!(
         MoveUp,
         [ch('k'), code(KeyCode::Up)],
         "k ↑",
-        "move-up",
+        "previous",
         "Previous contact / scroll up"
     ),
     bind!(Top, [ch('g'), code(KeyCode::Home)], "g", "top", "Go to the top"),
@@ -123,20 +132,8 @@ pub static KEYMAP: &[Binding] = &[
     ),
     bind!(Search, [ch('/')], "/", "search", "Search loaded contacts"),
     bind!(Filter, [ch('f')], "f", "filter", "Filter: source, tags, team"),
-    bind!(
-        ToggleClosed,
-        [ch('c')],
-        "c",
-        "close-reopen",
-        "Close or reopen conversation"
-    ),
-    bind!(
-        CloseAndNext,
-        [ch('C')],
-        "C",
-        "close-and-next",
-        "Close, go to next open one"
-    ),
+    bind!(ToggleClosed, [ch('c')], "c", "close", "Close or reopen conversation"),
+    bind!(CloseAndNext, [ch('C')], "C", "close-next", "Close, go to next open one"),
     bind!(Edit, [ch('e')], "e", "edit", "Edit name and custom fields"),
     bind!(Tags, [ch('t')], "t", "tags", "Edit tags"),
     bind!(Assign, [ch('a')], "a", "assign", "Assign or unassign someone"),
@@ -171,29 +168,61 @@ pub static KEYMAP: &[Binding] = &[
     ),
 ];
 
-/// The action bound to `key`, if any. Shift is ignored for characters
-/// (terminals disagree on whether `G` carries it).
+/// The action bound to `key` in the active (resolved) map, if any. Shift
+/// is ignored for characters (terminals disagree on whether `G` carries it).
 pub fn action_for(key: &KeyEvent) -> Option<Action> {
+    active().action_for(key)
+}
+
+/// The key as the table writes it: Ctrl letters lower-cased, Shift dropped.
+pub(crate) fn normalise(key: &KeyEvent) -> Key {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     let code = match key.code {
         KeyCode::Char(c) if ctrl => KeyCode::Char(c.to_ascii_lowercase()),
         c => c,
     };
-    KEYMAP
-        .iter()
-        .find(|b| b.keys.iter().any(|k| k.code == code && k.ctrl == ctrl))
-        .map(|b| b.action)
+    Key { code, ctrl }
 }
 
-/// The table row of `action`.
-pub fn binding(action: Action) -> &'static Binding {
-    KEYMAP
-        .iter()
-        .find(|b| b.action == action)
-        .expect("every action is in KEYMAP")
+/// Counts stop here: `99999j` is a typo, not a wish.
+const MAX_COUNT: u32 = 9999;
+
+/// A digit that starts or continues a count (`5j`, `12k`): the new count.
+/// `0` only continues one, and a digit bound to an action is that action.
+pub fn count_digit(key: &KeyEvent, count: Option<u32>) -> Option<u32> {
+    let KeyCode::Char(c) = key.code else { return None };
+    if key.modifiers.contains(KeyModifiers::CONTROL) || action_for(key).is_some() {
+        return None;
+    }
+    let d = c.to_digit(10)?;
+    if d == 0 && count.is_none() {
+        return None;
+    }
+    Some((count.unwrap_or(0) * 10 + d).min(MAX_COUNT))
 }
 
-/// The action a palette key names.
+impl Action {
+    /// Motions a count repeats (`5j`); other actions run once.
+    pub fn takes_count(self) -> bool {
+        matches!(
+            self,
+            Action::MoveDown | Action::MoveUp | Action::PageDown | Action::PageUp
+        )
+    }
+}
+
+/// The first key of `action` in the active map, for footers ("" when it
+/// has none).
+pub fn first_key(action: Action) -> String {
+    active().label(action).split(' ').next().unwrap_or("").to_string()
+}
+
+/// The default row of `action`.
+pub fn binding(action: Action) -> Option<&'static Binding> {
+    KEYMAP.iter().find(|b| b.action == action)
+}
+
+/// The action a palette key (a short name) names.
 pub fn action_named(name: &str) -> Option<Action> {
     KEYMAP.iter().find(|b| b.name == name).map(|b| b.action)
 }
@@ -224,7 +253,7 @@ mod tests {
     fn names_are_unique_and_resolve() {
         for b in KEYMAP {
             assert_eq!(action_named(b.name), Some(b.action));
-            assert_eq!(binding(b.action).name, b.name);
+            assert_eq!(binding(b.action).map(|b| b.name), Some(b.name));
         }
     }
 
@@ -243,5 +272,16 @@ mod tests {
             Some(Action::MoveUp)
         );
         assert_eq!(action_for(&key(KeyCode::Char('x'), KeyModifiers::NONE)), None);
+    }
+
+    #[test]
+    fn digits_build_a_count() {
+        let d = |c| key(KeyCode::Char(c), KeyModifiers::NONE);
+        assert_eq!(count_digit(&d('5'), None), Some(5));
+        assert_eq!(count_digit(&d('0'), Some(5)), Some(50));
+        assert_eq!(count_digit(&d('0'), None), None, "0 alone is no count");
+        assert_eq!(count_digit(&d('9'), Some(9999)), Some(MAX_COUNT));
+        assert_eq!(count_digit(&d('j'), Some(5)), None);
+        assert!(Action::MoveDown.takes_count() && !Action::ToggleClosed.takes_count());
     }
 }

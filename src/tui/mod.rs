@@ -5,6 +5,7 @@
 pub(crate) mod app;
 pub(crate) mod demo;
 pub mod effect;
+pub mod first_run;
 #[cfg(any(test, feature = "bench-fixtures"))]
 #[doc(hidden)]
 pub mod fixtures;
@@ -14,11 +15,13 @@ pub(crate) mod logging;
 pub mod model;
 pub mod msg;
 pub(crate) mod reply;
-pub(crate) mod terminal;
+pub mod terminal;
 pub(crate) use crate::text;
 pub mod theme;
+pub mod title;
 pub mod update;
 pub mod view;
+pub mod zone;
 
 use color_eyre::eyre::eyre;
 
@@ -33,7 +36,12 @@ use msg::{ListFetch, Msg};
 pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     let log = logging::init();
     let log_path = log.as_ref().map(|(_, p)| p.clone());
-    let settings = crate::config::load(&global).map_err(|e| eyre!("{e}"))?;
+    let mut settings = crate::config::load(&global).map_err(|e| eyre!("{e}"))?;
+    if first_run::applies(&settings, demo)
+        && let first_run::Choice::Saved = first_run::run(&settings, &global).await.map_err(|e| eyre!("{e}"))?
+    {
+        settings = crate::config::load(&global).map_err(|e| eyre!("{e}"))?;
+    }
     let demo_mode = demo || settings.api_key.is_none();
     let mut known = model::Known::default();
     let mut demo_email = None;
@@ -65,7 +73,7 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
         demo: demo_mode,
         account,
         bell: settings.bell,
-        tz: Some(*chrono::Local::now().offset()),
+        tz: Some(zone::Zone::Local),
     };
     let mut model = Model::new(session, user, now);
     model.known = known;
@@ -73,6 +81,22 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     for w in &settings.warnings {
         model.status.push(ToastKind::Info, w.clone(), now);
     }
+    // One key map for the session: the defaults with the file's [keys].
+    let (keys, problems) = keymap::Keymap::resolve(&settings.looks.keys);
+    keymap::install(keys);
+    for p in problems {
+        tracing::warn!("{p}");
+        model.status.push(ToastKind::Info, p, now);
+    }
+    let theme = match theme::Theme::load(settings.looks.theme.as_deref(), theme::no_color_env()) {
+        Ok(t) => t,
+        Err(e) => {
+            model
+                .status
+                .push(ToastKind::Info, format!("{e}; using the default theme"), now);
+            theme::Theme::from_env()
+        }
+    };
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let mut effects = update::update(&mut model, app::initial_size());
     let id = model.next_id();
@@ -89,10 +113,13 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     ));
     effects.extend(update::startup(&mut model));
 
-    let mut guard = terminal::setup().map_err(|e| eyre!("cannot set up the terminal: {e}"))?;
+    let options = terminal::Options {
+        title: settings.looks.title,
+        mouse: settings.looks.mouse,
+    };
+    let mut guard = terminal::setup_with(options).map_err(|e| eyre!("cannot set up the terminal: {e}"))?;
     let sources = app::spawn_sources(&tx, settings.refresh_interval);
     let mut runner = effect::Runner::new(client, tx);
-    let theme = theme::Theme::from_env();
     let result = app::run_loop(&mut guard, &mut model, &mut runner, &mut rx, theme, effects).await;
     for s in sources {
         s.abort();

@@ -78,6 +78,8 @@ pub type ReqId = u64;
 pub enum Msg {
     Key(KeyEvent),
     Paste(String),
+    /// A click or the wheel (only with `mouse = true`).
+    Mouse(crossterm::event::MouseEvent),
     Resize(u16, u16),
     /// The clock: spinners, relative times, toast expiry, debounce.
     Tick(DateTime<Utc>),

@@ -1,11 +1,13 @@
 //! Terminal setup and restore. Restore runs on quit, on error (the guard's
-//! Drop), on panic (the hook, before color-eyre prints) and on SIGTERM and
-//! SIGHUP (they become `Msg::Quit`, so the normal path restores).
+//! Drop), on panic (the hook, before color-eyre prints) and on SIGTERM,
+//! SIGHUP, SIGINT and SIGQUIT (they become `Msg::Quit`, so the normal path
+//! restores). Restore also gives back the window title (pushed with
+//! XTWINOPS 22 at setup, popped with 23) and turns mouse capture off.
 
 use std::io::{self, Stdout, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crossterm::event::{DisableBracketedPaste, EnableBracketedPaste};
+use crossterm::event::{DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture};
 use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
@@ -14,11 +16,43 @@ use ratatui::backend::CrosstermBackend;
 pub type Term = Terminal<CrosstermBackend<Stdout>>;
 
 static ACTIVE: AtomicBool = AtomicBool::new(false);
+static TITLE_PUSHED: AtomicBool = AtomicBool::new(false);
+static MOUSE_ON: AtomicBool = AtomicBool::new(false);
+
+/// Saves the window title on the terminal's title stack (XTWINOPS).
+const PUSH_TITLE: &str = "\x1b[22;0t";
+/// Restores the saved title.
+const POP_TITLE: &str = "\x1b[23;0t";
+
+/// What the app may do to the terminal beyond drawing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Show "frontdesk · account · N waiting" as the window title.
+    pub title: bool,
+    /// Capture the mouse (clicks and the wheel).
+    pub mouse: bool,
+}
+
+/// The window title: OSC 2 with the text made inert (no control can end
+/// the sequence early).
+pub fn title_sequence(text: &str) -> String {
+    let clean: String = crate::text::sanitize_line(text)
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect();
+    format!("\x1b]2;{clean}\x07")
+}
 
 /// Leaves the alternate screen and raw mode. Safe to call twice.
 pub fn restore() {
     if ACTIVE.swap(false, Ordering::SeqCst) {
         let mut out = io::stdout();
+        if MOUSE_ON.swap(false, Ordering::SeqCst) {
+            let _ = execute!(out, DisableMouseCapture);
+        }
+        if TITLE_PUSHED.swap(false, Ordering::SeqCst) {
+            let _ = out.write_all(POP_TITLE.as_bytes());
+        }
         // Leaving the alternate screen is the last thing written.
         let _ = execute!(out, DisableBracketedPaste, cursor::Show, LeaveAlternateScreen);
         let _ = out.flush();
@@ -29,6 +63,23 @@ pub fn restore() {
 /// Restores the terminal when dropped (errors and unwinding panics too).
 pub struct TerminalGuard {
     pub terminal: Term,
+    options: Options,
+    /// The title last written, so an unchanged one is not sent again.
+    title: Option<String>,
+}
+
+impl TerminalGuard {
+    /// Sets the window title to `text` when titles are on and it changed.
+    pub fn show_title(&mut self, text: &str) -> io::Result<()> {
+        if !self.options.title || self.title.as_deref() == Some(text) {
+            return Ok(());
+        }
+        let out = self.terminal.backend_mut();
+        out.write_all(title_sequence(text).as_bytes())?;
+        out.flush()?;
+        self.title = Some(text.to_string());
+        Ok(())
+    }
 }
 
 impl Drop for TerminalGuard {
@@ -42,6 +93,11 @@ impl Drop for TerminalGuard {
 
 /// Raw mode, alternate screen, bracketed paste; installs the panic hook.
 pub fn setup() -> io::Result<TerminalGuard> {
+    setup_with(Options::default())
+}
+
+/// `setup`, plus the title saved for later and mouse capture when asked.
+pub fn setup_with(options: Options) -> io::Result<TerminalGuard> {
     install_panic_hook();
     enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
@@ -50,6 +106,20 @@ pub fn setup() -> io::Result<TerminalGuard> {
         restore();
         return Err(e);
     }
+    if options.title {
+        TITLE_PUSHED.store(true, Ordering::SeqCst);
+        if let Err(e) = out.write_all(PUSH_TITLE.as_bytes()).and_then(|()| out.flush()) {
+            restore();
+            return Err(e);
+        }
+    }
+    if options.mouse {
+        MOUSE_ON.store(true, Ordering::SeqCst);
+        if let Err(e) = execute!(out, EnableMouseCapture) {
+            restore();
+            return Err(e);
+        }
+    }
     let terminal = match Terminal::new(CrosstermBackend::new(out)) {
         Ok(t) => t,
         Err(e) => {
@@ -57,7 +127,11 @@ pub fn setup() -> io::Result<TerminalGuard> {
             return Err(e);
         }
     };
-    Ok(TerminalGuard { terminal })
+    Ok(TerminalGuard {
+        terminal,
+        options,
+        title: None,
+    })
 }
 
 fn install_panic_hook() {
@@ -83,6 +157,17 @@ pub fn osc52(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_title_cannot_carry_a_sequence() {
+        assert_eq!(
+            super::title_sequence("frontdesk · 3 waiting"),
+            "\x1b]2;frontdesk · 3 waiting\x07"
+        );
+        let t = super::title_sequence("evil\x07\x1b]0;pwned\x1b\\");
+        assert_eq!(t.matches('\x07').count(), 1, "{t:?}");
+        assert_eq!(t.matches('\x1b').count(), 1, "{t:?}");
+    }
+
     #[test]
     fn osc52_encodes_the_text() {
         assert_eq!(super::osc52("hi"), "\x1b]52;c;aGk=\x07");

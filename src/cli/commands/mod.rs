@@ -4,9 +4,13 @@
 pub mod bot;
 pub mod channels;
 pub mod completions;
+pub mod config;
 pub mod contacts;
 pub mod custom_statuses;
+pub mod doctor;
 pub mod funnels;
+pub mod keys;
+pub mod man;
 pub mod messages;
 pub mod plan;
 pub mod status;
@@ -39,6 +43,10 @@ pub(crate) async fn dispatch(ctx: &mut Ctx<'_>, command: Command) -> Result<(), 
         Command::Status(c) => status::run(ctx, c).await,
         Command::Webhooks(c) => webhooks::run(ctx, c).await,
         Command::Completions(c) => completions::run(ctx, c),
+        Command::Man => man::run(ctx),
+        Command::Doctor => doctor::run(ctx).await,
+        Command::Keys(a) => keys::run(ctx, a),
+        Command::Config(c) => config::run(ctx, c),
     }
 }
 

@@ -13,7 +13,7 @@ pub mod thread;
 
 use std::collections::HashMap;
 
-use chrono::{DateTime, FixedOffset, Utc};
+use chrono::{DateTime, Utc};
 use ratatui::layout::{Constraint, Layout, Rect};
 
 pub use catalog::Catalog;
@@ -55,7 +55,7 @@ pub struct Session {
     pub account: String,
     pub bell: bool,
     /// The local offset timestamps are shown in.
-    pub tz: Option<FixedOffset>,
+    pub tz: Option<crate::tui::zone::Zone>,
 }
 
 /// Everything the app knows, in six parts (each field's group is named in
@@ -119,6 +119,8 @@ pub struct Model {
     pub settle: Option<ReqId>,
     next_id: ReqId,
     pub quit: bool,
+    /// A count typed before a motion (`5j`).
+    pub count: Option<u32>,
 }
 
 /// Where each pane goes for a terminal of `width` x `height`.
@@ -154,6 +156,7 @@ impl Model {
             known: Known::default(),
             status: StatusBar::default(),
             overlay: None,
+            count: None,
             account: None,
             drafts: HashMap::new(),
             saving: HashMap::new(),

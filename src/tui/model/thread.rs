@@ -6,8 +6,6 @@ mod viewport;
 
 use std::collections::HashSet;
 
-use chrono::FixedOffset;
-
 use crate::api::{Message, MessageSendRequest};
 use crate::tui::msg::ReqId;
 
@@ -27,7 +25,7 @@ pub struct Pos {
 pub struct Geometry {
     pub width: u16,
     pub height: usize,
-    pub tz: Option<FixedOffset>,
+    pub tz: Option<crate::tui::zone::Zone>,
 }
 
 /// The delivery status shown in a sent message's details.

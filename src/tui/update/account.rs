@@ -16,27 +16,10 @@ pub(crate) use results::loaded;
 use super::catalog;
 use crate::tui::effect::Effect;
 use crate::tui::effect::account::AccountEffect;
+pub use crate::tui::keymap::account_footer as footer_keys;
+use crate::tui::keymap::{self, AccountAction};
 use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountTab, Remote, Scroll, TemplateDetail, account_areas};
-
-/// The keys of the overlay, for its footer (the handler below matches them).
-pub const KEYS: &[(&str, &str)] = &[
-    ("Tab 1-5", "tab"),
-    ("j k g G", "move"),
-    ("r", "refresh"),
-    ("Esc", "close"),
-];
-
-/// The keys of one tab, for its footer.
-pub fn tab_keys(tab: AccountTab) -> &'static [(&'static str, &'static str)] {
-    match tab {
-        AccountTab::Templates => &[("Enter", "details"), ("e", "rename")],
-        AccountTab::Channels => &[("e", "rename")],
-        AccountTab::Teams => &[("Enter m", "team")],
-        AccountTab::Plan => &[],
-        AccountTab::Webhooks => &[("f", "status"), ("s", "kinds"), ("n p", "page")],
-    }
-}
 
 /// `A`: opens on Templates and fetches what was never fetched.
 pub(crate) fn open(model: &mut Model, fx: &mut Vec<Effect>) {
@@ -134,31 +117,41 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     }
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     let tab = acc.tab;
-    match key.code {
-        KeyCode::Char('c') if ctrl => model.quit = true,
-        KeyCode::Esc | KeyCode::Char('q') => model.account = None,
-        KeyCode::Tab => switch(model, (tab.index() + 1) % 5, fx),
-        KeyCode::BackTab => switch(model, (tab.index() + 4) % 5, fx),
-        KeyCode::Char(c @ '1'..='5') => switch(model, c as usize - '1' as usize, fx),
-        KeyCode::Char('r') => refresh(model, fx),
-        KeyCode::Char('j') | KeyCode::Down => move_by(model, |s, len, h| s.move_by(1, len, h)),
-        KeyCode::Char('k') | KeyCode::Up => move_by(model, |s, len, h| s.move_by(-1, len, h)),
-        KeyCode::Char('g') | KeyCode::Home => move_by(model, |s, len, h| s.select(0, len, h)),
-        KeyCode::Char('G') | KeyCode::End => move_by(model, |s, len, h| s.select(usize::MAX, len, h)),
-        KeyCode::PageDown => move_by(model, |s, len, h| s.page(1, len, h)),
-        KeyCode::PageUp => move_by(model, |s, len, h| s.page(-1, len, h)),
-        KeyCode::Char('e') if matches!(tab, AccountTab::Templates | AccountTab::Channels) => forms::open_rename(model),
-        KeyCode::Enter if tab == AccountTab::Templates => open_template(model, fx),
-        KeyCode::Enter | KeyCode::Char('m') if tab == AccountTab::Teams => open_team(model, fx),
-        KeyCode::Char('f') if tab == AccountTab::Webhooks => {
+    if let (KeyCode::Char(c @ '1'..='5'), false) = (key.code, ctrl) {
+        return switch(model, c as usize - '1' as usize, fx);
+    }
+    if ctrl && key.code == KeyCode::Char('c') {
+        model.quit = true;
+        return;
+    }
+    let Some(action) = keymap::active().account_action_for(&key) else {
+        return;
+    };
+    use AccountAction as A;
+    match action {
+        A::Close => model.account = None,
+        A::NextTab => switch(model, (tab.index() + 1) % 5, fx),
+        A::PrevTab => switch(model, (tab.index() + 4) % 5, fx),
+        A::Refresh => refresh(model, fx),
+        A::Down => move_by(model, |s, len, h| s.move_by(1, len, h)),
+        A::Up => move_by(model, |s, len, h| s.move_by(-1, len, h)),
+        A::Top => move_by(model, |s, len, h| s.select(0, len, h)),
+        A::Bottom => move_by(model, |s, len, h| s.select(usize::MAX, len, h)),
+        A::PageDown => move_by(model, |s, len, h| s.page(1, len, h)),
+        A::PageUp => move_by(model, |s, len, h| s.page(-1, len, h)),
+        A::Rename if matches!(tab, AccountTab::Templates | AccountTab::Channels) => forms::open_rename(model),
+        // Enter (or m): a template's record, a team's record and members.
+        A::Members if tab == AccountTab::Templates => open_template(model, fx),
+        A::Members if tab == AccountTab::Teams => open_team(model, fx),
+        A::Filter if tab == AccountTab::Webhooks => {
             let w = &mut acc.webhooks;
             w.filter = w.filter.next();
             restart_log(model, fx);
         }
-        KeyCode::Char('s') if tab == AccountTab::Webhooks => forms::open_event_filter(model),
-        KeyCode::Char('n') if tab == AccountTab::Webhooks => turn_page(model, 1, fx),
-        KeyCode::Char('p') if tab == AccountTab::Webhooks => turn_page(model, -1, fx),
-        _ => {}
+        A::Kinds if tab == AccountTab::Webhooks => forms::open_event_filter(model),
+        A::NextPage if tab == AccountTab::Webhooks => turn_page(model, 1, fx),
+        A::PrevPage if tab == AccountTab::Webhooks => turn_page(model, -1, fx),
+        A::Rename | A::Members | A::Filter | A::Kinds | A::NextPage | A::PrevPage => {}
     }
 }
 

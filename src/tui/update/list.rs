@@ -218,6 +218,22 @@ pub(crate) fn move_selection(model: &mut Model, action: Action, fx: &mut Vec<Eff
     maybe_prefetch(model, fx);
 }
 
+/// Selects visible row `index` (a mouse click); past the end does nothing.
+pub(crate) fn select(model: &mut Model, index: usize, fx: &mut Vec<Effect>) {
+    if index >= model.list.visible_len() {
+        return;
+    }
+    let before = model.list.selected;
+    model.list.follow_end = false;
+    model.list.selected = index;
+    let screen = model.list_height().max(1);
+    model.list.clamp(screen);
+    if model.list.selected != before {
+        selection_changed(model, fx);
+    }
+    maybe_prefetch(model, fx);
+}
+
 pub(crate) fn start_search(model: &mut Model) {
     let search = model.list.search.get_or_insert_with(Search::default);
     search.editing = true;

@@ -7,6 +7,7 @@ mod catalog;
 mod compose;
 mod details;
 mod list;
+mod mouse;
 mod overlays;
 pub(crate) mod recheck;
 mod thread;
@@ -39,6 +40,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
                 overlays::paste(model, &text, &mut fx)
             }
         }
+        Msg::Mouse(ev) => mouse::on_mouse(model, ev, &mut fx),
         Msg::Resize(w, h) => {
             model.width = w;
             model.height = h;
@@ -129,8 +131,16 @@ fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
         list::search_key(model, key, fx);
         return;
     }
+    if let Some(n) = super::keymap::count_digit(&key, model.count) {
+        model.count = Some(n);
+        return;
+    }
+    let count = model.count.take().unwrap_or(1);
     if let Some(action) = action_for(&key) {
-        run_action(model, action, fx);
+        let times = if action.takes_count() { count } else { 1 };
+        for _ in 0..times {
+            run_action(model, action, fx);
+        }
     } else if key.code == KeyCode::Enter && model.focus == Pane::List && !model.is_wide() {
         model.focus = Pane::Thread;
     }

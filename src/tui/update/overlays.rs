@@ -4,14 +4,15 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use crate::tui::effect::Effect;
 use crate::tui::form::{FormOutcome, FuzzyPicker, PickItem, PickOutcome};
-use crate::tui::keymap::{KEYMAP, action_named};
+use crate::tui::keymap::{self, action_named};
 use crate::tui::model::{FormKind, Model, Overlay};
 
 use super::{actions, details, run_action};
 
 /// The palette: every action of the key table.
 pub fn palette() -> FuzzyPicker {
-    let items = KEYMAP
+    let items = keymap::active()
+        .rows()
         .iter()
         .map(|b| PickItem {
             label: b.name.to_string(),

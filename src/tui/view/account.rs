@@ -1,7 +1,9 @@
 //! The account overlay: a tab bar, the tab's list (only the rows on screen
 //! are formatted), the selected row's details, and a footer of keys.
 
-use chrono::{DateTime, FixedOffset, Utc};
+use chrono::{DateTime, Utc};
+
+use crate::tui::zone::Zone;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -13,14 +15,14 @@ use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountAreas, AccountForm, AccountTab, Remote, Scroll, account_areas};
 use crate::tui::text::{plain_flags, sanitize, width};
 use crate::tui::theme::Theme;
-use crate::tui::update::account::{KEYS, tab_keys};
+use crate::tui::update::account::footer_keys;
 
 /// Server text for a wrapped paragraph: inert, newlines kept.
 fn block_text(s: &str) -> String {
     plain_flags(&sanitize(s, true)).into_owned()
 }
 
-fn local(t: Option<DateTime<Utc>>, tz: Option<FixedOffset>) -> String {
+fn local(t: Option<DateTime<Utc>>, tz: Option<Zone>) -> String {
     super::stamp(t, tz).unwrap_or_default()
 }
 
@@ -113,7 +115,7 @@ fn loading(model: &Model, acc: &Account) -> bool {
 
 fn footer(acc: &Account, frame: &mut Frame, area: Rect, theme: &Theme) {
     let mut spans = Vec::new();
-    for (k, what) in tab_keys(acc.tab).iter().chain(KEYS) {
+    for (k, what) in footer_keys(acc.tab) {
         spans.push(Span::styled(format!("{k} "), theme.accent()));
         spans.push(Span::styled(format!("{what}  "), theme.dim()));
     }

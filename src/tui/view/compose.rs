@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use chrono::FixedOffset;
+use crate::tui::zone::Zone;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -131,7 +131,7 @@ pub fn marks(model: &Model) -> HashMap<String, String> {
 
 /// Thread lines (header?, text) of messages sent here that the thread does
 /// not hold yet: a refresh that brings one in replaces it (same uuid).
-pub fn outbox_lines(model: &Model, w: u16, tz: Option<FixedOffset>) -> Vec<(bool, String)> {
+pub fn outbox_lines(model: &Model, w: u16, tz: Option<Zone>) -> Vec<(bool, String)> {
     let Some(contact) = model.thread.contact.as_deref() else {
         return Vec::new();
     };
@@ -147,7 +147,7 @@ pub fn outbox_lines(model: &Model, w: u16, tz: Option<FixedOffset>) -> Vec<(bool
         }) {
             continue;
         }
-        let t = o.at.with_timezone(&super::offset(tz));
+        let t = super::local(o.at, tz);
         let header = format!("{} you › {}", t.format("%H:%M"), o.marker());
         out.push((true, truncate(&header, w).into_owned()));
         for l in wrap(&plain_flags(&sanitize(&o.text, true)), w - 4) {

@@ -143,8 +143,8 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
 
 /// `14:02` today, `Nov 19` before: short enough for the narrow bot panel.
 fn since(model: &Model, t: chrono::DateTime<chrono::Utc>) -> String {
-    let tz = super::offset(model.session.tz);
-    let (t, now) = (t.with_timezone(&tz), model.now.with_timezone(&tz));
+    let tz = model.session.tz;
+    let (t, now) = (super::local(t, tz), super::local(model.now, tz));
     if t.date_naive() == now.date_naive() {
         t.format("%H:%M").to_string()
     } else {

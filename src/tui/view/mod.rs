@@ -129,15 +129,12 @@ pub fn fit(s: &str, w: usize) -> String {
     format!("{t}{}", " ".repeat(pad))
 }
 
-/// The offset timestamps are shown in: the local one, or UTC when unknown.
-pub(crate) fn offset(tz: Option<chrono::FixedOffset>) -> chrono::FixedOffset {
-    use chrono::Offset;
-    tz.unwrap_or_else(|| chrono::Utc.fix())
-}
+/// A timestamp in the local zone (its offset at that time), or UTC when
+/// unknown: the one place views convert times.
+pub(crate) use crate::tui::zone::local;
 
 /// A timestamp as the panes show it (`2026-11-22 14:02`, local time), or
 /// `None` when the server sent none.
-pub(crate) fn stamp(t: Option<chrono::DateTime<chrono::Utc>>, tz: Option<chrono::FixedOffset>) -> Option<String> {
-    let tz = offset(tz);
-    t.map(|t| t.with_timezone(&tz).format("%Y-%m-%d %H:%M").to_string())
+pub(crate) fn stamp(t: Option<chrono::DateTime<chrono::Utc>>, tz: Option<crate::tui::zone::Zone>) -> Option<String> {
+    t.map(|t| local(t, tz).format("%Y-%m-%d %H:%M").to_string())
 }

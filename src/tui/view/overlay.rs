@@ -6,7 +6,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use crate::tui::keymap::KEYMAP;
+use crate::tui::keymap;
 use crate::tui::model::{Model, Overlay};
 use crate::tui::theme::Theme;
 
@@ -17,17 +17,21 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     Rect::new(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h)
 }
 
-/// The help text: one line per row of the key table.
+/// The help text: one line per row of the resolved key map, with the
+/// action's short name (what `[keys]` and the palette call it).
 pub fn help_lines(theme: &Theme) -> Vec<Line<'static>> {
-    KEYMAP
-        .iter()
-        .map(|b| {
-            Line::from(vec![
-                Span::styled(format!(" {:<6}", b.label), theme.accent()),
-                Span::raw(b.help),
-            ])
-        })
-        .collect()
+    let map = keymap::active();
+    let line = |label: &str, help: &'static str, name: &'static str| {
+        Line::from(vec![
+            Span::styled(format!(" {label:<6}"), theme.accent()),
+            Span::raw(help),
+            Span::styled(format!("  {name}"), theme.dim()),
+        ])
+    };
+    let mut lines: Vec<Line<'static>> = map.rows().iter().map(|b| line(&b.label, b.help, b.name)).collect();
+    lines.push(Line::styled(" In the account overlay (A):", theme.accent()));
+    lines.extend(map.account_rows().iter().map(|b| line(&b.label, b.help, b.name)));
+    lines
 }
 
 pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
@@ -41,7 +45,7 @@ pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
             let r = if two {
                 centered(area, 80, rows as u16 + 2)
             } else {
-                centered(area, 44, rows as u16 + 2)
+                centered(area, 50, rows as u16 + 2)
             };
             frame.render_widget(Clear, r);
             let block = Block::bordered()

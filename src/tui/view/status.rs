@@ -7,6 +7,7 @@ use ratatui::widgets::Paragraph;
 
 use super::clean;
 use super::spinner;
+use crate::tui::keymap::{Action, first_key};
 use crate::tui::model::{Model, Pane, ToastKind};
 use crate::tui::text::{truncate, width};
 use crate::tui::theme::Theme;
@@ -52,11 +53,24 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         spans.push(Span::raw(" │ "));
         spans.push(Span::styled(filter, theme.warning()));
     }
-    let hint = if area.width >= 100 {
-        "? help  : commands  q quit "
+    // The agent's own keys, from the resolved map.
+    let shown: &[(Action, &str)] = if area.width >= 100 {
+        &[
+            (Action::Help, "help"),
+            (Action::Palette, "commands"),
+            (Action::Quit, "quit"),
+        ]
     } else {
-        "? help "
+        &[(Action::Help, "help")]
     };
+    let hint: String = shown
+        .iter()
+        .map(|(a, what)| (first_key(*a), what))
+        .filter(|(k, _)| !k.is_empty())
+        .map(|(k, what)| format!("{k} {what} "))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let hint = hint.as_str();
     let [left, right] = Layout::horizontal([Constraint::Min(1), Constraint::Length(width(hint) as u16)]).areas(area);
     frame.render_widget(Paragraph::new(Line::from(spans)), left);
     frame.render_widget(Paragraph::new(Line::styled(hint, theme.dim())), right);

@@ -7,11 +7,12 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::api::{Message, MessageStatus};
 use crate::text::{plain_flags, sanitize, sanitize_line, truncate, width};
+use crate::tui::zone::{Zone, local};
 
 /// What a line of the thread is, for its style and alignment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,28 +113,23 @@ impl Layout {
     }
 }
 
-fn offset(tz: Option<FixedOffset>) -> FixedOffset {
-    use chrono::Offset;
-    tz.unwrap_or_else(|| Utc.fix())
-}
-
-pub fn local_date(t: Option<DateTime<Utc>>, tz: Option<FixedOffset>) -> Option<NaiveDate> {
-    t.map(|t| t.with_timezone(&offset(tz)).date_naive())
+pub fn local_date(t: Option<DateTime<Utc>>, tz: Option<Zone>) -> Option<NaiveDate> {
+    t.map(|t| local(t, tz).date_naive())
 }
 
 /// The day separator above a message of day `t`.
-pub fn day_line(t: DateTime<Utc>, tz: Option<FixedOffset>) -> String {
-    let t = t.with_timezone(&offset(tz));
+pub fn day_line(t: DateTime<Utc>, tz: Option<Zone>) -> String {
+    let t = local(t, tz);
     format!("── {} ──", t.format("%a %-d %b %Y"))
 }
 
 /// A message's header: `‹ 14:02 +4915…`, `14:03 Ana › ✓ delivered`,
 /// `✎ note 14:05`. `selected` puts `▶` in front, so the cursor shows
 /// without colour.
-pub fn header(m: &Message, w: u16, tz: Option<FixedOffset>, mark: Option<&str>, selected: bool) -> String {
+pub fn header(m: &Message, w: u16, tz: Option<Zone>, mark: Option<&str>, selected: bool) -> String {
     let time = m
         .created_at
-        .map(|t| t.with_timezone(&offset(tz)).format("%H:%M").to_string())
+        .map(|t| local(t, tz).format("%H:%M").to_string())
         .unwrap_or_default();
     let from = clean(&m.from);
     let h = match (side(m), mark) {

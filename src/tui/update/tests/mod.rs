@@ -3,6 +3,7 @@
 mod actions;
 mod compose;
 mod details;
+mod habits;
 mod list;
 mod overlays;
 mod thread;

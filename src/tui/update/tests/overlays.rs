@@ -38,7 +38,7 @@ fn palette_runs_an_action() {
     let mut m = model_with(5, 160, 48);
     update(&mut m, key(':'));
     assert!(matches!(m.overlay, Some(Overlay::Palette(_))));
-    type_text(&mut m, "close-reopen");
+    type_text(&mut m, "close");
     let fx = update(&mut m, code(KeyCode::Enter));
     assert!(m.overlay.is_none());
     assert!(fx.iter().any(|e| matches!(e, Effect::Close { .. })));

@@ -17,7 +17,10 @@ use crate::tui::msg::account::AccountMsg;
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
 
-const COLOR: Theme = Theme { color: true };
+/// The default colour theme.
+fn color() -> Theme {
+    Theme::dark()
+}
 
 fn draw_with(m: &Model, theme: &Theme) -> Terminal<TestBackend> {
     let mut t = Terminal::new(TestBackend::new(m.width, m.height)).unwrap();
@@ -51,7 +54,7 @@ fn has(style: Style, m: Modifier) -> bool {
 
 #[test]
 fn the_selected_row_is_reversed_and_the_others_are_not() {
-    for theme in [COLOR, Theme::plain()] {
+    for theme in [color(), Theme::plain()] {
         let m = rich(160, 48);
         let t = draw_with(&m, &theme);
         assert!(has(style_at(&t, "▸"), Modifier::REVERSED), "{theme:?}");
@@ -70,7 +73,7 @@ fn the_selected_row_is_reversed_and_the_others_are_not() {
 fn new_message_marks_and_error_toasts_stand_out() {
     let mut m = rich(160, 48);
     m.status.push(ToastKind::Error, "could not close: boom", now());
-    let t = draw_with(&m, &COLOR);
+    let t = draw_with(&m, &color());
     let mark = style_at(&t, "●");
     assert_eq!(mark.fg, Some(Color::Magenta));
     assert!(has(mark, Modifier::BOLD));
@@ -82,7 +85,7 @@ fn new_message_marks_and_error_toasts_stand_out() {
 #[test]
 fn sent_received_and_notes_look_different_in_the_thread() {
     let m = rich(160, 48);
-    let t = draw_with(&m, &COLOR);
+    let t = draw_with(&m, &color());
     assert_eq!(style_at(&t, "Sure, let me").fg, Some(Color::Blue), "sent");
     let received = style_at(&t, "Hello! I ordered").fg;
     assert!(matches!(received, None | Some(Color::Reset)), "received: {received:?}");
@@ -97,7 +100,7 @@ fn an_outdated_bot_is_a_warning() {
     let b = m.details.bot.bot.as_mut().unwrap();
     b.version = Some(2);
     b.latest_bot_version = Some(false);
-    let t = draw_with(&m, &COLOR);
+    let t = draw_with(&m, &color());
     assert_eq!(style_at(&t, "v2 outdated").fg, Some(Color::Yellow));
     assert_eq!(style_at(&t, "● running").fg, Some(Color::Green));
 }
@@ -118,7 +121,7 @@ fn the_account_overlay_shows_errors_in_red_and_the_selection_reversed() {
             }),
         }),
     );
-    let t = draw_with(&m, &COLOR);
+    let t = draw_with(&m, &color());
     let e = style_at(&t, "✗ this server does not offer templates");
     assert_eq!(e.fg, Some(Color::Red));
     assert!(has(e, Modifier::BOLD));

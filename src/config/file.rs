@@ -1,0 +1,280 @@
+//! The config file: parsing, problems named by file and line, and the
+//! `[keys]` table read with its lines so key problems can point at them.
+//!
+//! A value is never echoed in an error: a mistyped `api_key = 98765…` must
+//! not print the key, so type errors name the setting and the kind of value.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::ConfigError;
+
+/// One account's keys, in a profile or at the top level.
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct Profile {
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    pub user_uuid: Option<String>,
+    pub timeout_secs: Option<u64>,
+    pub refresh_secs: Option<u64>,
+    pub bell: Option<bool>,
+}
+
+/// The file as serde reads it. No `flatten`: it would lose the spans that
+/// give type errors their real line.
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct FileConfig {
+    pub default_profile: Option<String>,
+    #[serde(default)]
+    pub profiles: BTreeMap<String, Profile>,
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    pub user_uuid: Option<String>,
+    pub timeout_secs: Option<u64>,
+    pub refresh_secs: Option<u64>,
+    pub bell: Option<bool>,
+    pub theme: Option<String>,
+    pub mouse: Option<bool>,
+    pub title: Option<bool>,
+    /// Read by hand (`key_entries`), with lines.
+    #[serde(skip)]
+    pub keys: Vec<KeyEntry>,
+}
+
+impl FileConfig {
+    /// The top-level account keys as the `default` profile.
+    pub fn take_top(&mut self) -> Profile {
+        Profile {
+            base_url: self.base_url.take(),
+            api_key: self.api_key.take(),
+            user_uuid: self.user_uuid.take(),
+            timeout_secs: self.timeout_secs,
+            refresh_secs: self.refresh_secs,
+            bell: self.bell,
+        }
+    }
+}
+
+/// One line of `[keys]`: an action name and the keys bound to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyEntry {
+    pub action: String,
+    pub keys: Vec<String>,
+    /// "FILE line N", for messages.
+    pub at: String,
+}
+
+const TOP_KEYS: &[&str] = &[
+    "default_profile",
+    "profiles",
+    "base_url",
+    "api_key",
+    "user_uuid",
+    "timeout_secs",
+    "refresh_secs",
+    "bell",
+    "theme",
+    "mouse",
+    "title",
+    "keys",
+];
+const PROFILE_KEYS: &[&str] = &[
+    "base_url",
+    "api_key",
+    "user_uuid",
+    "timeout_secs",
+    "refresh_secs",
+    "bell",
+];
+
+/// The 1-based line of a byte offset.
+fn line_of(text: &str, at: usize) -> usize {
+    text[..at.min(text.len())].matches('\n').count() + 1
+}
+
+/// A serde/toml message with any quoted value taken out: "invalid type:
+/// integer `98765432109876`, expected a string" becomes "invalid type:
+/// integer, expected a string".
+pub(super) fn without_values(message: &str) -> String {
+    if !(message.contains("invalid type") || message.contains("invalid value")) {
+        return message.to_string();
+    }
+    // The expectation after ", expected" names types, never the value.
+    let (found, expected) = match message.find(", expected") {
+        Some(at) => message.split_at(at),
+        None => (message, ""),
+    };
+    let mut out = unquoted(found);
+    out.push_str(expected);
+    out
+}
+
+fn unquoted(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut chars = message.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '`' | '"' => {
+                // Skip to the matching quote, and the space before it.
+                for d in chars.by_ref() {
+                    if d == c {
+                        break;
+                    }
+                }
+                if out.ends_with(' ') {
+                    out.pop();
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The setting named on a line (`api_key = …` → `api_key`), never its value.
+fn setting_on(text: &str, line: usize) -> Option<String> {
+    let l = text.lines().nth(line.checked_sub(1)?)?;
+    let (key, _) = l.split_once('=')?;
+    let key = key.trim().trim_matches('"');
+    (!key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))).then(|| key.to_string())
+}
+
+fn error_at(path: &Path, text: &str, e: &toml::de::Error) -> ConfigError {
+    let problem = without_values(e.message().trim());
+    match e.span() {
+        Some(span) => {
+            let line = line_of(text, span.start);
+            let setting = setting_on(text, line).map(|s| format!(" ({s})")).unwrap_or_default();
+            ConfigError(format!("{} line {line}{setting}: {problem}", path.display()))
+        }
+        None => ConfigError(format!("{}: {problem}", path.display())),
+    }
+}
+
+/// Parses the file's text: syntax and type errors name the file and line.
+/// Unknown settings and `[keys]` problems of shape become warnings.
+pub(super) fn parse(path: &Path, text: &str, warnings: &mut Vec<String>) -> Result<FileConfig, ConfigError> {
+    let doc = toml::de::DeTable::parse(text).map_err(|e| error_at(path, text, &e))?;
+    let mut parsed: FileConfig = toml::from_str(text).map_err(|e| error_at(path, text, &e))?;
+
+    let mut unknown = Vec::new();
+    for (k, v) in doc.get_ref() {
+        let name: &str = k.get_ref();
+        if !TOP_KEYS.contains(&name) {
+            unknown.push(name.to_string());
+        }
+        if name == "profiles"
+            && let toml::de::DeValue::Table(profiles) = v.get_ref()
+        {
+            for (p, body) in profiles {
+                if let toml::de::DeValue::Table(body) = body.get_ref() {
+                    for k in body.keys() {
+                        if !PROFILE_KEYS.contains(&k.get_ref().as_ref()) {
+                            unknown.push(format!("profiles.{}.{}", p.get_ref(), k.get_ref()));
+                        }
+                    }
+                }
+            }
+        }
+        if name == "keys" {
+            parsed.keys = key_entries(path, text, v, warnings);
+        }
+    }
+    if !unknown.is_empty() {
+        warnings.push(format!(
+            "{} has settings frontdesk does not know (ignored): {}",
+            path.display(),
+            unknown.join(", ")
+        ));
+    }
+    Ok(parsed)
+}
+
+/// `[keys]`: `action = "key"` or `action = ["key", …]`. A value of another
+/// shape is a warning with its line; the action keeps its default keys.
+fn key_entries(
+    path: &Path,
+    text: &str,
+    keys: &toml::Spanned<toml::de::DeValue<'_>>,
+    warnings: &mut Vec<String>,
+) -> Vec<KeyEntry> {
+    use toml::de::DeValue;
+    let at = |span: std::ops::Range<usize>| format!("{} line {}", path.display(), line_of(text, span.start));
+    let DeValue::Table(table) = keys.get_ref() else {
+        warnings.push(format!(
+            "{}: keys must be a table of action = [\"key\", …]",
+            at(keys.span())
+        ));
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    // `[keys.account]` holds the account overlay's `account.*` names.
+    let mut flat = Vec::new();
+    for (action, value) in table {
+        match value.get_ref() {
+            DeValue::Table(inner) => {
+                for (a, v) in inner {
+                    flat.push((format!("{}.{}", action.get_ref(), a.get_ref()), a.span(), v));
+                }
+            }
+            _ => flat.push((action.get_ref().to_string(), action.span(), value)),
+        }
+    }
+    for (action, span, value) in flat {
+        let strings: Option<Vec<String>> = match value.get_ref() {
+            DeValue::String(s) => Some(vec![s.to_string()]),
+            DeValue::Array(items) => items
+                .iter()
+                .map(|i| match i.get_ref() {
+                    DeValue::String(s) => Some(s.to_string()),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        };
+        match strings {
+            Some(keys) => out.push(KeyEntry {
+                action,
+                keys,
+                at: at(span),
+            }),
+            None => warnings.push(format!(
+                "{}: keys.{action} must be a key name or a list of key names, like [\"j\", \"down\"]",
+                at(span)
+            )),
+        }
+    }
+    // The order of the file, so the first of two conflicting lines wins.
+    out.sort_by_key(|e| e.at.rsplit(' ').next().and_then(|n| n.parse::<usize>().ok()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_taken_out_of_messages() {
+        assert_eq!(
+            without_values("invalid type: integer `98765432109876`, expected a string"),
+            "invalid type: integer, expected a string"
+        );
+        assert_eq!(
+            without_values("invalid type: string \"sekrit\", expected u64"),
+            "invalid type: string, expected u64"
+        );
+        assert_eq!(
+            without_values("invalid basic string, expected `\"`"),
+            "invalid basic string, expected `\"`"
+        );
+    }
+
+    #[test]
+    fn the_setting_on_a_line_without_its_value() {
+        let text = "bell = true\n  api_key = 98765\n";
+        assert_eq!(setting_on(text, 2).as_deref(), Some("api_key"));
+        assert_eq!(setting_on(text, 3), None);
+    }
+}

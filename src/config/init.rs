@@ -1,0 +1,158 @@
+//! Writing a new config file (`frontdesk config init` and the first-run
+//! screen): commented, one profile, mode 0600 from its creation.
+
+use std::io::Write;
+use std::path::Path;
+
+/// What a new file holds.
+#[derive(Clone)]
+pub struct NewProfile {
+    pub profile: String,
+    pub base_url: String,
+    pub api_key: String,
+    pub user_uuid: Option<String>,
+}
+
+impl std::fmt::Debug for NewProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewProfile")
+            .field("profile", &self.profile)
+            .field("base_url", &self.base_url)
+            .field("api_key", &"<redacted>")
+            .field("user_uuid", &self.user_uuid)
+            .finish()
+    }
+}
+
+/// A TOML string literal (quotes and escapes done by the toml crate).
+fn quoted(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// The file's text: every setting explained, the account filled in.
+pub fn render(p: &NewProfile) -> String {
+    let mut account = format!(
+        "base_url = {}\napi_key = {}\n",
+        quoted(p.base_url.trim()),
+        quoted(p.api_key.trim())
+    );
+    match p.user_uuid.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
+        Some(u) => account.push_str(&format!("user_uuid = {}\n", quoted(u))),
+        None => account.push_str("# user_uuid = \"…\"   # your own user, for availability and custom status\n"),
+    }
+    let (head, section) = if p.profile == super::DEFAULT_PROFILE {
+        (String::new(), account)
+    } else {
+        (
+            format!("default_profile = {}\n\n", quoted(&p.profile)),
+            format!("[profiles.{}]\n{account}", quoted(&p.profile)),
+        )
+    };
+    format!(
+        "# frontdesk configuration (written by `frontdesk config init`).\n\
+         # Flags beat the environment, which beats this file.\n\
+         # Keep it readable by you alone: it holds an API key (chmod 600).\n\
+         \n\
+         {head}\
+         # refresh_secs = 5       # how often the TUI refreshes\n\
+         # timeout_secs = 15      # per request attempt\n\
+         # bell = false           # ring the bell on a new message\n\
+         # theme = \"dark\"         # dark, light, high-contrast, mono, or a theme file's path\n\
+         # mouse = false          # click and wheel (off keeps terminal selection working)\n\
+         # title = true           # \"frontdesk · 3 waiting\" in the terminal title\n\
+         \n\
+         # [keys]                 # your own keys: action = [\"key\", …] (see `?` in the app)\n\
+         # close = [\"c\", \"x\"]\n\
+         # next = [\"j\", \"down\", \"ctrl-n\"]\n\
+         \n\
+         {section}"
+    )
+}
+
+/// Writes `text` to `path` as a new file, mode 0600 from the start (the key
+/// is never readable by others, not even for a moment). An existing file is
+/// replaced only with `overwrite`. The folder is created (0700) if missing.
+pub fn write(path: &Path, text: &str, overwrite: bool) -> Result<(), String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let mut b = std::fs::DirBuilder::new();
+        b.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+        b.create(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true);
+    if overwrite {
+        o.create(true).truncate(true);
+    } else {
+        o.create_new(true);
+    }
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+    let mut f = o.open(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            format!("{} exists already (pass --force to replace it)", path.display())
+        } else {
+            format!("cannot write {}: {e}", path.display())
+        }
+    })?;
+    // An overwritten file keeps its old mode: make it private too.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        f.set_permissions(std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| format!("cannot make {} private: {e}", path.display()))?;
+    }
+    f.write_all(text.as_bytes())
+        .and_then(|()| f.sync_all())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{GlobalArgs, load_from};
+
+    fn profile(name: &str) -> NewProfile {
+        NewProfile {
+            profile: name.into(),
+            base_url: "https://api.example.com/v1".into(),
+            api_key: "k\"ey".into(),
+            user_uuid: Some("u-1".into()),
+        }
+    }
+
+    #[test]
+    fn a_written_file_loads_back_private() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["default", "work"] {
+            let path = dir.path().join(format!("{name}/config.toml"));
+            write(&path, &render(&profile(name)), false).unwrap();
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+                assert_eq!(mode, 0o600);
+            }
+            let args = GlobalArgs {
+                config: Some(path.clone()),
+                ..Default::default()
+            };
+            let s = load_from(&args, &|_| None, None).unwrap();
+            assert_eq!(s.profile, name);
+            assert_eq!(s.api_key.as_ref().map(|k| k.expose()), Some("k\"ey"));
+            assert_eq!(s.base_url.as_deref(), Some("https://api.example.com/v1"));
+            assert_eq!(s.user_uuid.as_deref(), Some("u-1"));
+            assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+            let e = write(&path, "x", false).unwrap_err();
+            assert!(e.contains("--force"), "{e}");
+            write(&path, "bell = true\n", true).unwrap();
+        }
+    }
+
+    #[test]
+    fn debug_hides_the_key() {
+        assert!(!format!("{:?}", profile("default")).contains("k\\\"ey"));
+    }
+}

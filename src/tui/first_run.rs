@@ -1,0 +1,99 @@
+//! The first run: no key configured, no config file yet, a terminal on
+//! both ends and no `--demo`. A short screen offers the demo or setting up
+//! an account (base URL, the key typed without echo, an optional user
+//! uuid), checks the key with one cheap request (GET /plan) before saving,
+//! and saves with `config init`'s rules (commented file, mode 0600).
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use crate::config::init::{NewProfile, render, write};
+use crate::config::{DEFAULT_PROFILE, GlobalArgs, Settings};
+
+/// Tries at the key before the screen gives up and opens the demo.
+const TRIES: usize = 3;
+
+/// What the agent chose.
+pub enum Choice {
+    Demo,
+    /// An account was saved: load the settings again.
+    Saved,
+}
+
+/// True when the first-run screen should show instead of the demo.
+pub fn applies(settings: &Settings, demo_flag: bool) -> bool {
+    !demo_flag
+        && settings.api_key.is_none()
+        && settings.config_path.as_ref().is_some_and(|p| !p.exists())
+        && std::io::stdin().is_terminal()
+        && std::io::stdout().is_terminal()
+}
+
+fn ask(prompt: &str) -> std::io::Result<String> {
+    let mut out = std::io::stdout();
+    write!(out, "{prompt}")?;
+    out.flush()?;
+    let mut line = String::new();
+    if std::io::stdin().lock().read_line(&mut line)? == 0 {
+        return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "input closed"));
+    }
+    Ok(line.trim().to_string())
+}
+
+/// Runs the screen on the plain terminal (before the alternate screen).
+pub async fn run(settings: &Settings, global: &GlobalArgs) -> Result<Choice, String> {
+    let io = |e: std::io::Error| format!("cannot read from the terminal: {e}");
+    let Some(path) = settings.config_path.clone() else {
+        return Ok(Choice::Demo);
+    };
+    println!("Welcome to frontdesk. No account is set up yet.\n");
+    println!("  d  open the demo (a local server with made-up customers)");
+    println!(
+        "  s  set up an account (saved to {}, readable by you alone)\n",
+        path.display()
+    );
+    loop {
+        match ask("Choose d or s: ").map_err(io)?.to_ascii_lowercase().as_str() {
+            "d" | "demo" => return Ok(Choice::Demo),
+            "s" | "setup" | "set up" => break,
+            _ => continue,
+        }
+    }
+    let base_url = loop {
+        let url = ask("Base URL of the service (ending in /v1): ").map_err(io)?;
+        match url::Url::parse(&url) {
+            Ok(u) if matches!(u.scheme(), "http" | "https") => break url,
+            _ => println!("That is not an http(s) URL; for example https://api.example.com/v1"),
+        }
+    };
+    let user_uuid = ask("Your user uuid (optional, Enter to skip): ").map_err(io)?;
+    for _ in 0..TRIES {
+        print!("API key (not shown; Enter alone opens the demo): ");
+        let _ = std::io::stdout().flush();
+        let key = rpassword::read_password().map_err(io)?;
+        let key = key.trim().to_string();
+        if key.is_empty() {
+            return Ok(Choice::Demo);
+        }
+        println!("Checking the key…");
+        let checked = match crate::api::Client::new(&base_url, &key, settings.timeout) {
+            Ok(client) => client.plan().await.map(|_| ()),
+            Err(e) => Err(e),
+        };
+        match checked {
+            Ok(()) => {
+                let profile = NewProfile {
+                    profile: global.profile.clone().unwrap_or_else(|| DEFAULT_PROFILE.to_string()),
+                    base_url: base_url.clone(),
+                    api_key: key,
+                    user_uuid: Some(user_uuid.clone()).filter(|u| !u.is_empty()),
+                };
+                write(&path, &render(&profile), false)?;
+                println!("The key works. Saved to {} (mode 0600).", path.display());
+                return Ok(Choice::Saved);
+            }
+            Err(e) => println!("That did not work: {}", crate::text::sanitize_line(&e.to_string())),
+        }
+    }
+    println!("Opening the demo instead; run `frontdesk config init` to try again.");
+    Ok(Choice::Demo)
+}

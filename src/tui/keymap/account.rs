@@ -1,0 +1,157 @@
+//! The account overlay's keys: a context of the one key table. Its rows are
+//! named `account.NAME` in `[keys]` (or `[keys.account]`), shown in help
+//! under their own heading and in the overlay's footer.
+
+use crossterm::event::KeyCode;
+
+use super::{Key, ch, code};
+use crate::tui::model::account::AccountTab;
+
+/// What a key does in the account overlay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AccountAction {
+    NextTab,
+    PrevTab,
+    Down,
+    Up,
+    Top,
+    Bottom,
+    PageDown,
+    PageUp,
+    Refresh,
+    Close,
+    /// Templates and channels.
+    Rename,
+    /// Teams.
+    Members,
+    /// Webhook log.
+    Filter,
+    /// Webhook log: event kinds and page size.
+    Kinds,
+    NextPage,
+    PrevPage,
+}
+
+/// One default row: action, keys, label, `[keys]` name, help.
+pub struct AccountBinding {
+    pub action: AccountAction,
+    pub keys: &'static [Key],
+    pub label: &'static str,
+    pub name: &'static str,
+    pub help: &'static str,
+}
+
+macro_rules! row {
+    ($a:ident, [$($k:expr),+], $label:literal, $name:literal, $help:literal) => {
+        AccountBinding { action: AccountAction::$a, keys: &[$($k),+], label: $label, name: $name, help: $help }
+    };
+}
+
+pub static ACCOUNT_KEYMAP: &[AccountBinding] = &[
+    row!(
+        NextTab,
+        [code(KeyCode::Tab)],
+        "Tab",
+        "account.next-tab",
+        "Next tab (1-5 picks one)"
+    ),
+    row!(
+        PrevTab,
+        [code(KeyCode::BackTab)],
+        "S-Tab",
+        "account.previous-tab",
+        "Previous tab"
+    ),
+    row!(Down, [ch('j'), code(KeyCode::Down)], "j ↓", "account.down", "Next row"),
+    row!(Up, [ch('k'), code(KeyCode::Up)], "k ↑", "account.up", "Previous row"),
+    row!(Top, [ch('g'), code(KeyCode::Home)], "g", "account.top", "First row"),
+    row!(Bottom, [ch('G'), code(KeyCode::End)], "G", "account.bottom", "Last row"),
+    row!(
+        PageDown,
+        [code(KeyCode::PageDown)],
+        "PgDn",
+        "account.page-down",
+        "One screen down"
+    ),
+    row!(
+        PageUp,
+        [code(KeyCode::PageUp)],
+        "PgUp",
+        "account.page-up",
+        "One screen up"
+    ),
+    row!(Refresh, [ch('r')], "r", "account.refresh", "Refresh the tab"),
+    row!(
+        Close,
+        [code(KeyCode::Esc), ch('q')],
+        "Esc q",
+        "account.close",
+        "Close the overlay"
+    ),
+    row!(Rename, [ch('e')], "e", "account.rename", "Rename a template or channel"),
+    row!(
+        Members,
+        [code(KeyCode::Enter), ch('m')],
+        "Enter m",
+        "account.members",
+        "A template's record, a team's"
+    ),
+    row!(Filter, [ch('f')], "f", "account.filter", "Webhook log: next filter"),
+    row!(
+        Kinds,
+        [ch('s')],
+        "s",
+        "account.kinds",
+        "Webhook log: event kinds and page size"
+    ),
+    row!(NextPage, [ch('n')], "n", "account.next-page", "Webhook log: next page"),
+    row!(
+        PrevPage,
+        [ch('p')],
+        "p",
+        "account.previous-page",
+        "Webhook log: previous page"
+    ),
+];
+
+/// The overlay's footer for `tab`: (keys, what) from the one key table,
+/// so rebound keys show as they are.
+pub fn account_footer(tab: AccountTab) -> Vec<(String, &'static str)> {
+    use AccountAction as A;
+    let map = super::active();
+    let first = |a: A| -> String {
+        let label = map
+            .account_rows()
+            .iter()
+            .find(|r| r.action == a)
+            .map_or("", |r| r.label.as_str());
+        label.split(' ').next().unwrap_or("").to_string()
+    };
+    // One action shows all its keys; a group shows the first key of each.
+    let join = |actions: &[A]| match actions {
+        [one] => map
+            .account_rows()
+            .iter()
+            .find(|r| r.action == *one)
+            .map_or(String::new(), |r| r.label.clone()),
+        many => many.iter().map(|a| first(*a)).collect::<Vec<_>>().join(" "),
+    };
+    let mut out = match tab {
+        AccountTab::Templates => vec![(first(A::Members), "details"), (join(&[A::Rename]), "rename")],
+        AccountTab::Channels => vec![(join(&[A::Rename]), "rename")],
+        AccountTab::Teams => vec![(join(&[A::Members]), "team")],
+        AccountTab::Plan => vec![],
+        AccountTab::Webhooks => vec![
+            (join(&[A::Filter]), "status"),
+            (join(&[A::Kinds]), "kinds"),
+            (join(&[A::NextPage, A::PrevPage]), "page"),
+        ],
+    };
+    out.extend([
+        (format!("{} 1-5", first(A::NextTab)), "tab"),
+        (join(&[A::Down, A::Up, A::Top, A::Bottom]), "move"),
+        (join(&[A::Refresh]), "refresh"),
+        (join(&[A::Close]), "close"),
+    ]);
+    out
+}

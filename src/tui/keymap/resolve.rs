@@ -1,0 +1,385 @@
+//! The resolved key map: the defaults with the config file's `[keys]`
+//! applied. Problems (an unknown action or key name, a key claimed twice)
+//! are reported with the file and line; everything else still loads.
+
+use std::sync::OnceLock;
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::account::{ACCOUNT_KEYMAP, AccountAction};
+use super::{Action, KEYMAP, Key, normalise};
+use crate::config::KeyEntry;
+
+/// One row of the resolved map (of the inbox, or of a context such as the
+/// account overlay).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row<A = Action> {
+    pub action: A,
+    pub keys: Vec<Key>,
+    /// How help, the palette and the README show the keys.
+    pub label: String,
+    /// The short name the palette and the `[keys]` table use.
+    pub name: &'static str,
+    pub help: &'static str,
+}
+
+/// Every action with its keys.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Keymap {
+    rows: Vec<Row>,
+    /// The account overlay's keys (`account.*` names).
+    account: Vec<Row<AccountAction>>,
+}
+
+static ACTIVE: OnceLock<Keymap> = OnceLock::new();
+static DEFAULTS: OnceLock<Keymap> = OnceLock::new();
+
+/// Makes `map` the one the app uses (once, at start-up, before the first
+/// key). A second call is ignored.
+pub fn install(map: Keymap) {
+    let _ = ACTIVE.set(map);
+}
+
+/// The map in use: the installed one, or the defaults.
+pub fn active() -> &'static Keymap {
+    ACTIVE.get().unwrap_or_else(|| DEFAULTS.get_or_init(Keymap::defaults))
+}
+
+impl Keymap {
+    /// The built-in keys.
+    pub fn defaults() -> Keymap {
+        Keymap {
+            rows: KEYMAP
+                .iter()
+                .map(|b| Row {
+                    action: b.action,
+                    keys: b.keys.to_vec(),
+                    label: b.label.to_string(),
+                    name: b.name,
+                    help: b.help,
+                })
+                .collect(),
+            account: ACCOUNT_KEYMAP
+                .iter()
+                .map(|b| Row {
+                    action: b.action,
+                    keys: b.keys.to_vec(),
+                    label: b.label.to_string(),
+                    name: b.name,
+                    help: b.help,
+                })
+                .collect(),
+        }
+    }
+
+    /// The defaults with `entries` applied, and the problems found (each
+    /// naming its file and line). An entry replaces its action's keys; a key
+    /// it takes from another action's defaults moves to it.
+    pub fn resolve(entries: &[KeyEntry]) -> (Keymap, Vec<String>) {
+        let mut map = Keymap::defaults();
+        let mut problems = Vec::new();
+        let (account, inbox): (Vec<&KeyEntry>, Vec<&KeyEntry>) =
+            entries.iter().partition(|e| e.action.starts_with("account."));
+        apply(&mut map.rows, &inbox, &mut problems);
+        apply(&mut map.account, &account, &mut problems);
+        (map, problems)
+    }
+
+    /// The account overlay's rows.
+    pub fn account_rows(&self) -> &[Row<AccountAction>] {
+        &self.account
+    }
+
+    /// The account overlay's action for `key`, if any.
+    pub fn account_action_for(&self, key: &KeyEvent) -> Option<AccountAction> {
+        let k = normalise(key);
+        self.account.iter().find(|r| r.keys.contains(&k)).map(|r| r.action)
+    }
+
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// The action bound to `key`, if any.
+    pub fn action_for(&self, key: &KeyEvent) -> Option<Action> {
+        let k = normalise(key);
+        self.rows.iter().find(|r| r.keys.contains(&k)).map(|r| r.action)
+    }
+
+    /// The keys of `action` as help shows them ("" when it has none).
+    pub fn label(&self, action: Action) -> &str {
+        self.rows
+            .iter()
+            .find(|r| r.action == action)
+            .map_or("", |r| r.label.as_str())
+    }
+
+    /// The README's key table (Markdown), generated so it cannot drift.
+    pub fn markdown_table(&self) -> String {
+        let mut out = String::from("| keys | action | name in `[keys]` |\n| --- | --- | --- |\n");
+        let line = |keys: &[Key], help: &str, name: &str| {
+            let keys: Vec<String> = keys.iter().map(|k| format!("`{}`", key_label(*k))).collect();
+            let keys = keys.join(" ").replace('|', "\\|");
+            format!("| {keys} | {help} | `{name}` |\n")
+        };
+        for r in &self.rows {
+            out.push_str(&line(&r.keys, r.help, r.name));
+        }
+        out.push_str("| | **In the account overlay (`A`)** | |\n");
+        for r in &self.account {
+            out.push_str(&line(&r.keys, r.help, r.name));
+        }
+        out
+    }
+}
+
+/// Applies one context's entries to its rows (see `Keymap::resolve`).
+fn apply<A: Copy + PartialEq>(rows: &mut [Row<A>], entries: &[&KeyEntry], problems: &mut Vec<String>) {
+    // Which entry claimed each key first: (key, row index, where).
+    let mut claimed: Vec<(Key, usize, &str)> = Vec::new();
+    for e in entries {
+        let Some(row) = rows.iter().position(|r| r.name == e.action) else {
+            let known: Vec<&str> = rows.iter().map(|r| r.name).collect();
+            problems.push(format!(
+                "{}: unknown action {:?} (known: {})",
+                e.at,
+                e.action,
+                known.join(", ")
+            ));
+            continue;
+        };
+        let mut keys = Vec::new();
+        for name in &e.keys {
+            let Some(k) = parse_key(name) else {
+                problems.push(format!(
+                    "{}: unknown key {name:?} for {} (use a character, ctrl-x, up, down, left, right, \
+                     home, end, pgup, pgdn, tab, shift-tab, enter, esc, space, backspace, delete, f1-f12)",
+                    e.at, e.action
+                ));
+                continue;
+            };
+            if let Some((_, other, at)) = claimed.iter().find(|(c, i, _)| *c == k && *i != row) {
+                problems.push(format!(
+                    "{}: {:?} is already bound to {} ({at}); it stays there",
+                    e.at, name, rows[*other].name
+                ));
+                continue;
+            }
+            if !keys.contains(&k) {
+                keys.push(k);
+                claimed.push((k, row, &e.at));
+            }
+        }
+        if keys.is_empty() {
+            // Nothing usable: the action keeps its defaults.
+            continue;
+        }
+        rows[row].label = keys.iter().map(|k| key_label(*k)).collect::<Vec<_>>().join(" ");
+        rows[row].keys = keys;
+    }
+    // Keys taken by an entry leave the defaults that held them.
+    for (k, owner, at) in &claimed {
+        for (i, r) in rows.iter_mut().enumerate() {
+            if i != *owner && r.keys.contains(k) {
+                r.keys.retain(|x| x != k);
+                r.label = r.keys.iter().map(|k| key_label(*k)).collect::<Vec<_>>().join(" ");
+                if r.keys.is_empty() {
+                    problems.push(format!(
+                        "{at}: {} took the last key of {}; it is left to the palette (: or C-k)",
+                        key_label(*k),
+                        r.name
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// A key named in the config file: a character (`j`, `G`, `/`), `ctrl-x`
+/// (or `c-x`), or a named key (`down`, `pgdn`, `shift-tab`, `f5`…).
+pub fn parse_key(name: &str) -> Option<Key> {
+    let plain = |code| Some(Key { code, ctrl: false });
+    let mut chars = name.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        return plain(KeyCode::Char(c));
+    }
+    let lower = name.trim().to_ascii_lowercase();
+    for prefix in ["ctrl-", "ctrl+", "c-"] {
+        if let Some(rest) = lower.strip_prefix(prefix) {
+            let mut cs = rest.chars();
+            return match (cs.next(), cs.next()) {
+                (Some(c), None) if c.is_ascii_graphic() => Some(Key {
+                    code: KeyCode::Char(c),
+                    ctrl: true,
+                }),
+                _ => None,
+            };
+        }
+    }
+    if let Some(n) = lower.strip_prefix('f').and_then(|n| n.parse::<u8>().ok())
+        && (1..=12).contains(&n)
+    {
+        return plain(KeyCode::F(n));
+    }
+    plain(match lower.as_str() {
+        "up" => KeyCode::Up,
+        "down" => KeyCode::Down,
+        "left" => KeyCode::Left,
+        "right" => KeyCode::Right,
+        "home" => KeyCode::Home,
+        "end" => KeyCode::End,
+        "pgup" | "pageup" => KeyCode::PageUp,
+        "pgdn" | "pagedown" => KeyCode::PageDown,
+        "tab" => KeyCode::Tab,
+        "shift-tab" | "s-tab" | "backtab" => KeyCode::BackTab,
+        "enter" | "return" => KeyCode::Enter,
+        "esc" | "escape" => KeyCode::Esc,
+        "space" => KeyCode::Char(' '),
+        "backspace" => KeyCode::Backspace,
+        "delete" | "del" => KeyCode::Delete,
+        "insert" => KeyCode::Insert,
+        _ => return None,
+    })
+}
+
+/// How a key is shown: `j`, `C-k`, `↓`, `PgDn`, `S-Tab`.
+pub fn key_label(k: Key) -> String {
+    let base = match k.code {
+        KeyCode::Char(' ') => "Space".to_string(),
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::Up => "↑".into(),
+        KeyCode::Down => "↓".into(),
+        KeyCode::Left => "←".into(),
+        KeyCode::Right => "→".into(),
+        KeyCode::Home => "Home".into(),
+        KeyCode::End => "End".into(),
+        KeyCode::PageUp => "PgUp".into(),
+        KeyCode::PageDown => "PgDn".into(),
+        KeyCode::Tab => "Tab".into(),
+        KeyCode::BackTab => "S-Tab".into(),
+        KeyCode::Enter => "Enter".into(),
+        KeyCode::Esc => "Esc".into(),
+        KeyCode::Backspace => "Bksp".into(),
+        KeyCode::Delete => "Del".into(),
+        KeyCode::Insert => "Ins".into(),
+        KeyCode::F(n) => format!("F{n}"),
+        other => format!("{other:?}"),
+    };
+    if k.ctrl { format!("C-{base}") } else { base }
+}
+
+#[cfg(test)]
+mod tests {
+    use crossterm::event::KeyModifiers;
+
+    use super::*;
+
+    fn entry(action: &str, keys: &[&str], line: usize) -> KeyEntry {
+        KeyEntry {
+            action: action.into(),
+            keys: keys.iter().map(|k| k.to_string()).collect(),
+            at: format!("cfg.toml line {line}"),
+        }
+    }
+
+    fn press(c: char) -> KeyEvent {
+        KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn an_entry_rebinds_its_action_and_help_shows_the_new_keys() {
+        let (map, problems) = Keymap::resolve(&[
+            entry("close", &["c", "x"], 2),
+            entry("next", &["j", "down", "ctrl-n"], 3),
+        ]);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(map.action_for(&press('x')), Some(Action::ToggleClosed));
+        assert_eq!(
+            map.action_for(&KeyEvent::new(KeyCode::Char('n'), KeyModifiers::CONTROL)),
+            Some(Action::MoveDown)
+        );
+        assert_eq!(map.label(Action::ToggleClosed), "c x");
+        assert_eq!(map.label(Action::MoveDown), "j ↓ C-n");
+        // The rest keep their defaults.
+        assert_eq!(map.action_for(&press('q')), Some(Action::Quit));
+        assert_eq!(map.label(Action::Quit), "q C-c");
+    }
+
+    #[test]
+    fn a_key_taken_from_a_default_moves_and_a_last_key_is_reported() {
+        let (map, problems) = Keymap::resolve(&[entry("quit", &["x"], 4), entry("reply", &["r"], 5)]);
+        assert_eq!(map.action_for(&press('r')), Some(Action::Reply));
+        assert_eq!(map.label(Action::Refresh), "", "refresh lost its only key");
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].starts_with("cfg.toml line 5: r took the last key of refresh"),
+            "{problems:?}"
+        );
+        assert_eq!(map.action_for(&press('q')), None, "quit is on x alone now");
+        assert_eq!(map.action_for(&press('x')), Some(Action::Quit));
+    }
+
+    #[test]
+    fn conflicts_and_unknown_names_are_reported_with_their_line_and_the_rest_loads() {
+        let (map, problems) = Keymap::resolve(&[
+            entry("close", &["x"], 2),
+            entry("quit", &["x", "Q"], 3),
+            entry("frobnicate", &["z"], 4),
+            entry("assign", &["hyper-a", "w"], 5),
+        ]);
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert!(problems[0].starts_with("cfg.toml line 3: \"x\" is already bound to close (cfg.toml line 2)"));
+        assert!(problems[1].starts_with("cfg.toml line 4: unknown action \"frobnicate\""));
+        assert!(problems[2].starts_with("cfg.toml line 5: unknown key \"hyper-a\" for assign"));
+        assert_eq!(map.action_for(&press('x')), Some(Action::ToggleClosed));
+        assert_eq!(map.action_for(&press('Q')), Some(Action::Quit));
+        assert_eq!(map.action_for(&press('w')), Some(Action::Assign));
+        assert_eq!(map.action_for(&press('j')), Some(Action::MoveDown), "defaults load");
+    }
+
+    #[test]
+    fn the_account_overlay_is_a_context_of_the_same_table() {
+        let (map, problems) = Keymap::resolve(&[entry("account.rename", &["E"], 2), entry("account.zap", &["z"], 3)]);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].starts_with("cfg.toml line 3: unknown action \"account.zap\""));
+        assert_eq!(map.account_action_for(&press('E')), Some(AccountAction::Rename));
+        assert_eq!(map.account_action_for(&press('e')), None);
+        // The same key means different things in each context.
+        assert_eq!(map.action_for(&press('e')), Some(Action::Edit));
+        assert_eq!(map.account_action_for(&press('r')), Some(AccountAction::Refresh));
+    }
+
+    #[test]
+    fn key_names_parse_and_print_back() {
+        for (name, label) in [
+            ("j", "j"),
+            ("G", "G"),
+            ("ctrl-N", "C-n"),
+            ("c-k", "C-k"),
+            ("down", "↓"),
+            ("PgDn", "PgDn"),
+            ("shift-tab", "S-Tab"),
+            ("space", "Space"),
+            ("f5", "F5"),
+            ("esc", "Esc"),
+        ] {
+            let k = parse_key(name).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(key_label(k), label, "{name}");
+        }
+        for bad in ["", "ctrl-", "f13", "hyper-a", "jk"] {
+            assert_eq!(parse_key(bad), None, "{bad}");
+        }
+    }
+
+    /// The README's key table is the generated one: edit the defaults, run
+    /// `frontdesk keys --markdown`, paste.
+    #[test]
+    fn the_readme_key_table_is_the_generated_one() {
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        let begin = "<!-- keys:begin (generated: frontdesk keys --markdown) -->\n";
+        let end = "<!-- keys:end -->";
+        let at = readme.find(begin).expect("README has the keys:begin marker") + begin.len();
+        let to = readme[at..].find(end).expect("README has the keys:end marker") + at;
+        assert_eq!(&readme[at..to], Keymap::defaults().markdown_table());
+    }
+}

@@ -1,0 +1,56 @@
+//! The zone timestamps are shown in. Each timestamp is converted on its own
+//! (not with one offset fixed at start-up), so times on both sides of a
+//! daylight-saving change show their right hour.
+
+use chrono::{DateTime, FixedOffset, Local, Offset, Utc};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Zone {
+    /// The system's local zone (`TZ` or /etc/localtime), as chrono reads it.
+    Local,
+    /// One fixed offset (UTC in snapshots).
+    Fixed(FixedOffset),
+    /// A named zone, so tests see a DST change whatever the host's zone.
+    #[cfg(test)]
+    Named(chrono_tz::Tz),
+}
+
+impl Zone {
+    /// `t` in this zone, with the offset in force at `t`.
+    pub fn local(self, t: DateTime<Utc>) -> DateTime<FixedOffset> {
+        match self {
+            Zone::Local => t.with_timezone(&Local).fixed_offset(),
+            Zone::Fixed(o) => t.with_timezone(&o),
+            #[cfg(test)]
+            Zone::Named(tz) => t.with_timezone(&tz).fixed_offset(),
+        }
+    }
+}
+
+/// `t` as shown: in `zone`, or UTC when none is known.
+pub fn local(t: DateTime<Utc>, zone: Option<Zone>) -> DateTime<FixedOffset> {
+    zone.unwrap_or(Zone::Fixed(Utc.fix())).local(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+
+    use super::*;
+
+    #[test]
+    fn each_timestamp_gets_the_offset_in_force_at_its_time() {
+        // Europe/Berlin moves from +01:00 to +02:00 at 01:00 UTC on 2026-03-29.
+        let zone = Some(Zone::Named(chrono_tz::Europe::Berlin));
+        let before = Utc.with_ymd_and_hms(2026, 3, 29, 0, 30, 0).unwrap();
+        let after = Utc.with_ymd_and_hms(2026, 3, 29, 2, 30, 0).unwrap();
+        let shown = |t| crate::tui::view::stamp(Some(t), zone).unwrap();
+        assert_eq!(shown(before), "2026-03-29 01:30");
+        assert_eq!(shown(after), "2026-03-29 04:30");
+        assert_eq!(
+            local(after, None).format("%H:%M").to_string(),
+            "02:30",
+            "UTC when unknown"
+        );
+    }
+}

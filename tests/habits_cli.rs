@@ -1,0 +1,216 @@
+//! The commands around the app (issue 13): man, config init/check/path,
+//! doctor against the embedded server on 127.0.0.1:0.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use frontdesk::server::{ServerConfig, start};
+
+/// Runs the binary with a clean account environment; returns (code,
+/// stdout, stderr).
+fn run(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_frontdesk"));
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for k in [
+        "FRONTDESK_BASE_URL",
+        "FRONTDESK_API_KEY",
+        "FRONTDESK_USER_UUID",
+        "FRONTDESK_PROFILE",
+        "FRONTDESK_CONFIG",
+    ] {
+        cmd.env_remove(k);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("run frontdesk");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn man_covers_every_command_and_flag() {
+    let (code, page, err) = run(&["man"], "", &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH frontdesk"),
+        "roff: {}",
+        &page[..200]
+    );
+    for cmd in [
+        "contacts",
+        "messages",
+        "bot",
+        "templates",
+        "channels",
+        "funnels",
+        "teams",
+        "plan",
+        "custom-statuses",
+        "status",
+        "webhooks",
+        "completions",
+        "serve",
+        "man",
+        "doctor",
+        "keys",
+        "config",
+    ] {
+        assert!(
+            page.contains(&format!("FRONTDESK {}", cmd.to_uppercase())),
+            "{cmd} has no section"
+        );
+    }
+    for flag in [
+        "identifier",
+        "subscriptions",
+        "clear\\-custom\\-status",
+        "no\\-activity",
+        "force",
+        "markdown",
+    ] {
+        assert!(
+            page.contains(&format!("\\-\\-{flag}")),
+            "--{flag} missing from the page"
+        );
+    }
+    for global in ["base\\-url", "api\\-key", "profile", "jsonl"] {
+        assert!(page.contains(&format!("\\-\\-{global}")), "--{global} missing");
+    }
+}
+
+#[test]
+fn config_init_check_and_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("sub/config.toml");
+    let p = path.to_str().unwrap();
+
+    let (code, out, err) = run(&["config", "path", "--config", p], "", &[]);
+    assert_eq!((code, out.trim()), (0, p), "{err}");
+
+    let key = "sekrit-key-0123456789";
+    let (code, _, err) = run(&["config", "init", "--config", p, "--api-key", key], "", &[]);
+    assert_eq!(code, 2, "a key in argv is refused: {err}");
+    assert!(!path.exists());
+
+    let (code, out, err) = run(
+        &[
+            "config",
+            "init",
+            "--config",
+            p,
+            "--profile",
+            "work",
+            "--base-url",
+            "https://api.example.com/v1",
+            "--user",
+            "u-1",
+        ],
+        &format!("{key}\n"),
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("wrote"), "{out}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    let (code, _, err) = run(
+        &["config", "init", "--config", p, "--base-url", "https://x/v1"],
+        "k\n",
+        &[],
+    );
+    assert_eq!(code, 1, "an existing file is kept: {err}");
+    assert!(err.contains("--force"), "{err}");
+
+    let (code, out, err) = run(
+        &["config", "check", "--config", p],
+        "",
+        &[("FRONTDESK_USER_UUID", "u-env")],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains(key) && !err.contains(key), "the key is masked: {out}");
+    assert!(out.contains("…89 (21 characters)  (file)"), "{out}");
+    assert!(out.contains("profile       work  (file)"), "{out}");
+    assert!(out.contains("user_uuid     u-env  (env)"), "{out}");
+    assert!(
+        out.contains("base_url      https://api.example.com/v1  (file)"),
+        "{out}"
+    );
+
+    // A bad [keys] line and --api-key: reported, exit 1, the rest shown.
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("\n[keys]\nclose = [\"c\", \"x\"]\nzap = \"z\"\n");
+    std::fs::write(&path, text).unwrap();
+    let (code, out, err) = run(
+        &["config", "check", "--config", p, "--api-key", "flagkey-000000"],
+        "",
+        &[],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("(flag)"), "{out}");
+    assert!(err.contains("unknown action \"zap\""), "{err}");
+    assert!(err.contains(&format!("{p} line")), "the file and line: {err}");
+    assert!(err.contains("process list"), "{err}");
+    assert!(!out.contains("flagkey-000000") && !err.contains("flagkey-000000"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn doctor_with_a_wrong_key_and_with_the_server_stopped() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server = start(
+        listener,
+        ServerConfig {
+            contacts: 3,
+            activity: false,
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    let url = server.base_url.clone();
+    let good = server.api_key.clone();
+    let env_for = |key: &str| {
+        vec![
+            ("FRONTDESK_BASE_URL", url.clone()),
+            ("FRONTDESK_API_KEY", key.to_string()),
+        ]
+    };
+    let doctor = |key: String| {
+        let env = env_for(&key);
+        async move {
+            tokio::task::spawn_blocking(move || {
+                let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                run(&["doctor", "--config", "/nonexistent/frontdesk.toml"], "", &env)
+            })
+            .await
+            .unwrap()
+        }
+    };
+
+    let (_, out, _) = doctor(good.clone()).await;
+    assert!(out.contains("ok    key      accepted"), "{out}");
+    assert!(out.contains("ok    network"), "{out}");
+    assert!(out.contains("ok    clock"), "{out}");
+
+    let (code, out, _) = doctor("wrong-key-123".into()).await;
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FAIL  key      refused (401)"), "{out}");
+    assert!(out.contains("fix:"), "{out}");
+    assert!(!out.contains("wrong-key-123"), "{out}");
+
+    server.stop().await;
+    let (code, out, _) = doctor(good.clone()).await;
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FAIL  network  cannot reach"), "{out}");
+    assert!(!out.contains(&good), "{out}");
+}
