@@ -5,18 +5,17 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use frontdesk::tui::fixtures::{contacts, model_with, page};
+use frontdesk::tui::fixtures::{contacts, model_with};
 use frontdesk::tui::model::Model;
 use frontdesk::tui::theme::Theme;
-use frontdesk::tui::update::apply_page;
 use frontdesk::tui::view::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 fn loaded(n: usize) -> Model {
     let mut m = model_with(20, 160, 48);
-    m.list.set_contacts(contacts(0..n));
-    m.list.selected = n / 2;
+    m.list.store.set(contacts(0..n));
+    m.list.view.selected = n / 2;
     let h = m.list_height();
     m.list.clamp(h);
     m
@@ -31,28 +30,6 @@ fn frame(c: &mut Criterion) {
             b.iter(|| {
                 terminal.draw(|f| view(black_box(&m), f, &theme)).expect("draw");
             })
-        });
-    }
-    for n in [100, 100_000] {
-        let base = loaded(n);
-        let next = contacts(n..n + 20);
-        c.bench_function(&format!("apply_page_20_onto_{n}"), |b| {
-            b.iter_batched(
-                || {
-                    // Growth is amortised in a long session: start with room,
-                    // as a list that has been growing usually has.
-                    let mut list = base.list.clone();
-                    list.contacts.reserve(64);
-                    list.uuids.reserve(64);
-                    list.last_seen.reserve(64);
-                    (list, page(next.clone(), Some("c")))
-                },
-                |(mut list, p)| {
-                    apply_page(&mut list, p);
-                    list
-                },
-                criterion::BatchSize::LargeInput,
-            )
         });
     }
 }

@@ -112,6 +112,13 @@ pub enum Command {
     /// Write, check or locate the config file
     #[command(subcommand)]
     Config(commands::config::ConfigCmd),
+    /// Search the local index of the account (name, phone, tags, fields, note, messages)
+    Search(commands::search::SearchArgs),
+    /// Sync the whole account into the local index
+    Sync(commands::sync::SyncArgs),
+    /// Where the local index is kept; delete it
+    #[command(subcommand)]
+    Cache(commands::cache::CacheCmd),
 }
 
 /// Why a command failed, and so its exit code.

@@ -147,6 +147,7 @@ pub async fn run_loop(
 ) -> std::io::Result<()> {
     perform(guard, runner, initial)?;
     let mut painter = Painter::default();
+    let mut title: Option<(u64, String)> = None;
     guard.terminal.draw(|f| view(model, f, &theme))?;
     painter.animating = take_spun();
     loop {
@@ -177,7 +178,14 @@ pub async fn run_loop(
         if painter.wants_frame(news, &before, model) {
             guard.terminal.draw(|f| view(model, f, &theme))?;
             painter.animating = take_spun();
-            guard.show_title(&super::title::text(model))?;
+            // Counting the waiting rows is O(loaded): only when they changed.
+            let version = model.list.store.version();
+            if title.as_ref().is_none_or(|(v, _)| *v != version) {
+                title = Some((version, super::title::text(model)));
+            }
+            if let Some((_, text)) = &title {
+                guard.show_title(text)?;
+            }
         }
     }
     Ok(())
@@ -278,8 +286,9 @@ mod tests {
             let result = Err(crate::api::ApiError::NotFound { what: "bot".into() });
             update(&mut m, Msg::BotLoaded { id, uuid, result });
         }
-        if let Some(id) = m.list.loading {
-            let generation = m.list.generation;
+        // The last page, then the walk's top-up pass (nothing moved).
+        while let Some(id) = m.list.paging.loading {
+            let generation = m.list.paging.generation;
             update(
                 &mut m,
                 Msg::ContactsLoaded {

@@ -3,6 +3,7 @@
 //! holds the task handles, so a superseded fetch is aborted here.
 
 pub(crate) mod account;
+pub mod list_walk;
 pub mod thread;
 
 use std::collections::HashMap;
@@ -22,6 +23,8 @@ pub enum Effect {
         fetch: ListFetch,
         filter: ContactFilter,
         at: PageRequest,
+        /// Pages to fetch in a row from `at` (each sent as it arrives).
+        pages: u32,
     },
     FetchThread {
         id: ReqId,
@@ -76,6 +79,8 @@ pub enum Effect {
     FetchTeamMembers {
         team: String,
     },
+    /// `/` over the loaded contacts, on the blocking pool.
+    SearchContacts(crate::tui::model::contact_list::SearchJob),
     /// Requests about the account: the catalog and the account overlay.
     Account(account::AccountEffect),
     /// Sends `SelectionSettled(id)` after `after`.
@@ -150,12 +155,32 @@ impl Runner {
         let slot = effect.slot();
         let client = self.client.clone();
         let tx = self.tx.clone();
-        let handle = tokio::spawn(async move {
-            if let Some(msg) = perform(client, effect).await {
-                log_failure(&msg);
-                let _ = tx.send(msg);
+        let handle = match effect {
+            Effect::FetchContacts {
+                id,
+                generation,
+                fetch,
+                filter,
+                at,
+                pages,
+            } => {
+                let walk = list_walk::Walk {
+                    id,
+                    generation,
+                    fetch,
+                    filter,
+                    at,
+                    pages,
+                };
+                tokio::spawn(list_walk::run(client, tx, walk))
             }
-        });
+            effect => tokio::spawn(async move {
+                if let Some(msg) = perform(client, effect).await {
+                    log_failure(&msg);
+                    let _ = tx.send(msg);
+                }
+            }),
+        };
         if let Some(slot) = slot
             && let Some(old) = self.running.insert(slot, handle.abort_handle())
         {
@@ -167,7 +192,6 @@ impl Runner {
 /// Failed requests go to the log file (ApiError messages never hold the key).
 fn log_failure(msg: &Msg) {
     let (what, err) = match msg {
-        Msg::ContactsLoaded { result: Err(e), .. } => ("list contacts", e),
         Msg::ThreadLoaded { result: Err(e), .. } => ("list messages", e),
         Msg::ContactLoaded { result: Err(e), .. } => ("get contact", e),
         Msg::BotLoaded { result: Err(e), .. } | Msg::BotSet { result: Err(e), .. } => ("bot", e),
@@ -197,21 +221,6 @@ fn log_failure(msg: &Msg) {
 
 async fn perform(client: Client, effect: Effect) -> Option<Msg> {
     Some(match effect {
-        Effect::FetchContacts {
-            id,
-            generation,
-            fetch,
-            filter,
-            at,
-        } => {
-            let result = client.list_contacts(&filter, &at).await;
-            Msg::ContactsLoaded {
-                id,
-                generation,
-                fetch,
-                result,
-            }
-        }
         Effect::FetchThread { id, contact, fetch, at } => {
             let result = client
                 .list_messages(&crate::api::ContactId::new(contact.clone()), &at)
@@ -312,12 +321,17 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             Msg::TeamMembersLoaded { result }
         }
         Effect::Account(e) => Msg::Account(account::perform(client, e).await),
+        Effect::SearchContacts(job) => {
+            Msg::ContactsSearched(tokio::task::spawn_blocking(move || job.run()).await.ok().flatten()?)
+        }
         Effect::Debounce { id, after } => {
             tokio::time::sleep(after).await;
             Msg::SelectionSettled(id)
         }
         Effect::Compose(e) => super::reply::perform(client, e).await,
         Effect::Thread(e) => Msg::Thread(thread::perform(client, e).await),
+        // Spawned by the runner itself (several messages).
+        Effect::FetchContacts { .. } => return None,
         Effect::CopyToClipboard(_) | Effect::Bell | Effect::Redraw => return None,
     })
 }

@@ -181,8 +181,8 @@ pub fn empty_model(w: u16, h: u16) -> Model {
 pub fn model_with(n: usize, w: u16, h: u16) -> Model {
     let mut m = empty_model(w, h);
     let id = m.next_id();
-    m.list.loading = Some(id);
-    let generation = m.list.generation;
+    m.list.paging.loading = Some(id);
+    let generation = m.list.paging.generation;
     update(
         &mut m,
         Msg::ContactsLoaded {

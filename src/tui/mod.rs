@@ -100,8 +100,8 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let mut effects = update::update(&mut model, app::initial_size());
     let id = model.next_id();
-    model.list.loading = Some(id);
-    let generation = model.list.generation;
+    model.list.paging.loading = Some(id);
+    let generation = model.list.paging.generation;
     effects.extend(update::update(
         &mut model,
         Msg::ContactsLoaded {

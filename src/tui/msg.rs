@@ -137,6 +137,8 @@ pub enum Msg {
     TeamMembersLoaded {
         result: Result<Vec<TeamMember>, ApiError>,
     },
+    /// What a `/` search found (run off the UI thread).
+    ContactsSearched(crate::tui::model::contact_list::SearchDone),
     /// Results of the reply composer's effects.
     Compose(super::reply::ComposeMsg),
     /// Results for the account overlay.

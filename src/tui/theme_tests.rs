@@ -11,9 +11,9 @@ use crate::tui::fixtures::{model_with, now};
 /// The inbox with a selection, a new-message mark and an error toast.
 fn screen(theme: &Theme) -> String {
     let mut m = model_with(8, 80, 24);
-    m.list.loading = None;
-    let c3 = m.list.contacts[3].uuid.clone();
-    m.list.last_seen.insert(c3, now() - chrono::Duration::days(1));
+    m.list.paging.loading = None;
+    let c3 = m.list.store.get(3).unwrap().uuid.to_string();
+    m.list.set_seen(&c3, now() - chrono::Duration::days(1));
     m.status
         .push(crate::tui::model::ToastKind::Error, "could not reach the server", now());
     let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();

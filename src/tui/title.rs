@@ -9,12 +9,7 @@ use super::model::Model;
 
 /// Open conversations among the loaded contacts with an unseen message.
 pub fn waiting(model: &Model) -> usize {
-    model
-        .list
-        .contacts
-        .iter()
-        .filter(|c| c.closed_at.is_none() && model.list.has_new(c))
-        .count()
+    model.list.store.iter().filter(|r| r.is_open() && r.has_new()).count()
 }
 
 pub fn text(model: &Model) -> String {
@@ -33,10 +28,11 @@ mod tests {
             format!("frontdesk · {} · 0 waiting", m.session.account)
         );
         for i in [1, 2, 4] {
-            let uuid = m.list.contacts[i].uuid.clone();
-            m.list.last_seen.insert(uuid, now() - chrono::Duration::days(1));
+            let uuid = m.list.store.get(i).unwrap().uuid.to_string();
+            m.list.set_seen(&uuid, now() - chrono::Duration::days(1));
         }
-        m.list.contacts[4].closed_at = Some(now());
+        let closed = m.list.store.get(4).unwrap().uuid.to_string();
+        m.list.store.update(&closed, |r| r.closed_at = Some(now()));
         assert_eq!(super::waiting(&m), 2, "the closed one does not wait");
     }
 }

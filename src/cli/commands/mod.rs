@@ -2,6 +2,7 @@
 //! errors make no request), then calls the API, then prints.
 
 pub mod bot;
+pub mod cache;
 pub mod channels;
 pub mod completions;
 pub mod config;
@@ -13,7 +14,9 @@ pub mod keys;
 pub mod man;
 pub mod messages;
 pub mod plan;
+pub mod search;
 pub mod status;
+pub mod sync;
 pub mod teams;
 pub mod templates;
 pub mod webhooks;
@@ -47,6 +50,9 @@ pub(crate) async fn dispatch(ctx: &mut Ctx<'_>, command: Command) -> Result<(), 
         Command::Doctor => doctor::run(ctx).await,
         Command::Keys(a) => keys::run(ctx, a),
         Command::Config(c) => config::run(ctx, c),
+        Command::Search(c) => search::run(ctx, c).await,
+        Command::Sync(c) => sync::run(ctx, c).await,
+        Command::Cache(c) => cache::run(ctx, c).await,
     }
 }
 

@@ -26,7 +26,7 @@ pub use contact_forms::{
     note_form, note_patch, tags_form, tags_patch, team_form, team_patch,
 };
 pub use field::textarea_key;
-pub use fuzzy::{FuzzyPicker, PickItem, PickOutcome, fuzzy_filter};
+pub use fuzzy::{FuzzyPicker, PickItem, PickOutcome};
 pub use new_contact::{new_contact_body, new_contact_form};
 
 use field::FieldState;

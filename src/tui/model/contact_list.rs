@@ -1,22 +1,25 @@
-//! The loaded contacts: a window over a long list, cursor paging, filters,
-//! the fuzzy search view and per-contact request state.
+//! The contact list, in parts with one job each:
+//! - [`ContactStore`]: the loaded contacts, once, compactly, indexed by id;
+//! - [`Paging`]: the walk over GET /contacts (cursor, guard, generation,
+//!   request in flight, top-up pass, round trip);
+//! - [`ListView`]: what is on screen (selection, offset, `/` search);
+//! - [`PendingWrites`]: writes in flight, with what to restore on failure;
+//! - the bot state per contact.
 
-use std::collections::{HashMap, HashSet};
+mod paging;
+mod search;
+mod store;
+
+use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
+pub use paging::{PAGE_ROWS, Paging, TopUp};
+pub use search::{Search, SearchDone, SearchJob};
+pub use store::{ContactStore, Haystacks, Row};
+
 use crate::api::{Contact, ContactFilter};
 use crate::tui::msg::{ReqId, WriteKind};
-
-/// `/` search over what is loaded.
-#[derive(Debug, Clone, Default)]
-pub struct Search {
-    pub query: String,
-    /// Indices into `contacts`, best first.
-    pub matches: Vec<usize>,
-    /// True while the query is being typed.
-    pub editing: bool,
-}
 
 /// A write in flight on one contact.
 #[derive(Debug, Clone)]
@@ -27,33 +30,57 @@ pub struct PendingWrite {
     pub before: Option<Contact>,
 }
 
+/// Writes in flight, by contact uuid: their rows show a spinner and a
+/// refresh does not overwrite them.
 #[derive(Debug, Clone, Default)]
-pub struct ContactList {
-    /// In server order (most recent conversation first).
-    pub contacts: Vec<Contact>,
-    /// The uuids in `contacts`: merging a page stays O(page), not O(loaded).
-    pub uuids: HashSet<String>,
-    /// Position in the visible rows (the search view when searching).
+pub struct PendingWrites(HashMap<String, PendingWrite>);
+
+impl PendingWrites {
+    pub fn get(&self, uuid: &str) -> Option<&PendingWrite> {
+        self.0.get(uuid)
+    }
+    pub fn contains_key(&self, uuid: &str) -> bool {
+        self.0.contains_key(uuid)
+    }
+    pub fn insert(&mut self, uuid: String, write: PendingWrite) {
+        self.0.insert(uuid, write);
+    }
+    pub fn remove(&mut self, uuid: &str) -> Option<PendingWrite> {
+        self.0.remove(uuid)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// What the list pane shows: rows are positions in the search results when
+/// a search is active, else in the store.
+#[derive(Debug, Clone, Default)]
+pub struct ListView {
+    /// Position in the visible rows.
     pub selected: usize,
     /// First visible row.
     pub offset: usize,
-    pub filter: ContactFilter,
-    /// Bumped when the filter changes: pages of an older generation are dropped.
-    pub generation: u64,
-    /// Cursor of the next batch; `None` before the first page and at the end.
-    pub next_cursor: Option<String>,
-    /// True once `meta.next` came back null.
-    pub exhausted: bool,
-    /// Id of the next-page request in flight.
-    pub loading: Option<ReqId>,
-    /// Id of the refresh in flight.
-    pub refreshing: Option<ReqId>,
-    /// `G` was pressed: stay at the end while more pages arrive.
-    pub follow_end: bool,
     pub search: Option<Search>,
-    /// Per contact, the `lastMessageAt` the agent has seen.
-    pub last_seen: HashMap<String, DateTime<Utc>>,
-    pub pending: HashMap<String, PendingWrite>,
+}
+
+impl ListView {
+    /// The active search, if the list shows its matches.
+    pub fn matches(&self) -> Option<&[u32]> {
+        self.search
+            .as_ref()
+            .filter(|s| s.active())
+            .map(|s| s.matches.as_slice())
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct ContactList {
+    pub store: ContactStore,
+    pub paging: Paging,
+    pub view: ListView,
+    pub filter: ContactFilter,
+    pub pending: PendingWrites,
     /// Known bot state per contact (true: running).
     pub bots: HashMap<String, bool>,
     pub error: Option<String>,
@@ -62,102 +89,82 @@ pub struct ContactList {
 impl ContactList {
     /// Number of rows the list shows (search results when searching).
     pub fn visible_len(&self) -> usize {
-        match &self.search {
-            Some(s) if !s.query.is_empty() => s.matches.len(),
-            _ => self.contacts.len(),
+        match self.view.matches() {
+            Some(m) => m.len(),
+            None => self.store.len(),
         }
     }
 
-    /// Index into `contacts` of visible row `row`.
+    /// Store position of visible row `row`.
     pub fn contact_index(&self, row: usize) -> Option<usize> {
-        match &self.search {
-            Some(s) if !s.query.is_empty() => s.matches.get(row).copied(),
-            _ => (row < self.contacts.len()).then_some(row),
+        match self.view.matches() {
+            Some(m) => m.get(row).map(|&i| i as usize),
+            None => (row < self.store.len()).then_some(row),
         }
     }
 
-    pub fn row(&self, row: usize) -> Option<&Contact> {
-        self.contact_index(row).map(|i| &self.contacts[i])
+    pub fn row(&self, row: usize) -> Option<&Row> {
+        self.contact_index(row).and_then(|i| self.store.get(i))
     }
 
-    pub fn selected_contact(&self) -> Option<&Contact> {
-        self.row(self.selected)
+    pub fn selected_row(&self) -> Option<&Row> {
+        self.row(self.view.selected)
+    }
+
+    /// The selected contact in the API's shape (a copy of one contact).
+    pub fn selected_contact(&self) -> Option<Contact> {
+        self.selected_row().map(Row::to_contact)
     }
 
     pub fn selected_uuid(&self) -> Option<String> {
-        self.selected_contact().map(|c| c.uuid.clone())
+        self.selected_row().map(|r| r.uuid.to_string())
     }
 
-    pub fn position(&self, uuid: &str) -> Option<usize> {
-        if !self.uuids.contains(uuid) {
-            return None;
-        }
-        self.contacts.iter().position(|c| c.uuid == uuid)
+    /// The loaded row of `uuid`.
+    pub fn get(&self, uuid: &str) -> Option<&Row> {
+        self.store.by_id(uuid)
     }
 
-    /// Replaces everything loaded.
-    pub fn set_contacts(&mut self, contacts: Vec<Contact>) {
-        self.uuids = contacts.iter().map(|c| c.uuid.clone()).collect();
-        self.contacts = contacts;
-    }
-
-    /// The contact `uuid`; the selected one is found without a scan.
-    pub fn get(&self, uuid: &str) -> Option<&Contact> {
-        match self.selected_contact() {
-            Some(c) if c.uuid == uuid => Some(c),
-            _ => self.position(uuid).map(|i| &self.contacts[i]),
-        }
-    }
-
-    pub fn get_mut(&mut self, uuid: &str) -> Option<&mut Contact> {
-        self.contacts.iter_mut().find(|c| c.uuid == uuid)
+    /// The loaded contact `uuid` in the API's shape (a copy).
+    pub fn contact(&self, uuid: &str) -> Option<Contact> {
+        self.get(uuid).map(Row::to_contact)
     }
 
     /// The visible row showing `uuid`.
     pub fn row_of(&self, uuid: &str) -> Option<usize> {
-        let i = self.position(uuid)?;
-        match &self.search {
-            Some(s) if !s.query.is_empty() => s.matches.iter().position(|&m| m == i),
-            _ => Some(i),
+        let i = self.store.position(uuid)?;
+        match self.view.matches() {
+            Some(m) => m.iter().position(|&r| r as usize == i),
+            None => Some(i),
         }
     }
 
-    /// True when the contact has a message the agent has not seen.
-    pub fn has_new(&self, c: &Contact) -> bool {
-        match (c.last_message_at, self.last_seen.get(&c.uuid)) {
-            (Some(at), Some(seen)) => at > *seen,
-            _ => false,
-        }
+    /// The agent has read `uuid`'s conversation up to its last message.
+    pub fn mark_seen(&mut self, uuid: &str) {
+        self.store.update(uuid, |r| r.seen = r.last_message_at.or(r.seen));
+    }
+
+    /// Seen state as of `at` (tests and fixtures).
+    pub fn set_seen(&mut self, uuid: &str, at: DateTime<Utc>) {
+        self.store.update(uuid, |r| r.seen = Some(at));
     }
 
     /// Keeps `selected` in range and on screen for a window of `height` rows.
     pub fn clamp(&mut self, height: usize) {
         let len = self.visible_len();
+        let v = &mut self.view;
         if len == 0 {
-            self.selected = 0;
-            self.offset = 0;
+            v.selected = 0;
+            v.offset = 0;
             return;
         }
-        self.selected = self.selected.min(len - 1);
+        v.selected = v.selected.min(len - 1);
         let height = height.max(1);
-        if self.selected < self.offset {
-            self.offset = self.selected;
-        } else if self.selected >= self.offset + height {
-            self.offset = self.selected + 1 - height;
+        if v.selected < v.offset {
+            v.offset = v.selected;
+        } else if v.selected >= v.offset + height {
+            v.offset = v.selected + 1 - height;
         }
-        self.offset = self.offset.min(len.saturating_sub(1));
-    }
-
-    /// Tags seen on loaded contacts, sorted and unique.
-    pub fn known_tags(&self) -> Vec<String> {
-        let mut tags: Vec<String> = self.contacts.iter().flat_map(|c| c.tags.iter().cloned()).collect();
-        tags.sort_by_key(|t| t.to_lowercase());
-        tags.dedup();
-        tags
-    }
-
-    /// The haystack `/` searches: name, phone and tags.
-    pub fn haystack(c: &Contact) -> String {
-        format!("{} {} {}", c.name, c.phone_number, c.tags.join(" "))
+        v.offset = v.offset.min(len.saturating_sub(1));
     }
 }

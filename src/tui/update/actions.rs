@@ -25,15 +25,15 @@ fn kind_of(action: Action) -> Option<WriteKind> {
 /// The contact actions work on: the details record (it has field types)
 /// when it is the selected one, else the list row.
 fn target(model: &Model) -> Option<Contact> {
-    let selected = model.list.selected_contact()?;
+    let selected = model.list.selected_row()?;
     match details::shown(model) {
-        Some(full) if full.uuid == selected.uuid => {
+        Some(full) if *full.uuid == *selected.uuid => {
             let mut c = full.clone();
             // The list row may be newer (a refresh or our own write).
             c.closed_at = selected.closed_at;
             Some(c)
         }
-        _ => Some(selected.clone()),
+        _ => Some(selected.to_contact()),
     }
 }
 
@@ -122,7 +122,7 @@ pub(crate) fn submit(model: &mut Model, fx: &mut Vec<Effect>) {
         }
         FormKind::Write(w) => w,
     };
-    let contact = model.list.get(&uuid).cloned();
+    let contact = model.list.contact(&uuid);
     let contact = details::shown(model)
         .filter(|c| c.uuid == uuid)
         .cloned()
@@ -182,7 +182,7 @@ pub(crate) fn submit(model: &mut Model, fx: &mut Vec<Effect>) {
 /// next open conversation.
 pub(crate) fn toggle_closed(model: &mut Model, and_next: bool, fx: &mut Vec<Effect>) {
     let now = model.now;
-    let Some(c) = model.list.selected_contact().cloned() else {
+    let Some(c) = model.list.selected_contact() else {
         return model.status.push(ToastKind::Info, "select a contact first", now);
     };
     if model.list.pending.contains_key(&c.uuid) {
@@ -195,9 +195,8 @@ pub(crate) fn toggle_closed(model: &mut Model, and_next: bool, fx: &mut Vec<Effe
         } else {
             WriteKind::Reopen
         };
-        if let Some(row) = model.list.get_mut(&c.uuid) {
-            row.closed_at = if c.is_open() { Some(now) } else { None };
-        }
+        let closed_at = if c.is_open() { Some(now) } else { None };
+        model.list.store.update(&c.uuid, |row| row.closed_at = closed_at);
         if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == c.uuid) {
             full.closed_at = if c.is_open() { Some(now) } else { None };
         }
@@ -222,10 +221,10 @@ pub(crate) fn toggle_closed(model: &mut Model, and_next: bool, fx: &mut Vec<Effe
     }
     if and_next {
         let len = model.list.visible_len();
-        let next = (model.list.selected + 1..len).find(|&r| model.list.row(r).is_some_and(Contact::is_open));
+        let next = (model.list.view.selected + 1..len).find(|&r| model.list.row(r).is_some_and(|c| c.is_open()));
         match next {
             Some(r) => {
-                model.list.selected = r;
+                model.list.view.selected = r;
                 let h = model.list_height();
                 model.list.clamp(h);
                 selection_changed(model, fx);
@@ -273,9 +272,7 @@ pub(crate) fn write_done(
                     }
                     *full = contact.clone();
                 }
-                if let Some(row) = model.list.get_mut(&contact.uuid) {
-                    *row = contact;
-                }
+                model.list.store.replace(contact);
             }
             model
                 .status
@@ -283,9 +280,7 @@ pub(crate) fn write_done(
         }
         Err(e) => {
             if let Some(before) = pending.and_then(|p| p.before) {
-                if let Some(row) = model.list.get_mut(uuid) {
-                    *row = before.clone();
-                }
+                model.list.store.replace(before.clone());
                 if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == uuid) {
                     full.closed_at = before.closed_at;
                 }
@@ -316,19 +311,11 @@ pub(crate) fn write_done(
 /// A contact created here (or found after a failed create): first in the
 /// list, selected.
 pub(crate) fn add_created(model: &mut Model, contact: Contact, fx: &mut Vec<Effect>) {
-    if model.list.get(&contact.uuid).is_none() {
-        model.list.uuids.insert(contact.uuid.clone());
-        model.list.contacts.insert(0, contact.clone());
+    if !model.list.store.replace(contact.clone()) {
+        model.list.store.insert(0, vec![contact]);
     }
-    list::recompute_search(&mut model.list);
-    model.list.selected = model
-        .list
-        .contacts
-        .iter()
-        .position(|c| c.uuid == contact.uuid)
-        .unwrap_or(0);
-    model.list.offset = 0;
-    let height = model.list_height();
-    model.list.clamp(height);
+    model.list.view.selected = 0;
+    model.list.view.offset = 0;
+    list::recompute_search(model, fx);
     selection_changed(model, fx);
 }

@@ -143,9 +143,9 @@ fn addressing(model: &Model, uuid: &str) -> Result<(String, String), String> {
     let from = if c.source.trim().is_empty() {
         "messaging_app".to_string()
     } else {
-        c.source.clone()
+        c.source.to_string()
     };
-    Ok((c.phone_number.clone(), from))
+    Ok((c.phone_number.to_string(), from))
 }
 
 fn fail(model: &mut Model, uuid: &str, msg: String) {

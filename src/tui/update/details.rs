@@ -10,7 +10,7 @@ use crate::tui::msg::ReqId;
 
 pub(crate) fn open(model: &mut Model, uuid: &str, fx: &mut Vec<Effect>) {
     let id = model.next_id();
-    model.details.full = model.list.get(uuid).cloned();
+    model.details.full = model.list.contact(uuid);
     model.details.loading = Some(id);
     model.details.scroll = 0;
     fx.push(Effect::FetchContact {
@@ -226,8 +226,8 @@ pub(crate) fn user_status_set(model: &mut Model, id: ReqId, result: Result<UserS
 
 pub(crate) fn copy_link(model: &mut Model, fx: &mut Vec<Effect>) {
     let now = model.now;
-    let contact = shown(model).or(model.list.selected_contact());
-    let link = contact.and_then(|c| c.conversation_href.clone().or(c.href.clone()));
+    let contact = shown(model).cloned().or_else(|| model.list.selected_contact());
+    let link = contact.and_then(|c| c.conversation_href.or(c.href));
     match link {
         Some(link) => {
             fx.push(Effect::CopyToClipboard(link.clone()));

@@ -1,63 +1,86 @@
-//! The contact list: paging, prefetch, refresh merge, movement, search.
+//! The contact list: the walk (paging, prefetch, top-up), refresh merge,
+//! movement. `/` search is in `search.rs`.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 
-use super::{load_selected, selection_changed};
+use super::{load_selected, search, selection_changed};
 use crate::api::{ApiError, Contact, ContactFilter, Page, PageRequest};
 use crate::tui::effect::Effect;
-use crate::tui::form::fuzzy_filter;
 use crate::tui::keymap::Action;
-use crate::tui::model::{ContactList, Model, Search, ToastKind};
+use crate::tui::model::contact_list::{PAGE_ROWS, TopUp};
+use crate::tui::model::{ContactList, Model, ToastKind};
 use crate::tui::msg::{ListFetch, ReqId};
 
-/// Asks for the next batch (the first when nothing is loaded).
+pub(crate) use search::{clear_search, recompute_search, start_search};
+
+/// Asks for the next batch (the first when nothing is loaded): as many
+/// pages as the prefetch distance is short of, and every page to the end
+/// after `G`.
 pub(crate) fn fetch_next(model: &mut Model, fx: &mut Vec<Effect>) {
-    let list = &model.list;
-    if list.loading.is_some() || list.exhausted {
+    let p = &model.list.paging;
+    if p.loading.is_some() || p.exhausted || p.top_up.is_some() {
         return;
     }
-    let at = match (&list.next_cursor, list.contacts.is_empty()) {
+    let at = match (&p.next_cursor, model.list.store.is_empty()) {
         (Some(c), _) => PageRequest::After(c.clone()),
         (None, true) => PageRequest::First,
         (None, false) => return,
     };
+    let pages = if p.follow_end {
+        u32::MAX
+    } else {
+        let ahead = p.prefetch_rows(model.list_height());
+        let short = (model.list.view.selected + ahead).saturating_sub(model.list.visible_len());
+        short.div_ceil(PAGE_ROWS).clamp(1, 50) as u32
+    };
+    request(model, at, pages, fx);
+}
+
+/// Asks for `pages` pages of the walk from `at`.
+fn request(model: &mut Model, at: PageRequest, pages: u32, fx: &mut Vec<Effect>) {
     let id = model.next_id();
-    model.list.loading = Some(id);
+    let p = &mut model.list.paging;
+    p.loading = Some(id);
+    p.coming = pages;
+    p.sent_at = Some(model.now);
     fx.push(Effect::FetchContacts {
         id,
-        generation: model.list.generation,
+        generation: p.generation,
         fetch: ListFetch::Next,
         filter: model.list.filter.clone(),
         at,
+        pages,
     });
 }
 
 pub(crate) fn fetch_refresh(model: &mut Model, fx: &mut Vec<Effect>) {
-    if model.list.contacts.is_empty() {
+    if model.list.store.is_empty() {
         // Nothing to merge into: a plain first load (or a retry after an error).
-        model.list.exhausted = false;
+        model.list.paging.exhausted = false;
         fetch_next(model, fx);
         return;
     }
     let id = model.next_id();
-    model.list.refreshing = Some(id);
+    model.list.paging.refreshing = Some(id);
     fx.push(Effect::FetchContacts {
         id,
-        generation: model.list.generation,
+        generation: model.list.paging.generation,
         fetch: ListFetch::Refresh,
         filter: model.list.filter.clone(),
         at: PageRequest::First,
+        pages: 1,
     });
 }
 
-/// Prefetches when the selection is within a screen of the end.
+/// Prefetches when the selection is near the end of what is loaded: within
+/// a screen, plus what a held key covers during one measured round trip.
 pub(crate) fn maybe_prefetch(model: &mut Model, fx: &mut Vec<Effect>) {
-    if model.list.contacts.is_empty() {
+    if model.list.store.is_empty() {
         return; // the first page is asked for explicitly
     }
     let len = model.list.visible_len();
-    let screen = model.list_height().max(1);
-    if model.list.selected + screen >= len {
+    let ahead = model.list.paging.prefetch_rows(model.list_height());
+    if model.list.view.selected + ahead >= len || model.list.paging.follow_end {
         fetch_next(model, fx);
     }
 }
@@ -70,36 +93,41 @@ pub(crate) fn contacts_loaded(
     result: Result<Page<Contact>, ApiError>,
     fx: &mut Vec<Effect>,
 ) {
-    if generation != model.list.generation {
+    let list = &mut model.list;
+    if generation != list.paging.generation {
         return; // an old filter's page
     }
     let slot = match fetch {
-        ListFetch::Next => &mut model.list.loading,
-        ListFetch::Refresh => &mut model.list.refreshing,
+        ListFetch::Next => &mut list.paging.loading,
+        ListFetch::Refresh => &mut list.paging.refreshing,
     };
     if *slot != Some(id) {
         return; // superseded
     }
-    *slot = None;
+    // A walk of several pages sends them one by one under one id.
+    let more =
+        fetch == ListFetch::Next && list.paging.coming > 1 && result.as_ref().is_ok_and(|p| p.meta.next.is_some());
+    if more {
+        list.paging.coming -= 1;
+    } else {
+        *slot = None;
+    }
+    if fetch == ListFetch::Next {
+        list.paging.measured(model.now);
+    }
     let page = match result {
         Ok(p) => p,
-        Err(e) => {
-            let now = model.now;
-            model.list.error = Some(e.to_string());
-            model.list.follow_end = false;
-            model
-                .status
-                .push(ToastKind::Error, format!("could not load contacts: {e}"), now);
-            return;
-        }
+        Err(e) => return walk_failed(model, &e.to_string()),
     };
     model.list.error = None;
     for c in &page.items {
         model.known.learn(c);
     }
     let had_selection = model.list.selected_uuid();
+    let mut stop = None;
     match fetch {
-        ListFetch::Next => apply_page(&mut model.list, page),
+        ListFetch::Next if model.list.paging.top_up.is_some() => stop = top_up_page(model, page, fx).err(),
+        ListFetch::Next => stop = walk_page(model, page, fx).err(),
         ListFetch::Refresh => {
             let rang = merge_refresh(model, page);
             if rang && model.session.bell {
@@ -107,16 +135,17 @@ pub(crate) fn contacts_loaded(
             }
         }
     }
-    recompute_search(&mut model.list);
+    recompute_search(model, fx);
+    let list = &mut model.list;
     if let Some(uuid) = &had_selection
-        && let Some(row) = model.list.row_of(uuid)
+        && let Some(row) = list.row_of(uuid)
     {
-        model.list.selected = row;
+        list.view.selected = row;
     }
-    if model.list.follow_end {
-        model.list.selected = model.list.visible_len().saturating_sub(1);
-        if model.list.exhausted {
-            model.list.follow_end = false;
+    if list.paging.follow_end {
+        list.view.selected = list.visible_len().saturating_sub(1);
+        if list.paging.exhausted {
+            list.paging.follow_end = false;
         }
     }
     let height = model.list_height();
@@ -127,25 +156,111 @@ pub(crate) fn contacts_loaded(
     } else if model.list.selected_uuid() != had_selection {
         selection_changed(model, fx);
     }
-    maybe_prefetch(model, fx);
+    match stop {
+        Some(e) => walk_failed(model, &e.to_string()),
+        None => maybe_prefetch(model, fx),
+    }
+}
+
+/// The walk stops: the error shows in the list and as a toast.
+fn walk_failed(model: &mut Model, e: &str) {
+    let now = model.now;
+    model.list.paging.loading = None;
+    model.list.error = Some(e.to_string());
+    model.list.paging.follow_end = false;
+    model.list.paging.top_up = None;
+    model
+        .status
+        .push(ToastKind::Error, format!("could not load contacts: {e}"), now);
+}
+
+/// A page of the walk: appended; at the end of a walk of several pages the
+/// top-up pass starts. A repeated cursor stops the walk for good.
+fn walk_page(model: &mut Model, page: Page<Contact>, fx: &mut Vec<Effect>) -> Result<(), ApiError> {
+    let p = &mut model.list.paging;
+    if p.pages == 0 {
+        p.walk_start = page.items.iter().filter_map(Contact::last_activity).max();
+    }
+    p.pages += 1;
+    let next = p.guard.follow(page.meta.next.as_deref());
+    apply_page(&mut model.list, page);
+    let p = &mut model.list.paging;
+    match next {
+        Err(e) => {
+            p.next_cursor = None;
+            Err(e)
+        }
+        Ok(Some(PageRequest::After(c))) => {
+            p.next_cursor = Some(c);
+            Ok(())
+        }
+        Ok(_) if p.pages > 1 && p.walk_start.is_some() => {
+            // Contacts that got a message during the walk moved ahead of
+            // the cursor: walk again from the newest down to the start.
+            p.next_cursor = None;
+            p.guard.reset();
+            p.top_up = Some(TopUp {
+                since: p.walk_start,
+                inserted: 0,
+            });
+            request(model, PageRequest::First, 1, fx);
+            Ok(())
+        }
+        Ok(_) => {
+            p.next_cursor = None;
+            p.exhausted = true;
+            Ok(())
+        }
+    }
+}
+
+/// A page of the top-up pass: new contacts go on top (in order), known
+/// ones are updated in place. Ends at a contact older than the walk's
+/// start, or at the end of the list.
+fn top_up_page(model: &mut Model, page: Page<Contact>, fx: &mut Vec<Effect>) -> Result<(), ApiError> {
+    let list = &mut model.list;
+    let Some(mut top) = list.paging.top_up.take() else {
+        return Ok(());
+    };
+    let reached = page
+        .items
+        .iter()
+        .any(|c| matches!((c.last_activity(), top.since), (Some(a), Some(s)) if a < s));
+    let next = list.paging.guard.follow(page.meta.next.as_deref());
+    let mut fresh = Vec::new();
+    for c in page.items {
+        if list.pending.contains_key(&c.uuid) {
+            continue; // our own write decides this row
+        }
+        if list.store.position(&c.uuid).is_some() {
+            list.store.replace(c);
+        } else {
+            fresh.push(c);
+        }
+    }
+    let n = fresh.len();
+    if n > 0 {
+        list.store.insert(top.inserted, fresh);
+        top.inserted += n;
+        if list.view.matches().is_none() && list.view.offset > 0 {
+            list.view.offset += n;
+        }
+    }
+    match next? {
+        Some(at) if !reached => {
+            list.paging.top_up = Some(top);
+            request(model, at, 1, fx);
+        }
+        _ => list.paging.exhausted = true,
+    }
+    Ok(())
 }
 
 /// Appends a batch by cursor. Contacts already loaded (a refresh put them at
 /// the top) are updated in place, never duplicated.
 pub fn apply_page(list: &mut ContactList, page: Page<Contact>) {
-    list.next_cursor = page.meta.next.clone();
-    list.exhausted = page.meta.next.is_none();
     for c in page.items {
-        if let Some(at) = c.last_message_at {
-            list.last_seen.entry(c.uuid.clone()).or_insert(at);
-        }
-        match list.position(&c.uuid) {
-            Some(i) => list.contacts[i] = c,
-            None => {
-                list.uuids.insert(c.uuid.clone());
-                list.contacts.push(c);
-            }
-        }
+        list.store.push(c);
     }
 }
 
@@ -160,35 +275,30 @@ fn merge_refresh(model: &mut Model, page: Page<Contact>) -> bool {
         if list.pending.contains_key(&c.uuid) {
             continue; // our own write decides this row
         }
-        match list.position(&c.uuid) {
-            Some(i) => {
-                let old = &list.contacts[i];
+        match list.store.by_id(&c.uuid) {
+            Some(old) => {
                 if c.last_message_at > old.last_message_at && old.last_message_at.is_some() {
                     new_message = true;
                 }
-                list.contacts[i] = c;
+                list.store.replace(c);
             }
             None => {
                 new_message = true;
-                list.uuids.insert(c.uuid.clone());
                 fresh.push(c);
             }
         }
     }
     if !fresh.is_empty() {
         let n = fresh.len();
-        list.contacts.splice(0..0, fresh);
+        list.store.insert(0, fresh);
         // Keep the window on the same rows.
-        if list.search.as_ref().is_none_or(|s| s.query.is_empty()) {
-            list.offset += n;
+        if list.view.matches().is_none() {
+            list.view.offset += n;
         }
     }
     // The contact on screen is being read: its messages are seen.
-    if let Some(uuid) = &selected
-        && let Some(c) = list.get(uuid)
-        && let Some(at) = c.last_message_at
-    {
-        list.last_seen.insert(uuid.clone(), at);
+    if let Some(uuid) = &selected {
+        list.mark_seen(uuid);
     }
     new_message
 }
@@ -197,22 +307,23 @@ pub(crate) fn move_selection(model: &mut Model, action: Action, fx: &mut Vec<Eff
     let len = model.list.visible_len();
     let screen = model.list_height().max(1);
     let list = &mut model.list;
-    let before = list.selected;
-    list.follow_end = false;
-    list.selected = match action {
-        Action::MoveDown => (list.selected + 1).min(len.saturating_sub(1)),
-        Action::MoveUp => list.selected.saturating_sub(1),
+    let v = &mut list.view;
+    let before = v.selected;
+    list.paging.follow_end = false;
+    v.selected = match action {
+        Action::MoveDown => (v.selected + 1).min(len.saturating_sub(1)),
+        Action::MoveUp => v.selected.saturating_sub(1),
         Action::Top => 0,
         Action::Bottom => {
-            list.follow_end = !list.exhausted;
+            list.paging.follow_end = !list.paging.exhausted;
             len.saturating_sub(1)
         }
-        Action::PageDown => (list.selected + screen).min(len.saturating_sub(1)),
-        Action::PageUp => list.selected.saturating_sub(screen),
-        _ => list.selected,
+        Action::PageDown => (v.selected + screen).min(len.saturating_sub(1)),
+        Action::PageUp => v.selected.saturating_sub(screen),
+        _ => v.selected,
     };
     list.clamp(screen);
-    if list.selected != before {
+    if list.view.selected != before {
         selection_changed(model, fx);
     }
     maybe_prefetch(model, fx);
@@ -223,76 +334,19 @@ pub(crate) fn select(model: &mut Model, index: usize, fx: &mut Vec<Effect>) {
     if index >= model.list.visible_len() {
         return;
     }
-    let before = model.list.selected;
-    model.list.follow_end = false;
-    model.list.selected = index;
+    let before = model.list.view.selected;
+    model.list.paging.follow_end = false;
+    model.list.view.selected = index;
     let screen = model.list_height().max(1);
     model.list.clamp(screen);
-    if model.list.selected != before {
+    if model.list.view.selected != before {
         selection_changed(model, fx);
     }
     maybe_prefetch(model, fx);
 }
 
-pub(crate) fn start_search(model: &mut Model) {
-    let search = model.list.search.get_or_insert_with(Search::default);
-    search.editing = true;
-}
-
 pub(crate) fn search_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
-    let selected = model.list.selected_uuid();
-    let Some(search) = model.list.search.as_mut() else {
-        return;
-    };
-    match key.code {
-        KeyCode::Esc => return clear_search(model, fx),
-        KeyCode::Enter => {
-            search.editing = false;
-            if search.query.is_empty() {
-                model.list.search = None;
-            }
-            return;
-        }
-        KeyCode::Backspace => {
-            search.query.pop();
-        }
-        KeyCode::Down => return move_selection(model, Action::MoveDown, fx),
-        KeyCode::Up => return move_selection(model, Action::MoveUp, fx),
-        KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => search.query.push(c),
-        _ => return,
-    }
-    recompute_search(&mut model.list);
-    model.list.selected = 0;
-    model.list.offset = 0;
-    if model.list.selected_uuid() != selected {
-        selection_changed(model, fx);
-    }
-}
-
-/// Recomputes matches after the query or the loaded contacts changed.
-pub(crate) fn recompute_search(list: &mut ContactList) {
-    let Some(search) = list.search.as_ref() else { return };
-    if search.query.is_empty() {
-        return;
-    }
-    let hay: Vec<String> = list.contacts.iter().map(ContactList::haystack).collect();
-    let matches = fuzzy_filter(&search.query, hay.iter().map(String::as_str));
-    if let Some(s) = list.search.as_mut() {
-        s.matches = matches;
-    }
-}
-
-pub(crate) fn clear_search(model: &mut Model, fx: &mut Vec<Effect>) {
-    let selected = model.list.selected_uuid();
-    model.list.search = None;
-    if let Some(uuid) = selected
-        && let Some(row) = model.list.row_of(&uuid)
-    {
-        model.list.selected = row;
-    }
-    let h = model.list_height();
-    model.list.clamp(h);
-    let _ = fx;
+    search::key(model, key, fx)
 }
 
 /// A new filter: everything loaded under the old one is dropped, and so is
@@ -300,16 +354,9 @@ pub(crate) fn clear_search(model: &mut Model, fx: &mut Vec<Effect>) {
 pub(crate) fn set_filter(model: &mut Model, filter: ContactFilter, fx: &mut Vec<Effect>) {
     let list = &mut model.list;
     list.filter = filter;
-    list.generation += 1;
-    list.set_contacts(Vec::new());
-    list.next_cursor = None;
-    list.exhausted = false;
-    list.loading = None;
-    list.refreshing = None;
-    list.selected = 0;
-    list.offset = 0;
-    list.follow_end = false;
-    list.search = None;
+    list.paging.restart();
+    list.store.clear();
+    list.view = Default::default();
     model.thread = Default::default();
     model.details.full = None;
     fetch_next(model, fx);

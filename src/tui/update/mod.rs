@@ -10,6 +10,7 @@ mod list;
 mod mouse;
 mod overlays;
 pub(crate) mod recheck;
+mod search;
 mod thread;
 
 #[cfg(test)]
@@ -67,6 +68,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             fetch,
             result,
         } => list::contacts_loaded(model, id, generation, fetch, result, &mut fx),
+        Msg::ContactsSearched(done) => search::searched(model, done, &mut fx),
         Msg::ThreadLoaded {
             id,
             contact,
@@ -104,7 +106,7 @@ pub fn startup(model: &mut Model) -> Vec<Effect> {
     for part in [Part::Plan, Part::Teams, Part::Funnels, Part::Channels] {
         catalog::ensure(model, part, &mut fx);
     }
-    if model.list.contacts.is_empty() && model.list.loading.is_none() {
+    if model.list.store.is_empty() && model.list.paging.loading.is_none() {
         list::fetch_next(model, &mut fx);
     }
     fx
@@ -127,7 +129,7 @@ fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     if compose::active(model) {
         return compose::key(model, key, fx);
     }
-    if model.list.search.as_ref().is_some_and(|s| s.editing) {
+    if model.list.view.search.as_ref().is_some_and(|s| s.editing) {
         list::search_key(model, key, fx);
         return;
     }
@@ -187,7 +189,7 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         Action::Account => account::open(model, fx),
         Action::Redraw => fx.push(Effect::Redraw),
         Action::Cancel => {
-            if model.list.search.is_some() {
+            if model.list.view.search.is_some() {
                 list::clear_search(model, fx);
             }
         }

@@ -80,7 +80,7 @@ pub(crate) fn on_mouse(model: &mut Model, ev: MouseEvent, fx: &mut Vec<Effect>) 
                 // Border, then the header row, then the contacts.
                 let first = r.y + 2;
                 if at.y >= first && at.y < r.y + r.height.saturating_sub(1) {
-                    let index = model.list.offset + usize::from(at.y - first);
+                    let index = model.list.view.offset + usize::from(at.y - first);
                     list::select(model, index, fx);
                 }
             }

@@ -82,13 +82,7 @@ pub(crate) fn paste(model: &mut Model, text: &str, fx: &mut Vec<Effect>) {
         }
         Some(Overlay::Help { .. }) => {}
         None => {
-            if let Some(s) = model.list.search.as_mut().filter(|s| s.editing) {
-                s.query.extend(text.chars().filter(|c| !c.is_control()));
-                super::list::recompute_search(&mut model.list);
-                model.list.selected = 0;
-                model.list.offset = 0;
-                super::selection_changed(model, fx);
-            }
+            super::search::paste(model, text, fx);
         }
     }
 }

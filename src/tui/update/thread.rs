@@ -39,11 +39,7 @@ pub(crate) fn open(model: &mut Model, uuid: &str, fx: &mut Vec<Effect>) {
         loading: Some(id),
         ..Default::default()
     };
-    if let Some(c) = model.list.get(uuid)
-        && let Some(at) = c.last_message_at
-    {
-        model.list.last_seen.insert(uuid.to_string(), at);
-    }
+    model.list.mark_seen(uuid);
     fx.push(Effect::FetchThread {
         id,
         contact: uuid.to_string(),

@@ -12,14 +12,12 @@ use crate::tui::model::{Model, Pane};
 use crate::tui::text::{plain_flags, sanitize, width};
 use crate::tui::theme::Theme;
 
-fn shown(model: &Model) -> Option<&Contact> {
+fn shown(model: &Model) -> Option<std::borrow::Cow<'_, Contact>> {
     let uuid = model.thread.contact.as_deref()?;
-    model
-        .details
-        .full
-        .as_ref()
-        .filter(|c| c.uuid == uuid)
-        .or_else(|| model.list.get(uuid))
+    match model.details.full.as_ref().filter(|c| c.uuid == uuid) {
+        Some(c) => Some(std::borrow::Cow::Borrowed(c)),
+        None => model.list.contact(uuid).map(std::borrow::Cow::Owned),
+    }
 }
 
 fn field<'a>(label: &str, value: String, theme: &Theme) -> Line<'a> {

@@ -7,7 +7,7 @@ use ratatui::widgets::Paragraph;
 
 use super::clean;
 use super::{fit, pane_block, relative, spinner};
-use crate::api::Contact;
+use crate::tui::model::contact_list::Row;
 use crate::tui::model::{Model, Pane};
 use crate::tui::text::truncate;
 use crate::tui::theme::Theme;
@@ -53,17 +53,24 @@ fn cols(w: usize) -> Cols {
 
 pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let list = &model.list;
-    let mut title = format!("Contacts {}", list.contacts.len());
-    if list.loading.is_some() || list.refreshing.is_some() {
+    let mut title = format!("Contacts {}", list.store.len());
+    if list.paging.loading.is_some() || list.paging.refreshing.is_some() {
         title.push(' ');
         title.push_str(spinner(model.frame));
-    } else if !list.exhausted && !list.contacts.is_empty() {
+    } else if !list.paging.exhausted && !list.store.is_empty() {
         title.push('+');
     }
-    if let Some(s) = &list.search
+    if let Some(s) = &list.view.search
         && !s.query.is_empty()
     {
-        title = format!("{title} · /{} {} found", clean(&s.query), s.matches.len());
+        title = if s.active() {
+            format!("{title} · /{} {} found", clean(&s.matched), s.matches.len())
+        } else {
+            format!("{title} · /{} …", clean(&s.query))
+        };
+        if s.active() && s.running {
+            title.push_str(" …");
+        }
     }
     let block = pane_block(model, Pane::List, title, theme);
     let inner = block.inner(area);
@@ -86,8 +93,8 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     }
     lines.push(Line::styled(truncate(&header, w).into_owned(), theme.dim()));
     let rows = inner.height.saturating_sub(1) as usize;
-    if list.contacts.is_empty() {
-        let msg = match (&list.error, list.loading.is_some()) {
+    if list.store.is_empty() {
+        let msg = match (&list.error, list.paging.loading.is_some()) {
             (Some(e), _) => format!("could not load contacts: {}", clean(e)),
             (None, true) => format!("{} loading contacts…", spinner(model.frame)),
             (None, false) => "no contacts match".to_string(),
@@ -95,15 +102,16 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         lines.push(Line::styled(msg, theme.dim()));
     }
     // The window may have shrunk since `update` placed it (a toast line).
-    let mut offset = list.offset.min(list.visible_len().saturating_sub(1));
-    if list.selected >= offset + rows.max(1) {
-        offset = list.selected + 1 - rows.max(1);
+    let (selected, len) = (list.view.selected, list.visible_len());
+    let mut offset = list.view.offset.min(len.saturating_sub(1));
+    if selected >= offset + rows.max(1) {
+        offset = selected + 1 - rows.max(1);
     }
-    for r in offset..(offset + rows).min(list.visible_len()) {
+    for r in offset..(offset + rows).min(len) {
         let Some(contact) = list.row(r) else { break };
-        lines.push(row(model, contact, r == list.selected, &c, w, theme));
+        lines.push(row(model, contact, r == selected, &c, theme));
     }
-    if let Some(s) = &list.search
+    if let Some(s) = &list.view.search
         && s.editing
     {
         while lines.len() + 1 < inner.height as usize {
@@ -115,23 +123,23 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-fn row(model: &Model, c: &Contact, selected: bool, cols: &Cols, w: usize, theme: &Theme) -> Line<'static> {
+fn row(model: &Model, c: &Row, selected: bool, cols: &Cols, theme: &Theme) -> Line<'static> {
     let list = &model.list;
     // Selection also shows as `▸`, so it reads without reverse video too.
     let cursor = Span::raw(if selected { "▸" } else { " " });
     let marker = if list.pending.contains_key(&c.uuid) {
         Span::styled(format!("{} ", spinner(model.frame)), theme.warning())
-    } else if list.has_new(c) {
+    } else if c.has_new() {
         Span::styled("● ", theme.unread())
     } else {
         Span::raw("  ")
     };
-    let name = if c.name.is_empty() {
-        c.phone_number.clone()
-    } else {
-        c.name.clone()
-    };
-    let mut spans = vec![cursor, marker, Span::raw(fit(&clean(&name), cols.name)), Span::raw(" ")];
+    let mut spans = vec![
+        cursor,
+        marker,
+        Span::raw(fit(&clean(c.label()), cols.name)),
+        Span::raw(" "),
+    ];
     if cols.source > 0 {
         spans.push(Span::styled(fit(&clean(&c.source), cols.source), theme.dim()));
         spans.push(Span::raw(" "));
@@ -164,12 +172,11 @@ fn row(model: &Model, c: &Contact, selected: bool, cols: &Cols, w: usize, theme:
             .join(" ");
         spans.push(Span::styled(fit(&tags, cols.tags), theme.accent()));
     }
-    spans.push(Span::raw(if list.bots.get(&c.uuid) == Some(&true) {
+    spans.push(Span::raw(if list.bots.get(&*c.uuid) == Some(&true) {
         "⚙"
     } else {
         " "
     }));
     let line = Line::from(spans);
-    let _ = w;
     if selected { line.style(theme.selected()) } else { line }
 }

@@ -40,11 +40,11 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     }
     spans.push(Span::styled(clean(&model.session.account), theme.accent()));
     let list = &model.list;
-    let mut count = format!(" │ {} loaded", list.contacts.len());
-    if list.loading.is_some() || list.refreshing.is_some() {
+    let mut count = format!(" │ {} loaded", list.store.len());
+    if list.paging.loading.is_some() || list.paging.refreshing.is_some() {
         count.push(' ');
         count.push_str(spinner(model.frame));
-    } else if list.exhausted {
+    } else if list.paging.exhausted {
         count.push_str(" (all)");
     }
     spans.push(Span::raw(count));

@@ -30,7 +30,7 @@ fn thread_of(n: usize, w: u16, h: u16) -> Model {
             result: Ok(page(messages(n), Some("older"))),
         },
     );
-    m.list.loading = None;
+    m.list.paging.loading = None;
     m.thread.loading_older = None;
     update(&mut m, code(KeyCode::Tab));
     m

@@ -24,7 +24,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         .contact
         .as_deref()
         .and_then(|u| model.list.get(u))
-        .map(|c| clean(if c.name.is_empty() { &c.phone_number } else { &c.name }))
+        .map(|c| clean(c.label()))
         .unwrap_or_default();
     let mut title = if name.is_empty() {
         "Thread".to_string()

@@ -76,7 +76,7 @@ fn close_and_next_moves_to_the_next_open_one() {
         fx.iter()
             .any(|e| matches!(e, Effect::Close { uuid, .. } if *uuid == contact(3).uuid))
     );
-    assert_eq!(m.list.selected, 5);
+    assert_eq!(m.list.view.selected, 5);
 }
 
 #[test]

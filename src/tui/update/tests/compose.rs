@@ -116,7 +116,11 @@ fn ctrl_s_sends_once_with_the_right_body_and_shows_it_pending() {
     let c = m.list.get(&uuid).unwrap();
     assert_eq!(
         body,
-        &SendMessage::text(c.phone_number.clone(), c.source.clone(), "Your order ships today")
+        &SendMessage::text(
+            c.phone_number.to_string(),
+            c.source.to_string(),
+            "Your order ships today"
+        )
     );
     assert_eq!(body.from, "messaging_app");
     assert_eq!(m.compose.outbox.len(), 1);
@@ -302,7 +306,7 @@ fn a_stale_result_for_another_contact_is_dropped() {
     let (mut m, uuid) = composing();
     type_text(&mut m, "hello");
     let (id, ..) = sends(&submit(&mut m)).remove(0);
-    let other = m.list.contacts[1].uuid.clone();
+    let other = m.list.store.get(1).unwrap().uuid.clone();
     let fx = update(&mut m, sent_ok(id, &other, "msg-x"));
     assert!(fx.is_empty());
     assert_eq!(m.compose.draft(&uuid), "hello");

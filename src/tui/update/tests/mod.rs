@@ -5,6 +5,8 @@ mod compose;
 mod details;
 mod habits;
 mod list;
+mod list_search;
+mod list_walk;
 mod overlays;
 mod thread;
 
@@ -58,6 +60,7 @@ pub(super) fn list_fetch(fx: &[Effect]) -> Option<(u64, u64, ListFetch, ContactF
             fetch,
             filter,
             at,
+            ..
         } => Some((*id, *generation, *fetch, filter.clone(), at.clone())),
         _ => None,
     })

@@ -25,7 +25,7 @@ fn loaded(w: u16, h: u16) -> Model {
             result: Ok(page(messages(4), None)),
         },
     );
-    m.list.loading = None;
+    m.list.paging.loading = None;
     m
 }
 

@@ -56,10 +56,10 @@ pub(super) fn rich(w: u16, h: u16) -> Model {
     m.known.funnels.insert(funnel.uuid, (funnel.emoji, funnel.name));
     m.availability.available = Some(true);
     m.availability.custom_status = Some(("cs1".into(), "🍔 Lunch".into()));
-    m.list.loading = None;
+    m.list.paging.loading = None;
     // Some new messages and a pending write, to show the markers.
-    let c3 = m.list.contacts[3].uuid.clone();
-    m.list.last_seen.insert(c3, now() - chrono::Duration::days(1));
+    let c3 = m.list.store.get(3).unwrap().uuid.clone();
+    m.list.set_seen(&c3, now() - chrono::Duration::days(1));
     m
 }
 
@@ -283,9 +283,16 @@ fn search_loading_and_no_user() {
     let mut m = rich(160, 48);
     update(&mut m, key('/'));
     for c in "li".chars() {
-        update(&mut m, key(c));
+        for e in update(&mut m, key(c)) {
+            // The search runs off the UI thread: run it here.
+            if let crate::tui::effect::Effect::SearchContacts(job) = e
+                && let Some(done) = job.run()
+            {
+                update(&mut m, Msg::ContactsSearched(done));
+            }
+        }
     }
-    m.list.loading = Some(99);
+    m.list.paging.loading = Some(99);
     m.availability.user = None;
     m.details.bot.bot = None;
     m.details.bot.error = Some(ApiError::NotFound { what: "bot".into() }.to_string());

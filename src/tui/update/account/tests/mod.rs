@@ -56,7 +56,7 @@ fn acc(m: &Model) -> &Account {
 #[test]
 fn a_opens_on_templates_and_fetches_them() {
     let mut m = model_with(3, 80, 24);
-    let before = m.list.selected;
+    let before = m.list.view.selected;
     let fx = update(&mut m, key('A'));
     assert_eq!(acc(&m).tab, AccountTab::Templates);
     assert!(matches!(account_fx(&fx)[..], [AccountEffect::FetchTemplates { .. }]));
@@ -65,7 +65,7 @@ fn a_opens_on_templates_and_fetches_them() {
     update(&mut m, code(KeyCode::Esc));
     assert!(m.account.is_none());
     assert!(m.overlay.is_none());
-    assert_eq!(m.list.selected, before);
+    assert_eq!(m.list.view.selected, before);
     assert!(!m.quit);
 }
 

@@ -1,0 +1,104 @@
+//! The local index of the account: a SQLite file (one per profile and base
+//! URL, in the platform's cache directory) holding every contact, the latest
+//! page of messages of each conversation fetched, and the sync state, with
+//! FTS5 search over them. It is a cache, never the truth: it is filled by
+//! [`sync`] and by writes the API accepted. The API key is never stored.
+//!
+//! Opening never fails on a bad file: one that is corrupt, of a newer schema
+//! or not ours is moved aside (`<name>.corrupt-<timestamp>`) and a fresh one
+//! made; one locked by another process falls back to memory. Either way the
+//! caller gets a one-line warning to show.
+
+mod open;
+mod schema;
+mod search;
+mod store;
+pub mod sync;
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::Connection;
+use sha2::{Digest, Sha256};
+
+pub use search::fts_query;
+pub use store::{CachedThread, Order, SyncState, Thread};
+
+/// What can go wrong using the index once it is open.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("the local index failed: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("the local index could not be stored: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("the local index could not be opened: {0}")]
+    Io(String),
+}
+
+/// The account's local index.
+pub struct Index {
+    conn: Connection,
+    path: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for Index {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Index")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
+
+/// An index just opened, and the one-line warning to show when the file on
+/// disk could not be used as it was.
+#[derive(Debug)]
+pub struct Opened {
+    pub index: Index,
+    pub warning: Option<String>,
+}
+
+impl Index {
+    /// Opens (or creates) the index at `path`. See the module's notes for
+    /// what happens to a file that cannot be used.
+    pub fn open(path: &Path) -> Result<Opened, IndexError> {
+        open::open(path)
+    }
+
+    /// An index kept in memory only (`--no-cache`).
+    pub fn in_memory() -> Result<Index, IndexError> {
+        let conn = Connection::open_in_memory()?;
+        let mut index = Index { conn, path: None };
+        schema::migrate(&mut index.conn)?;
+        Ok(index)
+    }
+
+    /// The file behind the index; `None` in memory.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+}
+
+/// The directory every index file lives in: `frontdesk/` in the platform's
+/// cache directory.
+pub fn cache_dir() -> Option<PathBuf> {
+    directories::BaseDirs::new().map(|d| d.cache_dir().join("frontdesk"))
+}
+
+/// The index file of the account (`profile`, `base_url`): named after a hash
+/// of the two, never after the key.
+pub fn default_path(profile: &str, base_url: &str) -> Option<PathBuf> {
+    cache_dir().map(|dir| dir.join(file_name(profile, base_url)))
+}
+
+/// `index-<hex of sha256(profile NUL base URL)>.sqlite`.
+pub fn file_name(profile: &str, base_url: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(profile.as_bytes());
+    h.update([0u8]);
+    h.update(base_url.trim_end_matches('/').as_bytes());
+    let digest = h.finalize();
+    let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+    format!("index-{hex}.sqlite")
+}
+
+#[cfg(test)]
+mod tests;

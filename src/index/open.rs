@@ -1,0 +1,123 @@
+//! Opening the index file: permissions, pragmas, and what to do with a file
+//! that cannot be used.
+
+use std::fs::{DirBuilder, OpenOptions};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use chrono::Utc;
+use rusqlite::{Connection, ErrorCode};
+
+use super::schema::{self, Unusable};
+use super::{Index, IndexError, Opened};
+
+/// How long a write waits for another process's write to finish.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+enum Failure {
+    /// Move the file aside and start afresh.
+    MoveAside(String),
+    /// Another process holds it: use memory this time.
+    Locked(String),
+    Other(IndexError),
+}
+
+pub fn open(path: &Path) -> Result<Opened, IndexError> {
+    prepare(path)?;
+    match try_open(path) {
+        Ok(index) => Ok(Opened { index, warning: None }),
+        Err(Failure::Other(e)) => Err(e),
+        Err(Failure::Locked(why)) => Ok(Opened {
+            index: Index::in_memory()?,
+            warning: Some(format!(
+                "the local index {} is busy ({why}); using a temporary one in memory",
+                path.display()
+            )),
+        }),
+        Err(Failure::MoveAside(why)) => {
+            let aside = move_aside(path)?;
+            prepare(path)?;
+            let index = try_open(path).map_err(|f| match f {
+                Failure::Other(e) => e,
+                Failure::Locked(w) | Failure::MoveAside(w) => IndexError::Io(w),
+            })?;
+            Ok(Opened {
+                index,
+                warning: Some(format!(
+                    "the local index {} {why}; moved it to {} and started a new one",
+                    path.display(),
+                    aside.display()
+                )),
+            })
+        }
+    }
+}
+
+/// The directory (0700 when created) and the file (0600) exist before
+/// SQLite opens it; SQLite gives its -wal and -shm files the same mode.
+fn prepare(path: &Path) -> Result<(), IndexError> {
+    let io = |e: std::io::Error| IndexError::Io(format!("{}: {e}", path.display()));
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let mut builder = DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir).map_err(io)?;
+    }
+    let mut options = OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path).map_err(io)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
+    }
+    Ok(())
+}
+
+fn classify(e: rusqlite::Error) -> Failure {
+    match e.sqlite_error_code() {
+        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => Failure::MoveAside("is corrupt".into()),
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => Failure::Locked(e.to_string()),
+        _ => Failure::Other(e.into()),
+    }
+}
+
+fn try_open(path: &Path) -> Result<Index, Failure> {
+    let mut conn = Connection::open(path).map_err(classify)?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(classify)?;
+    match schema::check(&conn).map_err(classify)? {
+        Some(Unusable::Newer(v)) => {
+            return Err(Failure::MoveAside(format!(
+                "was written by a newer frontdesk (schema {v}, this one reads up to {})",
+                schema::VERSION
+            )));
+        }
+        Some(Unusable::Foreign) => return Err(Failure::MoveAside("is not a frontdesk index".into())),
+        None => {}
+    }
+    conn.pragma_update(None, "journal_mode", "WAL").map_err(classify)?;
+    conn.pragma_update(None, "synchronous", "NORMAL").map_err(classify)?;
+    schema::migrate(&mut conn).map_err(classify)?;
+    Ok(Index {
+        conn,
+        path: Some(path.to_path_buf()),
+    })
+}
+
+/// Renames the file (and its -wal/-shm) to `<name>.corrupt-<timestamp>`.
+fn move_aside(path: &Path) -> Result<PathBuf, IndexError> {
+    let stamp = Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
+    let mut aside = path.as_os_str().to_owned();
+    aside.push(format!(".corrupt-{stamp}"));
+    let aside = PathBuf::from(aside);
+    std::fs::rename(path, &aside).map_err(|e| IndexError::Io(format!("{}: {e}", path.display())))?;
+    for suffix in ["-wal", "-shm"] {
+        let mut side = path.as_os_str().to_owned();
+        side.push(suffix);
+        let _ = std::fs::remove_file(PathBuf::from(side));
+    }
+    Ok(aside)
+}

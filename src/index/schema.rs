@@ -1,0 +1,92 @@
+//! The index's schema and its forward migrations. `PRAGMA user_version` is
+//! the number of migrations applied; `PRAGMA application_id` marks the file
+//! as ours.
+
+use rusqlite::{Connection, TransactionBehavior};
+
+/// 'FDIX': a file with another non-zero application id is not ours.
+pub const APPLICATION_ID: i64 = 0x4644_4958;
+
+/// Each entry takes the schema from version `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[
+    // 1: contacts, messages, sync state and the search table.
+    "CREATE TABLE contacts (
+        uuid TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        phone TEXT NOT NULL,
+        source TEXT NOT NULL,
+        assignee TEXT,
+        team_uuid TEXT,
+        tags TEXT NOT NULL,
+        custom_fields TEXT NOT NULL,
+        closed_at TEXT,
+        note TEXT,
+        activity TEXT,
+        created_at TEXT,
+        json TEXT NOT NULL,
+        seen_at TEXT NOT NULL
+    );
+    CREATE INDEX contacts_by_activity ON contacts (activity DESC, uuid DESC);
+    CREATE TABLE messages (
+        contact_uuid TEXT PRIMARY KEY,
+        activity TEXT,
+        fetched_at TEXT NOT NULL,
+        json TEXT NOT NULL
+    );
+    CREATE TABLE sync_state (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        full_walk_finished_at TEXT,
+        walk_started_at TEXT,
+        walk_done INTEGER NOT NULL DEFAULT 0,
+        walk_expected INTEGER
+    );
+    INSERT INTO sync_state (id) VALUES (1);
+    CREATE VIRTUAL TABLE search USING fts5(
+        name, phone, tags, fields, note, messages,
+        tokenize = 'unicode61 remove_diacritics 2',
+        prefix = '2 3'
+    );",
+];
+
+/// The schema version this build writes.
+pub const VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Why an existing file cannot be used.
+#[derive(Debug)]
+pub enum Unusable {
+    /// Written by a newer frontdesk.
+    Newer(i64),
+    /// Another program's database.
+    Foreign,
+}
+
+/// Whether the file's header says it is ours and not newer.
+pub fn check(conn: &Connection) -> Result<Option<Unusable>, rusqlite::Error> {
+    let app: i64 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+    if app != APPLICATION_ID && (app != 0 || tables > 0) {
+        return Ok(Some(Unusable::Foreign));
+    }
+    if version > VERSION {
+        return Ok(Some(Unusable::Newer(version)));
+    }
+    Ok(None)
+}
+
+/// Applies the migrations the file lacks, in one write transaction, so two
+/// processes opening a fresh file do not both migrate it.
+pub fn migrate(conn: &mut Connection) -> Result<(), rusqlite::Error> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let start = usize::try_from(version).unwrap_or(usize::MAX);
+    for step in MIGRATIONS.iter().skip(start) {
+        tx.execute_batch(step)?;
+    }
+    if version < VERSION {
+        tx.execute_batch(&format!(
+            "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {VERSION};"
+        ))?;
+    }
+    tx.commit()
+}

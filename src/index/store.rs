@@ -1,0 +1,318 @@
+//! Contacts, messages and sync state: reads and writes.
+
+use std::collections::HashSet;
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+
+use super::{Index, IndexError};
+use crate::api::{Contact, Message};
+
+/// A stamp as stored: fixed-width RFC 3339 in UTC, so text order is time
+/// order.
+pub(crate) fn stamp(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Micros, true)
+}
+
+fn parse_stamp(s: Option<String>) -> Option<DateTime<Utc>> {
+    s.and_then(|s| DateTime::parse_from_rfc3339(&s).ok())
+        .map(|t| t.with_timezone(&Utc))
+}
+
+/// A cached page of messages and the contact's activity when fetched.
+pub type CachedThread = (Option<DateTime<Utc>>, Vec<Message>);
+
+/// A contact's uuid, its activity when its messages were fetched, and them.
+pub type Thread = (String, Option<DateTime<Utc>>, Vec<Message>);
+
+/// The order of [`Index::list`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Order {
+    /// Latest activity first, as GET /contacts.
+    #[default]
+    Activity,
+    /// By name, A to Z.
+    Name,
+    /// Newest contact first.
+    Created,
+}
+
+/// How far syncing has got.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SyncState {
+    /// When the last complete walk finished.
+    pub full_walk_finished_at: Option<DateTime<Utc>>,
+    /// The walk under way (or interrupted): when it started.
+    pub walk_started_at: Option<DateTime<Utc>>,
+    /// Contacts the running walk has stored so far.
+    pub walk_done: u64,
+    /// About how many contacts the account holds (from the first page).
+    pub walk_expected: Option<u64>,
+}
+
+impl Index {
+    /// Stores `contacts` (insert or replace) in one transaction, marking
+    /// them seen at `seen_at`. Returns how many were new or changed.
+    pub fn upsert_contacts(&mut self, contacts: &[Contact], seen_at: DateTime<Utc>) -> Result<usize, IndexError> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let seen = stamp(seen_at);
+        let mut changed = 0;
+        for c in contacts {
+            if upsert_one(&tx, c, &seen)? {
+                changed += 1;
+            }
+        }
+        tx.commit()?;
+        Ok(changed)
+    }
+
+    /// Removes the contacts a completed walk that started at `walk_started`
+    /// did not see (`seen`: the uuids it yielded). Contacts stored after the
+    /// walk started (by an incremental pass) are kept. Returns how many.
+    pub fn remove_missing(&mut self, walk_started: DateTime<Utc>, seen: &HashSet<String>) -> Result<usize, IndexError> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let stale: Vec<String> = {
+            let mut stmt = tx.prepare("SELECT uuid FROM contacts WHERE seen_at < ?1")?;
+            let rows = stmt.query_map([stamp(walk_started)], |r| r.get::<_, String>(0))?;
+            rows.filter_map(Result::ok).filter(|u| !seen.contains(u)).collect()
+        };
+        for uuid in &stale {
+            remove_one(&tx, uuid)?;
+        }
+        tx.commit()?;
+        Ok(stale.len())
+    }
+
+    /// One contact.
+    pub fn get(&self, uuid: &str) -> Result<Option<Contact>, IndexError> {
+        let json: Option<String> = self
+            .conn
+            .query_row("SELECT json FROM contacts WHERE uuid = ?1", [uuid], |r| r.get(0))
+            .optional()?;
+        Ok(json.map(|j| serde_json::from_str(&j)).transpose()?)
+    }
+
+    /// How many contacts the index holds.
+    pub fn count(&self) -> Result<u64, IndexError> {
+        let n: i64 = self.conn.query_row("SELECT count(*) FROM contacts", [], |r| r.get(0))?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    /// A window of contacts in `order`.
+    pub fn list(&self, order: Order, limit: usize, offset: usize) -> Result<Vec<Contact>, IndexError> {
+        let by = match order {
+            Order::Activity => "activity DESC, uuid DESC",
+            Order::Name => "name COLLATE NOCASE, uuid",
+            Order::Created => "created_at DESC, uuid DESC",
+        };
+        let sql = format!("SELECT json FROM contacts ORDER BY {by} LIMIT ?1 OFFSET ?2");
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+        let rows = stmt.query_map(params![limit, offset], |r| r.get::<_, String>(0))?;
+        let mut out = Vec::new();
+        for json in rows {
+            out.push(serde_json::from_str(&json?)?);
+        }
+        Ok(out)
+    }
+
+    /// The uuids of the contacts whose activity lies strictly between
+    /// `oldest` and `newest`, or at `newest`.
+    pub fn uuids_between(&self, oldest: DateTime<Utc>, newest: DateTime<Utc>) -> Result<Vec<String>, IndexError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT uuid FROM contacts WHERE activity > ?1 AND activity <= ?2")?;
+        let rows = stmt.query_map([stamp(oldest), stamp(newest)], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// Whether the index holds `contact` exactly as given.
+    pub fn holds(&self, contact: &Contact) -> Result<bool, IndexError> {
+        let json = serde_json::to_string(contact)?;
+        let stored: Option<String> = self
+            .conn
+            .query_row("SELECT json FROM contacts WHERE uuid = ?1", [&contact.uuid], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        Ok(stored.as_deref() == Some(json.as_str()))
+    }
+
+    /// Keeps `messages`, the latest page of the contact's thread, fetched
+    /// when the contact's activity was `activity`. Their text becomes
+    /// searchable.
+    pub fn store_messages(
+        &mut self,
+        uuid: &str,
+        activity: Option<DateTime<Utc>>,
+        messages: &[Message],
+    ) -> Result<(), IndexError> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "INSERT INTO messages (contact_uuid, activity, fetched_at, json) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (contact_uuid) DO UPDATE SET activity = ?2, fetched_at = ?3, json = ?4",
+            params![
+                uuid,
+                activity.map(stamp),
+                stamp(Utc::now()),
+                serde_json::to_string(messages)?
+            ],
+        )?;
+        super::search::reindex(&tx, uuid)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// [`Index::store_messages`] for many contacts in one transaction.
+    pub fn store_threads(&mut self, threads: &[Thread]) -> Result<(), IndexError> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let now = stamp(Utc::now());
+        for (uuid, activity, messages) in threads {
+            tx.execute(
+                "INSERT INTO messages (contact_uuid, activity, fetched_at, json) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (contact_uuid) DO UPDATE SET activity = ?2, fetched_at = ?3, json = ?4",
+                params![uuid, activity.map(stamp), now, serde_json::to_string(messages)?],
+            )?;
+            super::search::reindex(&tx, uuid)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The cached messages of a contact and the activity they were fetched
+    /// at.
+    pub fn messages(&self, uuid: &str) -> Result<Option<CachedThread>, IndexError> {
+        let row: Option<(Option<String>, String)> = self
+            .conn
+            .query_row(
+                "SELECT activity, json FROM messages WHERE contact_uuid = ?1",
+                [uuid],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        match row {
+            None => Ok(None),
+            Some((activity, json)) => Ok(Some((parse_stamp(activity), serde_json::from_str(&json)?))),
+        }
+    }
+
+    /// The sync state.
+    pub fn sync_state(&self) -> Result<SyncState, IndexError> {
+        Ok(self.conn.query_row(
+            "SELECT full_walk_finished_at, walk_started_at, walk_done, walk_expected FROM sync_state WHERE id = 1",
+            [],
+            |r| {
+                Ok(SyncState {
+                    full_walk_finished_at: parse_stamp(r.get(0)?),
+                    walk_started_at: parse_stamp(r.get(1)?),
+                    walk_done: u64::try_from(r.get::<_, i64>(2)?).unwrap_or(0),
+                    walk_expected: r.get::<_, Option<i64>>(3)?.and_then(|n| u64::try_from(n).ok()),
+                })
+            },
+        )?)
+    }
+
+    /// Records a running walk's progress.
+    pub fn set_walk_progress(
+        &mut self,
+        started: DateTime<Utc>,
+        done: u64,
+        expected: Option<u64>,
+    ) -> Result<(), IndexError> {
+        self.conn.execute(
+            "UPDATE sync_state SET walk_started_at = ?1, walk_done = ?2, walk_expected = ?3 WHERE id = 1",
+            params![
+                stamp(started),
+                i64::try_from(done).unwrap_or(i64::MAX),
+                expected.and_then(|n| i64::try_from(n).ok())
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Records a completed walk.
+    pub fn finish_walk(&mut self, finished: DateTime<Utc>) -> Result<(), IndexError> {
+        self.conn.execute(
+            "UPDATE sync_state SET full_walk_finished_at = ?1, walk_started_at = NULL, walk_done = 0 WHERE id = 1",
+            [stamp(finished)],
+        )?;
+        Ok(())
+    }
+
+    /// SQLite's own integrity check, including the search table: true when
+    /// both are sound.
+    pub fn is_consistent(&self) -> Result<bool, IndexError> {
+        let verdict: String = self.conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+        let fts = self
+            .conn
+            .execute("INSERT INTO search (search, rank) VALUES ('integrity-check', 0)", [])
+            .is_ok();
+        let rows: i64 = self.conn.query_row("SELECT count(*) FROM search", [], |r| r.get(0))?;
+        let contacts: i64 = self.conn.query_row("SELECT count(*) FROM contacts", [], |r| r.get(0))?;
+        Ok(verdict == "ok" && fts && rows == contacts)
+    }
+
+    /// Forgets everything (the file stays, empty).
+    pub fn clear(&mut self) -> Result<(), IndexError> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute_batch(
+            "DELETE FROM contacts; DELETE FROM messages; DELETE FROM search;
+             UPDATE sync_state SET full_walk_finished_at = NULL, walk_started_at = NULL,
+                 walk_done = 0, walk_expected = NULL;",
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+/// Inserts or replaces one contact; true when it was new or changed.
+fn upsert_one(tx: &Transaction<'_>, c: &Contact, seen: &str) -> Result<bool, IndexError> {
+    let json = serde_json::to_string(c)?;
+    let old: Option<String> = tx
+        .query_row("SELECT json FROM contacts WHERE uuid = ?1", [&c.uuid], |r| r.get(0))
+        .optional()?;
+    if old.as_deref() == Some(json.as_str()) {
+        tx.execute(
+            "UPDATE contacts SET seen_at = max(seen_at, ?2) WHERE uuid = ?1",
+            params![c.uuid, seen],
+        )?;
+        return Ok(false);
+    }
+    tx.execute(
+        "INSERT INTO contacts (uuid, name, phone, source, assignee, team_uuid, tags, custom_fields,
+             closed_at, note, activity, created_at, json, seen_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+         ON CONFLICT (uuid) DO UPDATE SET name = ?2, phone = ?3, source = ?4, assignee = ?5,
+             team_uuid = ?6, tags = ?7, custom_fields = ?8, closed_at = ?9, note = ?10,
+             activity = ?11, created_at = ?12, json = ?13, seen_at = max(seen_at, ?14)",
+        params![
+            c.uuid,
+            c.name,
+            c.phone_number,
+            c.source,
+            c.assigned_user,
+            c.team_uuid(),
+            serde_json::to_string(&c.tags)?,
+            serde_json::to_string(&c.custom_fields)?,
+            c.closed_at.map(stamp),
+            c.note,
+            c.last_activity().map(stamp),
+            c.created_at.map(stamp),
+            json,
+            seen,
+        ],
+    )?;
+    super::search::reindex(tx, &c.uuid)?;
+    Ok(true)
+}
+
+fn remove_one(tx: &Transaction<'_>, uuid: &str) -> Result<(), IndexError> {
+    tx.execute(
+        "DELETE FROM search WHERE rowid = (SELECT rowid FROM contacts WHERE uuid = ?1)",
+        [uuid],
+    )?;
+    tx.execute("DELETE FROM contacts WHERE uuid = ?1", [uuid])?;
+    tx.execute("DELETE FROM messages WHERE contact_uuid = ?1", [uuid])?;
+    Ok(())
+}

@@ -1,0 +1,209 @@
+//! `/` over the loaded contacts. Matching runs off the UI thread: `update`
+//! hands a [`SearchJob`] (the query and a shared snapshot of the haystacks)
+//! to the effect runner, which runs it on tokio's blocking pool; the
+//! [`SearchDone`] comes back as a message tagged with the query's
+//! generation, and an older generation's result is dropped. A query that
+//! extends the last one narrows the last matches instead of scanning all.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
+use nucleo_matcher::{Config, Matcher, Utf32Str};
+
+use super::store::Haystacks;
+
+/// The search the list shows.
+#[derive(Debug, Clone, Default)]
+pub struct Search {
+    /// What is typed.
+    pub query: String,
+    /// The query `matches` answer (behind `query` while a search runs).
+    pub matched: String,
+    /// Row numbers in the store, best first.
+    pub matches: Vec<u32>,
+    /// True while the query is being typed.
+    pub editing: bool,
+    /// Bumped with each new query or store change searched.
+    pub generation: u64,
+    /// A search of `generation` is running.
+    pub running: bool,
+    /// The next result moves the selection to the best match (the query
+    /// changed), rather than keeping the selected contact.
+    pub to_top: bool,
+    /// Store layout and version `matches` were computed on.
+    pub layout: u64,
+    pub version: u64,
+    /// The newest generation: a superseded run sees it and stops early.
+    pub latest: Arc<AtomicU64>,
+}
+
+impl Search {
+    /// True when the list shows matches rather than every contact.
+    pub fn active(&self) -> bool {
+        !self.query.is_empty() && !self.matched.is_empty()
+    }
+
+    /// A new generation; older runs stop at their next check.
+    pub fn next_generation(&mut self) -> u64 {
+        self.generation += 1;
+        self.latest.store(self.generation, Ordering::Relaxed);
+        self.generation
+    }
+
+    /// The rows a search for `query` may be narrowed to: the last matches,
+    /// when `query` only adds letters or digits to what they answer and
+    /// the store has not changed since.
+    pub fn narrowable(&self, query: &str, layout: u64, version: u64) -> Option<Vec<u32>> {
+        let added = query.strip_prefix(self.matched.as_str())?;
+        let plain = !self.matched.is_empty() && added.chars().all(char::is_alphanumeric);
+        (plain && self.layout == layout && self.version == version).then(|| self.matches.clone())
+    }
+}
+
+/// One run of the matcher, sent to the blocking pool.
+#[derive(Clone)]
+pub struct SearchJob {
+    pub generation: u64,
+    pub query: String,
+    pub hay: Haystacks,
+    /// Search only these rows (narrowing), else all.
+    pub within: Option<Vec<u32>>,
+    pub layout: u64,
+    pub version: u64,
+    pub latest: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for SearchJob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchJob")
+            .field("generation", &self.generation)
+            .field("query", &self.query)
+            .field("rows", &self.hay.len())
+            .field("narrowed", &self.within.as_ref().map(Vec::len))
+            .finish()
+    }
+}
+
+impl PartialEq for SearchJob {
+    fn eq(&self, other: &Self) -> bool {
+        (self.generation, &self.query, &self.within, self.layout, self.version)
+            == (
+                other.generation,
+                &other.query,
+                &other.within,
+                other.layout,
+                other.version,
+            )
+            && Arc::ptr_eq(&self.hay, &other.hay)
+    }
+}
+
+/// What a search found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchDone {
+    pub generation: u64,
+    pub query: String,
+    pub matches: Vec<u32>,
+    pub layout: u64,
+    pub version: u64,
+}
+
+thread_local! {
+    // Matcher::new allocates its scratch space: one per blocking thread.
+    static MATCHER: RefCell<Matcher> = RefCell::new(Matcher::new(Config::DEFAULT));
+}
+
+/// How many rows are matched between checks for a newer query.
+const CHECK_EVERY: usize = 2048;
+
+impl SearchJob {
+    /// Matches (nucleo, smart case), best first, ties in list order;
+    /// `None` when a newer query made this one stale on the way.
+    pub fn run(self) -> Option<SearchDone> {
+        let pattern = Pattern::new(&self.query, CaseMatching::Smart, Normalization::Smart, AtomKind::Fuzzy);
+        let rows: Box<dyn Iterator<Item = u32>> = match &self.within {
+            Some(w) => Box::new(w.iter().copied()),
+            None => Box::new(0..self.hay.len() as u32),
+        };
+        let mut scored: Vec<(u32, u32)> = Vec::new();
+        let stale = MATCHER.with(|m| {
+            let mut matcher = m.borrow_mut();
+            let mut buf = Vec::new();
+            for (n, i) in rows.enumerate() {
+                if n % CHECK_EVERY == 0 && self.latest.load(Ordering::Relaxed) != self.generation {
+                    return true;
+                }
+                let Some(h) = self.hay.get(i as usize) else { continue };
+                if let Some(score) = pattern.score(Utf32Str::new(h, &mut buf), &mut matcher) {
+                    scored.push((score, i));
+                }
+            }
+            false
+        });
+        if stale {
+            return None;
+        }
+        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        Some(SearchDone {
+            generation: self.generation,
+            query: self.query,
+            matches: scored.into_iter().map(|(_, i)| i).collect(),
+            layout: self.layout,
+            version: self.version,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(query: &str, hay: &[&str], within: Option<Vec<u32>>) -> SearchJob {
+        SearchJob {
+            generation: 1,
+            query: query.into(),
+            hay: Arc::new(hay.iter().map(|h| Box::from(*h)).collect()),
+            within,
+            layout: 0,
+            version: 0,
+            latest: Arc::new(AtomicU64::new(1)),
+        }
+    }
+
+    #[test]
+    fn finds_fuzzy_matches_best_first() {
+        let done = job("ana", &["Bob +55", "Ana Silva +55 vip", "Banana +1"], None)
+            .run()
+            .unwrap();
+        assert_eq!(done.matches, vec![1, 2]);
+    }
+
+    #[test]
+    fn narrowing_searches_only_the_given_rows() {
+        let done = job("ana", &["Ana", "Ana", "Ana"], Some(vec![2, 0])).run().unwrap();
+        assert_eq!(done.matches, vec![0, 2], "ties in list order");
+    }
+
+    #[test]
+    fn a_run_superseded_by_a_newer_query_reports_nothing() {
+        let j = job("a", &["a"; 10], None);
+        j.latest.store(2, Ordering::Relaxed);
+        assert!(j.run().is_none());
+    }
+
+    #[test]
+    fn only_a_plain_extension_of_the_same_store_narrows() {
+        let s = Search {
+            query: "an".into(),
+            matched: "an".into(),
+            matches: vec![3, 1],
+            ..Default::default()
+        };
+        assert_eq!(s.narrowable("ana", 0, 0), Some(vec![3, 1]));
+        assert_eq!(s.narrowable("an !x", 0, 0), None, "operators may widen");
+        assert_eq!(s.narrowable("a", 0, 0), None, "shorter widens");
+        assert_eq!(s.narrowable("ana", 0, 1), None, "the store changed");
+    }
+}

@@ -1,0 +1,402 @@
+//! The loaded contacts, once, compactly: one [`Row`] per contact, indexed by
+//! uuid, with the few distinct values of source, tags and assignee shared
+//! (`Arc<str>`), what the list never shows in one compact string, and the
+//! search haystacks kept beside them so `/` never rebuilds them.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::api::{Contact, ContactTeam, FieldValue};
+
+/// Hands out one shared copy of each distinct string.
+#[derive(Debug, Default)]
+struct Interner(HashSet<Arc<str>>);
+
+impl Interner {
+    fn get(&mut self, s: &str) -> Arc<str> {
+        if let Some(v) = self.0.get(s) {
+            return v.clone();
+        }
+        let v: Arc<str> = Arc::from(s);
+        self.0.insert(v.clone());
+        v
+    }
+}
+
+/// What a list row rarely needs (links, funnel, note, team, custom
+/// fields), kept as one compact JSON string: one allocation instead of a
+/// dozen, decoded only for the one contact a form or the details pane
+/// works on.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Extra {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    avatar: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    href: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    chat: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    funnel: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    team: Option<ContactTeam>,
+    /// A text value as a string, a checkbox's as an array.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    fields: BTreeMap<String, Value>,
+}
+
+impl Extra {
+    fn is_empty(&self) -> bool {
+        self.avatar.is_none()
+            && self.href.is_none()
+            && self.chat.is_none()
+            && self.funnel.is_none()
+            && self.note.is_none()
+            && self.team.is_none()
+            && self.fields.is_empty()
+    }
+}
+
+fn field_to_json(v: FieldValue) -> Value {
+    match v {
+        FieldValue::Text(s) => Value::String(s),
+        FieldValue::List(items) => Value::from(items),
+    }
+}
+
+fn field_from_json(v: Value) -> FieldValue {
+    match v {
+        Value::String(s) => FieldValue::Text(s),
+        Value::Array(items) => FieldValue::List(
+            items
+                .into_iter()
+                .filter_map(|i| i.as_str().map(str::to_string))
+                .collect(),
+        ),
+        other => FieldValue::Text(other.to_string()),
+    }
+}
+
+/// One loaded contact as the list keeps it. Converted from `api::Contact`
+/// on arrival; [`Row::to_contact`] gives the API shape back (without
+/// `customFieldsMetadata`, which the details pane fetches with the contact).
+#[derive(Debug, PartialEq)]
+pub struct Row {
+    pub uuid: Arc<str>,
+    pub name: Box<str>,
+    pub phone_number: Box<str>,
+    pub source: Arc<str>,
+    pub assigned_user: Option<Arc<str>>,
+    pub tags: Box<[Arc<str>]>,
+    pub created_at: Option<DateTime<Utc>>,
+    pub closed_at: Option<DateTime<Utc>>,
+    pub last_message_at: Option<DateTime<Utc>>,
+    /// The `lastMessageAt` the agent has seen.
+    pub seen: Option<DateTime<Utc>>,
+    extra: Option<Box<str>>,
+}
+
+impl Row {
+    fn new(c: Contact, seen: Option<DateTime<Utc>>, strings: &mut Interner) -> Row {
+        let extra = Extra {
+            avatar: c.avatar_url,
+            href: c.href,
+            chat: c.conversation_href,
+            funnel: c.funnel_id,
+            note: c.note,
+            team: c.team,
+            fields: c
+                .custom_fields
+                .into_iter()
+                .map(|(k, v)| (k, field_to_json(v)))
+                .collect(),
+        };
+        // Strings, maps of strings and plain values always serialise.
+        let extra = (!extra.is_empty())
+            .then(|| serde_json::to_string(&extra).ok().map(String::into_boxed_str))
+            .flatten();
+        Row {
+            uuid: Arc::from(c.uuid),
+            name: c.name.into_boxed_str(),
+            phone_number: c.phone_number.into_boxed_str(),
+            source: strings.get(&c.source),
+            assigned_user: c.assigned_user.as_deref().map(|a| strings.get(a)),
+            tags: c.tags.iter().map(|t| strings.get(t)).collect(),
+            created_at: c.created_at,
+            closed_at: c.closed_at,
+            last_message_at: c.last_message_at,
+            seen: seen.or(c.last_message_at),
+            extra,
+        }
+    }
+
+    /// The contact in the API's shape (a fresh copy: for the one contact a
+    /// form, a write or the details pane works on, never for every row).
+    pub fn to_contact(&self) -> Contact {
+        let x: Extra = self
+            .extra
+            .as_deref()
+            .and_then(|s| serde_json::from_str(s).ok())
+            .unwrap_or_default();
+        Contact {
+            uuid: self.uuid.to_string(),
+            name: self.name.to_string(),
+            phone_number: self.phone_number.to_string(),
+            source: self.source.to_string(),
+            assigned_user: self.assigned_user.as_deref().map(str::to_string),
+            tags: self.tags.iter().map(|t| t.to_string()).collect(),
+            created_at: self.created_at,
+            closed_at: self.closed_at,
+            last_message_at: self.last_message_at,
+            avatar_url: x.avatar,
+            href: x.href,
+            conversation_href: x.chat,
+            funnel_id: x.funnel,
+            note: x.note,
+            team: x.team,
+            custom_fields: x.fields.into_iter().map(|(k, v)| (k, field_from_json(v))).collect(),
+            custom_fields_metadata: None,
+        }
+    }
+
+    pub fn is_open(&self) -> bool {
+        self.closed_at.is_none()
+    }
+
+    /// The latest known activity: `lastMessageAt`, else `createdAt`.
+    pub fn last_activity(&self) -> Option<DateTime<Utc>> {
+        self.last_message_at.or(self.created_at)
+    }
+
+    /// True when the contact has a message the agent has not seen.
+    pub fn has_new(&self) -> bool {
+        match (self.last_message_at, self.seen) {
+            (Some(at), Some(seen)) => at > seen,
+            _ => false,
+        }
+    }
+
+    /// The name, or the phone number for a contact without one.
+    pub fn label(&self) -> &str {
+        if self.name.is_empty() {
+            &self.phone_number
+        } else {
+            &self.name
+        }
+    }
+
+    /// The text `/` matches: name, phone and tags.
+    fn haystack(&self) -> Box<str> {
+        let mut s = String::with_capacity(self.name.len() + self.phone_number.len() + 2 + self.tags.len() * 8);
+        s.push_str(&self.name);
+        s.push(' ');
+        s.push_str(&self.phone_number);
+        s.push(' ');
+        for (i, t) in self.tags.iter().enumerate() {
+            if i > 0 {
+                s.push(' ');
+            }
+            s.push_str(t);
+        }
+        s.into_boxed_str()
+    }
+}
+
+/// The search haystacks in row order, shared with a search running off the
+/// UI thread (copied only if the store changes while one holds them).
+pub type Haystacks = Arc<Vec<Box<str>>>;
+
+/// The loaded contacts in server order (most recent conversation first).
+#[derive(Debug, Default)]
+pub struct ContactStore {
+    rows: Vec<Row>,
+    index: HashMap<Arc<str>, usize>,
+    hay: Haystacks,
+    strings: Interner,
+    /// Bumped when rows move (inserted in front, cleared): row numbers of
+    /// an older layout no longer name the same contacts.
+    layout: u64,
+    /// Bumped on every change.
+    version: u64,
+}
+
+impl ContactStore {
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    pub fn get(&self, i: usize) -> Option<&Row> {
+        self.rows.get(i)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Row> {
+        self.rows.iter()
+    }
+
+    /// Row number of `uuid`: a hash lookup, no scan.
+    pub fn position(&self, uuid: &str) -> Option<usize> {
+        self.index.get(uuid).copied()
+    }
+
+    pub fn by_id(&self, uuid: &str) -> Option<&Row> {
+        self.position(uuid).map(|i| &self.rows[i])
+    }
+
+    pub fn haystacks(&self) -> Haystacks {
+        self.hay.clone()
+    }
+
+    pub fn layout(&self) -> u64 {
+        self.layout
+    }
+
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Drops everything.
+    pub fn clear(&mut self) {
+        self.rows.clear();
+        self.index.clear();
+        self.hay = Haystacks::default();
+        self.layout += 1;
+        self.version += 1;
+    }
+
+    /// Replaces a known contact in place (keeping what the agent has seen);
+    /// false when it is not loaded.
+    pub fn replace(&mut self, c: Contact) -> bool {
+        let Some(i) = self.position(&c.uuid) else { return false };
+        let row = Row::new(c, self.rows[i].seen, &mut self.strings);
+        Arc::make_mut(&mut self.hay)[i] = row.haystack();
+        self.rows[i] = row;
+        self.version += 1;
+        true
+    }
+
+    /// Appends `c`, or replaces it in place when it is already loaded (a
+    /// refresh put it on top): never a duplicate. True when it was new.
+    pub fn push(&mut self, c: Contact) -> bool {
+        if self.index.contains_key(c.uuid.as_str()) {
+            self.replace(c);
+            return false;
+        }
+        let row = Row::new(c, None, &mut self.strings);
+        self.index.insert(row.uuid.clone(), self.rows.len());
+        Arc::make_mut(&mut self.hay).push(row.haystack());
+        self.rows.push(row);
+        self.version += 1;
+        true
+    }
+
+    /// Inserts new contacts (none of them loaded) before row `at`, in their
+    /// order.
+    pub fn insert(&mut self, at: usize, fresh: Vec<Contact>) {
+        if fresh.is_empty() {
+            return;
+        }
+        let at = at.min(self.rows.len());
+        let n = fresh.len();
+        let rows: Vec<Row> = fresh
+            .into_iter()
+            .map(|c| Row::new(c, None, &mut self.strings))
+            .collect();
+        let hay = Arc::make_mut(&mut self.hay);
+        hay.splice(at..at, rows.iter().map(Row::haystack));
+        for v in self.index.values_mut() {
+            if *v >= at {
+                *v += n;
+            }
+        }
+        for (k, r) in rows.iter().enumerate() {
+            self.index.insert(r.uuid.clone(), at + k);
+        }
+        self.rows.splice(at..at, rows);
+        self.layout += 1;
+        self.version += 1;
+    }
+
+    /// Changes one row in place (an optimistic close, what the agent has
+    /// seen); false when it is not loaded.
+    pub fn update(&mut self, uuid: &str, f: impl FnOnce(&mut Row)) -> bool {
+        let Some(i) = self.position(uuid) else { return false };
+        f(&mut self.rows[i]);
+        self.version += 1;
+        true
+    }
+
+    /// Replaces everything loaded.
+    pub fn set(&mut self, contacts: Vec<Contact>) {
+        self.clear();
+        for c in contacts {
+            self.push(c);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::fixtures::contacts;
+
+    #[test]
+    fn a_row_gives_back_the_contact_it_was_made_from() {
+        let mut cs = contacts(0..8);
+        cs[1].team = Some(ContactTeam {
+            uuid: Some("t1".into()),
+            name: Some("Sales".into()),
+        });
+        cs[2]
+            .custom_fields
+            .insert("size".into(), FieldValue::List(vec!["a".into(), "b".into()]));
+        cs[2].note = Some("call back".into());
+        cs[2]
+            .custom_fields
+            .insert("raw".into(), FieldValue::Text("[\"not\", \"a list\"]".into()));
+        cs[3].funnel_id = Some("f1".into());
+        let mut store = ContactStore::default();
+        store.set(cs.clone());
+        for c in cs {
+            let mut want = c.clone();
+            want.custom_fields_metadata = None;
+            assert_eq!(store.by_id(&c.uuid).unwrap().to_contact(), want);
+        }
+    }
+
+    #[test]
+    fn repeated_values_are_shared_not_copied() {
+        let mut store = ContactStore::default();
+        store.set(contacts(0..30));
+        let a = store.get(0).unwrap();
+        let b = store.get(12).unwrap();
+        assert_eq!((&*a.source, &*a.tags[0]), (&*b.source, &*b.tags[0]));
+        assert!(Arc::ptr_eq(&a.source, &b.source), "one copy of each source");
+        assert!(Arc::ptr_eq(&a.tags[0], &b.tags[0]), "one copy of each tag");
+    }
+
+    #[test]
+    fn the_index_follows_rows_inserted_in_front() {
+        let mut store = ContactStore::default();
+        store.set(contacts(0..5));
+        let mut known = contacts(0..1);
+        known[0].name = "Renamed".into();
+        assert!(!store.push(known.remove(0)), "a known contact is replaced, not added");
+        assert_eq!(store.len(), 5);
+        store.insert(0, contacts(10..12));
+        assert_eq!(store.len(), 7);
+        for (i, r) in store.iter().enumerate() {
+            assert_eq!(store.position(&r.uuid), Some(i));
+        }
+        assert_eq!(&*store.get(2).unwrap().name, "Renamed");
+        assert_eq!(&*store.haystacks()[2], store.get(2).unwrap().haystack().as_ref());
+    }
+}

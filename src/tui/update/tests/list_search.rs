@@ -1,0 +1,114 @@
+//! `/` search: results come back as messages; stale ones are dropped.
+
+use std::sync::Arc;
+
+use super::*;
+use crate::tui::model::contact_list::{SearchDone, SearchJob};
+
+/// The search jobs among `fx`.
+fn jobs(fx: &[Effect]) -> Vec<SearchJob> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::SearchContacts(j) => Some(j.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn result(m: &mut Model, job: SearchJob) -> Vec<Effect> {
+    let done = job.run().expect("not superseded");
+    update(m, Msg::ContactsSearched(done))
+}
+
+#[test]
+fn typing_hands_matching_off_and_the_result_replaces_the_view() {
+    let mut m = model_with(20, 160, 48);
+    update(&mut m, key('/'));
+    let fx = update(&mut m, key('b'));
+    let job = jobs(&fx).pop().expect("a search job, not a search on the UI thread");
+    assert_eq!(m.list.visible_len(), 20, "the view waits for the result");
+    result(&mut m, job);
+    assert!(m.list.visible_len() < 20);
+    assert_eq!(m.list.view.selected, 0);
+}
+
+#[test]
+fn an_older_queries_result_is_dropped() {
+    let mut m = model_with(20, 160, 48);
+    update(&mut m, key('/'));
+    let old = jobs(&update(&mut m, key('x'))).pop().unwrap();
+    let new = jobs(&update(&mut m, code(KeyCode::Backspace)));
+    assert!(new.is_empty(), "an empty query needs no search");
+    let new = jobs(&type_text(&mut m, "bruce")).pop().unwrap();
+    // The stale run would have matched nothing: it must not win.
+    let done = SearchDone {
+        generation: old.generation,
+        query: old.query.clone(),
+        matches: vec![],
+        layout: old.layout,
+        version: old.version,
+    };
+    update(&mut m, Msg::ContactsSearched(done));
+    assert_eq!(m.list.visible_len(), 20, "stale result ignored");
+    result(&mut m, new);
+    assert_eq!(m.list.visible_len(), 1);
+    assert_eq!(m.list.selected_contact().unwrap().uuid, contact(2).uuid);
+}
+
+#[test]
+fn a_longer_query_narrows_the_last_matches() {
+    let mut m = model_with(20, 160, 48);
+    update(&mut m, key('/'));
+    let first = jobs(&update(&mut m, key('b'))).pop().unwrap();
+    assert!(first.within.is_none());
+    result(&mut m, first);
+    let found = m.list.visible_len();
+    let second = jobs(&update(&mut m, key('r'))).pop().unwrap();
+    assert_eq!(
+        second.within.as_ref().map(Vec::len),
+        Some(found),
+        "only the last matches"
+    );
+}
+
+#[test]
+fn a_page_arriving_during_a_search_searches_again_with_it() {
+    let mut m = model_with(20, 60, 24);
+    update(&mut m, key('/'));
+    let job = jobs(&type_text(&mut m, "contact")).pop().unwrap();
+    result(&mut m, job);
+    let before = m.list.visible_len();
+    let (id, generation, fetch, ..) = list_fetch(&update(&mut m, code(KeyCode::Down))).expect("prefetch");
+    let fx = update(
+        &mut m,
+        Msg::ContactsLoaded {
+            id,
+            generation,
+            fetch,
+            result: Ok(page(contacts(20..40), Some("c2"))),
+        },
+    );
+    let again = jobs(&fx).pop().expect("the new rows are searched");
+    result(&mut m, again);
+    assert_eq!(m.list.visible_len(), before + 20);
+}
+
+#[test]
+fn moving_through_100_000_contacts_copies_nothing() {
+    let mut m = model_with(20, 160, 48);
+    m.list.store.set(contacts(0..100_000));
+    m.list.view.selected = 50_000;
+    let hay = m.list.store.haystacks();
+    let first = m.list.store.get(0).unwrap() as *const _;
+    let version = m.list.store.version();
+    let fx = update(&mut m, key('k'));
+    assert_eq!(m.list.view.selected, 49_999);
+    assert!(Arc::ptr_eq(&hay, &m.list.store.haystacks()), "search text not copied");
+    assert_eq!(
+        m.list.store.get(0).unwrap() as *const _,
+        first,
+        "rows not moved or copied"
+    );
+    assert_eq!(m.list.store.version(), version, "the store is untouched");
+    assert!(fx.iter().all(|e| matches!(e, Effect::Debounce { .. })), "{fx:?}");
+}

@@ -1,0 +1,189 @@
+//! `frontdesk sync`, `search`, `cache path|clear` against the embedded
+//! server, with the cache directory in a temporary place.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use frontdesk::server::RunningServer;
+use serde_json::Value;
+
+mod common;
+
+struct Env {
+    server: RunningServer,
+    home: tempfile::TempDir,
+}
+
+fn env(contacts: usize) -> Env {
+    Env {
+        server: common::spawn_blocking(common::config(contacts, 9)),
+        home: tempfile::tempdir().unwrap(),
+    }
+}
+
+impl Env {
+    fn fd(&self) -> Command {
+        let mut c = Command::cargo_bin("frontdesk").unwrap();
+        for var in [
+            "FRONTDESK_PROFILE",
+            "FRONTDESK_USER_UUID",
+            "FRONTDESK_CONFIG",
+            "NO_COLOR",
+        ] {
+            c.env_remove(var);
+        }
+        let config = self.home.path().join("config.toml");
+        std::fs::write(&config, "").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
+        c.env("FRONTDESK_BASE_URL", &self.server.base_url)
+            .env("FRONTDESK_API_KEY", &self.server.api_key)
+            .env("XDG_CACHE_HOME", self.home.path().join("cache"))
+            .env("HOME", self.home.path())
+            .arg("--config")
+            .arg(config);
+        c
+    }
+
+    fn run(&self, args: &[&str]) -> (i32, String, String) {
+        let o = self.fd().args(args).output().unwrap();
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    }
+
+    fn cache_path(&self) -> PathBuf {
+        let (code, out, err) = self.run(&["cache", "path"]);
+        assert_eq!(code, 0, "{err}");
+        PathBuf::from(out.trim_end())
+    }
+
+    /// The first contact of the server's own list.
+    fn a_contact(&self) -> Value {
+        let raw = common::Raw::new(&self.server);
+        let v = common::runtime().block_on(raw.ok("/contacts"));
+        v["contacts"][3].clone()
+    }
+}
+
+fn uuids(json: &str) -> Vec<String> {
+    let v: Value = serde_json::from_str(json).unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["uuid"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[cfg(unix)]
+fn mode(p: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn sync_fills_a_private_index_in_the_cache_directory_without_the_key() {
+    let e = env(90);
+    let path = e.cache_path();
+    assert!(
+        path.starts_with(e.home.path().join("cache/frontdesk")),
+        "{}",
+        path.display()
+    );
+    assert!(!path.exists(), "`cache path` creates nothing");
+    let (code, out, err) = e.run(&["sync"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("synced 90 contacts"), "{out}");
+    #[cfg(unix)]
+    {
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(path.parent().unwrap()), 0o700);
+    }
+    let bytes = std::fs::read(&path).unwrap();
+    let key = e.server.api_key.as_bytes();
+    assert!(!bytes.windows(key.len()).any(|w| w == key), "the key is not stored");
+    assert!(!path.to_string_lossy().contains(&e.server.api_key));
+}
+
+#[test]
+fn search_finds_a_contact_by_name_and_by_phone_digits() {
+    let e = env(80);
+    let c = e.a_contact();
+    let uuid = c["uuid"].as_str().unwrap();
+    let name = c["name"].as_str().unwrap();
+    let (code, out, err) = e.run(&["search", name, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(uuids(&out).contains(&uuid.to_string()), "{name}: {out}");
+    // No full sync had run: the search built the index.
+    assert!(e.cache_path().exists());
+    let digits: String = c["phoneNumber"]
+        .as_str()
+        .unwrap()
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    let (code, out, err) = e.run(&["search", &digits[..digits.len() - 1], "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(uuids(&out), [uuid.to_string()]);
+    let (code, out, _) = e.run(&["search", "zzqqxxnothing", "--jsonl"]);
+    assert_eq!((code, out.as_str()), (0, ""));
+}
+
+#[test]
+fn search_with_no_cache_writes_nothing() {
+    let e = env(30);
+    let c = e.a_contact();
+    let (code, out, err) = e.run(&["search", c["name"].as_str().unwrap(), "--no-cache", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(uuids(&out).contains(&c["uuid"].as_str().unwrap().to_string()));
+    assert!(!e.home.path().join("cache/frontdesk").exists());
+}
+
+#[test]
+fn search_text_without_words_is_a_usage_error_and_fts_syntax_is_literal() {
+    let e = env(20);
+    let (code, _, err) = e.run(&["search", "\"(*"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no letter or digit"), "{err}");
+    let (code, _, err) = e.run(&["search", "NEAR(\"a", "--no-cache"]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn cache_clear_deletes_the_index() {
+    let e = env(20);
+    assert_eq!(e.run(&["sync"]).0, 0);
+    let path = e.cache_path();
+    assert!(path.exists());
+    let (code, out, _) = e.run(&["cache", "clear"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("deleted the local index"), "{out}");
+    assert!(!path.exists());
+    let (_, out, _) = e.run(&["cache", "clear"]);
+    assert!(out.contains("there was no local index"), "{out}");
+}
+
+#[test]
+fn a_corrupt_index_is_moved_aside_with_one_line_and_the_sync_goes_on() {
+    let e = env(20);
+    let path = e.cache_path();
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(
+        &path,
+        b"this is not a database, not even close; padding padding padding",
+    )
+    .unwrap();
+    let (code, out, err) = e.run(&["sync"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("synced 20 contacts"));
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("warning") && err.contains("corrupt") && err.contains(".corrupt-"),
+        "{err}"
+    );
+}
