@@ -2,7 +2,7 @@
 //! tokio task whose result comes back as a `Msg`. The runner, not the model,
 //! holds the task handles, so a superseded fetch is aborted here.
 
-pub mod account;
+pub(crate) mod account;
 pub mod list_walk;
 pub mod thread;
 
@@ -64,23 +64,24 @@ pub enum Effect {
         id: ReqId,
         body: NewContact,
     },
+    /// Looks among the newest contacts for one whose phone number is
+    /// `identifier` (after a create that may have been carried out).
+    FindContact {
+        id: ReqId,
+        identifier: String,
+    },
     SetUserStatus {
         id: ReqId,
         user: String,
         update: UserStatusUpdate,
     },
     FetchCustomStatuses,
-    FetchTeams,
-    FetchPlan,
-    FetchFunnels,
-    /// Every page of GET /channels, for the new-contact form.
-    FetchChannels,
     FetchTeamMembers {
         team: String,
     },
     /// `/` over the loaded contacts, on the blocking pool.
     SearchContacts(crate::tui::model::contact_list::SearchJob),
-    /// Requests of the account overlay.
+    /// Requests about the account: the catalog and the account overlay.
     Account(account::AccountEffect),
     /// Sends `SelectionSettled(id)` after `after`.
     Debounce {
@@ -198,11 +199,8 @@ fn log_failure(msg: &Msg) {
             kind, result: Err(e), ..
         } => (kind.verb(), e),
         Msg::UserStatusSet { result: Err(e), .. } => ("set user status", e),
+        Msg::ContactFound { result: Err(e), .. } => ("look for a created contact", e),
         Msg::CustomStatusesLoaded(Err(e)) => ("list custom statuses", e),
-        Msg::TeamsLoaded(Err(e)) => ("list teams", e),
-        Msg::PlanLoaded(Err(e)) => ("plan", e),
-        Msg::FunnelsLoaded(Err(e)) => ("list funnels", e),
-        Msg::ChannelsLoaded(Err(e)) => ("list channels", e),
         Msg::TeamMembersLoaded { result: Err(e), .. } => ("team members", e),
         Msg::Compose(m) => match m.failure() {
             Some(f) => f,
@@ -285,6 +283,32 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
                 result,
             }
         }
+        Effect::FindContact { id, identifier } => {
+            use futures::StreamExt;
+            let mut pages = client
+                .walk_contacts(ContactFilter::default())
+                .take(super::update::recheck::FIND_PAGES);
+            let mut result = Ok(None);
+            while let Some(page) = pages.next().await {
+                match page {
+                    Ok(p) => {
+                        let hit = p
+                            .items
+                            .into_iter()
+                            .find(|c| super::update::recheck::same_number(&c.phone_number, &identifier));
+                        if hit.is_some() {
+                            result = Ok(hit);
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            }
+            Msg::ContactFound { id, identifier, result }
+        }
         Effect::SetUserStatus { id, user, update } => {
             let result = client.set_user_status(&user, &update).await;
             Msg::UserStatusSet { id, result }
@@ -292,13 +316,9 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
         Effect::FetchCustomStatuses => {
             Msg::CustomStatusesLoaded(crate::api::collect_pages(client.walk_custom_statuses()).await)
         }
-        Effect::FetchTeams => Msg::TeamsLoaded(client.list_teams(None).await.map(|p| p.items)),
-        Effect::FetchPlan => Msg::PlanLoaded(client.plan().await),
-        Effect::FetchChannels => Msg::ChannelsLoaded(crate::api::collect_pages(client.walk_channels(None)).await),
-        Effect::FetchFunnels => Msg::FunnelsLoaded(client.list_funnels().await),
         Effect::FetchTeamMembers { team } => {
             let result = client.team_members(&team, None, None).await.map(|p| p.items);
-            Msg::TeamMembersLoaded { team, result }
+            Msg::TeamMembersLoaded { result }
         }
         Effect::Account(e) => Msg::Account(account::perform(client, e).await),
         Effect::SearchContacts(job) => {
@@ -317,60 +337,4 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn a_new_task_in_a_slot_aborts_the_one_before() {
-        let client = Client::new("http://127.0.0.1:9/v1", "key", Duration::from_secs(1)).unwrap();
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let mut runner = Runner::new(client, tx);
-        runner.spawn(Effect::Debounce {
-            id: 1,
-            after: Duration::from_millis(50),
-        });
-        runner.spawn(Effect::Debounce {
-            id: 2,
-            after: Duration::from_millis(60),
-        });
-        let first = tokio::time::timeout(Duration::from_secs(2), rx.recv())
-            .await
-            .unwrap()
-            .unwrap();
-        assert!(matches!(first, Msg::SelectionSettled(2)), "{first:?}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        assert!(rx.try_recv().is_err(), "the superseded debounce never reports");
-    }
-
-    #[tokio::test]
-    async fn results_come_back_as_messages_with_their_ids() {
-        // Nothing listens on port 9: the error comes back as state, tagged.
-        let client = Client::new("http://127.0.0.1:9/v1", "key", Duration::from_secs(1))
-            .unwrap()
-            .with_retry(crate::api::RetryPolicy {
-                max_attempts: 1,
-                ..Default::default()
-            });
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let mut runner = Runner::new(client, tx);
-        runner.spawn(Effect::FetchBot {
-            id: 7,
-            uuid: "c1".into(),
-        });
-        let msg = tokio::time::timeout(Duration::from_secs(5), rx.recv())
-            .await
-            .unwrap()
-            .unwrap();
-        match msg {
-            Msg::BotLoaded {
-                id: 7,
-                uuid,
-                result: Err(e),
-            } => {
-                assert_eq!(uuid, "c1");
-                assert!(e.is_transient(), "{e}");
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-}
+mod tests;

@@ -2,20 +2,21 @@
 //! the model and a message that returns effects as data; the runner turns
 //! effects into tokio tasks whose results come back as messages.
 
-pub mod app;
-pub mod demo;
+pub(crate) mod app;
+pub(crate) mod demo;
 pub mod effect;
 pub mod first_run;
+#[cfg(any(test, feature = "bench-fixtures"))]
 #[doc(hidden)]
 pub mod fixtures;
-pub mod form;
+pub(crate) mod form;
 pub mod keymap;
-pub mod logging;
+pub(crate) mod logging;
 pub mod model;
 pub mod msg;
-pub mod reply;
+pub(crate) mod reply;
 pub mod terminal;
-pub use crate::text;
+pub(crate) use crate::text;
 pub mod theme;
 pub mod title;
 pub mod update;

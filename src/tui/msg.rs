@@ -2,15 +2,13 @@
 //! and the results of effects. Results carry the id of the request that
 //! produced them so stale ones can be recognised and dropped.
 
-pub mod account;
+pub(crate) mod account;
 pub mod thread;
 
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
-use crate::api::{
-    ApiError, Bot, Channel, Contact, CustomStatus, Funnel, Message, Page, Plan, Team, TeamMember, UserStatus,
-};
+use crate::api::{ApiError, Bot, Contact, CustomStatus, Message, Page, TeamMember, UserStatus};
 
 /// Which list request a contacts page answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -108,6 +106,12 @@ pub enum Msg {
         uuid: String,
         result: Result<Contact, ApiError>,
     },
+    /// The contact whose phone number is `identifier`, if among the newest.
+    ContactFound {
+        id: ReqId,
+        identifier: String,
+        result: Result<Option<Contact>, ApiError>,
+    },
     BotLoaded {
         id: ReqId,
         uuid: String,
@@ -129,12 +133,8 @@ pub enum Msg {
         result: Result<UserStatus, ApiError>,
     },
     CustomStatusesLoaded(Result<Vec<CustomStatus>, ApiError>),
-    TeamsLoaded(Result<Vec<Team>, ApiError>),
-    PlanLoaded(Result<Plan, ApiError>),
-    FunnelsLoaded(Result<Vec<Funnel>, ApiError>),
-    ChannelsLoaded(Result<Vec<Channel>, ApiError>),
+    /// A team's members, for collaborators and my own status.
     TeamMembersLoaded {
-        team: String,
         result: Result<Vec<TeamMember>, ApiError>,
     },
     /// What a `/` search found (run off the UI thread).

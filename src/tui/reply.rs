@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::api::{ApiError, Client, MessageSendRequest, SendMessage, SentMessage, Template};
+use crate::api::{ApiError, Client, MessageSendRequest, SendMessage, SentMessage};
 
 use super::msg::{Msg, ReqId};
 
@@ -22,8 +22,6 @@ pub enum ComposeEffect {
     },
     /// GET /messages/status/:uuid after `after`.
     PollStatus { id: ReqId, uuid: String, after: Duration },
-    /// Every page of GET /templates.
-    FetchTemplates { id: ReqId },
 }
 
 #[derive(Debug, Clone)]
@@ -38,10 +36,6 @@ pub enum ComposeMsg {
         uuid: String,
         result: Result<MessageSendRequest, ApiError>,
     },
-    TemplatesLoaded {
-        id: ReqId,
-        result: Result<Vec<Template>, ApiError>,
-    },
 }
 
 impl ComposeMsg {
@@ -50,7 +44,6 @@ impl ComposeMsg {
         match self {
             ComposeMsg::Sent { result: Err(e), .. } => Some(("send message", e)),
             ComposeMsg::Status { result: Err(e), .. } => Some(("message status", e)),
-            ComposeMsg::TemplatesLoaded { result: Err(e), .. } => Some(("list templates", e)),
             _ => None,
         }
     }
@@ -66,30 +59,6 @@ pub async fn perform(client: Client, effect: ComposeEffect) -> Msg {
             tokio::time::sleep(after).await;
             let result = client.message_status(&crate::api::MessageId::new(uuid.clone())).await;
             ComposeMsg::Status { id, uuid, result }
-        }
-        ComposeEffect::FetchTemplates { id } => {
-            use futures::StreamExt;
-            let mut all = Vec::new();
-            let mut pages = client.walk_templates();
-            let mut result = Ok(());
-            let mut n = 0;
-            while let Some(page) = pages.next().await {
-                match page {
-                    Ok(p) => all.extend(p.items),
-                    Err(e) => {
-                        result = Err(e);
-                        break;
-                    }
-                }
-                n += 1;
-                if n >= 20 {
-                    break;
-                }
-            }
-            ComposeMsg::TemplatesLoaded {
-                id,
-                result: result.map(|_| all),
-            }
         }
     })
 }

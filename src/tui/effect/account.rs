@@ -1,5 +1,8 @@
-//! Requests of the account overlay. Lists other than the webhook log are
-//! read whole (through the API's walks, with their cap and guard), so the tabs can move freely.
+//! Requests about the account: the catalog's parts (for the whole app),
+//! and the overlay's own (a template's or team's record, team members, the
+//! webhook log, renames). Lists other than the webhook log are read whole
+//! (through the API's walks, with their cap and guard), so the tabs can
+//! move freely.
 
 use crate::api::{Client, EventQuery, collect_pages};
 use crate::tui::model::account::RenameTarget;
@@ -16,6 +19,16 @@ pub enum AccountEffect {
     },
     FetchTeams {
         id: ReqId,
+    },
+    /// GET /templates/:uuid.
+    FetchTemplate {
+        id: ReqId,
+        uuid: String,
+    },
+    /// GET /teams/:uuid.
+    FetchTeam {
+        id: ReqId,
+        uuid: String,
     },
     FetchMembers {
         id: ReqId,
@@ -53,6 +66,14 @@ pub async fn perform(client: Client, effect: AccountEffect) -> AccountMsg {
             id,
             result: collect_pages(client.walk_teams()).await,
         },
+        AccountEffect::FetchTemplate { id, uuid } => {
+            let result = client.get_template(&crate::api::TemplateId::from(&uuid)).await;
+            AccountMsg::Template { id, uuid, result }
+        }
+        AccountEffect::FetchTeam { id, uuid } => {
+            let result = client.get_team(&uuid).await;
+            AccountMsg::Team { id, uuid, result }
+        }
         AccountEffect::FetchMembers { id, team } => {
             let result = collect_pages(client.walk_team_members(&team, None)).await;
             AccountMsg::Members { id, team, result }

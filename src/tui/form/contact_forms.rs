@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{FieldKind, FieldSpec, Form, FormValue, FuzzyPicker, PickItem, TextCheck};
+use super::{FieldId, FieldKind, FieldSpec, Form, FormValue, FuzzyPicker, PickItem, TextCheck};
 use crate::api::model::{Contact, CustomStatus, FieldType, FieldValue, split_list, validate_field_value};
 use crate::api::{ContactFilter, ContactPatch};
 
@@ -12,9 +12,9 @@ use crate::api::{ContactFilter, ContactPatch};
 pub const NOTE_MAX_CHARS: usize = 1000;
 const NOTHING_TO_SAVE: &str = "nothing to save";
 
-pub(super) fn spec(key: &str, label: &str, kind: FieldKind, required: bool, help: Option<&str>) -> FieldSpec {
+pub(super) fn spec(key: FieldId, label: &str, kind: FieldKind, required: bool, help: Option<&str>) -> FieldSpec {
     FieldSpec {
-        key: key.into(),
+        key,
         label: label.into(),
         kind,
         required,
@@ -29,11 +29,11 @@ pub(super) fn text(value: &str, check: TextCheck) -> FieldKind {
     }
 }
 
-pub(super) fn cf_key(name: &str) -> String {
-    format!("cf:{name}")
+pub(super) fn cf_key(name: &str) -> FieldId {
+    FieldId::Custom(name.to_string())
 }
 
-pub(super) fn form_text(form: &Form, key: &str) -> String {
+pub(super) fn form_text(form: &Form, key: &FieldId) -> String {
     match form.value(key) {
         Some(FormValue::Text(s)) => s,
         Some(FormValue::One(Some(s))) => s,
@@ -41,7 +41,7 @@ pub(super) fn form_text(form: &Form, key: &str) -> String {
     }
 }
 
-pub(super) fn form_one(form: &Form, key: &str) -> Option<String> {
+pub(super) fn form_one(form: &Form, key: &FieldId) -> Option<String> {
     match form.value(key) {
         Some(FormValue::One(o)) => o.filter(|s| !s.trim().is_empty()).map(|s| s.trim().to_string()),
         Some(FormValue::Text(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
@@ -49,7 +49,7 @@ pub(super) fn form_one(form: &Form, key: &str) -> Option<String> {
     }
 }
 
-pub(super) fn form_many(form: &Form, key: &str) -> Vec<String> {
+pub(super) fn form_many(form: &Form, key: &FieldId) -> Vec<String> {
     match form.value(key) {
         Some(FormValue::Many(v)) => v,
         Some(FormValue::Text(s)) => split_list(&s),
@@ -135,10 +135,16 @@ fn custom_fields_of(contact: &Contact) -> Vec<(String, FieldType, Vec<String>, F
 
 /// `e`: the name and every custom field, each by its type.
 pub fn edit_contact_form(contact: &Contact) -> Form {
-    let mut fields = vec![spec("name", "Name", text(&contact.name, TextCheck::Any), true, None)];
+    let mut fields = vec![spec(
+        FieldId::Name,
+        "Name",
+        text(&contact.name, TextCheck::Any),
+        true,
+        None,
+    )];
     for (name, ty, options, value) in custom_fields_of(contact) {
         fields.push(spec(
-            &cf_key(&name),
+            cf_key(&name),
             &name,
             custom_field_kind(&ty, &options, &value),
             false,
@@ -152,9 +158,15 @@ pub fn edit_contact_form(contact: &Contact) -> Form {
 fn initial_value(ty: &FieldType, options: &[String], value: &FieldValue) -> Option<FormValue> {
     Form::new(
         "",
-        vec![spec("v", "", custom_field_kind(ty, options, value), false, None)],
+        vec![spec(
+            FieldId::Value,
+            "",
+            custom_field_kind(ty, options, value),
+            false,
+            None,
+        )],
     )
-    .value("v")
+    .value(&FieldId::Value)
 }
 
 fn normalised(v: Option<FormValue>) -> Option<FormValue> {
@@ -192,7 +204,7 @@ pub(super) fn custom_value(
 /// field, or says there is nothing to save.
 pub fn edit_contact_patch(contact: &Contact, form: &Form) -> Result<ContactPatch, String> {
     let mut patch = ContactPatch::default();
-    let name = form_text(form, "name");
+    let name = form_text(form, &FieldId::Name);
     if name != contact.name {
         let trimmed = name.trim();
         if trimmed.is_empty() {
@@ -230,14 +242,14 @@ pub fn tags_form(contact: &Contact, known_tags: &[String]) -> Form {
     let help = "the server accepts only tags that exist in the account";
     Form::new(
         format!("Tags of {}", contact.name),
-        vec![spec("tags", "Tags", kind, false, Some(help))],
+        vec![spec(FieldId::Tags, "Tags", kind, false, Some(help))],
     )
 }
 
 /// The whole tag list (PATCH replaces it).
 pub fn tags_patch(form: &Form) -> ContactPatch {
     ContactPatch {
-        tags: Some(form_many(form, "tags")),
+        tags: Some(form_many(form, &FieldId::Tags)),
         ..Default::default()
     }
 }
@@ -253,9 +265,9 @@ pub fn assign_form(contact: &Contact, collaborators: &[String]) -> Form {
     let help = "type an email to assign someone not listed";
     let mut form = Form::new(
         format!("Assign {}", contact.name),
-        vec![spec("assigned_user", "Assignee", kind, false, Some(help))],
+        vec![spec(FieldId::AssignedUser, "Assignee", kind, false, Some(help))],
     );
-    form.set_none_label("assigned_user", "(unassigned)");
+    form.set_none_label(&FieldId::AssignedUser, "(unassigned)");
     form
 }
 
@@ -266,7 +278,7 @@ pub(super) fn check_email(label: &str, email: &str) -> Result<String, String> {
 /// None unassigns; an email assigns.
 pub fn assign_patch(contact: &Contact, form: &Form) -> Result<ContactPatch, String> {
     let _ = contact;
-    Ok(match form_one(form, "assigned_user") {
+    Ok(match form_one(form, &FieldId::AssignedUser) {
         None => ContactPatch {
             unassign_user: Some(true),
             ..Default::default()
@@ -292,12 +304,12 @@ pub fn team_form(contact: &Contact, teams: &[(String, String)]) -> Form {
     };
     Form::new(
         format!("Team of {}", contact.name),
-        vec![spec("team", "Team", kind, true, None)],
+        vec![spec(FieldId::Team, "Team", kind, true, None)],
     )
 }
 
 pub fn team_patch(form: &Form, teams: &[(String, String)]) -> Result<ContactPatch, String> {
-    let label = form_one(form, "team").ok_or("team: choose a team")?;
+    let label = form_one(form, &FieldId::Team).ok_or("team: choose a team")?;
     let uuid = team_uuid_of(teams, &label).ok_or_else(|| format!("team: \"{label}\" is not a known team"))?;
     Ok(ContactPatch {
         team_uuid: Some(uuid),
@@ -314,7 +326,7 @@ pub fn note_form(contact: &Contact) -> Form {
     let help = "an empty note clears it";
     Form::new(
         format!("Note on {}", contact.name),
-        vec![spec("note", "Note", kind, false, Some(help))],
+        vec![spec(FieldId::Note, "Note", kind, false, Some(help))],
     )
 }
 
@@ -329,7 +341,7 @@ pub(super) fn checked_note(note: String) -> Result<String, String> {
 /// Empty clears (`Some("")`); over the limit is an error.
 pub fn note_patch(form: &Form) -> Result<ContactPatch, String> {
     Ok(ContactPatch {
-        note: Some(checked_note(form_text(form, "note"))?),
+        note: Some(checked_note(form_text(form, &FieldId::Note))?),
         ..Default::default()
     })
 }
@@ -347,7 +359,7 @@ pub fn filter_form(
         .map(|u| team_label_of(teams, u).unwrap_or_else(|| u.to_string()));
     let fields = vec![
         spec(
-            "source",
+            FieldId::Source,
             "Source",
             FieldKind::Choice {
                 options: sources.to_vec(),
@@ -359,7 +371,7 @@ pub fn filter_form(
             None,
         ),
         spec(
-            "tags",
+            FieldId::Tags,
             "Tags",
             FieldKind::Multi {
                 options: known_tags.to_vec(),
@@ -370,7 +382,7 @@ pub fn filter_form(
             Some("contacts with any of these tags"),
         ),
         spec(
-            "team",
+            FieldId::Team,
             "Team",
             FieldKind::Choice {
                 options: team_labels(teams),
@@ -383,18 +395,18 @@ pub fn filter_form(
         ),
     ];
     let mut form = Form::new("Filter contacts", fields);
-    form.set_none_label("source", "(any source)");
-    form.set_none_label("team", "(any team)");
+    form.set_none_label(&FieldId::Source, "(any source)");
+    form.set_none_label(&FieldId::Team, "(any team)");
     form.set_submit_verb("apply");
     form
 }
 
 pub fn filter_value(form: &Form, teams: &[(String, String)], include_field_types: bool) -> ContactFilter {
     ContactFilter {
-        source: form_one(form, "source"),
-        tags: form_many(form, "tags"),
+        source: form_one(form, &FieldId::Source),
+        tags: form_many(form, &FieldId::Tags),
         // A team that is no longer listed (its uuid was shown) is kept as is.
-        team_uuid: form_one(form, "team").map(|l| team_uuid_of(teams, &l).unwrap_or(l)),
+        team_uuid: form_one(form, &FieldId::Team).map(|l| team_uuid_of(teams, &l).unwrap_or(l)),
         include_field_types,
     }
 }

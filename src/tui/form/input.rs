@@ -180,43 +180,4 @@ impl LineInput {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn key(code: KeyCode) -> KeyEvent {
-        KeyEvent::new(code, KeyModifiers::NONE)
-    }
-
-    #[test]
-    fn edits_by_grapheme() {
-        let mut i = LineInput::new("a👍🏽b");
-        i.handle_key(key(KeyCode::Left));
-        i.handle_key(key(KeyCode::Backspace));
-        assert_eq!(i.value(), "ab");
-        i.handle_key(key(KeyCode::Char('é')));
-        i.handle_key(key(KeyCode::Char('\u{301}')));
-        assert_eq!(i.value(), "aé\u{301}b");
-        i.handle_key(key(KeyCode::Backspace));
-        assert_eq!(i.value(), "ab");
-    }
-
-    #[test]
-    fn controls_never_enter_the_value() {
-        let mut i = LineInput::new("");
-        i.insert_str("x\u{1b}[2J\ny\tz");
-        assert_eq!(i.value(), "x[2J y z");
-    }
-
-    #[test]
-    fn view_keeps_cursor_visible_and_sanitizes() {
-        let i = LineInput::new("你好你好你好 \u{1b}[2J end");
-        let (line, col) = i.view(8, Style::default());
-        let s: String = line.spans.iter().map(|s| s.content.to_string()).collect();
-        assert!(!s.contains('\u{1b}'));
-        assert!(width(&s) <= 8);
-        assert!(col <= 7);
-        let narrow = LineInput::new("你好");
-        let (_, col) = narrow.view(1, Style::default());
-        assert_eq!(col, 0);
-    }
-}
+mod tests;

@@ -11,17 +11,13 @@
 
 mod contact_forms;
 mod field;
-pub mod fuzzy;
+pub(crate) mod fuzzy;
 mod input;
 mod new_contact;
 mod render;
 
 #[cfg(test)]
-mod tests_contact;
-#[cfg(test)]
-mod tests_keys;
-#[cfg(test)]
-mod tests_snapshots;
+mod tests;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -30,7 +26,7 @@ pub use contact_forms::{
     note_form, note_patch, tags_form, tags_patch, team_form, team_patch,
 };
 pub use field::textarea_key;
-pub use fuzzy::{FuzzyPicker, PickItem, PickOutcome, fuzzy_filter, fuzzy_rank_named};
+pub use fuzzy::{FuzzyPicker, PickItem, PickOutcome};
 pub use new_contact::{new_contact_body, new_contact_form};
 
 use field::FieldState;
@@ -51,10 +47,35 @@ pub enum FormValue {
     Many(Vec<String>),
 }
 
+/// Which field of a form. Values are read by id, so a misspelt field is a
+/// compile error instead of an empty value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FieldId {
+    Name,
+    Identifier,
+    Source,
+    Tags,
+    AssignedUser,
+    Team,
+    Channel,
+    Bot,
+    Note,
+    Title,
+    /// The one value of a single-field form (a custom field's quick edit).
+    Value,
+    /// The webhook log filter's event kinds and page size.
+    EventKinds,
+    PageSize,
+    /// A template's `{{n}}`.
+    Placeholder(u32),
+    /// A custom field, by its name.
+    Custom(String),
+}
+
 /// One field of a form.
 #[derive(Clone, Debug)]
 pub struct FieldSpec {
-    pub key: String,
+    pub key: FieldId,
     pub label: String,
     pub kind: FieldKind,
     pub required: bool,
@@ -97,7 +118,7 @@ pub enum TextCheck {
 
 #[derive(Clone, Debug)]
 struct Field {
-    key: String,
+    key: FieldId,
     label: String,
     required: bool,
     help: Option<String>,
@@ -157,15 +178,16 @@ impl Form {
         self.submit_verb = verb;
     }
 
+    #[cfg(test)]
     pub fn title(&self) -> &str {
         &self.title
     }
 
     /// The label of the "nothing" row of a Choice with `allow_none`
     /// (default "(none)"), e.g. "(unassigned)".
-    pub fn set_none_label(&mut self, key: &str, label: impl Into<String>) {
+    pub fn set_none_label(&mut self, key: &FieldId, label: impl Into<String>) {
         let label = label.into();
-        if let Some(f) = self.fields.iter_mut().find(|f| f.key == key)
+        if let Some(f) = self.fields.iter_mut().find(|f| f.key == *key)
             && let FieldState::Choice { none_label, .. } = &mut f.state
         {
             *none_label = label;
@@ -173,9 +195,10 @@ impl Form {
         }
     }
 
+    #[cfg(test)]
     /// The key of the focused field.
-    pub fn focused_key(&self) -> Option<&str> {
-        self.fields.get(self.focus).map(|f| f.key.as_str())
+    pub fn focused_key(&self) -> Option<&FieldId> {
+        self.fields.get(self.focus).map(|f| &f.key)
     }
 
     /// Handles one key; see the module docs for the bindings.
@@ -297,8 +320,8 @@ impl Form {
     }
 
     /// A field's current value by `FieldSpec.key`.
-    pub fn value(&self, key: &str) -> Option<FormValue> {
-        self.fields.iter().find(|f| f.key == key).map(|f| f.state.value())
+    pub fn value(&self, key: &FieldId) -> Option<FormValue> {
+        self.fields.iter().find(|f| f.key == *key).map(|f| f.state.value())
     }
 
     /// Shows a server error at the bottom of the form; keeps everything typed.
@@ -306,6 +329,7 @@ impl Form {
         self.server_error = Some(message.into());
     }
 
+    #[cfg(test)]
     /// The server error shown, if any.
     pub fn error(&self) -> Option<&str> {
         self.server_error.as_deref()
@@ -316,12 +340,14 @@ impl Form {
         self.busy = busy;
     }
 
+    #[cfg(test)]
     pub fn is_busy(&self) -> bool {
         self.busy
     }
 
-    /// The inline error of a field as shown now (tests and callers).
-    pub fn field_error(&self, key: &str) -> Option<String> {
-        self.fields.iter().find(|f| f.key == key).and_then(Field::shown_error)
+    #[cfg(test)]
+    /// The inline error of a field as shown now.
+    pub fn field_error(&self, key: &FieldId) -> Option<String> {
+        self.fields.iter().find(|f| f.key == *key).and_then(Field::shown_error)
     }
 }

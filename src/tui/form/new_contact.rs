@@ -1,6 +1,7 @@
 //! The new-contact form (`N`): the fields of POST /contacts, and the body
 //! it stands for.
 
+use super::FieldId;
 use std::collections::BTreeMap;
 
 use super::contact_forms::{
@@ -15,7 +16,7 @@ fn custom_field_specs(field_meta: &BTreeMap<String, FieldMeta>) -> Vec<FieldSpec
         .iter()
         .map(|(name, m)| {
             spec(
-                &cf_key(name),
+                cf_key(name),
                 name,
                 custom_field_kind(&m.field_type, &m.options, &FieldValue::default()),
                 false,
@@ -39,14 +40,14 @@ pub fn new_contact_form(
     let default_source = sources.iter().find(|s| *s == "messaging_app").cloned();
     let mut fields = vec![
         spec(
-            "identifier",
+            FieldId::Identifier,
             "Identifier",
             text("", TextCheck::Any),
             true,
             Some("for messaging_app, the phone number"),
         ),
         spec(
-            "source",
+            FieldId::Source,
             "Source",
             FieldKind::Choice {
                 options: sources.to_vec(),
@@ -57,9 +58,9 @@ pub fn new_contact_form(
             true,
             None,
         ),
-        spec("name", "Name", text("", TextCheck::Any), true, None),
+        spec(FieldId::Name, "Name", text("", TextCheck::Any), true, None),
         spec(
-            "tags",
+            FieldId::Tags,
             "Tags",
             FieldKind::Multi {
                 options: known_tags.to_vec(),
@@ -70,7 +71,7 @@ pub fn new_contact_form(
             None,
         ),
         spec(
-            "assigned_user",
+            FieldId::AssignedUser,
             "Assignee",
             FieldKind::Choice {
                 options: collaborators.to_vec(),
@@ -82,7 +83,7 @@ pub fn new_contact_form(
             None,
         ),
         spec(
-            "team",
+            FieldId::Team,
             "Team",
             FieldKind::Choice {
                 options: team_labels(teams),
@@ -97,7 +98,7 @@ pub fn new_contact_form(
     if !channels.is_empty() {
         let options = team_labels(channels);
         fields.push(spec(
-            "channel",
+            FieldId::Channel,
             "Channel",
             FieldKind::Choice {
                 selected: options.first().cloned(),
@@ -112,7 +113,7 @@ pub fn new_contact_form(
     // Offered always: the TUI cannot tell whether the account has a bot,
     // and the server's error says so if it has none.
     fields.push(spec(
-        "bot",
+        FieldId::Bot,
         "Bot",
         FieldKind::Choice {
             options: vec![BOT_START.to_string(), BOT_END.to_string()],
@@ -125,7 +126,7 @@ pub fn new_contact_form(
     ));
     fields.extend(custom_field_specs(field_meta));
     fields.push(spec(
-        "note",
+        FieldId::Note,
         "Note",
         FieldKind::Note {
             value: String::new(),
@@ -135,9 +136,9 @@ pub fn new_contact_form(
         None,
     ));
     let mut form = Form::new("New contact", fields);
-    form.set_none_label("assigned_user", "(unassigned)");
-    form.set_none_label("team", "(no team)");
-    form.set_none_label("bot", "(default)");
+    form.set_none_label(&FieldId::AssignedUser, "(unassigned)");
+    form.set_none_label(&FieldId::Team, "(no team)");
+    form.set_none_label(&FieldId::Bot, "(default)");
     form
 }
 
@@ -150,8 +151,8 @@ pub fn new_contact_body(
     channels: &[(String, String)],
     field_meta: &BTreeMap<String, FieldMeta>,
 ) -> Result<NewContact, String> {
-    let required = |key: &str, label: &str| -> Result<String, String> {
-        let v = form_text(form, key).trim().to_string();
+    let required = |key: FieldId, label: &str| -> Result<String, String> {
+        let v = form_text(form, &key).trim().to_string();
         if v.is_empty() {
             Err(format!("{label}: required"))
         } else {
@@ -159,25 +160,25 @@ pub fn new_contact_body(
         }
     };
     let mut body = NewContact {
-        identifier: required("identifier", "identifier")?,
-        source: required("source", "source")?,
-        name: required("name", "name")?,
+        identifier: required(FieldId::Identifier, "identifier")?,
+        source: required(FieldId::Source, "source")?,
+        name: required(FieldId::Name, "name")?,
         ..Default::default()
     };
-    let tags = form_many(form, "tags");
+    let tags = form_many(form, &FieldId::Tags);
     body.tags = (!tags.is_empty()).then_some(tags);
-    body.assigned_user = form_one(form, "assigned_user")
+    body.assigned_user = form_one(form, &FieldId::AssignedUser)
         .map(|e| check_email("assignee", &e))
         .transpose()?;
-    if let Some(label) = form_one(form, "team") {
+    if let Some(label) = form_one(form, &FieldId::Team) {
         body.team_uuid =
             Some(team_uuid_of(teams, &label).ok_or_else(|| format!("team: \"{label}\" is not a known team"))?);
     }
-    if let Some(label) = form_one(form, "channel") {
+    if let Some(label) = form_one(form, &FieldId::Channel) {
         body.channel_uuid =
             Some(team_uuid_of(channels, &label).ok_or_else(|| format!("channel: \"{label}\" is not a known channel"))?);
     }
-    body.bot_status = match form_one(form, "bot").as_deref() {
+    body.bot_status = match form_one(form, &FieldId::Bot).as_deref() {
         Some(BOT_START) => Some(BotAction::Start),
         Some(BOT_END) => Some(BotAction::End),
         _ => None,
@@ -195,7 +196,7 @@ pub fn new_contact_body(
         }
     }
     body.custom_fields = (!custom.is_empty()).then_some(custom);
-    let note = checked_note(form_text(form, "note"))?;
+    let note = checked_note(form_text(form, &FieldId::Note))?;
     body.note = (!note.is_empty()).then_some(note);
     Ok(body)
 }

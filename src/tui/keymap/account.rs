@@ -26,6 +26,8 @@ pub enum AccountAction {
     Members,
     /// Webhook log.
     Filter,
+    /// Webhook log: event kinds and page size.
+    Kinds,
     NextPage,
     PrevPage,
 }
@@ -92,9 +94,16 @@ pub static ACCOUNT_KEYMAP: &[AccountBinding] = &[
         [code(KeyCode::Enter), ch('m')],
         "Enter m",
         "account.members",
-        "A team's members"
+        "A template's record, a team's"
     ),
     row!(Filter, [ch('f')], "f", "account.filter", "Webhook log: next filter"),
+    row!(
+        Kinds,
+        [ch('s')],
+        "s",
+        "account.kinds",
+        "Webhook log: event kinds and page size"
+    ),
     row!(NextPage, [ch('n')], "n", "account.next-page", "Webhook log: next page"),
     row!(
         PrevPage,
@@ -128,11 +137,13 @@ pub fn account_footer(tab: AccountTab) -> Vec<(String, &'static str)> {
         many => many.iter().map(|a| first(*a)).collect::<Vec<_>>().join(" "),
     };
     let mut out = match tab {
-        AccountTab::Templates | AccountTab::Channels => vec![(join(&[A::Rename]), "rename")],
-        AccountTab::Teams => vec![(join(&[A::Members]), "members")],
+        AccountTab::Templates => vec![(first(A::Members), "details"), (join(&[A::Rename]), "rename")],
+        AccountTab::Channels => vec![(join(&[A::Rename]), "rename")],
+        AccountTab::Teams => vec![(join(&[A::Members]), "team")],
         AccountTab::Plan => vec![],
         AccountTab::Webhooks => vec![
-            (join(&[A::Filter]), "filter"),
+            (join(&[A::Filter]), "status"),
+            (join(&[A::Kinds]), "kinds"),
             (join(&[A::NextPage, A::PrevPage]), "page"),
         ],
     };

@@ -1,9 +1,13 @@
 //! The account overlay (`A`): templates, channels, teams, the plan and the
 //! webhook log, one tab each. Plain data; `update::account` changes it.
+//! The lists themselves live in the shared `Catalog` (fetched once); the
+//! overlay keeps what is its own: selections, opened details, the webhook
+//! log and its filters, and the forms over it.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 
-use crate::api::{Channel, EventQuery, Funnel, Plan, Team, TeamMember, Template, WebhookEvent};
+use super::catalog::{Catalog, Part};
+use crate::api::{EventQuery, Team, TeamMember, Template, WebhookEvent};
 use crate::tui::form::Form;
 use crate::tui::msg::ReqId;
 
@@ -38,53 +42,8 @@ impl AccountTab {
     }
 }
 
-/// Something fetched: absent until the first answer, the error of the last
-/// failed fetch, and the id of the fetch in flight (results with another id
-/// are stale and dropped).
-#[derive(Debug, Clone)]
-pub struct Remote<T> {
-    pub data: Option<T>,
-    pub error: Option<String>,
-    pub loading: Option<ReqId>,
-}
-
-impl<T> Default for Remote<T> {
-    fn default() -> Self {
-        Remote {
-            data: None,
-            error: None,
-            loading: None,
-        }
-    }
-}
-
-impl<T> Remote<T> {
-    /// Never asked for yet.
-    pub fn untouched(&self) -> bool {
-        self.data.is_none() && self.error.is_none() && self.loading.is_none()
-    }
-}
-
-/// A selection in a list and the first row shown.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Cursor {
-    pub selected: usize,
-    pub offset: usize,
-}
-
-impl Cursor {
-    /// Keeps `selected` inside `len` and visible in `height` rows.
-    pub fn clamp(&mut self, len: usize, height: usize) {
-        self.selected = self.selected.min(len.saturating_sub(1));
-        let height = height.max(1);
-        if self.selected < self.offset {
-            self.offset = self.selected;
-        } else if self.selected >= self.offset + height {
-            self.offset = self.selected + 1 - height;
-        }
-        self.offset = self.offset.min(len.saturating_sub(height));
-    }
-}
+pub use super::catalog::Remote;
+pub use super::scroll::Scroll;
 
 /// The webhook log's status filter, cycled with `f`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -119,24 +78,47 @@ impl EventFilter {
     }
 }
 
+/// Event kinds offered by the subscriptions filter (extensions.md); kinds
+/// seen in the log are offered too.
+pub const EVENT_KINDS: &[&str] = &[
+    "message_created",
+    "message_status_updated",
+    "contact_created",
+    "contact_updated",
+    "contact_deleted",
+    "conversation_opened",
+    "conversation_closed",
+    "agent_status_updated",
+    "agent_session_updated",
+    "team_membership_updated",
+];
+
+/// The most events a page may hold (`items`).
+pub const MAX_PAGE_SIZE: u32 = 100;
+
 /// The webhook log: one page at a time.
 #[derive(Debug, Clone, Default)]
 pub struct Webhooks {
     pub events: Remote<Vec<WebhookEvent>>,
     pub filter: EventFilter,
+    /// Event kinds shown (empty: every kind).
+    pub subscriptions: Vec<String>,
+    /// Events per page; `None`: the server's default.
+    pub items: Option<u32>,
     /// The page shown (or asked for), 1-based.
     pub page: u32,
     /// Total pages from `meta.pages`, when known.
     pub pages: Option<u32>,
-    pub cursor: Cursor,
+    pub cursor: Scroll,
 }
 
 impl Webhooks {
     pub fn query(&self) -> EventQuery {
         EventQuery {
             status: self.filter.status(),
+            subscriptions: self.subscriptions.clone(),
             page: Some(self.page.max(1)),
-            ..Default::default()
+            items: self.items,
         }
     }
 }
@@ -167,72 +149,96 @@ pub struct Rename {
     pub saving: Option<ReqId>,
 }
 
-/// The members shown under the teams list.
+/// The team opened with Enter: its record (GET /teams/:uuid) and its
+/// members, under the teams list.
 #[derive(Debug, Clone, Default)]
 pub struct Members {
     /// Team uuid and name.
     pub team: Option<(String, String)>,
+    pub detail: Remote<Team>,
     pub list: Remote<Vec<TeamMember>>,
+}
+
+/// The template opened with Enter (GET /templates/:uuid).
+#[derive(Debug, Clone, Default)]
+pub struct TemplateDetail {
+    pub uuid: String,
+    pub remote: Remote<Template>,
+}
+
+/// A form over the overlay.
+#[derive(Debug, Clone)]
+pub enum AccountForm {
+    Rename(Rename),
+    /// The webhook log's event kinds and page size.
+    EventFilter(Form),
 }
 
 #[derive(Debug, Clone)]
 pub struct Account {
     pub tab: AccountTab,
-    pub templates: Remote<Vec<Template>>,
-    pub templates_cursor: Cursor,
-    pub channels: Remote<Vec<Channel>>,
-    pub channels_cursor: Cursor,
-    pub teams: Remote<Vec<Team>>,
-    pub teams_cursor: Cursor,
+    pub templates_cursor: Scroll,
+    pub template: Option<TemplateDetail>,
+    pub channels_cursor: Scroll,
+    pub teams_cursor: Scroll,
     pub members: Members,
-    pub plan: Remote<Plan>,
-    pub funnels: Remote<Vec<Funnel>>,
-    pub funnels_cursor: Cursor,
+    pub funnels_cursor: Scroll,
     pub webhooks: Webhooks,
-    pub rename: Option<Rename>,
+    pub form: Option<AccountForm>,
 }
 
 impl Default for Account {
     fn default() -> Self {
         Account {
             tab: AccountTab::Templates,
-            templates: Remote::default(),
-            templates_cursor: Cursor::default(),
-            channels: Remote::default(),
-            channels_cursor: Cursor::default(),
-            teams: Remote::default(),
-            teams_cursor: Cursor::default(),
+            templates_cursor: Scroll::default(),
+            template: None,
+            channels_cursor: Scroll::default(),
+            teams_cursor: Scroll::default(),
             members: Members::default(),
-            plan: Remote::default(),
-            funnels: Remote::default(),
-            funnels_cursor: Cursor::default(),
+            funnels_cursor: Scroll::default(),
             webhooks: Webhooks {
                 page: 1,
                 ..Default::default()
             },
-            rename: None,
+            form: None,
+        }
+    }
+}
+
+impl AccountTab {
+    /// The catalog parts the tab shows.
+    pub fn parts(self) -> &'static [Part] {
+        match self {
+            AccountTab::Templates => &[Part::Templates],
+            AccountTab::Channels => &[Part::Channels],
+            AccountTab::Teams => &[Part::Teams],
+            AccountTab::Plan => &[Part::Plan, Part::Funnels],
+            AccountTab::Webhooks => &[],
         }
     }
 }
 
 impl Account {
-    /// Rows in the current tab's list, and its cursor.
-    pub fn current(&mut self) -> (usize, &mut Cursor) {
-        match self.tab {
-            AccountTab::Templates => (
-                self.templates.data.as_ref().map_or(0, Vec::len),
-                &mut self.templates_cursor,
-            ),
-            AccountTab::Channels => (
-                self.channels.data.as_ref().map_or(0, Vec::len),
-                &mut self.channels_cursor,
-            ),
-            AccountTab::Teams => (self.teams.data.as_ref().map_or(0, Vec::len), &mut self.teams_cursor),
-            AccountTab::Plan => (self.funnels.data.as_ref().map_or(0, Vec::len), &mut self.funnels_cursor),
-            AccountTab::Webhooks => (
-                self.webhooks.events.data.as_ref().map_or(0, Vec::len),
-                &mut self.webhooks.cursor,
-            ),
+    /// Rows in `tab`'s list, and its selection.
+    pub fn list_of(&mut self, tab: AccountTab, catalog: &Catalog) -> (usize, &mut Scroll) {
+        fn len<T>(r: &Remote<Vec<T>>) -> usize {
+            r.data.as_ref().map_or(0, Vec::len)
+        }
+        match tab {
+            AccountTab::Templates => (len(&catalog.templates), &mut self.templates_cursor),
+            AccountTab::Channels => (len(&catalog.channels), &mut self.channels_cursor),
+            AccountTab::Teams => (len(&catalog.teams), &mut self.teams_cursor),
+            AccountTab::Plan => (len(&catalog.funnels), &mut self.funnels_cursor),
+            AccountTab::Webhooks => (len(&self.webhooks.events), &mut self.webhooks.cursor),
+        }
+    }
+
+    /// The rename form, when that is the form open.
+    pub fn rename(&self) -> Option<&Rename> {
+        match &self.form {
+            Some(AccountForm::Rename(r)) => Some(r),
+            _ => None,
         }
     }
 }

@@ -49,8 +49,8 @@ impl Outgoing {
 /// What the composer shows on top of its text area.
 pub enum Stage {
     Edit,
-    /// Waiting for GET /templates.
-    LoadingTemplates(ReqId),
+    /// Waiting for the catalog's templates.
+    LoadingTemplates,
     Templates(FuzzyPicker),
     /// Values for the chosen template's placeholders.
     Values {
@@ -63,7 +63,7 @@ impl std::fmt::Debug for Stage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Stage::Edit => f.write_str("Edit"),
-            Stage::LoadingTemplates(id) => write!(f, "LoadingTemplates({id})"),
+            Stage::LoadingTemplates => f.write_str("LoadingTemplates"),
             Stage::Templates(_) => f.write_str("Templates"),
             Stage::Values { template, .. } => write!(f, "Values({})", template.uuid),
         }
@@ -82,8 +82,6 @@ pub struct Compose {
     /// Contacts whose last text send hit the 24-hour rule.
     pub needs_template: HashMap<String, bool>,
     pub outbox: Vec<Outgoing>,
-    /// Approved templates, once fetched.
-    pub templates: Option<Vec<Template>>,
     /// The pane focused before the composer opened: Esc goes back to it.
     pub back: Option<super::Pane>,
 }
@@ -97,7 +95,6 @@ impl Default for Compose {
             errors: HashMap::new(),
             needs_template: HashMap::new(),
             outbox: Vec::new(),
-            templates: None,
             back: None,
         }
     }

@@ -1,11 +1,14 @@
 //! The whole state of the app. Only `update` changes it; views only read it.
 
-pub mod account;
-pub mod compose;
+pub(crate) mod account;
+pub(crate) mod catalog;
+pub(crate) mod compose;
 pub mod contact_list;
-pub mod details;
-pub mod overlay;
-pub mod status;
+pub(crate) mod details;
+pub(crate) mod hints;
+pub(crate) mod overlay;
+pub(crate) mod scroll;
+pub(crate) mod status;
 pub mod thread;
 
 use std::collections::HashMap;
@@ -13,6 +16,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use ratatui::layout::{Constraint, Layout, Rect};
 
+pub use catalog::Catalog;
 pub use contact_list::{ContactList, PendingWrite, Search};
 pub use details::{Availability, BotPanel, Details, Known};
 pub use overlay::{FormKind, Overlay};
@@ -54,8 +58,23 @@ pub struct Session {
     pub tz: Option<crate::tui::zone::Zone>,
 }
 
+/// Everything the app knows, in six parts (each field's group is named in
+/// its comment):
+///
+/// - **Session and screen**: fixed facts, the clock, the terminal size and
+///   the focused pane.
+/// - **The inbox**: the contact list, the open thread and the selected
+///   contact's details (with its bot), plus my own availability.
+/// - **What the account offers**: `catalog` (templates, channels, teams,
+///   plan, funnels, fetched once) and `known` (names learned on the way,
+///   for pickers).
+/// - **Writing**: forms in flight or kept as drafts, and the composer.
+/// - **On top**: the status line with its toasts, an overlay (help,
+///   palette, a form) and the account overlay.
+/// - **Bookkeeping**: request ids, the selection debounce and quitting.
 #[derive(Debug)]
 pub struct Model {
+    // Session and screen.
     pub session: Session,
     pub now: DateTime<Utc>,
     /// Advances with every tick: spinner frames.
@@ -63,23 +82,41 @@ pub struct Model {
     pub width: u16,
     pub height: u16,
     pub focus: Pane,
+
+    // The inbox.
     pub list: ContactList,
     pub thread: Thread,
     pub details: Details,
     pub availability: Availability,
+
+    // What the account offers.
+    /// Fetched once, shared by the composer, forms, details and overlay.
+    pub catalog: Catalog,
+    /// Tags, sources, collaborators, teams and field types met so far.
     pub known: Known,
-    pub status: StatusBar,
-    pub overlay: Option<Overlay>,
-    /// The account overlay (`A`), under help and the palette.
-    pub account: Option<account::Account>,
+
+    // Writing.
     /// Forms whose save failed, by (contact uuid, kind): reopened as drafts.
     pub drafts: HashMap<(String, FormKind), Form>,
     /// Forms whose save is in flight, by request id.
     pub saving: HashMap<ReqId, (String, FormKind, Form)>,
-    /// The debounce id the selection waits on.
-    pub settle: Option<ReqId>,
     /// The reply composer, drafts and sent messages.
     pub compose: compose::Compose,
+    /// The identifier of a new contact whose create failed in a way that
+    /// may still have created it (Ctrl-F in the form looks for it).
+    pub recheck: Option<String>,
+    /// That lookup, in flight.
+    pub finding: Option<ReqId>,
+
+    // On top.
+    pub status: StatusBar,
+    pub overlay: Option<Overlay>,
+    /// The account overlay (`A`), under help and the palette.
+    pub account: Option<account::Account>,
+
+    // Bookkeeping.
+    /// The debounce id the selection waits on.
+    pub settle: Option<ReqId>,
     next_id: ReqId,
     pub quit: bool,
     /// A count typed before a motion (`5j`).
@@ -115,6 +152,7 @@ impl Model {
                 user,
                 ..Default::default()
             },
+            catalog: Catalog::default(),
             known: Known::default(),
             status: StatusBar::default(),
             overlay: None,
@@ -124,6 +162,8 @@ impl Model {
             saving: HashMap::new(),
             settle: None,
             compose: Default::default(),
+            recheck: None,
+            finding: None,
             next_id: 1,
             quit: false,
         }

@@ -1,4 +1,5 @@
-//! Results for the account overlay, each with the id of its request.
+//! Results of requests about the account (the catalog and the account
+//! overlay), each with the id of its request.
 
 use crate::api::{ApiError, Channel, EventQuery, Funnel, Page, Plan, Team, TeamMember, Template, WebhookEvent};
 use crate::tui::model::account::RenameTarget;
@@ -24,6 +25,16 @@ pub enum AccountMsg {
     Teams {
         id: ReqId,
         result: Result<Vec<Team>, ApiError>,
+    },
+    Template {
+        id: ReqId,
+        uuid: String,
+        result: Result<Template, ApiError>,
+    },
+    Team {
+        id: ReqId,
+        uuid: String,
+        result: Result<Team, ApiError>,
     },
     Members {
         id: ReqId,
@@ -59,6 +70,8 @@ impl AccountMsg {
             AccountMsg::Templates { result: Err(e), .. } => Some(("list templates", e)),
             AccountMsg::Channels { result: Err(e), .. } => Some(("list channels", e)),
             AccountMsg::Teams { result: Err(e), .. } => Some(("list teams", e)),
+            AccountMsg::Template { result: Err(e), .. } => Some(("get template", e)),
+            AccountMsg::Team { result: Err(e), .. } => Some(("get team", e)),
             AccountMsg::Members { result: Err(e), .. } => Some(("team members", e)),
             AccountMsg::Plan { result: Err(e), .. } => Some(("plan", e)),
             AccountMsg::Funnels { result: Err(e), .. } => Some(("list funnels", e)),

@@ -2,12 +2,13 @@
 
 use crate::api::{ApiError, Contact};
 use crate::tui::effect::Effect;
+use crate::tui::form::FieldId;
 use crate::tui::form::{self, Form};
 use crate::tui::keymap::Action;
 use crate::tui::model::{FormKind, Model, Overlay, PendingWrite, ToastKind};
 use crate::tui::msg::{ReqId, WriteKind};
 
-use super::{details, list, selection_changed};
+use super::{details, list, recheck, selection_changed};
 
 fn kind_of(action: Action) -> Option<WriteKind> {
     Some(match action {
@@ -262,13 +263,8 @@ pub(crate) fn write_done(
             }
             let name = crate::tui::text::sanitize_line(&contact.name);
             if kind == WriteKind::NewContact {
-                if !model.list.store.replace(contact.clone()) {
-                    model.list.store.insert(0, vec![contact]);
-                }
-                model.list.view.selected = 0;
-                model.list.view.offset = 0;
-                list::recompute_search(model, fx);
-                selection_changed(model, fx);
+                model.recheck = None;
+                add_created(model, contact, fx);
             } else {
                 if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == contact.uuid) {
                     if contact.custom_fields_metadata.is_none() {
@@ -290,17 +286,36 @@ pub(crate) fn write_done(
                 }
             }
             let text = format!("could not {}: {e}", kind.verb());
+            // A create that may have happened says so and offers a lookup.
+            let maybe = kind == WriteKind::NewContact && recheck::may_have_applied(&e);
+            let shown = if maybe { recheck::offer(&e) } else { e.to_string() };
+            if kind == WriteKind::NewContact {
+                let typed = saving.as_ref().and_then(|(_, _, f)| f.value(&FieldId::Identifier));
+                recheck::remember(model, typed.filter(|_| maybe));
+            }
             if let Some((u, fk, mut form)) = saving {
                 form.set_busy(false);
-                form.set_error(e.to_string());
+                form.set_error(shown.clone());
                 model.drafts.insert((u, fk), form);
             }
             if overlay_is_this && let Some(Overlay::Form { form, saving, .. }) = model.overlay.as_mut() {
                 *saving = None;
                 form.set_busy(false);
-                form.set_error(e.to_string());
+                form.set_error(shown);
             }
             model.status.push(ToastKind::Error, text, now);
         }
     }
+}
+
+/// A contact created here (or found after a failed create): first in the
+/// list, selected.
+pub(crate) fn add_created(model: &mut Model, contact: Contact, fx: &mut Vec<Effect>) {
+    if !model.list.store.replace(contact.clone()) {
+        model.list.store.insert(0, vec![contact]);
+    }
+    model.list.view.selected = 0;
+    model.list.view.offset = 0;
+    list::recompute_search(model, fx);
+    selection_changed(model, fx);
 }

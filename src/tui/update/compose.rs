@@ -1,6 +1,7 @@
 //! Replying from the thread: the composer's keys, sending, the status
 //! polls, the 24-hour rule and the template picker.
 
+use crate::tui::form::FieldId;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::api::{ApiError, DeliveryStatus, SendMessage, Template};
@@ -8,6 +9,7 @@ use crate::tui::effect::Effect;
 use crate::tui::form::{
     FieldKind, FieldSpec, Form, FormOutcome, FormValue, FuzzyPicker, PickItem, PickOutcome, TextCheck,
 };
+use crate::tui::model::catalog::Part;
 use crate::tui::model::compose::{Outgoing, Stage};
 use crate::tui::model::{Model, Pane, ToastKind};
 use crate::tui::msg::ReqId;
@@ -50,7 +52,7 @@ pub(crate) fn paste(model: &mut Model, text: &str) -> bool {
         }
         Stage::Templates(p) => p.handle_paste(text),
         Stage::Values { form, .. } => form.handle_paste(text),
-        Stage::LoadingTemplates(_) => {}
+        Stage::LoadingTemplates => {}
     }
     true
 }
@@ -72,7 +74,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
                 }
             }
         },
-        Stage::LoadingTemplates(_) => {
+        Stage::LoadingTemplates => {
             if key.code == KeyCode::Esc {
                 model.compose.stage = Stage::Edit;
             }
@@ -89,7 +91,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
                 let template = template.clone();
                 let values: Vec<String> = placeholders(&template.text)
                     .iter()
-                    .map(|n| match form.value(&n.to_string()) {
+                    .map(|n| match form.value(&FieldId::Placeholder(*n)) {
                         Some(FormValue::Text(v)) => v,
                         _ => String::new(),
                     })
@@ -205,13 +207,35 @@ fn send(model: &mut Model, uuid: &str, body: SendMessage, shown: String, is_text
     }));
 }
 
+/// Ctrl-T: the picker over the catalog's approved templates, fetched
+/// first if they never were (or the last fetch failed).
 fn open_templates(model: &mut Model, fx: &mut Vec<Effect>) {
-    match model.compose.templates.clone() {
+    match model.catalog.approved_templates() {
         Some(list) => show_picker(model, &list),
         None => {
-            let id = model.next_id();
-            model.compose.stage = Stage::LoadingTemplates(id);
-            fx.push(Effect::Compose(ComposeEffect::FetchTemplates { id }));
+            if !model.catalog.loading(Part::Templates) {
+                super::catalog::fetch(model, Part::Templates, fx);
+            }
+            model.compose.stage = Stage::LoadingTemplates;
+        }
+    }
+}
+
+/// The catalog's templates answered: a composer waiting for them shows
+/// the picker, or why there is none.
+pub(crate) fn templates_arrived(model: &mut Model) {
+    if !matches!(model.compose.stage, Stage::LoadingTemplates) {
+        return;
+    }
+    match (
+        model.catalog.approved_templates(),
+        model.catalog.templates.error.clone(),
+    ) {
+        (Some(list), _) => show_picker(model, &list),
+        (None, error) => {
+            model.compose.stage = Stage::Edit;
+            let uuid = model.compose.open.clone().unwrap_or_default();
+            fail(model, &uuid, error.unwrap_or_else(|| "could not load templates".into()));
         }
     }
 }
@@ -235,11 +259,9 @@ fn show_picker(model: &mut Model, list: &[Template]) {
 
 fn choose_template(model: &mut Model, uuid: &str, fx: &mut Vec<Effect>) {
     let Some(t) = model
-        .compose
-        .templates
-        .as_ref()
-        .and_then(|l| l.iter().find(|t| t.uuid == uuid))
-        .cloned()
+        .catalog
+        .approved_templates()
+        .and_then(|l| l.into_iter().find(|t| t.uuid == uuid))
     else {
         model.compose.stage = Stage::Edit;
         return;
@@ -252,7 +274,7 @@ fn choose_template(model: &mut Model, uuid: &str, fx: &mut Vec<Effect>) {
     let fields = ph
         .iter()
         .map(|n| FieldSpec {
-            key: n.to_string(),
+            key: FieldId::Placeholder(*n),
             label: format!("{{{{{n}}}}}"),
             kind: FieldKind::Text {
                 value: String::new(),
@@ -289,30 +311,6 @@ pub(crate) fn on_msg(model: &mut Model, msg: ComposeMsg, fx: &mut Vec<Effect>) {
             if !done && o.polls < MAX_POLLS {
                 let next = model.next_id();
                 schedule_poll(model, &uuid, next, fx);
-            }
-        }
-        ComposeMsg::TemplatesLoaded { id, result } => {
-            if !matches!(model.compose.stage, Stage::LoadingTemplates(w) if w == id) {
-                return;
-            }
-            match result {
-                Ok(list) => {
-                    let approved: Vec<Template> = list
-                        .into_iter()
-                        .filter(|t| t.status == crate::api::TemplateStatus::Approved)
-                        .collect();
-                    model.compose.templates = Some(approved.clone());
-                    show_picker(model, &approved);
-                }
-                Err(e) => {
-                    model.compose.stage = Stage::Edit;
-                    let uuid = model.compose.open.clone().unwrap_or_default();
-                    let msg = match e {
-                        ApiError::NotOffered { .. } => "this server does not offer templates".to_string(),
-                        e => format!("could not load templates: {e}"),
-                    };
-                    fail(model, &uuid, msg);
-                }
             }
         }
     }

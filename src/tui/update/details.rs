@@ -1,15 +1,12 @@
 //! Details, bot and availability panels.
 
-use crate::api::{
-    ApiError, Bot, BotAction, Contact, CustomStatusChange, Plan, Team, TeamMember, UserStatus, UserStatusUpdate,
-};
+use crate::api::{ApiError, Bot, BotAction, Contact, CustomStatusChange, TeamMember, UserStatus, UserStatusUpdate};
 use crate::tui::effect::Effect;
 use crate::tui::form::custom_status_picker;
 use crate::tui::keymap::Action;
+use crate::tui::model::hints::NO_USER_HINT;
 use crate::tui::model::{BotPanel, Model, Overlay, ToastKind};
 use crate::tui::msg::ReqId;
-
-pub const NO_USER_HINT: &str = "set user_uuid in config or --user to manage your availability";
 
 pub(crate) fn open(model: &mut Model, uuid: &str, fx: &mut Vec<Effect>) {
     let id = model.next_id();
@@ -240,23 +237,6 @@ pub(crate) fn copy_link(model: &mut Model, fx: &mut Vec<Effect>) {
         None => model
             .status
             .push(ToastKind::Info, "this contact has no dashboard link", now),
-    }
-}
-
-pub(crate) fn teams_loaded(model: &mut Model, result: Result<Vec<Team>, ApiError>, fx: &mut Vec<Effect>) {
-    if let Ok(teams) = result {
-        for t in teams {
-            model.known.add_team(&t.uuid, &t.name);
-            fx.push(Effect::FetchTeamMembers { team: t.uuid });
-        }
-    }
-}
-
-pub(crate) fn plan_loaded(model: &mut Model, result: Result<Plan, ApiError>) {
-    if let Ok(plan) = result {
-        for t in plan.teams {
-            model.known.add_team(&t.uuid, &t.name);
-        }
     }
 }
 

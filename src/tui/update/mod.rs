@@ -1,13 +1,15 @@
 //! `update(&mut Model, Msg) -> Vec<Effect>`: pure and synchronous. No I/O,
 //! no clock reads: time comes in on `Msg::Tick`.
 
-pub mod account;
+pub(crate) mod account;
 mod actions;
+mod catalog;
 mod compose;
 mod details;
 mod list;
 mod mouse;
 mod overlays;
+pub(crate) mod recheck;
 mod search;
 mod thread;
 
@@ -18,10 +20,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 
 use super::effect::Effect;
 use super::keymap::{Action, action_for};
+use super::model::catalog::Part;
 use super::model::{Model, Pane, ToastKind};
 use super::msg::Msg;
 
-pub use details::NO_USER_HINT;
 pub use list::apply_page;
 
 /// Applies one message; returns what must happen outside.
@@ -74,26 +76,13 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             result,
         } => thread::loaded(model, id, &contact, fetch, result, &mut fx),
         Msg::ContactLoaded { id, uuid, result } => details::contact_loaded(model, id, &uuid, result),
+        Msg::ContactFound { id, identifier, result } => recheck::found(model, id, &identifier, result, &mut fx),
         Msg::BotLoaded { id, uuid, result } => details::bot_loaded(model, id, &uuid, result),
         Msg::BotSet { id, uuid, result } => details::bot_set(model, id, &uuid, result),
         Msg::WriteDone { id, uuid, kind, result } => actions::write_done(model, id, &uuid, kind, result, &mut fx),
         Msg::UserStatusSet { id, result } => details::user_status_set(model, id, result),
         Msg::CustomStatusesLoaded(result) => {
             model.availability.statuses = Some(result.map_err(|e| e.to_string()));
-        }
-        Msg::TeamsLoaded(result) => details::teams_loaded(model, result, &mut fx),
-        Msg::PlanLoaded(result) => details::plan_loaded(model, result),
-        Msg::ChannelsLoaded(result) => match result {
-            Ok(channels) => model.known.set_channels(channels),
-            // Without a channel list the form leaves the field out and the
-            // server uses the main channel; NotOffered is the expected case.
-            Err(_) => model.known.channels.clear(),
-        },
-        Msg::FunnelsLoaded(result) => {
-            // Without the list the details pane shows a short uuid.
-            if let Ok(funnels) = result {
-                model.known.funnels = funnels.into_iter().map(|f| (f.uuid, (f.emoji, f.name))).collect();
-            }
         }
         Msg::Compose(m) => compose::on_msg(model, m, &mut fx),
         Msg::Account(m) => account::loaded(model, m, &mut fx),
@@ -110,15 +99,13 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
     fx
 }
 
-/// Effects to run once at start: account metadata for forms and pickers.
+/// Effects to run once at start: the catalog parts forms and the details
+/// pane need (templates wait until the composer or the overlay asks).
 pub fn startup(model: &mut Model) -> Vec<Effect> {
-    let mut fx = vec![
-        Effect::FetchPlan,
-        Effect::FetchTeams,
-        Effect::FetchFunnels,
-        Effect::FetchChannels,
-        Effect::FetchCustomStatuses,
-    ];
+    let mut fx = vec![Effect::FetchCustomStatuses];
+    for part in [Part::Plan, Part::Teams, Part::Funnels, Part::Channels] {
+        catalog::ensure(model, part, &mut fx);
+    }
     if model.list.store.is_empty() && model.list.paging.loading.is_none() {
         list::fetch_next(model, &mut fx);
     }

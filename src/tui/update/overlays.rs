@@ -28,6 +28,9 @@ pub(crate) fn open_palette(model: &mut Model) {
 }
 
 pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
+    if super::recheck::key(model, &key, fx) {
+        return;
+    }
     let Some(overlay) = model.overlay.as_mut() else { return };
     match overlay {
         Overlay::Help { scroll } => match key.code {

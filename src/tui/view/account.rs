@@ -10,67 +10,12 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use super::{clean, fit, spinner};
-use crate::api::{TeamMember, TemplateStatus, WebhookEvent};
+use super::{clean, spinner};
 use crate::tui::model::Model;
-use crate::tui::model::account::{Account, AccountAreas, AccountTab, Cursor, Remote, account_areas};
+use crate::tui::model::account::{Account, AccountAreas, AccountForm, AccountTab, Remote, Scroll, account_areas};
 use crate::tui::text::{plain_flags, sanitize, width};
 use crate::tui::theme::Theme;
 use crate::tui::update::account::footer_keys;
-
-/// A column: its header, its width, whether it takes the rest, and how
-/// late it is dropped on narrow screens (higher stays longer).
-struct Col {
-    header: &'static str,
-    width: usize,
-    flex: bool,
-    keep: u8,
-}
-
-const fn col(header: &'static str, width: usize, keep: u8) -> Col {
-    Col {
-        header,
-        width,
-        flex: false,
-        keep,
-    }
-}
-const fn flex(header: &'static str, min: usize) -> Col {
-    Col {
-        header,
-        width: min,
-        flex: true,
-        keep: u8::MAX,
-    }
-}
-
-/// The widest a flexible column grows.
-const FLEX_MAX: usize = 48;
-
-/// Widths for `total` columns (after the 2-column marker); `None` for a
-/// dropped column. One space between columns. The flexible column grows to
-/// a readable width; what is left stays blank at the end of the row.
-fn widths(cols: &[Col], total: usize) -> Vec<Option<usize>> {
-    use crate::text::columns::{Column, fit_columns};
-    let spec: Vec<Column> = cols
-        .iter()
-        .map(|c| Column {
-            want: if c.flex { c.width.max(FLEX_MAX) } else { c.width },
-            min: c.width,
-            keep: c.keep,
-        })
-        .collect();
-    fit_columns(&spec, total, 1)
-}
-
-fn row_text(cells: &[String], widths: &[Option<usize>]) -> String {
-    cells
-        .iter()
-        .zip(widths)
-        .filter_map(|(c, w)| w.map(|w| fit(c, w)))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
 
 /// Server text for a wrapped paragraph: inert, newlines kept.
 fn block_text(s: &str) -> String {
@@ -94,16 +39,21 @@ pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
     frame.render_widget(block, area);
     tabs(model, acc, frame, &a, theme);
     match acc.tab {
-        AccountTab::Templates => templates(model, acc, frame, &a, theme),
-        AccountTab::Channels => channels(model, acc, frame, &a, theme),
-        AccountTab::Teams => teams(model, acc, frame, &a, theme),
-        AccountTab::Plan => plan(model, acc, frame, &a, theme),
-        AccountTab::Webhooks => webhooks(model, acc, frame, &a, theme),
+        AccountTab::Templates => lists::templates(model, acc, frame, &a, theme),
+        AccountTab::Channels => lists::channels(model, acc, frame, &a, theme),
+        AccountTab::Teams => teams::teams(model, acc, frame, &a, theme),
+        AccountTab::Plan => teams::plan(model, acc, frame, &a, theme),
+        AccountTab::Webhooks => webhooks::webhooks(model, acc, frame, &a, theme),
     }
     footer(acc, frame, a.footer, theme);
-    if let Some(r) = &acc.rename {
-        r.form.render(frame, full, theme);
-        if let Some(pos) = r.form.cursor_position(full) {
+    let form = match &acc.form {
+        Some(AccountForm::Rename(r)) => Some(&r.form),
+        Some(AccountForm::EventFilter(f)) => Some(f),
+        None => None,
+    };
+    if let Some(form) = form {
+        form.render(frame, full, theme);
+        if let Some(pos) = form.cursor_position(full) {
             frame.set_cursor_position(pos);
         }
     }
@@ -123,10 +73,15 @@ fn tabs(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme
     if acc.tab == AccountTab::Webhooks {
         let w = &acc.webhooks;
         let pages = w.pages.map_or("?".to_string(), |p| p.to_string());
-        right = format!("{} │ page {}/{} ", w.filter.label(), w.page, pages);
-        right.insert_str(0, "filter: ");
+        let kinds = match w.subscriptions.len() {
+            0 => String::new(),
+            1 => format!(" · {}", clean(&w.subscriptions[0])),
+            n => format!(" · {n} kinds"),
+        };
+        let size = w.items.map_or(String::new(), |n| format!(" · {n}/page"));
+        right = format!("status: {}{kinds}{size} │ page {}/{} ", w.filter.label(), w.page, pages);
     }
-    if loading(acc) {
+    if loading(model, acc) {
         right.push_str(spinner(model.frame));
         right.push(' ');
     }
@@ -148,14 +103,14 @@ fn tabs(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme
     frame.render_widget(Paragraph::new(Line::from(spans)), a.tabs);
 }
 
-fn loading(acc: &Account) -> bool {
-    match acc.tab {
-        AccountTab::Templates => acc.templates.loading.is_some(),
-        AccountTab::Channels => acc.channels.loading.is_some(),
-        AccountTab::Teams => acc.teams.loading.is_some() || acc.members.list.loading.is_some(),
-        AccountTab::Plan => acc.plan.loading.is_some() || acc.funnels.loading.is_some(),
+fn loading(model: &Model, acc: &Account) -> bool {
+    let own = match acc.tab {
+        AccountTab::Templates => acc.template.as_ref().is_some_and(|t| t.remote.loading.is_some()),
+        AccountTab::Teams => acc.members.list.loading.is_some() || acc.members.detail.loading.is_some(),
         AccountTab::Webhooks => acc.webhooks.events.loading.is_some(),
-    }
+        AccountTab::Channels | AccountTab::Plan => false,
+    };
+    own || acc.tab.parts().iter().any(|p| model.catalog.loading(*p))
 }
 
 fn footer(acc: &Account, frame: &mut Frame, area: Rect, theme: &Theme) {
@@ -210,21 +165,24 @@ fn state<T>(model: &Model, remote: &Remote<Vec<T>>, frame: &mut Frame, area: &mu
 fn table<T>(
     frame: &mut Frame,
     area: Rect,
-    cols: &[Col],
+    cols: &[columns::Col],
     items: &[T],
-    cursor: Option<Cursor>,
+    cursor: Option<Scroll>,
     theme: &Theme,
     cells: impl Fn(&T) -> Vec<String>,
 ) {
-    let w = widths(cols, (area.width as usize).saturating_sub(2));
+    let w = columns::widths(cols, (area.width as usize).saturating_sub(2));
     let headers: Vec<String> = cols.iter().map(|c| c.header.to_string()).collect();
-    let mut lines = vec![Line::styled(format!("  {}", row_text(&headers, &w)), theme.dim())];
+    let mut lines = vec![Line::styled(
+        format!("  {}", columns::row_text(&headers, &w)),
+        theme.dim(),
+    )];
     let height = area.height.saturating_sub(1) as usize;
-    let mut c = cursor.unwrap_or_default();
-    c.clamp(items.len(), height);
-    for (i, item) in items.iter().enumerate().skip(c.offset).take(height) {
-        let text = row_text(&cells(item), &w);
-        if cursor.is_some() && i == c.selected {
+    let c = cursor.unwrap_or_default();
+    let shown = c.visible(items.len(), height);
+    for (i, item) in items.iter().enumerate().skip(shown.start).take(shown.len()) {
+        let text = columns::row_text(&cells(item), &w);
+        if cursor.is_some() && i == c.selected.min(items.len().saturating_sub(1)) {
             lines.push(Line::styled(format!("▶ {text}"), theme.selected()));
         } else {
             lines.push(Line::raw(format!("  {text}")));
@@ -251,228 +209,10 @@ fn text_lines(s: &str, style: Style) -> Vec<Line<'static>> {
         .collect()
 }
 
-fn templates(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
-    let mut area = a.list;
-    if !state(model, &acc.templates, frame, &mut area, theme) {
-        return;
-    }
-    let items = acc.templates.data.as_deref().unwrap_or_default();
-    let cols = [
-        col("Status", 10, 9),
-        flex("Title", 12),
-        col("Category", 12, 3),
-        col("Type", 8, 2),
-        col("Created", 16, 5),
-    ];
-    table(frame, area, &cols, items, Some(acc.templates_cursor), theme, |t| {
-        let status = match &t.status {
-            TemplateStatus::Approved => "✓ approved".to_string(),
-            TemplateStatus::Rejected => "✗ rejected".to_string(),
-            s => format!("? {}", clean(s.as_str())),
-        };
-        vec![
-            status,
-            clean(&t.title),
-            clean(&t.category),
-            clean(&t.template_type),
-            local(t.created_at, model.session.tz),
-        ]
-    });
-    if let Some(t) = items.get(acc.templates_cursor.selected) {
-        detail(
-            frame,
-            a.detail,
-            clean(&t.title),
-            text_lines(&t.text, theme.normal()),
-            theme,
-        );
-    }
-}
-
-fn channels(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
-    let mut area = a.list;
-    if !state(model, &acc.channels, frame, &mut area, theme) {
-        return;
-    }
-    let items = acc.channels.data.as_deref().unwrap_or_default();
-    let cols = [col("Main", 6, 9), flex("Title", 12), col("Type", 16, 5)];
-    table(frame, area, &cols, items, Some(acc.channels_cursor), theme, |c| {
-        vec![
-            if c.main { "★ main".into() } else { String::new() },
-            clean(&c.title),
-            clean(c.channel_type.as_str()),
-        ]
-    });
-    if let Some(c) = items.get(acc.channels_cursor.selected) {
-        let lines = vec![
-            Line::raw(format!("Title: {}", clean(&c.title))),
-            Line::raw(format!("Type:  {}", clean(c.channel_type.as_str()))),
-            Line::raw(format!("Main:  {}", if c.main { "yes" } else { "no" })),
-            Line::styled(format!("UUID:  {}", clean(&c.uuid)), theme.dim()),
-        ];
-        detail(frame, a.detail, "Channel".into(), lines, theme);
-    }
-}
-
-fn custom_status(m: &TeamMember) -> String {
-    m.user_custom_status
-        .as_ref()
-        .map(|s| clean(&s.label()))
-        .unwrap_or_default()
-}
-
-fn teams(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
-    let mut area = a.list;
-    if state(model, &acc.teams, frame, &mut area, theme) {
-        let items = acc.teams.data.as_deref().unwrap_or_default();
-        let cols = [flex("Team", 12), col("Default", 9, 5), col("Members", 7, 9)];
-        table(frame, area, &cols, items, Some(acc.teams_cursor), theme, |t| {
-            vec![
-                clean(&t.name),
-                if t.default { "★ default".into() } else { String::new() },
-                t.members.map_or("?".into(), |n| format!("{n:>7}")),
-            ]
-        });
-    }
-    let title = match &acc.members.team {
-        Some((_, name)) => format!("Members of {}", clean(name)),
-        None => "Members (Enter or m shows them)".into(),
-    };
-    let block = Block::new()
-        .borders(Borders::TOP)
-        .border_style(theme.border())
-        .title(Span::styled(format!(" {title} "), theme.accent()));
-    let mut inner = block.inner(a.detail);
-    frame.render_widget(block, a.detail);
-    if acc.members.team.is_none() || !state(model, &acc.members.list, frame, &mut inner, theme) {
-        return;
-    }
-    let members = acc.members.list.data.as_deref().unwrap_or_default();
-    let cols = [
-        col("Status", 11, 9),
-        flex("Name", 10),
-        col("Email", 26, 5),
-        col("Custom status", 16, 3),
-    ];
-    let shown = (inner.height as usize).saturating_sub(1);
-    let mut area = inner;
-    if members.len() > shown && inner.height > 2 {
-        let more = Rect::new(inner.x, inner.y + inner.height - 1, inner.width, 1);
-        let n = members.len() - (shown - 1);
-        frame.render_widget(Paragraph::new(Line::styled(format!("  +{n} more"), theme.dim())), more);
-        area.height -= 1;
-    }
-    table(frame, area, &cols, members, None, theme, |m| {
-        let status = match m.available {
-            Some(true) => "● available",
-            Some(false) => "○ away",
-            None => "?",
-        };
-        vec![status.into(), clean(&m.name), clean(&m.email), custom_status(m)]
-    });
-}
-
-fn plan(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
-    let mut lines = Vec::new();
-    match (&acc.plan.data, &acc.plan.error) {
-        (_, Some(e)) => lines.push(Line::styled(format!("✗ {}", clean(e)), theme.error())),
-        (None, None) if acc.plan.loading.is_some() => {
-            lines.push(Line::styled(format!("{} loading…", spinner(model.frame)), theme.dim()))
-        }
-        _ => {}
-    }
-    if let Some(p) = &acc.plan.data {
-        let label = |k: &str| Span::styled(format!("{k:<18}"), theme.accent());
-        let teams: Vec<String> = p.teams.iter().map(|t| clean(&t.name)).collect();
-        lines.push(Line::from(vec![label("Plan"), Span::raw(clean(&p.plan))]));
-        lines.push(Line::from(vec![
-            label("Included channels"),
-            Span::raw(p.included_channels.to_string()),
-        ]));
-        lines.push(Line::from(vec![label("Licenses"), Span::raw(p.licenses.to_string())]));
-        lines.push(Line::from(vec![
-            label("Active users"),
-            Span::raw(format!("{} of {}", p.active_users, p.licenses)),
-        ]));
-        lines.push(Line::from(vec![
-            label("Teams"),
-            Span::raw(format!("{}: {}", teams.len(), teams.join(", "))),
-        ]));
-    }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), a.list);
-    let block = Block::new()
-        .borders(Borders::TOP)
-        .border_style(theme.border())
-        .title(Span::styled(" Funnels ", theme.accent()));
-    let mut inner = block.inner(a.detail);
-    frame.render_widget(block, a.detail);
-    if !state(model, &acc.funnels, frame, &mut inner, theme) {
-        return;
-    }
-    let funnels = acc.funnels.data.as_deref().unwrap_or_default();
-    let cols = [col("Pos", 4, 9), col("Emoji", 5, 8), flex("Name", 10)];
-    table(frame, inner, &cols, funnels, Some(acc.funnels_cursor), theme, |f| {
-        vec![format!("{:>4}", f.position), clean(&f.emoji), clean(&f.name)]
-    });
-}
-
-fn webhooks(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
-    let w = &acc.webhooks;
-    let mut area = a.list;
-    if !state(model, &w.events, frame, &mut area, theme) {
-        return;
-    }
-    let items = w.events.data.as_deref().unwrap_or_default();
-    let cols = [
-        col("Time", 16, 8),
-        col("OK", 2, 9),
-        col("Code", 4, 7),
-        flex("Event", 14),
-        col("Payload", 16, 3),
-    ];
-    table(frame, area, &cols, items, Some(w.cursor), theme, |e: &WebhookEvent| {
-        vec![
-            local(e.created_at, model.session.tz),
-            if e.success { "✓".into() } else { "✗".into() },
-            e.response
-                .as_ref()
-                .and_then(|r| r.code)
-                .map_or(String::new(), |c| c.to_string()),
-            clean(e.event.as_str()),
-            clean(&e.payload),
-        ]
-    });
-    let Some(e) = items.get(w.cursor.selected) else { return };
-    let mut lines = Vec::new();
-    match &e.response {
-        None => lines.push(Line::styled("no response recorded", theme.dim())),
-        Some(r) => {
-            let code = r.code.map_or("?".into(), |c| c.to_string());
-            let ok = if e.success { "✓ success" } else { "✗ failed" };
-            lines.push(Line::from(vec![
-                Span::styled("Code ", theme.accent()),
-                Span::raw(format!("{code}  {ok}")),
-            ]));
-            lines.push(Line::styled("Headers", theme.accent()));
-            match &r.headers {
-                serde_json::Value::Object(h) if !h.is_empty() => {
-                    for (k, v) in h {
-                        let v = v.as_str().map_or_else(|| v.to_string(), str::to_string);
-                        lines.push(Line::raw(format!("  {}: {}", clean(k), clean(&v))));
-                    }
-                }
-                serde_json::Value::Null => lines.push(Line::styled("  (none)", theme.dim())),
-                other => lines.push(Line::raw(format!("  {}", clean(&other.to_string())))),
-            }
-            lines.push(Line::styled("Body", theme.accent()));
-            let body = serde_json::to_string_pretty(&r.body).unwrap_or_default();
-            lines.extend(text_lines(&body, theme.normal()));
-        }
-    }
-    let title = format!("Response to {}", clean(e.event.as_str()));
-    detail(frame, a.detail, title, lines, theme);
-}
+mod columns;
+mod lists;
+mod teams;
+mod webhooks;
 
 #[cfg(test)]
-#[path = "account_tests.rs"]
 mod tests;

@@ -79,7 +79,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     }
     let line = if model.compose.sending(uuid) {
         Line::styled(format!("{} sending…", spinner(model.frame)), theme.dim())
-    } else if let Stage::LoadingTemplates(_) = model.compose.stage {
+    } else if let Stage::LoadingTemplates = model.compose.stage {
         Line::styled(format!("{} loading templates…", spinner(model.frame)), theme.dim())
     } else {
         Line::styled(truncate(HINT, w).into_owned(), theme.dim())
@@ -156,3 +156,6 @@ pub fn outbox_lines(model: &Model, w: u16, tz: Option<Zone>) -> Vec<(bool, Strin
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

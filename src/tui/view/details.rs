@@ -9,7 +9,7 @@ use super::clean;
 use super::{pane_block, spinner};
 use crate::api::Contact;
 use crate::tui::model::{Model, Pane};
-use crate::tui::text::{plain_flags, sanitize};
+use crate::tui::text::{plain_flags, sanitize, width};
 use crate::tui::theme::Theme;
 
 fn shown(model: &Model) -> Option<std::borrow::Cow<'_, Contact>> {
@@ -157,6 +157,8 @@ pub fn render_bot(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let block = Block::bordered().title(" Bot ").border_style(theme.border());
     let mut lines = Vec::new();
     let mut hint = None;
+    let inner_w = area.width.saturating_sub(2) as usize;
+    let mut version = None;
     if panel.contact.is_none() {
         lines.push(Line::styled("no contact selected", theme.dim()));
     } else if panel.loading.is_some() {
@@ -170,6 +172,7 @@ pub fn render_bot(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         } else {
             clean(&bot.name)
         };
+        version = version_label(bot, theme);
         lines.push(Line::raw(name));
         if bot.is_running() {
             let at = bot
@@ -191,10 +194,33 @@ pub fn render_bot(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     } else if let Some(h) = hint {
         lines.push(Line::styled(h, theme.dim()));
     }
+    // The version goes at the end of the first line with room for it, else
+    // on a line of its own before the last.
+    if let Some((v, style)) = version {
+        let room = lines.iter().position(|l| l.width() + 3 + width(&v) <= inner_w);
+        match room {
+            Some(i) => lines[i].push_span(Span::styled(format!(" · {v}"), style)),
+            None => {
+                let at = lines.len().saturating_sub(1);
+                lines.insert(at, Line::styled(v, style));
+            }
+        }
+    }
     frame.render_widget(
         Paragraph::new(fit(lines, area)).block(block).wrap(Wrap { trim: true }),
         area,
     );
+}
+
+/// The bot's own version and whether it is the latest (`latestBotVersion`).
+fn version_label(bot: &crate::api::Bot, theme: &Theme) -> Option<(String, ratatui::style::Style)> {
+    match (bot.version, bot.latest_bot_version) {
+        (Some(v), Some(true)) => Some((format!("v{v} latest"), theme.dim())),
+        (Some(v), Some(false)) => Some((format!("v{v} outdated"), theme.warning())),
+        (Some(v), None) => Some((format!("v{v}"), theme.dim())),
+        (None, Some(false)) => Some(("outdated".to_string(), theme.warning())),
+        (None, _) => None,
+    }
 }
 
 /// In a panel with room for one line (the narrow layout), the facts are
@@ -221,7 +247,7 @@ pub fn render_availability(model: &Model, frame: &mut Frame, area: Rect, theme: 
     let block = Block::bordered().title(" My status ").border_style(theme.border());
     let mut lines = Vec::new();
     if av.user.is_none() {
-        lines.push(Line::styled(crate::tui::update::NO_USER_HINT, theme.dim()));
+        lines.push(Line::styled(crate::tui::model::hints::NO_USER_HINT, theme.dim()));
         frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: true }), area);
         return;
     }

@@ -1,19 +1,17 @@
 //! Drawing: reads the model, never changes it. Every string from the server
 //! goes through `text::sanitize*` before it reaches a cell.
 
-pub mod account;
-pub mod compose;
-pub mod details;
-pub mod help;
-pub mod list;
-pub mod overlay;
-pub mod status;
-pub mod thread;
+pub(crate) mod account;
+pub(crate) mod compose;
+pub(crate) mod details;
+pub(crate) mod help;
+pub(crate) mod list;
+pub(crate) mod overlay;
+pub(crate) mod status;
+pub(crate) mod thread;
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_compose;
 #[cfg(test)]
 mod tests_thread;
 

@@ -107,7 +107,10 @@ fn note_saves_and_a_failed_save_keeps_the_draft() {
         },
     );
     // The form stays, shows the server's message, and is a draft.
-    assert!(form_error(&m).unwrap().contains("note is too long"));
+    assert_eq!(
+        form_error(&m).as_deref(),
+        Some("the server rejected the values: note is too long")
+    );
     assert!(m.status.current().unwrap().text.contains("note is too long"));
     update(&mut m, code(KeyCode::Esc));
     assert!(m.overlay.is_none());
@@ -234,5 +237,9 @@ fn invalid_form_input_stays_in_the_form_without_a_request() {
     update(&mut m, key('N'));
     let fx = submit(&mut m); // no identifier
     assert!(fx.is_empty());
-    assert!(form_error(&m).unwrap().contains("identifier"));
+    assert_eq!(
+        field_error(&m, &crate::tui::form::FieldId::Identifier).as_deref(),
+        Some("required")
+    );
+    assert_eq!(form_error(&m), None, "nothing was sent, so no server message");
 }

@@ -3,6 +3,9 @@
 
 use std::time::Duration;
 
+use crate::tui::effect::account::AccountEffect;
+use crate::tui::msg::account::AccountMsg;
+
 use crossterm::event::{KeyEvent, KeyModifiers};
 
 use super::*;
@@ -255,19 +258,24 @@ fn the_24_hour_rule_suggests_a_template_which_is_sent_with_values() {
     let tid = fx
         .iter()
         .find_map(|e| match e {
-            Effect::Compose(ComposeEffect::FetchTemplates { id }) => Some(*id),
+            Effect::Account(AccountEffect::FetchTemplates { id }) => Some(*id),
             _ => None,
         })
         .expect("GET /templates");
     update(
         &mut m,
-        Msg::Compose(ComposeMsg::TemplatesLoaded {
+        Msg::Account(AccountMsg::Templates {
             id: tid,
             result: Ok(templates()),
         }),
     );
-    assert_eq!(m.compose.templates.as_ref().unwrap().len(), 1, "only approved ones");
-    assert!(matches!(m.compose.stage, Stage::Templates(_)));
+    let highlighted = |m: &Model| match &m.compose.stage {
+        Stage::Templates(p) => p.highlighted().map(str::to_string),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(highlighted(&m).as_deref(), Some("t-ok"));
+    update(&mut m, code(KeyCode::Down));
+    assert_eq!(highlighted(&m).as_deref(), Some("t-ok"), "only approved ones");
     update(&mut m, code(KeyCode::Enter));
     assert!(matches!(m.compose.stage, Stage::Values { .. }), "{:?}", m.compose.stage);
     type_text(&mut m, "Ana");
@@ -309,12 +317,13 @@ fn a_stale_result_for_another_contact_is_dropped() {
     // Templates answering a request nobody waits for are ignored.
     update(
         &mut m,
-        Msg::Compose(ComposeMsg::TemplatesLoaded {
+        Msg::Account(AccountMsg::Templates {
             id: 9999,
             result: Ok(templates()),
         }),
     );
-    assert!(m.compose.templates.is_none());
+    assert!(m.catalog.templates.data.is_none());
+    assert!(matches!(m.compose.stage, Stage::Edit));
 }
 
 #[test]

@@ -1,4 +1,5 @@
 use super::*;
+use crate::tui::form::FieldId;
 
 #[test]
 fn bot_toggles_and_reports() {
@@ -179,7 +180,6 @@ fn my_status_is_read_from_team_members_when_my_email_is_known() {
     update(
         &mut m,
         Msg::TeamMembersLoaded {
-            team: "t".into(),
             result: Ok(vec![other, me]),
         },
     );
@@ -190,10 +190,17 @@ fn my_status_is_read_from_team_members_when_my_email_is_known() {
 
 #[test]
 fn funnels_are_fetched_at_start_and_a_failure_leaves_short_uuids() {
+    use crate::tui::msg::account::AccountMsg;
     let mut m = empty_model(160, 48);
     let fx = startup(&mut m);
-    assert!(fx.contains(&Effect::FetchFunnels), "{fx:?}");
-    update(&mut m, Msg::FunnelsLoaded(Err(ApiError::Transport("refused".into()))));
+    let id = catalog_fetch(&fx, crate::tui::model::catalog::Part::Funnels);
+    update(
+        &mut m,
+        Msg::Account(AccountMsg::Funnels {
+            id,
+            result: Err(ApiError::Transport("refused".into())),
+        }),
+    );
     assert_eq!(m.known.funnel_label("3f2a9c1b-7d4e-4a51"), "3f2a9c1b");
     let f = crate::api::Funnel {
         uuid: "3f2a9c1b-7d4e-4a51".into(),
@@ -201,7 +208,18 @@ fn funnels_are_fetched_at_start_and_a_failure_leaves_short_uuids() {
         emoji: "🚀".into(),
         ..Default::default()
     };
-    update(&mut m, Msg::FunnelsLoaded(Ok(vec![f])));
+    // The account overlay's `r` on the plan tab fetches them again.
+    update(&mut m, key('A'));
+    update(&mut m, key('4'));
+    let fx = update(&mut m, key('r'));
+    let id = catalog_fetch(&fx, crate::tui::model::catalog::Part::Funnels);
+    update(
+        &mut m,
+        Msg::Account(AccountMsg::Funnels {
+            id,
+            result: Ok(vec![f]),
+        }),
+    );
     assert_eq!(m.known.funnel_label("3f2a9c1b-7d4e-4a51"), "🚀 Onboarding");
 }
 
@@ -217,8 +235,10 @@ fn new_contact_form_of(m: &mut Model) -> crate::tui::form::Form {
 fn new_contact_offers_the_channels_main_first_or_none_when_not_offered() {
     use crate::api::Channel;
     use crate::tui::form::FormValue;
+    use crate::tui::model::catalog::Part;
+    use crate::tui::msg::account::AccountMsg;
     let mut m = model_with(20, 160, 48);
-    assert!(startup(&mut m).contains(&Effect::FetchChannels));
+    let id = catalog_fetch(&startup(&mut m), Part::Channels);
     let ch = |uuid: &str, title: &str, main: bool| Channel {
         uuid: uuid.into(),
         title: title.into(),
@@ -227,21 +247,29 @@ fn new_contact_offers_the_channels_main_first_or_none_when_not_offered() {
     };
     update(
         &mut m,
-        Msg::ChannelsLoaded(Ok(vec![ch("c2", "Sales line", false), ch("c1", "Main line", true)])),
+        Msg::Account(AccountMsg::Channels {
+            id,
+            result: Ok(vec![ch("c2", "Sales line", false), ch("c1", "Main line", true)]),
+        }),
     );
     let form = new_contact_form_of(&mut m);
     assert_eq!(
-        form.value("channel"),
+        form.value(&FieldId::Channel),
         Some(FormValue::One(Some("Main line (messaging_app, main)".into())))
     );
-    assert_eq!(form.value("bot"), Some(FormValue::One(None)));
+    assert_eq!(form.value(&FieldId::Bot), Some(FormValue::One(None)));
+    let mut m = model_with(20, 160, 48);
+    let id = catalog_fetch(&startup(&mut m), Part::Channels);
     update(
         &mut m,
-        Msg::ChannelsLoaded(Err(ApiError::NotOffered {
-            what: "a channel list".into(),
-        })),
+        Msg::Account(AccountMsg::Channels {
+            id,
+            result: Err(ApiError::NotOffered {
+                what: "a channel list".into(),
+            }),
+        }),
     );
     let form = new_contact_form_of(&mut m);
-    assert_eq!(form.value("channel"), None);
-    assert!(form.value("bot").is_some(), "the bot choice stays");
+    assert_eq!(form.value(&FieldId::Channel), None);
+    assert!(form.value(&FieldId::Bot).is_some(), "the bot choice stays");
 }

@@ -87,12 +87,36 @@ pub(super) fn patch_of(fx: &[Effect]) -> (u64, String, WriteKind, crate::api::Co
         .expect("a PATCH effect")
 }
 
-pub(super) fn form_error(m: &Model) -> Option<String> {
+/// The open form, if any.
+fn open_form(m: &Model) -> Option<&crate::tui::form::Form> {
     match &m.overlay {
-        Some(Overlay::Form { form, .. }) => {
-            let _ = form;
-            Some(format!("{:?}", form))
-        }
+        Some(Overlay::Form { form, .. }) => Some(form),
         _ => None,
     }
+}
+
+/// The server's message at the foot of the open form.
+pub(super) fn form_error(m: &Model) -> Option<String> {
+    open_form(m)?.error().map(str::to_string)
+}
+
+/// The inline error shown beside the open form's field `key`.
+pub(super) fn field_error(m: &Model, key: &crate::tui::form::FieldId) -> Option<String> {
+    open_form(m)?.field_error(key)
+}
+
+/// The id of the catalog fetch of `part` among `fx`.
+pub(super) fn catalog_fetch(fx: &[Effect], part: crate::tui::model::catalog::Part) -> u64 {
+    use crate::tui::effect::account::AccountEffect as A;
+    use crate::tui::model::catalog::Part as P;
+    fx.iter()
+        .find_map(|e| match (e, part) {
+            (Effect::Account(A::FetchFunnels { id }), P::Funnels)
+            | (Effect::Account(A::FetchChannels { id }), P::Channels)
+            | (Effect::Account(A::FetchTeams { id }), P::Teams)
+            | (Effect::Account(A::FetchPlan { id }), P::Plan)
+            | (Effect::Account(A::FetchTemplates { id }), P::Templates) => Some(*id),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no fetch of {part:?} in {fx:?}"))
 }

@@ -74,7 +74,7 @@ fn palette_ranks_a_match_on_the_name_above_one_in_the_description() {
 
 #[test]
 fn palette_still_finds_an_action_by_its_description() {
-    use crate::tui::form::fuzzy_rank_named;
+    use crate::tui::form::fuzzy::fuzzy_rank_named;
     let items = [
         ("filter", "Filter: source, tags, team (f)"),
         ("tags", "Edit tags (t)"),
