@@ -146,7 +146,9 @@ fn to_lines(rows: &[HelpRow], lw: usize, w: usize, theme: &Theme) -> Vec<Line<'s
         .collect()
 }
 
-/// Every row at its natural width (the palette's and the tests' view).
+/// Every row at its natural width, uncut: one line per row of the resolved
+/// key map with the action's short name (what the tests read).
+#[cfg(test)]
 pub fn all_lines(theme: &Theme) -> Vec<Line<'static>> {
     let rows = help_rows();
     to_lines(&rows, label_width(&rows), usize::MAX, theme)

@@ -3,7 +3,6 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::text::Line;
 
 use crate::tui::model::{Model, Overlay};
 use crate::tui::theme::Theme;
@@ -13,12 +12,6 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
     let h = h.min(area.height);
     Rect::new(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h)
-}
-
-/// The help text, uncut: one line per row of the resolved key map, with
-/// the action's short name (what `[keys]` and the palette call it).
-pub fn help_lines(theme: &Theme) -> Vec<Line<'static>> {
-    super::help::all_lines(theme)
 }
 
 pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {

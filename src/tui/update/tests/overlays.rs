@@ -22,7 +22,7 @@ fn help_lists_every_keymap_entry() {
     let mut m = model_with(5, 160, 48);
     update(&mut m, key('?'));
     assert!(matches!(m.overlay, Some(Overlay::Help { .. })));
-    let text: String = crate::tui::view::overlay::help_lines(&crate::tui::theme::Theme::plain())
+    let text: String = crate::tui::view::help::all_lines(&crate::tui::theme::Theme::plain())
         .iter()
         .map(|l| l.to_string() + "\n")
         .collect();
