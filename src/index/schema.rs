@@ -61,10 +61,16 @@ pub enum Unusable {
 }
 
 /// Whether the file's header says it is ours and not newer.
+///
+/// The three reads share one transaction: read one by one, a second process
+/// committing its first migration in between would make a fresh file look
+/// like another program's (tables, but no id yet) and get it moved aside.
 pub fn check(conn: &Connection) -> Result<Option<Unusable>, rusqlite::Error> {
-    let app: i64 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
-    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+    let tx = conn.unchecked_transaction()?;
+    let app: i64 = tx.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+    let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let tables: i64 = tx.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+    tx.commit()?;
     if app != APPLICATION_ID && (app != 0 || tables > 0) {
         return Ok(Some(Unusable::Foreign));
     }
