@@ -55,6 +55,8 @@ pub enum SyncError {
 #[derive(Debug, Clone)]
 pub struct Budget {
     rate: f64,
+    /// The pace asked for; a 429 lowers `rate`, good answers bring it back.
+    ceiling: f64,
     tokens: f64,
     last: Instant,
     /// No request before this (set by a 429).
@@ -66,6 +68,7 @@ impl Budget {
     pub fn new(rate: f64) -> Budget {
         Budget {
             rate,
+            ceiling: rate,
             tokens: rate.max(1.0),
             last: Instant::now(),
             paused_until: None,
@@ -95,11 +98,15 @@ impl Budget {
             self.last = Instant::now();
         }
         self.tokens -= 1.0;
+        // Additive increase after the multiplicative decrease of a 429: a
+        // twentieth of the asked pace per request, so one bad moment does
+        // not leave the sync crawling for the rest of the walk.
+        self.rate = (self.rate + self.ceiling / 20.0).min(self.ceiling);
     }
 
     /// After a 429: no request for `wait` (one second when the server did
-    /// not say), and half the pace from now on (at least one request every
-    /// two seconds).
+    /// not say), and half the pace (at least one request every two
+    /// seconds), climbing back to the asked pace as requests go through.
     pub fn back_off(&mut self, wait: Option<Duration>) {
         let wait = wait.unwrap_or(Duration::from_secs(1)).min(Duration::from_secs(60));
         self.paused_until = Some(Instant::now() + wait);

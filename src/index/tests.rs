@@ -267,3 +267,22 @@ fn threads_stored_together_are_searchable() {
     assert_eq!(uuids(ix.search("refund", 10).unwrap()), ["b"]);
     assert_eq!(ix.messages("b").unwrap().unwrap().1[0].text, "refund please");
 }
+
+#[tokio::test]
+async fn a_429_halves_the_pace_and_good_answers_bring_it_back() {
+    // A high pace so the waits between requests stay short.
+    let mut budget = sync::Budget::new(2000.0);
+    budget.back_off(Some(std::time::Duration::ZERO));
+    budget.back_off(Some(std::time::Duration::ZERO));
+    assert_eq!(budget.rate(), 500.0, "two 429s: a quarter of the pace");
+    for _ in 0..20 {
+        budget.take().await;
+    }
+    assert_eq!(
+        budget.rate(),
+        2000.0,
+        "twenty good requests later the asked pace is back"
+    );
+    budget.take().await;
+    assert_eq!(budget.rate(), 2000.0, "never above what was asked");
+}
