@@ -330,5 +330,4 @@ fn from_file(path: &std::path::Path) -> Result<Theme, String> {
 }
 
 #[cfg(test)]
-#[path = "theme_tests.rs"]
 mod tests;

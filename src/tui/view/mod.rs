@@ -12,8 +12,6 @@ pub(crate) mod thread;
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_thread;
 
 use chrono::{DateTime, Utc};
 use ratatui::Frame;

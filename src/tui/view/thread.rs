@@ -166,11 +166,4 @@ fn popup(model: &Model, p: &Popup, frame: &mut Frame, area: Rect, theme: &Theme)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_composer_wraps_like_the_thread() {
-        assert_eq!(wrap("hello world again", 11), vec!["hello world", "again"]);
-    }
-}
+mod tests;

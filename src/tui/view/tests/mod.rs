@@ -13,6 +13,7 @@ use crate::tui::theme::Theme;
 use crate::tui::update::update;
 
 mod styles;
+mod thread;
 
 /// A model with contacts, the first one's thread, details and bot loaded.
 pub(super) fn rich(w: u16, h: u16) -> Model {

@@ -1,0 +1,21 @@
+use clap::Parser;
+
+use super::*;
+
+#[derive(Parser)]
+struct Wrap {
+    #[command(flatten)]
+    serve: ServeArgs,
+}
+
+#[test]
+fn the_key_stays_out_of_debug_output() {
+    let w = Wrap::parse_from(["serve", "--api-key", "s3cret-key-value", "--contacts", "7"]);
+    let opts = w.serve.options();
+    assert_eq!(opts.config.api_key.as_deref(), Some("s3cret-key-value"));
+    assert_eq!(opts.config.contacts, 7);
+    for text in [format!("{:?}", w.serve), format!("{opts:?}")] {
+        assert!(!text.contains("s3cret-key-value"), "{text}");
+        assert!(text.contains("<redacted>"), "{text}");
+    }
+}

@@ -1,0 +1,108 @@
+use super::*;
+use crate::tui::fixtures::{contacts, full_contact, messages, model_with, page};
+use crate::tui::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// Draws like the loop does and says whether a spinner was on screen.
+fn draw(model: &Model) -> bool {
+    let mut terminal = Terminal::new(TestBackend::new(model.width, model.height)).expect("test backend");
+    take_spun();
+    terminal.draw(|f| view(model, f, &Theme::plain())).expect("draw");
+    let spun = take_spun();
+    if spun {
+        eprintln!("{}", terminal.backend());
+    }
+    spun
+}
+
+/// Contacts and the first thread loaded, nothing in flight.
+fn idle_model() -> Model {
+    let mut m = model_with(20, 160, 48);
+    if let (Some(id), Some(contact)) = (m.thread.loading, m.thread.contact.clone()) {
+        update(
+            &mut m,
+            Msg::ThreadLoaded {
+                id,
+                contact,
+                fetch: crate::tui::msg::ThreadFetch::Initial,
+                result: Ok(page(messages(20), None)),
+            },
+        );
+    }
+    let uuid = m.thread.contact.clone().unwrap_or_default();
+    if let Some(id) = m.details.loading {
+        let result = Ok(full_contact(0));
+        update(
+            &mut m,
+            Msg::ContactLoaded {
+                id,
+                uuid: uuid.clone(),
+                result,
+            },
+        );
+    }
+    if let Some(id) = m.details.bot.loading {
+        let result = Err(crate::api::ApiError::NotFound { what: "bot".into() });
+        update(&mut m, Msg::BotLoaded { id, uuid, result });
+    }
+    // The last page, then the walk's top-up pass (nothing moved).
+    while let Some(id) = m.list.paging.loading {
+        let generation = m.list.paging.generation;
+        update(
+            &mut m,
+            Msg::ContactsLoaded {
+                id,
+                generation,
+                fetch: crate::tui::msg::ListFetch::Next,
+                result: Ok(page(contacts(20..25), None)),
+            },
+        );
+    }
+    m
+}
+
+#[test]
+fn an_idle_model_is_not_redrawn_on_a_tick_and_sleeps() {
+    let mut m = idle_model();
+    let painter = Painter { animating: draw(&m) };
+    assert!(!painter.animating, "nothing loads: no spinner");
+    let before = Clocked::of(&m);
+    let later = m.now + chrono::Duration::milliseconds(120);
+    update(&mut m, Msg::Tick(later));
+    assert!(
+        !painter.wants_frame(false, &before, &m),
+        "a tick that changes nothing draws nothing"
+    );
+    assert!(
+        painter.sleep_for(&m, later) >= Duration::from_millis(500),
+        "idle: no 120 ms ticks"
+    );
+}
+
+#[test]
+fn a_spinner_keeps_the_clock_ticking_and_input_draws() {
+    let mut m = model_with(20, 160, 48);
+    m.thread.contact = Some("someone".into());
+    m.thread.loading = Some(99);
+    let painter = Painter { animating: draw(&m) };
+    assert!(painter.animating, "the loading thread shows a spinner");
+    assert_eq!(painter.sleep_for(&m, m.now), ANIMATION);
+    let before = Clocked::of(&m);
+    assert!(painter.wants_frame(false, &before, &m));
+    let idle = Painter::default();
+    assert!(idle.wants_frame(true, &before, &m), "input or a result always draws");
+}
+
+#[test]
+fn a_toast_ending_draws_and_is_woken_for() {
+    let mut m = idle_model();
+    let now = m.now;
+    m.status.push(crate::tui::model::ToastKind::Info, "saved", now);
+    let painter = Painter::default();
+    assert!(painter.sleep_for(&m, now) <= Duration::from_millis(4001));
+    let before = Clocked::of(&m);
+    update(&mut m, Msg::Tick(now + chrono::Duration::seconds(5)));
+    assert!(m.status.toasts.is_empty());
+    assert!(painter.wants_frame(false, &before, &m), "the toast went away");
+}

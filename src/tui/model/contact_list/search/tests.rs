@@ -1,0 +1,48 @@
+use super::*;
+
+fn job(query: &str, hay: &[&str], within: Option<Vec<u32>>) -> SearchJob {
+    SearchJob {
+        generation: 1,
+        query: query.into(),
+        hay: Arc::new(hay.iter().map(|h| Box::from(*h)).collect()),
+        within,
+        layout: 0,
+        version: 0,
+        latest: Arc::new(AtomicU64::new(1)),
+    }
+}
+
+#[test]
+fn finds_fuzzy_matches_best_first() {
+    let done = job("ana", &["Bob +55", "Ana Silva +55 vip", "Banana +1"], None)
+        .run()
+        .unwrap();
+    assert_eq!(done.matches, vec![1, 2]);
+}
+
+#[test]
+fn narrowing_searches_only_the_given_rows() {
+    let done = job("ana", &["Ana", "Ana", "Ana"], Some(vec![2, 0])).run().unwrap();
+    assert_eq!(done.matches, vec![0, 2], "ties in list order");
+}
+
+#[test]
+fn a_run_superseded_by_a_newer_query_reports_nothing() {
+    let j = job("a", &["a"; 10], None);
+    j.latest.store(2, Ordering::Relaxed);
+    assert!(j.run().is_none());
+}
+
+#[test]
+fn only_a_plain_extension_of_the_same_store_narrows() {
+    let s = Search {
+        query: "an".into(),
+        matched: "an".into(),
+        matches: vec![3, 1],
+        ..Default::default()
+    };
+    assert_eq!(s.narrowable("ana", 0, 0), Some(vec![3, 1]));
+    assert_eq!(s.narrowable("an !x", 0, 0), None, "operators may widen");
+    assert_eq!(s.narrowable("a", 0, 0), None, "shorter widens");
+    assert_eq!(s.narrowable("ana", 0, 1), None, "the store changed");
+}
