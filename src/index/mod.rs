@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
+pub use open::{Health, inspect};
 pub use search::fts_query;
 pub use store::{CachedThread, Order, SyncState, Thread};
 

@@ -141,3 +141,35 @@ fn move_aside(path: &Path) -> Result<PathBuf, IndexError> {
     }
     Ok(aside)
 }
+
+/// What an index file holds, read without changing it (for `doctor`).
+pub enum Health {
+    /// No file yet.
+    Missing,
+    /// Ours and readable.
+    Usable { contacts: i64 },
+    /// Would be moved aside on the next open; says why.
+    Unusable(String),
+}
+
+pub fn inspect(path: &Path) -> Health {
+    if !path.exists() {
+        return Health::Missing;
+    }
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = match Connection::open_with_flags(path, flags) {
+        Ok(c) => c,
+        Err(e) => return Health::Unusable(e.to_string()),
+    };
+    match schema::check(&conn) {
+        Err(e) => Health::Unusable(e.to_string()),
+        Ok(Some(Unusable::Newer(v))) => Health::Unusable(format!("written by a newer frontdesk (schema {v})")),
+        Ok(Some(Unusable::Foreign)) => Health::Unusable("not a frontdesk index".into()),
+        // A file created but not set up yet has no tables: nothing in it.
+        Ok(None) => Health::Usable {
+            contacts: conn
+                .query_row("SELECT count(*) FROM contacts", [], |r| r.get(0))
+                .unwrap_or(0),
+        },
+    }
+}

@@ -30,6 +30,10 @@ pub const DEFAULT_SYNC_RATE: f64 = 5.0;
 /// A full sync starts its walk again after a failure this many times.
 pub const MAX_RESTARTS: u32 = 8;
 
+/// Walks a full sync starts again after a 429 the client's own retries did
+/// not get past, before it gives up.
+pub const MAX_RATE_LIMITED: u32 = 32;
+
 /// Pages in a row that must match the index to end an incremental pass.
 pub const MATCHING_RUN: u32 = 2;
 
@@ -55,7 +59,7 @@ pub enum SyncError {
 #[derive(Debug, Clone)]
 pub struct Budget {
     rate: f64,
-    /// The pace asked for; a 429 lowers `rate`, good answers bring it back.
+    /// The pace asked for; 429s lower `rate` to no less than an eighth of it.
     ceiling: f64,
     tokens: f64,
     last: Instant,
@@ -98,22 +102,25 @@ impl Budget {
             self.last = Instant::now();
         }
         self.tokens -= 1.0;
-        // Additive increase after the multiplicative decrease of a 429: a
-        // twentieth of the asked pace per request, so one bad moment does
-        // not leave the sync crawling for the rest of the walk.
-        self.rate = (self.rate + self.ceiling / 20.0).min(self.ceiling);
     }
 
     /// After a 429: no request for `wait` (one second when the server did
-    /// not say), and half the pace (at least one request every two
-    /// seconds), climbing back to the asked pace as requests go through.
+    /// not say), and half the pace from now on (never below an eighth of
+    /// the asked pace, nor one request every two seconds, so a few 429s
+    /// cannot leave a sync crawling).
     pub fn back_off(&mut self, wait: Option<Duration>) {
         let wait = wait.unwrap_or(Duration::from_secs(1)).min(Duration::from_secs(60));
         self.paused_until = Some(Instant::now() + wait);
         if !self.unlimited() {
-            self.rate = (self.rate / 2.0).max(0.5);
+            self.rate = (self.rate / 2.0).max(0.5).max(self.ceiling / 8.0);
             self.tokens = self.tokens.min(1.0);
         }
+    }
+
+    /// After another passing failure (a 5xx, a timeout): no request for
+    /// `wait`, the pace unchanged; only a 429 speaks of the pace.
+    pub fn pause(&mut self, wait: Duration) {
+        self.paused_until = Some(Instant::now() + wait);
     }
 
     /// The current pace, requests per second (infinite: no limit).
@@ -157,6 +164,7 @@ pub async fn full_sync(
     let mut seen: HashSet<String> = HashSet::new();
     let mut report = FullReport::default();
     let mut expected = None;
+    let mut rate_limited = 0u32;
     'walk: loop {
         let mut pages = client.walk_contacts_complete(ContactFilter::default());
         loop {
@@ -176,13 +184,16 @@ pub async fn full_sync(
                     index.set_walk_progress(started, now.done, now.expected)?;
                     progress(now);
                 }
+                // A 429 is the account's shared limit speaking, not a
+                // failure: it slows the walk down and has a cap of its own.
+                Some(Err(ApiError::RateLimited { retry_after })) if rate_limited < MAX_RATE_LIMITED => {
+                    rate_limited += 1;
+                    budget.back_off(retry_after);
+                    continue 'walk;
+                }
                 Some(Err(e)) if transient(&e) && report.restarts < MAX_RESTARTS => {
                     report.restarts += 1;
-                    let wait = match &e {
-                        ApiError::RateLimited { retry_after } => *retry_after,
-                        _ => Some(Duration::from_millis(500) * report.restarts),
-                    };
-                    budget.back_off(wait);
+                    budget.pause(Duration::from_millis(500) * report.restarts);
                     continue 'walk;
                 }
                 Some(Err(e)) => return Err(e.into()),
