@@ -228,11 +228,9 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<(), CliError> {
     let tty = std::io::stdout().is_terminal();
     let size = crossterm::terminal::size().ok();
     checks.extend(terminal_checks(&|k| std::env::var(k).ok(), tty, size));
-    checks.push(check(
-        "index",
-        Verdict::Ok,
-        "none: this version keeps no local index file",
-    ));
+    if let Some(s) = &settings {
+        checks.push(index_check(s));
+    }
 
     let mut doc = String::new();
     for c in &checks {
@@ -249,6 +247,54 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<(), CliError> {
         Ok(())
     } else {
         Err(CliError::Other(format!("doctor found {bad} problem(s)")))
+    }
+}
+
+/// The account's local index file: where it is, whether it is usable, and
+/// whether others can read it. Read-only: doctor changes nothing.
+fn index_check(settings: &Settings) -> Check {
+    let Some(base_url) = settings.base_url.as_deref() else {
+        return check("index", Verdict::Ok, "no account configured, so no local index");
+    };
+    match crate::index::default_path(&settings.profile, base_url) {
+        Some(path) => index_file_check(&path),
+        None => check(
+            "index",
+            Verdict::Warn,
+            "no cache directory (HOME is not set); fix: set HOME, or pass --no-cache",
+        ),
+    }
+}
+
+fn index_file_check(path: &std::path::Path) -> Check {
+    use crate::index::Health;
+    let shown = path.display();
+    match crate::index::inspect(path) {
+        Health::Missing => check(
+            "index",
+            Verdict::Ok,
+            format!("none yet at {shown}; frontdesk sync creates it"),
+        ),
+        Health::Unusable(why) => check(
+            "index",
+            Verdict::Fail,
+            format!("{shown}: {why}; fix: frontdesk cache clear"),
+        ),
+        Health::Usable { contacts } => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = std::fs::metadata(path).map(|m| m.permissions().mode()).unwrap_or(0);
+                if mode & 0o077 != 0 {
+                    return check(
+                        "index",
+                        Verdict::Warn,
+                        format!("{shown} can be read by others (customers' data); fix: chmod 600 {shown}"),
+                    );
+                }
+            }
+            check("index", Verdict::Ok, format!("{shown}: {contacts} contacts"))
+        }
     }
 }
 

@@ -27,3 +27,32 @@ fn clock_skew_from_the_date_header() {
     assert!(c.text.contains("300s ahead"), "{}", c.text);
     assert_eq!(clock(None, now).verdict, Verdict::Warn);
 }
+
+#[test]
+fn the_index_line_reads_the_file_without_changing_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("frontdesk/index.sqlite");
+    let missing = index_file_check(&path);
+    assert_eq!(missing.verdict, Verdict::Ok);
+    assert!(missing.text.contains("none yet"), "{}", missing.text);
+
+    drop(crate::index::Index::open(&path).unwrap());
+    let good = index_file_check(&path);
+    assert_eq!(good.verdict, Verdict::Ok, "{}", good.text);
+    assert!(good.text.contains("0 contacts"), "{}", good.text);
+
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let open = index_file_check(&path);
+        assert_eq!(open.verdict, Verdict::Warn);
+        assert!(open.text.contains("chmod 600"), "{}", open.text);
+    }
+
+    std::fs::write(&path, b"not a database at all, just text that is long enough").unwrap();
+    let bad = index_file_check(&path);
+    assert_eq!(bad.verdict, Verdict::Fail, "{}", bad.text);
+    assert!(bad.text.contains("frontdesk cache clear"), "{}", bad.text);
+    assert!(path.exists(), "doctor moved nothing aside");
+}
