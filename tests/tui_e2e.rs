@@ -18,6 +18,33 @@ struct Screen {
     raw: Vec<u8>,
 }
 
+/// Feeds everything the app writes into a vt100 screen of `rows` x `cols`
+/// (and the raw bytes), on a thread that ends with the terminal.
+fn watch(
+    master: &dyn portable_pty::MasterPty,
+    rows: u16,
+    cols: u16,
+) -> (Arc<Mutex<Screen>>, std::thread::JoinHandle<()>) {
+    let screen = Arc::new(Mutex::new(Screen {
+        parser: vt100::Parser::new(NonZeroU16::new(rows).unwrap(), NonZeroU16::new(cols).unwrap(), 0),
+        raw: Vec::new(),
+    }));
+    let mut reader = master.try_clone_reader().unwrap();
+    let feed = screen.clone();
+    let thread = std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            let mut s = feed.lock().unwrap();
+            s.parser.process(&buf[..n]);
+            s.raw.extend_from_slice(&buf[..n]);
+        }
+    });
+    (screen, thread)
+}
+
 fn wait_for(screen: &Arc<Mutex<Screen>>, what: &str, deadline: Duration, ok: impl Fn(&vt100::Screen) -> bool) {
     let end = Instant::now() + deadline;
     loop {
@@ -181,25 +208,7 @@ async fn triage_in_a_pseudo_terminal() {
     let mut child = pair.slave.spawn_command(cmd).unwrap();
     drop(pair.slave);
 
-    let screen = Arc::new(Mutex::new(Screen {
-        parser: vt100::Parser::new(NonZeroU16::new(30).unwrap(), NonZeroU16::new(100).unwrap(), 0),
-        raw: Vec::new(),
-    }));
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let feed = screen.clone();
-    let reader_thread = std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        loop {
-            match reader.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    let mut s = feed.lock().unwrap();
-                    s.parser.process(&buf[..n]);
-                    s.raw.extend_from_slice(&buf[..n]);
-                }
-            }
-        }
-    });
+    let (screen, reader_thread) = watch(&*pair.master, 30, 100);
     let mut keys = pair.master.take_writer().unwrap();
     let mut press = |bytes: &[u8]| {
         keys.write_all(bytes).unwrap();
@@ -394,23 +403,7 @@ fn demo_quits_cleanly_on(signal: &str) {
     }
     let mut child = pair.slave.spawn_command(cmd).unwrap();
     drop(pair.slave);
-    let screen = Arc::new(Mutex::new(Screen {
-        parser: vt100::Parser::new(NonZeroU16::new(24).unwrap(), NonZeroU16::new(80).unwrap(), 0),
-        raw: Vec::new(),
-    }));
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let feed = screen.clone();
-    let reader_thread = std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            let mut s = feed.lock().unwrap();
-            s.parser.process(&buf[..n]);
-            s.raw.extend_from_slice(&buf[..n]);
-        }
-    });
+    let (screen, reader_thread) = watch(&*pair.master, 24, 80);
     // Narrow: one pane with its tab strip; DEMO in the status bar.
     wait_for(&screen, "the demo list", Duration::from_secs(30), |s| {
         let c = s.contents();
@@ -507,18 +500,7 @@ async fn delete_a_sent_message_from_the_thread() {
     cmd.env("TERM", "xterm-256color");
     let mut child = pair.slave.spawn_command(cmd).unwrap();
     drop(pair.slave);
-    let screen = Arc::new(Mutex::new(Screen {
-        parser: vt100::Parser::new(NonZeroU16::new(30).unwrap(), NonZeroU16::new(100).unwrap(), 0),
-        raw: Vec::new(),
-    }));
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let feed = screen.clone();
-    let reader_thread = std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n @ 1..) = reader.read(&mut buf) {
-            feed.lock().unwrap().parser.process(&buf[..n]);
-        }
-    });
+    let (screen, reader_thread) = watch(&*pair.master, 30, 100);
     let mut keys = pair.master.take_writer().unwrap();
     let mut press = |bytes: &[u8]| {
         keys.write_all(bytes).unwrap();
@@ -614,23 +596,7 @@ async fn first_run_sets_up_an_account_after_checking_the_key() {
     }
     let mut child = pair.slave.spawn_command(cmd).unwrap();
     drop(pair.slave);
-    let screen = Arc::new(Mutex::new(Screen {
-        parser: vt100::Parser::new(NonZeroU16::new(24).unwrap(), NonZeroU16::new(100).unwrap(), 0),
-        raw: Vec::new(),
-    }));
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let feed = screen.clone();
-    let reader_thread = std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            let mut s = feed.lock().unwrap();
-            s.parser.process(&buf[..n]);
-            s.raw.extend_from_slice(&buf[..n]);
-        }
-    });
+    let (screen, reader_thread) = watch(&*pair.master, 24, 100);
     let mut input = pair.master.take_writer().unwrap();
     let mut send = |s: &str| {
         input.write_all(s.as_bytes()).unwrap();
