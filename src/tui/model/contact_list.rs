@@ -19,6 +19,7 @@ pub use search::{Search, SearchDone, SearchJob};
 pub use store::{ContactStore, Haystacks, Row};
 
 use crate::api::{Contact, ContactFilter};
+use crate::tui::model::scroll::Scroll;
 use crate::tui::msg::{ReqId, WriteKind};
 
 /// A write in flight on one contact.
@@ -149,22 +150,17 @@ impl ContactList {
         self.store.update(uuid, |r| r.seen = Some(at));
     }
 
-    /// Keeps `selected` in range and on screen for a window of `height` rows.
+    /// Keeps `selected` in range and on screen for a window of `height` rows
+    /// (the one scroll rule of every selectable list: `model/scroll.rs`).
     pub fn clamp(&mut self, height: usize) {
         let len = self.visible_len();
         let v = &mut self.view;
-        if len == 0 {
-            v.selected = 0;
-            v.offset = 0;
-            return;
-        }
-        v.selected = v.selected.min(len - 1);
-        let height = height.max(1);
-        if v.selected < v.offset {
-            v.offset = v.selected;
-        } else if v.selected >= v.offset + height {
-            v.offset = v.selected + 1 - height;
-        }
-        v.offset = v.offset.min(len.saturating_sub(1));
+        let mut scroll = Scroll {
+            selected: v.selected,
+            offset: v.offset,
+        };
+        scroll.clamp(len, height);
+        v.selected = scroll.selected;
+        v.offset = scroll.offset;
     }
 }
