@@ -171,13 +171,9 @@ fn a_file_that_is_not_a_database_ends_serve_with_a_clear_error() {
     assert!(out.stdout.is_empty());
 }
 
-#[test]
-fn every_500_is_logged_to_stderr_with_its_cause() {
-    let mut child = serve(&["--fail-rate", "1"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+/// The base URL and key from `serve`'s two ready lines, and its stdout
+/// (kept open by the caller so the server never writes to a closed pipe).
+fn ready_lines(child: &mut std::process::Child) -> (String, String, BufReader<std::process::ChildStdout>) {
     let mut out = BufReader::new(child.stdout.take().unwrap());
     let (mut l1, mut l2) = (String::new(), String::new());
     out.read_line(&mut l1).unwrap();
@@ -188,6 +184,17 @@ fn every_500_is_logged_to_stderr_with_its_cause() {
         .unwrap()
         .to_string();
     let key = l2.trim().strip_prefix("frontdesk serve: api key ").unwrap().to_string();
+    (base, key, out)
+}
+
+#[test]
+fn every_500_is_logged_to_stderr_with_its_cause() {
+    let mut child = serve(&["--fail-rate", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (base, key, _stdout) = ready_lines(&mut child);
     let status = common::runtime().block_on(async {
         let raw = common::Raw::at(&base, &key);
         raw.get("/contacts").await.0
@@ -221,16 +228,7 @@ fn a_low_descriptor_limit_and_80_slow_clients_do_not_starve_others() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let (mut l1, mut l2) = (String::new(), String::new());
-    out.read_line(&mut l1).unwrap();
-    out.read_line(&mut l2).unwrap();
-    let base = l1
-        .trim()
-        .strip_prefix("frontdesk serve: listening on ")
-        .unwrap()
-        .to_string();
-    let key = l2.trim().strip_prefix("frontdesk serve: api key ").unwrap().to_string();
+    let (base, key, _stdout) = ready_lines(&mut child);
     let addr = base.trim_start_matches("http://").trim_end_matches("/v1").to_string();
     let status = common::runtime().block_on(async {
         use tokio::io::AsyncWriteExt;
