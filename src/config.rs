@@ -64,6 +64,21 @@ pub struct GlobalArgs {
     /// Config file to read instead of the platform's default [env: FRONTDESK_CONFIG]
     #[arg(long, global = true)]
     pub config: Option<PathBuf>,
+    /// Keep the local index in memory only: nothing about the account is
+    /// written to disk (config: cache = false)
+    #[arg(long, global = true)]
+    pub no_cache: bool,
+    /// Background requests per second while syncing the local index, 0 for
+    /// no limit (config: sync_rate; default 5)
+    #[arg(long, global = true, value_name = "PER_SECOND", value_parser = parse_rate)]
+    pub sync_rate: Option<f64>,
+}
+
+fn parse_rate(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(r) if r.is_finite() && r >= 0.0 => Ok(r),
+        _ => Err(format!("`{s}` is not a number of requests per second (0 or more)")),
+    }
 }
 
 /// What `doctor` and `config check` say when the key came from `--api-key`.
@@ -122,6 +137,13 @@ pub struct Settings {
     pub refresh_interval: Duration,
     /// Ring the terminal bell on a new message.
     pub bell: bool,
+    /// Keep the local index on disk (`cache`, `--no-cache`).
+    pub cache: bool,
+    /// Background requests per second for syncing (`sync_rate`, `--sync-rate`;
+    /// 0: no limit).
+    pub sync_rate: f64,
+    /// How often the TUI walks the whole account again (`full_sync_minutes`).
+    pub full_sync_interval: Duration,
     /// Where the config file is (whether or not it exists).
     pub config_path: Option<PathBuf>,
     /// Warnings to show the user (e.g. a key in a file others can read).
@@ -168,6 +190,8 @@ pub struct ConfigError(pub String);
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(15);
 /// Default refresh interval of the TUI.
 pub const DEFAULT_REFRESH: Duration = Duration::from_secs(5);
+/// How often the TUI walks the whole account again unless configured.
+pub const DEFAULT_FULL_SYNC: Duration = Duration::from_secs(30 * 60);
 /// The profile used when none is chosen.
 pub const DEFAULT_PROFILE: &str = "default";
 
@@ -313,6 +337,26 @@ pub fn load_from(
     let timeout = secs("timeout_secs", chosen.timeout_secs, top.timeout_secs, DEFAULT_TIMEOUT)?;
     let refresh_interval = secs("refresh_secs", chosen.refresh_secs, top.refresh_secs, DEFAULT_REFRESH)?;
     let bell = chosen.bell.or(top.bell).unwrap_or(false);
+    let sync_rate = match (args.sync_rate, file.sync_rate) {
+        (Some(r), _) => r,
+        (None, Some(r)) if r.is_finite() && r >= 0.0 => r,
+        (None, Some(_)) => {
+            return Err(ConfigError(format!(
+                "{shown_path}: sync_rate must be a number of requests per second, 0 or more"
+            )));
+        }
+        (None, None) => crate::index::sync::DEFAULT_SYNC_RATE,
+    };
+    let full_sync_interval = match file.full_sync_minutes {
+        None => DEFAULT_FULL_SYNC,
+        Some(0) => {
+            return Err(ConfigError(format!(
+                "{shown_path}: full_sync_minutes must be at least 1"
+            )));
+        }
+        Some(n) => Duration::from_secs(n.saturating_mul(60)),
+    };
+    let cache = !args.no_cache && file.cache.unwrap_or(true);
     for (name, set) in [
         ("timeout_secs", chosen.timeout_secs.or(top.timeout_secs).is_some()),
         ("refresh_secs", chosen.refresh_secs.or(top.refresh_secs).is_some()),
@@ -339,6 +383,9 @@ pub fn load_from(
         timeout,
         refresh_interval,
         bell,
+        cache,
+        sync_rate,
+        full_sync_interval,
         config_path: path,
         warnings,
         looks: Looks {

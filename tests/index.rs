@@ -49,7 +49,7 @@ async fn a_full_sync_equals_a_fresh_cursor_walk() {
     let api = client(&srv, 3);
     let mut index = Index::in_memory().unwrap();
     let mut last = None;
-    let report = full_sync(&api, &mut index, &mut unlimited(), &mut |p| last = Some(p))
+    let report = full_sync(&api, &mut index, &unlimited(), &mut |p| last = Some(p))
         .await
         .unwrap();
     assert_eq!((report.seen, report.changed, report.removed), (250, 250, 0));
@@ -77,9 +77,7 @@ async fn one_incremental_pass_brings_in_exactly_what_another_client_changed() {
     let srv = common::spawn(common::config(300, 11)).await;
     let api = client(&srv, 3);
     let mut index = Index::in_memory().unwrap();
-    full_sync(&api, &mut index, &mut unlimited(), &mut |_| {})
-        .await
-        .unwrap();
+    full_sync(&api, &mut index, &unlimited(), &mut |_| {}).await.unwrap();
 
     // Another client closes, reassigns, retags and writes to ten contacts
     // among the newest, and creates one.
@@ -132,7 +130,7 @@ async fn one_incremental_pass_brings_in_exactly_what_another_client_changed() {
         .await
         .unwrap();
 
-    let report = incremental_sync(&api, &mut index, &mut unlimited()).await.unwrap();
+    let report = incremental_sync(&api, &mut index, &unlimited()).await.unwrap();
     assert_eq!(report.changed, 11, "the ten changed contacts and the new one");
     assert!(report.requests <= 2 + 3, "{} requests", report.requests);
     assert_eq!(indexed(&index), fresh_walk(&api).await);
@@ -140,7 +138,7 @@ async fn one_incremental_pass_brings_in_exactly_what_another_client_changed() {
     assert_eq!(index.search("newcomer", 5).unwrap()[0].0, new.uuid);
 
     // Nothing changed since: the first two pages match.
-    let again = incremental_sync(&api, &mut index, &mut unlimited()).await.unwrap();
+    let again = incremental_sync(&api, &mut index, &unlimited()).await.unwrap();
     assert_eq!((again.requests, again.changed), (2, 0));
 }
 
@@ -163,9 +161,7 @@ async fn contacts_deleted_on_the_server_disappear_after_a_full_pass() {
     let srv = common::spawn(db_config(dir.path(), 120)).await;
     let api = client(&srv, 3);
     let mut index = Index::in_memory().unwrap();
-    full_sync(&api, &mut index, &mut unlimited(), &mut |_| {})
-        .await
-        .unwrap();
+    full_sync(&api, &mut index, &unlimited(), &mut |_| {}).await.unwrap();
     let gone: Vec<String> = index
         .list(Order::Name, 5, 0)
         .unwrap()
@@ -176,9 +172,7 @@ async fn contacts_deleted_on_the_server_disappear_after_a_full_pass() {
     for uuid in &gone {
         conn.execute("DELETE FROM contacts WHERE uuid = ?1", [uuid]).unwrap();
     }
-    let report = full_sync(&api, &mut index, &mut unlimited(), &mut |_| {})
-        .await
-        .unwrap();
+    let report = full_sync(&api, &mut index, &unlimited(), &mut |_| {}).await.unwrap();
     assert_eq!(report.removed, 5);
     assert_eq!(index.count().unwrap(), 115);
     for uuid in &gone {
@@ -198,7 +192,7 @@ async fn a_full_sync_of_10000_contacts_survives_faults_and_a_rate_limit() {
     .await;
     let api = client(&srv, 4);
     let mut index = Index::in_memory().unwrap();
-    let report = full_sync(&api, &mut index, &mut Budget::new(25.0), &mut |_| {})
+    let report = full_sync(&api, &mut index, &Budget::new(25.0), &mut |_| {})
         .await
         .unwrap();
     let ours: HashSet<String> = indexed(&index).into_keys().collect();
@@ -227,10 +221,10 @@ fn two_handles_syncing_one_file_at_once_leave_it_consistent() {
                     let opened = Index::open(&path).unwrap();
                     assert!(opened.warning.is_none(), "{:?}", opened.warning);
                     let mut index = opened.index;
-                    full_sync(&api, &mut index, &mut Budget::new(0.0), &mut |_| {})
+                    full_sync(&api, &mut index, &Budget::new(0.0), &mut |_| {})
                         .await
                         .unwrap();
-                    incremental_sync(&api, &mut index, &mut Budget::new(0.0)).await.unwrap();
+                    incremental_sync(&api, &mut index, &Budget::new(0.0)).await.unwrap();
                 });
             })
         })
@@ -267,7 +261,7 @@ async fn a_contact_created_during_a_full_walk_arrives_with_the_next_pass() {
     });
     let mut index = Index::in_memory().unwrap();
     let mut first = true;
-    full_sync(&api, &mut index, &mut Budget::new(10.0), &mut |_| {
+    full_sync(&api, &mut index, &Budget::new(10.0), &mut |_| {
         if std::mem::take(&mut first) {
             started.notify_one();
         }
@@ -275,7 +269,7 @@ async fn a_contact_created_during_a_full_walk_arrives_with_the_next_pass() {
     .await
     .unwrap();
     let new = creator.await.unwrap();
-    incremental_sync(&api, &mut index, &mut unlimited()).await.unwrap();
+    incremental_sync(&api, &mut index, &unlimited()).await.unwrap();
     assert_eq!(index.get(&new.uuid).unwrap().unwrap().name, "Midwalk Mo");
     assert_eq!(index.count().unwrap(), 301);
     assert_eq!(indexed(&index), fresh_walk(&api).await);

@@ -40,6 +40,10 @@ pub(super) struct FileConfig {
     pub theme: Option<String>,
     pub mouse: Option<bool>,
     pub title: Option<bool>,
+    /// Keep the local index on disk (default true).
+    pub cache: Option<bool>,
+    pub sync_rate: Option<f64>,
+    pub full_sync_minutes: Option<u64>,
     /// Read by hand (`key_entries`), with lines.
     #[serde(skip)]
     pub keys: Vec<KeyEntry>,
@@ -82,6 +86,9 @@ const TOP_KEYS: &[&str] = &[
     "theme",
     "mouse",
     "title",
+    "cache",
+    "sync_rate",
+    "full_sync_minutes",
     "keys",
 ];
 const PROFILE_KEYS: &[&str] = &[

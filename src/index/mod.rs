@@ -10,6 +10,7 @@
 //! caller gets a one-line warning to show.
 
 mod open;
+mod preview;
 mod schema;
 mod search;
 mod store;
@@ -21,8 +22,9 @@ use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
 pub use open::{Health, inspect};
+pub use preview::{Preview, Wanted, Who};
 pub use search::fts_query;
-pub use store::{CachedThread, Order, SyncState, Thread};
+pub use store::{CachedThread, Changes, Order, SyncState, Thread};
 
 /// What can go wrong using the index once it is open.
 #[derive(Debug, thiserror::Error)]
@@ -39,6 +41,8 @@ pub enum IndexError {
 pub struct Index {
     conn: Connection,
     path: Option<PathBuf>,
+    /// What changed since the last [`Index::take_changes`], when recorded.
+    journal: Option<store::Journal>,
 }
 
 impl std::fmt::Debug for Index {
@@ -67,7 +71,11 @@ impl Index {
     /// An index kept in memory only (`--no-cache`).
     pub fn in_memory() -> Result<Index, IndexError> {
         let conn = Connection::open_in_memory()?;
-        let mut index = Index { conn, path: None };
+        let mut index = Index {
+            conn,
+            path: None,
+            journal: None,
+        };
         schema::migrate(&mut index.conn)?;
         Ok(index)
     }
@@ -75,6 +83,39 @@ impl Index {
     /// The file behind the index; `None` in memory.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
+    }
+}
+
+/// Access to an index for code that may hold it alone ([`Index`]) or
+/// share it between tasks ([`SharedIndex`]): each call holds it only for
+/// the closure, never across an `.await`.
+pub trait IndexAccess: Send {
+    fn with<R>(&mut self, f: impl FnOnce(&mut Index) -> R) -> R;
+}
+
+impl IndexAccess for Index {
+    fn with<R>(&mut self, f: impl FnOnce(&mut Index) -> R) -> R {
+        f(self)
+    }
+}
+
+/// An index shared by the tasks of one process (the TUI's sync worker and
+/// its searches). Clones share it.
+#[derive(Debug, Clone)]
+pub struct SharedIndex(std::sync::Arc<std::sync::Mutex<Index>>);
+
+impl SharedIndex {
+    pub fn new(index: Index) -> SharedIndex {
+        SharedIndex(std::sync::Arc::new(std::sync::Mutex::new(index)))
+    }
+}
+
+impl IndexAccess for SharedIndex {
+    fn with<R>(&mut self, f: impl FnOnce(&mut Index) -> R) -> R {
+        // A panic while holding it leaves SQLite itself consistent (each
+        // write is one transaction): go on with it.
+        let mut guard = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        f(&mut guard)
     }
 }
 

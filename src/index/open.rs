@@ -124,6 +124,7 @@ fn try_open(path: &Path) -> Result<Index, Failure> {
     Ok(Index {
         conn,
         path: Some(path.to_path_buf()),
+        journal: None,
     })
 }
 

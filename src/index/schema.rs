@@ -46,6 +46,14 @@ const MIGRATIONS: &[&str] = &[
         tokenize = 'unicode61 remove_diacritics 2',
         prefix = '2 3'
     );",
+    // 2: the last message of each cached page, for the list's previews.
+    // Pages cached before it are marked stale (no activity), so they are
+    // fetched again and get one.
+    "ALTER TABLE messages ADD COLUMN last_status TEXT;
+    ALTER TABLE messages ADD COLUMN last_text TEXT;
+    ALTER TABLE messages ADD COLUMN last_at TEXT;
+    UPDATE messages SET activity = NULL;
+    CREATE INDEX contacts_open_by_activity ON contacts (activity DESC) WHERE closed_at IS NULL;",
 ];
 
 /// The schema version this build writes.

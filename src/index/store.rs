@@ -14,7 +14,7 @@ pub(crate) fn stamp(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Micros, true)
 }
 
-fn parse_stamp(s: Option<String>) -> Option<DateTime<Utc>> {
+pub(crate) fn parse_stamp(s: Option<String>) -> Option<DateTime<Utc>> {
     s.and_then(|s| DateTime::parse_from_rfc3339(&s).ok())
         .map(|t| t.with_timezone(&Utc))
 }
@@ -50,19 +50,72 @@ pub struct SyncState {
     pub walk_expected: Option<u64>,
 }
 
+/// Uuids changed or removed since the journal was last read.
+#[derive(Debug, Default)]
+pub(crate) struct Journal {
+    upserted: Vec<String>,
+    removed: Vec<String>,
+}
+
+/// What changed in the index: the contacts stored new or changed (as
+/// stored now) and the uuids removed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Changes {
+    pub upserted: Vec<Contact>,
+    pub removed: Vec<String>,
+}
+
+impl Changes {
+    pub fn is_empty(&self) -> bool {
+        self.upserted.is_empty() && self.removed.is_empty()
+    }
+}
+
 impl Index {
+    /// Starts (or stops) recording what changes, for [`Index::take_changes`].
+    pub fn record_changes(&mut self, on: bool) {
+        self.journal = on.then(Journal::default);
+    }
+
+    /// What changed since the last call (empty when not recording). A
+    /// contact changed then removed is reported removed only.
+    pub fn take_changes(&mut self) -> Result<Changes, IndexError> {
+        let Some(journal) = self.journal.as_mut() else {
+            return Ok(Changes::default());
+        };
+        let Journal { upserted, removed } = std::mem::take(journal);
+        let gone: HashSet<&str> = removed.iter().map(String::as_str).collect();
+        let mut seen = HashSet::new();
+        let mut out = Changes::default();
+        for uuid in upserted {
+            if gone.contains(uuid.as_str()) || !seen.insert(uuid.clone()) {
+                continue;
+            }
+            if let Some(c) = self.get(&uuid)? {
+                out.upserted.push(c);
+            }
+        }
+        out.removed = removed;
+        Ok(out)
+    }
+
     /// Stores `contacts` (insert or replace) in one transaction, marking
     /// them seen at `seen_at`. Returns how many were new or changed.
     pub fn upsert_contacts(&mut self, contacts: &[Contact], seen_at: DateTime<Utc>) -> Result<usize, IndexError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let seen = stamp(seen_at);
         let mut changed = 0;
+        let mut stored = Vec::new();
         for c in contacts {
             if upsert_one(&tx, c, &seen)? {
                 changed += 1;
+                stored.push(c.uuid.clone());
             }
         }
         tx.commit()?;
+        if let Some(j) = self.journal.as_mut() {
+            j.upserted.extend(stored);
+        }
         Ok(changed)
     }
 
@@ -80,7 +133,11 @@ impl Index {
             remove_one(&tx, uuid)?;
         }
         tx.commit()?;
-        Ok(stale.len())
+        let n = stale.len();
+        if let Some(j) = self.journal.as_mut() {
+            j.removed.extend(stale);
+        }
+        Ok(n)
     }
 
     /// One contact.
@@ -149,17 +206,7 @@ impl Index {
         messages: &[Message],
     ) -> Result<(), IndexError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        tx.execute(
-            "INSERT INTO messages (contact_uuid, activity, fetched_at, json) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (contact_uuid) DO UPDATE SET activity = ?2, fetched_at = ?3, json = ?4",
-            params![
-                uuid,
-                activity.map(stamp),
-                stamp(Utc::now()),
-                serde_json::to_string(messages)?
-            ],
-        )?;
-        super::search::reindex(&tx, uuid)?;
+        put_messages(&tx, uuid, activity, &stamp(Utc::now()), messages)?;
         tx.commit()?;
         Ok(())
     }
@@ -169,12 +216,7 @@ impl Index {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let now = stamp(Utc::now());
         for (uuid, activity, messages) in threads {
-            tx.execute(
-                "INSERT INTO messages (contact_uuid, activity, fetched_at, json) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (contact_uuid) DO UPDATE SET activity = ?2, fetched_at = ?3, json = ?4",
-                params![uuid, activity.map(stamp), now, serde_json::to_string(messages)?],
-            )?;
-            super::search::reindex(&tx, uuid)?;
+            put_messages(&tx, uuid, *activity, &now, messages)?;
         }
         tx.commit()?;
         Ok(())
@@ -305,6 +347,34 @@ fn upsert_one(tx: &Transaction<'_>, c: &Contact, seen: &str) -> Result<bool, Ind
     )?;
     super::search::reindex(tx, &c.uuid)?;
     Ok(true)
+}
+
+/// Keeps one contact's latest page, its last message's preview columns,
+/// and its search row.
+fn put_messages(
+    tx: &Transaction<'_>,
+    uuid: &str,
+    activity: Option<DateTime<Utc>>,
+    fetched_at: &str,
+    messages: &[Message],
+) -> Result<(), IndexError> {
+    let (status, text, at) = super::preview::columns(messages);
+    tx.execute(
+        "INSERT INTO messages (contact_uuid, activity, fetched_at, json, last_status, last_text, last_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT (contact_uuid) DO UPDATE SET activity = ?2, fetched_at = ?3, json = ?4,
+             last_status = ?5, last_text = ?6, last_at = ?7",
+        params![
+            uuid,
+            activity.map(stamp),
+            fetched_at,
+            serde_json::to_string(messages)?,
+            status,
+            text,
+            at
+        ],
+    )?;
+    super::search::reindex(tx, uuid)
 }
 
 fn remove_one(tx: &Transaction<'_>, uuid: &str) -> Result<(), IndexError> {

@@ -15,14 +15,16 @@
 //! than failing the sync.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::Utc;
 use futures::StreamExt;
 use tokio::time::Instant;
 
-use super::{Index, IndexError};
-use crate::api::{ApiError, Client, Contact, ContactFilter, CursorGuard, PageRequest};
+use super::{Index, IndexAccess, IndexError, Preview, Wanted};
+use crate::api::{ApiError, Client, Contact, ContactFilter, ContactId, CursorGuard, PageRequest};
 
 /// Background requests per second unless configured otherwise.
 pub const DEFAULT_SYNC_RATE: f64 = 5.0;
@@ -54,10 +56,39 @@ pub enum SyncError {
     Index(#[from] IndexError),
 }
 
-/// A token bucket: at most `rate` requests per second on average, bursts of
-/// up to one second's worth.
-#[derive(Debug, Clone)]
-pub struct Budget {
+/// Foreground requests in flight (the agent's own), which background work
+/// waits for: the agent's actions always go first. Clones share the count.
+#[derive(Debug, Clone, Default)]
+pub struct Foreground(Arc<AtomicUsize>);
+
+/// Held while a foreground request runs.
+#[derive(Debug)]
+pub struct ForegroundGuard(Arc<AtomicUsize>);
+
+impl Foreground {
+    /// Marks a foreground request in flight until the guard drops.
+    pub fn enter(&self) -> ForegroundGuard {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        ForegroundGuard(self.0.clone())
+    }
+
+    pub fn busy(&self) -> bool {
+        self.0.load(Ordering::SeqCst) > 0
+    }
+}
+
+impl Drop for ForegroundGuard {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Background work waits for foreground requests at most this long before
+/// going on anyway (a stuck request must not stop syncing for good).
+const FOREGROUND_WAIT: Duration = Duration::from_secs(3);
+
+#[derive(Debug)]
+struct Bucket {
     rate: f64,
     /// The pace asked for; 429s lower `rate` to no less than an eighth of it.
     ceiling: f64,
@@ -67,65 +98,116 @@ pub struct Budget {
     paused_until: Option<Instant>,
 }
 
+/// A token bucket: at most `rate` requests per second on average, bursts of
+/// up to one second's worth. Clones share one bucket, so every background
+/// task of a process spends from the same budget.
+#[derive(Debug, Clone)]
+pub struct Budget {
+    bucket: Arc<Mutex<Bucket>>,
+    foreground: Option<Foreground>,
+}
+
 impl Budget {
     /// `rate` requests per second; zero, negative or not finite: no limit.
     pub fn new(rate: f64) -> Budget {
         Budget {
-            rate,
-            ceiling: rate,
-            tokens: rate.max(1.0),
-            last: Instant::now(),
-            paused_until: None,
+            bucket: Arc::new(Mutex::new(Bucket {
+                rate,
+                ceiling: rate,
+                tokens: rate.max(1.0),
+                last: Instant::now(),
+                paused_until: None,
+            })),
+            foreground: None,
         }
     }
 
-    fn unlimited(&self) -> bool {
-        !(self.rate.is_finite() && self.rate > 0.0)
+    /// The same budget, yielding to the requests `foreground` counts.
+    pub fn yielding_to(mut self, foreground: Foreground) -> Budget {
+        self.foreground = Some(foreground);
+        self
+    }
+
+    fn bucket(&self) -> std::sync::MutexGuard<'_, Bucket> {
+        self.bucket.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Waits until a request may go out, and spends a token on it.
-    pub async fn take(&mut self) {
-        if let Some(until) = self.paused_until.take() {
-            tokio::time::sleep_until(until).await;
+    pub async fn take(&self) {
+        if let Some(fg) = &self.foreground {
+            let give_up = Instant::now() + FOREGROUND_WAIT;
+            while fg.busy() && Instant::now() < give_up {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
         }
-        if self.unlimited() {
-            return;
+        loop {
+            let wait = {
+                let mut b = self.bucket();
+                let now = Instant::now();
+                match b.paused_until {
+                    Some(until) if until > now => Some(until - now),
+                    _ => {
+                        b.paused_until = None;
+                        if b.unlimited() {
+                            None
+                        } else {
+                            let capacity = b.rate.max(1.0);
+                            b.tokens = (b.tokens + now.duration_since(b.last).as_secs_f64() * b.rate).min(capacity);
+                            b.last = now;
+                            if b.tokens >= 1.0 {
+                                b.tokens -= 1.0;
+                                None
+                            } else {
+                                Some(Duration::from_secs_f64((1.0 - b.tokens) / b.rate))
+                            }
+                        }
+                    }
+                }
+            };
+            match wait {
+                None => return,
+                Some(d) => tokio::time::sleep(d).await,
+            }
         }
-        let capacity = self.rate.max(1.0);
-        let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.last).as_secs_f64() * self.rate).min(capacity);
-        self.last = now;
-        if self.tokens < 1.0 {
-            let wait = Duration::from_secs_f64((1.0 - self.tokens) / self.rate);
-            tokio::time::sleep(wait).await;
-            self.tokens = 1.0;
-            self.last = Instant::now();
-        }
-        self.tokens -= 1.0;
     }
 
     /// After a 429: no request for `wait` (one second when the server did
     /// not say), and half the pace from now on (never below an eighth of
     /// the asked pace, nor one request every two seconds, so a few 429s
     /// cannot leave a sync crawling).
-    pub fn back_off(&mut self, wait: Option<Duration>) {
+    pub fn back_off(&self, wait: Option<Duration>) {
         let wait = wait.unwrap_or(Duration::from_secs(1)).min(Duration::from_secs(60));
-        self.paused_until = Some(Instant::now() + wait);
-        if !self.unlimited() {
-            self.rate = (self.rate / 2.0).max(0.5).max(self.ceiling / 8.0);
-            self.tokens = self.tokens.min(1.0);
+        let mut b = self.bucket();
+        b.paused_until = Some(Instant::now() + wait);
+        if !b.unlimited() {
+            b.rate = (b.rate / 2.0).max(0.5).max(b.ceiling / 8.0);
+            b.tokens = b.tokens.min(1.0);
         }
     }
 
     /// After another passing failure (a 5xx, a timeout): no request for
     /// `wait`, the pace unchanged; only a 429 speaks of the pace.
-    pub fn pause(&mut self, wait: Duration) {
-        self.paused_until = Some(Instant::now() + wait);
+    pub fn pause(&self, wait: Duration) {
+        self.bucket().paused_until = Some(Instant::now() + wait);
     }
 
     /// The current pace, requests per second (infinite: no limit).
     pub fn rate(&self) -> f64 {
-        if self.unlimited() { f64::INFINITY } else { self.rate }
+        let b = self.bucket();
+        if b.unlimited() { f64::INFINITY } else { b.rate }
+    }
+
+    /// How long until the next request may go out after a 429 (`None`: not
+    /// paused).
+    pub fn paused_for(&self) -> Option<Duration> {
+        let b = self.bucket();
+        b.paused_until.and_then(|u| u.checked_duration_since(Instant::now()))
+    }
+}
+
+impl Bucket {
+    fn unlimited(&self) -> bool {
+        !(self.rate.is_finite() && self.rate > 0.0)
     }
 }
 
@@ -156,8 +238,8 @@ pub struct FullReport {
 /// up to [`MAX_RESTARTS`] times; what was stored stays stored.
 pub async fn full_sync(
     client: &Client,
-    index: &mut Index,
-    budget: &mut Budget,
+    index: &mut impl IndexAccess,
+    budget: &Budget,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<FullReport, SyncError> {
     let started = Utc::now();
@@ -175,13 +257,16 @@ pub async fn full_sync(
                     if expected.is_none() {
                         expected = page.meta.pages.map(|p| u64::from(p) * page.items.len().max(1) as u64);
                     }
-                    report.changed += index.upsert_contacts(&page.items, started)? as u64;
-                    seen.extend(page.items.into_iter().map(|c| c.uuid));
+                    seen.extend(page.items.iter().map(|c| c.uuid.clone()));
                     let now = Progress {
                         done: seen.len() as u64,
                         expected,
                     };
-                    index.set_walk_progress(started, now.done, now.expected)?;
+                    report.changed += index.with(|ix| -> Result<u64, IndexError> {
+                        let changed = ix.upsert_contacts(&page.items, started)? as u64;
+                        ix.set_walk_progress(started, now.done, now.expected)?;
+                        Ok(changed)
+                    })?;
                     progress(now);
                 }
                 // A 429 is the account's shared limit speaking, not a
@@ -201,8 +286,11 @@ pub async fn full_sync(
         }
     }
     report.seen = seen.len() as u64;
-    report.removed = index.remove_missing(started, &seen)? as u64;
-    index.finish_walk(Utc::now())?;
+    report.removed = index.with(|ix| -> Result<u64, IndexError> {
+        let removed = ix.remove_missing(started, &seen)? as u64;
+        ix.finish_walk(Utc::now())?;
+        Ok(removed)
+    })?;
     Ok(report)
 }
 
@@ -219,8 +307,8 @@ pub struct IncrementalReport {
 /// row match the index (or the list ends), storing what changed.
 pub async fn incremental_sync(
     client: &Client,
-    index: &mut Index,
-    budget: &mut Budget,
+    index: &mut impl IndexAccess,
+    budget: &Budget,
 ) -> Result<IncrementalReport, SyncError> {
     let filter = ContactFilter::default();
     let mut guard = CursorGuard::new();
@@ -239,8 +327,11 @@ pub async fn incremental_sync(
             Err(e) => return Err(e.into()),
         };
         report.requests += 1;
-        let matches = !page.items.is_empty() && page_matches(index, &page.items)?;
-        report.changed += index.upsert_contacts(&page.items, Utc::now())? as u64;
+        let (matches, changed) = index.with(|ix| -> Result<(bool, usize), IndexError> {
+            let matches = !page.items.is_empty() && page_matches(ix, &page.items)?;
+            Ok((matches, ix.upsert_contacts(&page.items, Utc::now())?))
+        })?;
+        report.changed += changed as u64;
         run = if matches { run + 1 } else { 0 };
         if run >= MATCHING_RUN {
             break;
@@ -270,4 +361,42 @@ fn page_matches(index: &Index, items: &[Contact]) -> Result<bool, IndexError> {
     let on_page: HashSet<&str> = items.iter().map(|c| c.uuid.as_str()).collect();
     let inside = index.uuids_between(oldest, newest)?;
     Ok(inside.iter().all(|u| on_page.contains(u.as_str())))
+}
+
+/// Fetches the latest page of messages of each contact in `wanted` (uuid
+/// and its activity now), one request each within the budget, and keeps
+/// it in the index with its preview. A contact gone from the server (404)
+/// is skipped; a 429 slows down and tries again; another failure stops
+/// the batch, keeping what was fetched. Returns the previews fetched, and
+/// the error that stopped it, if any.
+pub async fn fetch_previews(
+    client: &Client,
+    index: &mut impl IndexAccess,
+    budget: &Budget,
+    wanted: &[Wanted],
+) -> (Vec<(String, Preview)>, Option<SyncError>) {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some((uuid, activity)) = wanted.get(i) {
+        budget.take().await;
+        match client
+            .list_messages(&ContactId::from(uuid.as_str()), &PageRequest::First)
+            .await
+        {
+            Ok(page) => {
+                if let Err(e) = index.with(|ix| ix.store_messages(uuid, *activity, &page.items)) {
+                    return (out, Some(e.into()));
+                }
+                out.push((uuid.clone(), Preview::of(&page.items, *activity)));
+            }
+            Err(ApiError::RateLimited { retry_after }) => {
+                budget.back_off(retry_after);
+                continue;
+            }
+            Err(ApiError::NotFound { .. }) => {}
+            Err(e) => return (out, Some(e.into())),
+        }
+        i += 1;
+    }
+    (out, None)
 }

@@ -270,7 +270,7 @@ fn threads_stored_together_are_searchable() {
 
 #[test]
 fn a_429_halves_the_pace_down_to_an_eighth_and_other_failures_leave_it() {
-    let mut budget = sync::Budget::new(2000.0);
+    let budget = sync::Budget::new(2000.0);
     budget.back_off(Some(std::time::Duration::ZERO));
     budget.back_off(Some(std::time::Duration::ZERO));
     assert_eq!(budget.rate(), 500.0, "two 429s: a quarter of the pace");
@@ -278,7 +278,7 @@ fn a_429_halves_the_pace_down_to_an_eighth_and_other_failures_leave_it() {
         budget.back_off(Some(std::time::Duration::ZERO));
     }
     assert_eq!(budget.rate(), 250.0, "never below an eighth of the asked pace");
-    let mut other = sync::Budget::new(2000.0);
+    let other = sync::Budget::new(2000.0);
     other.pause(std::time::Duration::ZERO);
     assert_eq!(other.rate(), 2000.0, "a 5xx pauses without slowing the pace");
 }

@@ -3,10 +3,9 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Subcommand};
+use clap::Subcommand;
 
 use crate::cli::{CliError, Ctx};
-use crate::index::sync::DEFAULT_SYNC_RATE;
 use crate::index::{self, Index};
 
 #[derive(Debug, Subcommand)]
@@ -15,24 +14,6 @@ pub enum CacheCmd {
     Path,
     /// Delete this account's local index (it is rebuilt on the next sync)
     Clear,
-}
-
-/// Flags of the commands that use the local index.
-#[derive(Debug, Clone, Args)]
-pub struct IndexArgs {
-    /// Keep the index in memory only: nothing is written to disk
-    #[arg(long)]
-    pub no_cache: bool,
-    /// Background requests per second while syncing (0: no limit)
-    #[arg(long, default_value_t = DEFAULT_SYNC_RATE, value_parser = parse_rate)]
-    pub sync_rate: f64,
-}
-
-fn parse_rate(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(r) if r.is_finite() && r >= 0.0 => Ok(r),
-        _ => Err(format!("`{s}` is not a number of requests per second (0 or more)")),
-    }
 }
 
 pub async fn run(ctx: &mut Ctx<'_>, cmd: CacheCmd) -> Result<(), CliError> {
@@ -78,11 +59,12 @@ pub fn index_path(ctx: &mut Ctx<'_>) -> Result<PathBuf, CliError> {
         .ok_or_else(|| CliError::Other("no cache directory: HOME is not set".into()))
 }
 
-/// The account's index, or one in memory with `--no-cache`. A file that
-/// could not be used is reported in one line on stderr, never fatal.
-pub fn open_index(ctx: &mut Ctx<'_>, args: &IndexArgs) -> Result<Index, CliError> {
+/// The account's index, or one in memory with `--no-cache` or
+/// `cache = false`. A file that could not be used is reported in one line
+/// on stderr, never fatal.
+pub fn open_index(ctx: &mut Ctx<'_>) -> Result<Index, CliError> {
     let failed = |e: index::IndexError| CliError::Other(e.to_string());
-    if args.no_cache {
+    if !ctx.settings()?.cache {
         return Index::in_memory().map_err(failed);
     }
     let path = index_path(ctx)?;

@@ -4,7 +4,7 @@
 
 use clap::Args;
 
-use super::cache::{IndexArgs, open_index};
+use super::cache::open_index;
 use super::sync::{index_err, refresh};
 use crate::api::Contact;
 use crate::cli::output::list_doc;
@@ -18,8 +18,6 @@ pub struct SearchArgs {
     /// Show at most this many contacts
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub limit: u32,
-    #[command(flatten)]
-    pub index: IndexArgs,
 }
 
 pub async fn run(ctx: &mut Ctx<'_>, args: SearchArgs) -> Result<(), CliError> {
@@ -27,8 +25,8 @@ pub async fn run(ctx: &mut Ctx<'_>, args: SearchArgs) -> Result<(), CliError> {
     if crate::index::fts_query(&text).is_none() {
         return Err(CliError::usage("the search text has no letter or digit to look for"));
     }
-    let mut index = open_index(ctx, &args.index)?;
-    refresh(ctx, &mut index, &args.index).await?;
+    let mut index = open_index(ctx)?;
+    refresh(ctx, &mut index).await?;
     let hits = index.search(&text, args.limit as usize).map_err(index_err)?;
     let mut contacts: Vec<Contact> = Vec::with_capacity(hits.len());
     for (uuid, _) in hits {

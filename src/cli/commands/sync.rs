@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use super::cache::{IndexArgs, open_index};
+use super::cache::open_index;
 use crate::api::{Client, RetryPolicy};
 use crate::cli::output::progress_bar;
 use crate::cli::{CliError, Ctx};
@@ -10,10 +10,7 @@ use crate::index::sync::{Budget, SyncError, full_sync, incremental_sync};
 use crate::index::{Index, IndexError};
 
 #[derive(Debug, Args)]
-pub struct SyncArgs {
-    #[command(flatten)]
-    pub index: IndexArgs,
-}
+pub struct SyncArgs {}
 
 /// Background walks retry a failed page more than the agent's own requests
 /// do: nobody is waiting on one page.
@@ -39,12 +36,12 @@ pub(crate) fn index_err(e: IndexError) -> CliError {
     CliError::Other(e.to_string())
 }
 
-pub async fn run(ctx: &mut Ctx<'_>, args: SyncArgs) -> Result<(), CliError> {
+pub async fn run(ctx: &mut Ctx<'_>, _args: SyncArgs) -> Result<(), CliError> {
     let client = sync_client(ctx)?;
-    let mut index = open_index(ctx, &args.index)?;
+    let mut index = open_index(ctx)?;
     let pb = progress_bar(ctx.progress, "syncing contacts");
-    let mut budget = Budget::new(args.index.sync_rate);
-    let report = full_sync(&client, &mut index, &mut budget, &mut |p| {
+    let budget = Budget::new(ctx.settings()?.sync_rate);
+    let report = full_sync(&client, &mut index, &budget, &mut |p| {
         if let Some(n) = p.expected {
             pb.set_length(n.max(p.done));
         }
@@ -61,15 +58,15 @@ pub async fn run(ctx: &mut Ctx<'_>, args: SyncArgs) -> Result<(), CliError> {
 
 /// Brings the index up to date before reading it: an incremental pass, or
 /// a full sync when no walk has completed yet.
-pub(crate) async fn refresh(ctx: &mut Ctx<'_>, index: &mut Index, args: &IndexArgs) -> Result<(), CliError> {
+pub(crate) async fn refresh(ctx: &mut Ctx<'_>, index: &mut Index) -> Result<(), CliError> {
     let client = sync_client(ctx)?;
-    let mut budget = Budget::new(args.sync_rate);
+    let budget = Budget::new(ctx.settings()?.sync_rate);
     let state = index.sync_state().map_err(index_err)?;
     if state.full_walk_finished_at.is_some() {
-        incremental_sync(&client, index, &mut budget).await.map_err(sync_err)?;
+        incremental_sync(&client, index, &budget).await.map_err(sync_err)?;
     } else {
         let pb = progress_bar(ctx.progress, "building the local index");
-        let done = full_sync(&client, index, &mut budget, &mut |p| pb.set_position(p.done)).await;
+        let done = full_sync(&client, index, &budget, &mut |p| pb.set_position(p.done)).await;
         pb.finish_and_clear();
         done.map_err(sync_err)?;
     }

@@ -1,0 +1,158 @@
+//! The last message of each conversation whose latest page is cached: who
+//! wrote it, its first line and when, for the list's previews and the
+//! waiting time. Kept beside the cached page (`messages.last_*`), with the
+//! contact's activity when it was fetched: a contact whose activity has
+//! moved since is stale and fetched again.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use rusqlite::params;
+
+use super::store::{parse_stamp, stamp};
+use super::{Index, IndexError};
+use crate::api::{Message, MessageStatus};
+
+/// Who wrote a conversation's last message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Who {
+    /// The customer (a received message).
+    Customer,
+    /// An agent or a bot (a sent message).
+    Agent,
+    /// An internal note.
+    Note,
+}
+
+impl Who {
+    fn of(status: &MessageStatus) -> Option<Who> {
+        match status {
+            MessageStatus::Received => Some(Who::Customer),
+            MessageStatus::Sent => Some(Who::Agent),
+            MessageStatus::Note => Some(Who::Note),
+            MessageStatus::Other(_) => None,
+        }
+    }
+
+    fn from_stored(s: &str) -> Option<Who> {
+        Who::of(&MessageStatus::from(s))
+    }
+}
+
+/// A contact's uuid and its activity now: a conversation whose last
+/// message is wanted.
+pub type Wanted = (String, Option<DateTime<Utc>>);
+
+/// What the list shows of a conversation's last message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Preview {
+    /// `None`: the conversation has no message (or one of an unknown kind).
+    pub who: Option<Who>,
+    /// The message's first line (empty without a message).
+    pub text: String,
+    /// When it was written.
+    pub at: Option<DateTime<Utc>>,
+    /// The contact's activity when the page was fetched.
+    pub activity: Option<DateTime<Utc>>,
+}
+
+impl Preview {
+    /// The preview of a page of messages (any order).
+    pub fn of(messages: &[Message], activity: Option<DateTime<Utc>>) -> Preview {
+        let last = messages.iter().enumerate().max_by(|(i, a), (j, b)| {
+            // The newest; among equal stamps the one listed first (pages
+            // come newest first).
+            a.created_at.cmp(&b.created_at).then(j.cmp(i))
+        });
+        match last {
+            None => Preview {
+                who: None,
+                text: String::new(),
+                at: None,
+                activity,
+            },
+            Some((_, m)) => Preview {
+                who: Who::of(&m.status),
+                text: first_line(&m.text),
+                at: m.created_at,
+                activity,
+            },
+        }
+    }
+
+    /// True when the customer wrote last and nobody answered.
+    pub fn waiting(&self) -> bool {
+        self.who == Some(Who::Customer)
+    }
+}
+
+/// The first non-blank line, at most 200 characters.
+fn first_line(text: &str) -> String {
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    line.chars().take(200).collect()
+}
+
+/// The columns `store_messages` writes beside a page.
+pub(super) fn columns(messages: &[Message]) -> (Option<String>, Option<String>, Option<String>) {
+    let p = Preview::of(messages, None);
+    let status = messages
+        .iter()
+        .filter(|m| m.created_at == p.at)
+        .map(|m| m.status.to_string())
+        .next();
+    if messages.is_empty() {
+        return (None, None, None);
+    }
+    (status, Some(p.text), p.at.map(stamp))
+}
+
+fn row(activity: Option<String>, status: Option<String>, text: Option<String>, at: Option<String>) -> Preview {
+    Preview {
+        who: status.as_deref().and_then(Who::from_stored),
+        text: text.unwrap_or_default(),
+        at: parse_stamp(at),
+        activity: parse_stamp(activity),
+    }
+}
+
+impl Index {
+    /// The previews of the contacts in `uuids` that have a cached page.
+    pub fn previews(&self, uuids: &[&str]) -> Result<HashMap<String, Preview>, IndexError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT activity, last_status, last_text, last_at FROM messages WHERE contact_uuid = ?1")?;
+        let mut out = HashMap::new();
+        for uuid in uuids {
+            let mut rows = stmt.query([uuid])?;
+            if let Some(r) = rows.next()? {
+                out.insert(uuid.to_string(), row(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every cached preview (for the list at start).
+    pub fn all_previews(&self) -> Result<Vec<(String, Preview)>, IndexError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT contact_uuid, activity, last_status, last_text, last_at FROM messages")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((r.get::<_, String>(0)?, row(r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// Up to `limit` open conversations, newest first, whose last message
+    /// is not cached or was fetched before the contact's latest activity:
+    /// their uuid and current activity.
+    pub fn stale_previews(&self, limit: usize) -> Result<Vec<Wanted>, IndexError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT c.uuid, c.activity FROM contacts c LEFT JOIN messages m ON m.contact_uuid = c.uuid
+             WHERE c.closed_at IS NULL AND (m.contact_uuid IS NULL OR m.activity IS NOT c.activity)
+             ORDER BY c.activity DESC LIMIT ?1",
+        )?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = stmt.query_map(params![limit], |r| Ok((r.get::<_, String>(0)?, parse_stamp(r.get(1)?))))?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+}
