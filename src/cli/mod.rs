@@ -112,7 +112,8 @@ pub enum Command {
     /// Write, check or locate the config file
     #[command(subcommand)]
     Config(commands::config::ConfigCmd),
-    /// Search the local index of the account (name, phone, tags, fields, note, messages)
+    /// The old name of `contacts search`, kept working
+    #[command(hide = true)]
     Search(commands::search::SearchArgs),
     /// Sync the whole account into the local index
     Sync(commands::sync::SyncArgs),

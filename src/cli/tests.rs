@@ -156,3 +156,30 @@ fn completion_scripts_name_the_commands() {
         assert!(s.contains("custom-statuses"), "{shell:?}");
     }
 }
+
+#[test]
+fn search_lives_under_contacts_and_the_old_name_still_works_unlisted() {
+    let cli = parse(&["contacts", "search", "ada", "love", "--limit", "5", "--json"]).unwrap();
+    let Some(Command::Contacts(commands::contacts::ContactsCmd::Search(a))) = cli.command else {
+        panic!("contacts search parses as a contacts command");
+    };
+    assert_eq!((a.text, a.limit), (vec!["ada".to_string(), "love".to_string()], 5));
+    assert_eq!(cli.output.format(), Format::Json);
+    assert!(matches!(
+        parse(&["search", "ada"]).unwrap().command,
+        Some(Command::Search(_))
+    ));
+    let contacts = help_of(&["contacts", "--help"]);
+    assert!(contacts.contains("search"), "{contacts}");
+    let top = help_of(&["--help"]);
+    assert!(
+        !top.lines().any(|l| l.trim_start().starts_with("search ")),
+        "the old name is not listed:\n{top}"
+    );
+    let man = String::from_utf8(commands::man::page().unwrap()).unwrap();
+    assert!(
+        man.lines()
+            .any(|l| l.starts_with(".SH") && l.contains("CONTACTS") && l.contains("SEARCH")),
+        "the man page has a section for it"
+    );
+}

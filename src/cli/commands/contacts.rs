@@ -34,6 +34,10 @@ pub enum ContactsCmd {
     Close { uuid: String },
     /// Reopen a contact's conversation
     Open { uuid: String },
+    /// Search the local index of the account: name, phone number, tags,
+    /// custom field values, note and cached messages, best first (typos
+    /// forgiven). Brings the index up to date first
+    Search(super::search::SearchArgs),
 }
 
 #[derive(Debug, Args)]
@@ -66,6 +70,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: ContactsCmd) -> Result<(), CliError> {
                 .map_err(api_err(format!("contacts get {uuid}")))?;
             print_object(ctx, &c)
         }
+        ContactsCmd::Search(args) => super::search::run(ctx, args).await,
         ContactsCmd::Create(args) => write::create(ctx, args).await,
         ContactsCmd::Update(args) => write::update(ctx, args).await,
         ContactsCmd::Close { uuid } => {

@@ -1,6 +1,7 @@
-//! `frontdesk search TEXT`: contacts matching TEXT in the local index (name,
-//! phone number, tags, custom field values, note, cached messages), best
-//! first. The index is brought up to date first.
+//! `frontdesk contacts search TEXT` (and its hidden old name `frontdesk
+//! search TEXT`): contacts matching TEXT in the local index (name, phone
+//! number, tags, custom field values, note, cached messages), best first.
+//! The index is brought up to date first.
 
 use clap::Args;
 
@@ -12,7 +13,8 @@ use crate::cli::{CliError, Ctx};
 
 #[derive(Debug, Args)]
 pub struct SearchArgs {
-    /// Words to look for; each must start a word of the contact (as typed)
+    /// Words to look for; each must start a word of the contact (as typed),
+    /// or be within a typo or two of one
     #[arg(required = true, num_args = 1..)]
     pub text: Vec<String>,
     /// Show at most this many contacts
