@@ -8,7 +8,7 @@ use rusqlite::{Connection, TransactionBehavior};
 pub const APPLICATION_ID: i64 = 0x4644_4958;
 
 /// Each entry takes the schema from version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[
+pub(super) const MIGRATIONS: &[&str] = &[
     // 1: contacts, messages, sync state and the search table.
     "CREATE TABLE contacts (
         uuid TEXT PRIMARY KEY,

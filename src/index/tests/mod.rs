@@ -282,3 +282,8 @@ fn a_429_halves_the_pace_down_to_an_eighth_and_other_failures_leave_it() {
     other.pause(std::time::Duration::ZERO);
     assert_eq!(other.rate(), 2000.0, "a 5xx pauses without slowing the pace");
 }
+
+mod budget;
+mod journal;
+mod locked;
+mod previews;
