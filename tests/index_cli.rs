@@ -1,4 +1,4 @@
-//! `frontdesk sync`, `search`, `cache path|clear` against the embedded
+//! `frontdesk sync`, `contacts search`, `cache path|clear` against the embedded
 //! server, with the cache directory in a temporary place.
 
 use std::path::{Path, PathBuf};
@@ -23,6 +23,11 @@ fn env(contacts: usize) -> Env {
 
 impl Env {
     fn fd(&self) -> Command {
+        self.fd_with_config("")
+    }
+
+    /// The command with `config` as the config file's text.
+    fn fd_with_config(&self, config_text: &str) -> Command {
         let mut c = Command::cargo_bin("frontdesk").unwrap();
         for var in [
             "FRONTDESK_PROFILE",
@@ -33,7 +38,7 @@ impl Env {
             c.env_remove(var);
         }
         let config = self.home.path().join("config.toml");
-        std::fs::write(&config, "").unwrap();
+        std::fs::write(&config, config_text).unwrap();
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -116,7 +121,7 @@ fn search_finds_a_contact_by_name_and_by_phone_digits() {
     let c = e.a_contact();
     let uuid = c["uuid"].as_str().unwrap();
     let name = c["name"].as_str().unwrap();
-    let (code, out, err) = e.run(&["search", name, "--json"]);
+    let (code, out, err) = e.run(&["contacts", "search", name, "--json"]);
     assert_eq!(code, 0, "{err}");
     assert!(uuids(&out).contains(&uuid.to_string()), "{name}: {out}");
     // No full sync had run: the search built the index.
@@ -127,18 +132,42 @@ fn search_finds_a_contact_by_name_and_by_phone_digits() {
         .chars()
         .filter(char::is_ascii_digit)
         .collect();
-    let (code, out, err) = e.run(&["search", &digits[..digits.len() - 1], "--json"]);
+    let (code, out, err) = e.run(&["contacts", "search", &digits[..digits.len() - 1], "--json"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(uuids(&out), [uuid.to_string()]);
-    let (code, out, _) = e.run(&["search", "zzqqxxnothing", "--jsonl"]);
+    let (code, out, _) = e.run(&["contacts", "search", "zzqqxxnothing", "--jsonl"]);
     assert_eq!((code, out.as_str()), (0, ""));
+}
+
+#[test]
+fn the_old_top_level_search_still_answers_and_a_table_is_the_default() {
+    let e = env(25);
+    let c = e.a_contact();
+    let name = c["name"].as_str().unwrap();
+    let (code, out, err) = e.run(&["search", name, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(uuids(&out).contains(&c["uuid"].as_str().unwrap().to_string()), "{out}");
+    let (code, out, err) = e.run(&["contacts", "search", name, "--limit", "1"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "a header and one row:\n{out}");
+    assert!(
+        lines[0].contains("NAME") && lines[1].contains(c["uuid"].as_str().unwrap()),
+        "{out}"
+    );
 }
 
 #[test]
 fn search_with_no_cache_writes_nothing() {
     let e = env(30);
     let c = e.a_contact();
-    let (code, out, err) = e.run(&["search", c["name"].as_str().unwrap(), "--no-cache", "--json"]);
+    let (code, out, err) = e.run(&[
+        "contacts",
+        "search",
+        c["name"].as_str().unwrap(),
+        "--no-cache",
+        "--json",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert!(uuids(&out).contains(&c["uuid"].as_str().unwrap().to_string()));
     assert!(!e.home.path().join("cache/frontdesk").exists());
@@ -147,10 +176,10 @@ fn search_with_no_cache_writes_nothing() {
 #[test]
 fn search_text_without_words_is_a_usage_error_and_fts_syntax_is_literal() {
     let e = env(20);
-    let (code, _, err) = e.run(&["search", "\"(*"]);
+    let (code, _, err) = e.run(&["contacts", "search", "\"(*"]);
     assert_eq!(code, 2);
     assert!(err.contains("no letter or digit"), "{err}");
-    let (code, _, err) = e.run(&["search", "NEAR(\"a", "--no-cache"]);
+    let (code, _, err) = e.run(&["contacts", "search", "NEAR(\"a", "--no-cache"]);
     assert_eq!(code, 0, "{err}");
 }
 
@@ -186,4 +215,75 @@ fn a_corrupt_index_is_moved_aside_with_one_line_and_the_sync_goes_on() {
         err.contains("warning") && err.contains("corrupt") && err.contains(".corrupt-"),
         "{err}"
     );
+}
+
+#[test]
+fn a_locked_index_file_falls_back_to_memory_and_search_still_answers() {
+    let e = env(30);
+    assert_eq!(e.run(&["sync"]).0, 0);
+    let path = e.cache_path();
+    let holder = rusqlite::Connection::open(&path).unwrap();
+    holder.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let c = e.a_contact();
+    let (code, out, err) = e.run(&["contacts", "search", c["name"].as_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(uuids(&out).contains(&c["uuid"].as_str().unwrap().to_string()), "{out}");
+    assert_eq!(err.lines().count(), 1, "one line:\n{err}");
+    assert!(
+        err.contains("warning") && err.contains("busy") && err.contains("in memory"),
+        "{err}"
+    );
+    holder.execute_batch("ROLLBACK").unwrap();
+}
+
+#[test]
+fn config_check_shows_the_index_settings_and_where_they_came_from() {
+    let e = env(1);
+    let run = |config: &str, args: &[&str]| {
+        let o = e.fd_with_config(config).args(args).output().unwrap();
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = run("", &["config", "check"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("cache         true  (default)"), "{out}");
+    assert!(out.contains("sync_rate     5 per second  (default)"), "{out}");
+    assert!(out.contains("full_sync_minutes 30  (default)"), "{out}");
+    let (code, out, err) = run(
+        "cache = false\nsync_rate = 0\nfull_sync_minutes = 90\n",
+        &["config", "check"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("cache         false  (file)"), "{out}");
+    assert!(out.contains("sync_rate     0 (no limit)  (file)"), "{out}");
+    assert!(out.contains("full_sync_minutes 90  (file)"), "{out}");
+    let (_, out, _) = run("", &["config", "check", "--no-cache", "--sync-rate", "2"]);
+    assert!(out.contains("cache         false  (flag)"), "{out}");
+    assert!(out.contains("sync_rate     2 per second  (flag)"), "{out}");
+    let (code, _, err) = run("full_sync_minutes = 0\n", &["config", "check"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("full_sync_minutes must be at least 1"), "{err}");
+    let (code, _, err) = run("sync_rate = nan\n", &["contacts", "search", "x"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("config.toml: sync_rate"), "{err}");
+    let (code, _, err) = run("", &["contacts", "search", "x", "--sync-rate=-1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("requests per second"), "{err}");
+}
+
+#[test]
+fn cache_false_in_the_file_writes_nothing() {
+    let e = env(15);
+    let c = e.a_contact();
+    let o = e
+        .fd_with_config("cache = false\n")
+        .args(["contacts", "search", c["name"].as_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(uuids(&String::from_utf8_lossy(&o.stdout)).contains(&c["uuid"].as_str().unwrap().to_string()));
+    assert!(!e.home.path().join("cache/frontdesk").exists());
 }

@@ -3,7 +3,7 @@
 
 use std::fs::{DirBuilder, OpenOptions};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use rusqlite::{Connection, ErrorCode};
@@ -37,7 +37,7 @@ pub fn open(path: &Path) -> Result<Opened, IndexError> {
         Err(Failure::MoveAside(why)) => {
             let aside = move_aside(path)?;
             prepare(path)?;
-            let index = try_open(path).map_err(|f| match f {
+            let index = try_open(path, OPEN_PATIENCE).map_err(|f| match f {
                 Failure::Other(e) => e,
                 Failure::Locked(w) | Failure::MoveAside(w) => IndexError::Io(w),
             })?;
@@ -87,27 +87,31 @@ fn classify(e: rusqlite::Error) -> Failure {
 
 /// Two processes opening one new file race to switch it to WAL and to
 /// create the schema; SQLite answers the loser "locked" at once, without
-/// its busy handler. Try again for a while before giving up on the file.
+/// its busy handler. Try again until [`OPEN_PATIENCE`] has passed, in all,
+/// before giving up on the file: a file whose write lock another process
+/// holds that long is treated as locked (memory this time), so a stuck
+/// process delays a start by seconds, never minutes.
 fn open_waiting(path: &Path) -> Result<Index, Failure> {
     let step = Duration::from_millis(50);
-    let mut waited = Duration::ZERO;
+    let deadline = Instant::now() + OPEN_PATIENCE;
     loop {
-        match try_open(path) {
-            Err(Failure::Locked(_)) if waited < OPEN_PATIENCE => {
-                std::thread::sleep(step);
-                waited += step;
-            }
+        let left = deadline.saturating_duration_since(Instant::now());
+        match try_open(path, left.max(step)) {
+            Err(Failure::Locked(_)) if Instant::now() + step < deadline => std::thread::sleep(step),
             other => return other,
         }
     }
 }
 
-/// How long opening waits for another process that is setting the file up.
-const OPEN_PATIENCE: Duration = Duration::from_secs(3);
+/// How long opening waits, in all, for another process that is setting
+/// the file up or writing to it.
+pub const OPEN_PATIENCE: Duration = Duration::from_secs(2);
 
-fn try_open(path: &Path) -> Result<Index, Failure> {
+/// Opens and migrates the file, waiting at most `patience` for a lock;
+/// once open, writes wait up to [`BUSY_TIMEOUT`].
+fn try_open(path: &Path, patience: Duration) -> Result<Index, Failure> {
     let mut conn = Connection::open(path).map_err(classify)?;
-    conn.busy_timeout(BUSY_TIMEOUT).map_err(classify)?;
+    conn.busy_timeout(patience).map_err(classify)?;
     match schema::check(&conn).map_err(classify)? {
         Some(Unusable::Newer(v)) => {
             return Err(Failure::MoveAside(format!(
@@ -120,7 +124,10 @@ fn try_open(path: &Path) -> Result<Index, Failure> {
     }
     conn.pragma_update(None, "journal_mode", "WAL").map_err(classify)?;
     conn.pragma_update(None, "synchronous", "NORMAL").map_err(classify)?;
+    // Takes the write lock even when there is nothing to migrate: it is
+    // the probe that tells a file another process holds from a usable one.
     schema::migrate(&mut conn).map_err(classify)?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(classify)?;
     Ok(Index {
         conn,
         path: Some(path.to_path_buf()),
