@@ -10,6 +10,11 @@
 //! timeout_secs = 15
 //! bell = false
 //!
+//! # The local index of the account (top level only).
+//! cache = true                # false: keep it in memory only (flag: --no-cache)
+//! sync_rate = 5               # background requests per second, 0: no limit (flag: --sync-rate)
+//! full_sync_minutes = 30      # how often the TUI walks the whole account again
+//!
 //! # Top-level account keys form the profile named "default".
 //! base_url = "https://api.example.com/v1"
 //! api_key = "..."
@@ -150,8 +155,9 @@ pub struct Settings {
     pub warnings: Vec<String>,
     /// Theme, mouse, title and keys.
     pub looks: Looks,
-    /// Where each account setting came from, by its file name
-    /// (`base_url`, `api_key`, `user_uuid`, `user_email`, `profile`).
+    /// Where each setting came from, by its file name (`base_url`,
+    /// `api_key`, `user_uuid`, `user_email`, `profile`, `timeout_secs`,
+    /// `refresh_secs`, `bell`, `cache`, `sync_rate`, `full_sync_minutes`).
     pub sources: Vec<(&'static str, Source)>,
 }
 
@@ -357,6 +363,17 @@ pub fn load_from(
         Some(n) => Duration::from_secs(n.saturating_mul(60)),
     };
     let cache = !args.no_cache && file.cache.unwrap_or(true);
+    for (name, flag, file_set) in [
+        ("cache", args.no_cache, file.cache.is_some()),
+        ("sync_rate", args.sync_rate.is_some(), file.sync_rate.is_some()),
+        ("full_sync_minutes", false, file.full_sync_minutes.is_some()),
+    ] {
+        if flag {
+            sources.push((name, Source::Flag));
+        } else if file_set {
+            sources.push((name, Source::File));
+        }
+    }
     for (name, set) in [
         ("timeout_secs", chosen.timeout_secs.or(top.timeout_secs).is_some()),
         ("refresh_secs", chosen.refresh_secs.or(top.refresh_secs).is_some()),

@@ -69,6 +69,11 @@ pub fn render(p: &NewProfile) -> String {
          # mouse = false          # click and wheel (off keeps terminal selection working)\n\
          # title = true           # \"frontdesk · 3 waiting\" in the terminal title\n\
          \n\
+         # The local index of the account (customers' data on this machine; see the README):\n\
+         # cache = true           # false: keep it in memory only (or pass --no-cache)\n\
+         # sync_rate = 5          # background requests per second while syncing, 0: no limit\n\
+         # full_sync_minutes = 30 # how often the whole account is walked again\n\
+         \n\
          # [keys]                 # your own keys: action = [\"key\", …] (see `?` in the app)\n\
          # close = [\"c\", \"x\"]\n\
          # next = [\"j\", \"down\", \"ctrl-n\"]\n\

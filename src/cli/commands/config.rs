@@ -119,6 +119,15 @@ fn init(ctx: &mut Ctx<'_>, args: InitArgs) -> Result<(), CliError> {
     ))
 }
 
+/// A sync rate as `config check` shows it.
+fn rate(r: f64) -> String {
+    if r > 0.0 {
+        format!("{r} per second")
+    } else {
+        "0 (no limit)".into()
+    }
+}
+
 /// The key as `config check` shows it: its length and last two characters.
 pub fn mask(key: &str) -> String {
     let n = key.chars().count();
@@ -173,6 +182,13 @@ fn check(ctx: &mut Ctx<'_>) -> Result<(), CliError> {
             src("refresh_secs"),
         ),
         ("bell", s.bell.to_string(), src("bell")),
+        ("cache", s.cache.to_string(), src("cache")),
+        ("sync_rate", rate(s.sync_rate), src("sync_rate")),
+        (
+            "full_sync_minutes",
+            (s.full_sync_interval.as_secs() / 60).to_string(),
+            src("full_sync_minutes"),
+        ),
         (
             "theme",
             s.looks.theme.clone().unwrap_or_else(|| "dark (default)".into()),

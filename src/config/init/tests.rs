@@ -44,3 +44,28 @@ fn a_written_file_loads_back_private() {
 fn debug_hides_the_key() {
     assert!(!format!("{:?}", profile("default")).contains("k\\\"ey"));
 }
+
+#[test]
+fn the_template_explains_the_index_settings_and_they_load_uncommented() {
+    let text = render(&profile("default"));
+    for key in ["# cache = true", "# sync_rate = 5", "# full_sync_minutes = 30"] {
+        assert!(text.contains(key), "{key} in:\n{text}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    let uncommented = text
+        .replace("# cache = true", "cache = false")
+        .replace("# sync_rate = 5", "sync_rate = 3")
+        .replace("# full_sync_minutes = 30", "full_sync_minutes = 45");
+    write(&path, &uncommented, false).unwrap();
+    let args = GlobalArgs {
+        config: Some(path),
+        ..Default::default()
+    };
+    let s = load_from(&args, &|_| None, None).unwrap();
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    assert_eq!(
+        (s.cache, s.sync_rate, s.full_sync_interval.as_secs()),
+        (false, 3.0, 45 * 60)
+    );
+}
