@@ -54,6 +54,17 @@ pub(super) const MIGRATIONS: &[&str] = &[
     ALTER TABLE messages ADD COLUMN last_at TEXT;
     UPDATE messages SET activity = NULL;
     CREATE INDEX contacts_open_by_activity ON contacts (activity DESC) WHERE closed_at IS NULL;",
+    // 3: the words of the index, for typo-tolerant search (see
+    // `search::typo`), filled from the search table's own vocabulary and
+    // forgotten with the last contact.
+    "CREATE TABLE search_terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
+    CREATE VIRTUAL TABLE temp.search_vocab_v3 USING fts5vocab(main, 'search', 'row');
+    INSERT OR IGNORE INTO search_terms SELECT term FROM temp.search_vocab_v3
+        WHERE length(term) BETWEEN 3 AND 40 AND term GLOB '*[^0-9]*';
+    DROP TABLE temp.search_vocab_v3;
+    CREATE TRIGGER search_terms_forget AFTER DELETE ON contacts
+        WHEN NOT EXISTS (SELECT 1 FROM contacts)
+        BEGIN DELETE FROM search_terms; END;",
 ];
 
 /// The schema version this build writes.

@@ -287,3 +287,4 @@ mod budget;
 mod journal;
 mod locked;
 mod previews;
+mod typos;
