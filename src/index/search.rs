@@ -5,12 +5,13 @@
 //! whenever the contact or its cached messages change.
 //!
 //! Ranking: bm25 (a name hit counts most, a message hit least) when the
-//! query matches a few thousand contacts at most. bm25 reads every match
-//! (its term statistics alone walk the whole list), so for a word found in
-//! much of the account ("refund", "order") the order is by tiers instead:
-//! name hits, then phone/tag/field/note hits, then the newest
-//! conversations that match. That keeps one search within a frame at
-//! 100,000 contacts. A word with no hit at all is looked up among the
+//! query and each of its words match a few thousand contacts at most. bm25
+//! reads every contact matching any word (its term statistics alone walk
+//! the whole list), so for a word found in much of the account ("refund",
+//! "order", the "44" of "+44 7700 12") the order is by tiers instead:
+//! name hits, then phone/tag/field/note hits, then any other; within a
+//! tier the newest conversations among a bounded set of candidates. That
+//! keeps one search within a frame at 100,000 contacts. A word with no hit at all is looked up among the
 //! index's words within a typo or two ([`typo`]); such hits come after any
 //! exact or prefix hit.
 
@@ -27,8 +28,8 @@ use crate::api::{Contact, FieldValue, Message};
 /// counts most, one in a message least.
 const RANK: &str = "bm25(search, 10.0, 8.0, 5.0, 3.0, 2.0, 1.0)";
 
-/// How many of the newest contacts the density probe looks at.
-const PROBE: i64 = 400;
+/// How many matches of a common query are ranked (by activity) per tier.
+const CANDIDATES: i64 = 2_000;
 
 /// Matches beyond which bm25 is not used (about 1 µs each).
 const BM25_MAX: i64 = 6_000;
@@ -47,20 +48,25 @@ impl Index {
         if limit == 0 {
             return Ok(Vec::new());
         }
-        let hits = self.ranked(&query, limit)?;
+        let words = words(text);
+        let parts: Vec<String> = if words.len() > 1 {
+            words.iter().map(|w| format!("\"{w}\"*")).collect()
+        } else {
+            Vec::new()
+        };
+        let hits = self.ranked(&query, &parts, limit)?;
         if !hits.is_empty() {
             return Ok(hits);
         }
         // Nothing: the words that start no word of the index may be typos.
         // Nearer ones first; each level adds what it finds after the last.
-        let words = words(text);
         let mut out: Vec<(String, f64)> = Vec::new();
         let mut seen = HashSet::new();
         for distance in 1..=typo::MAX_DISTANCE {
             let Some(query) = typo::query(self, &words, distance)? else {
                 continue;
             };
-            for (uuid, _) in self.ranked(&query, limit)? {
+            for (uuid, _) in self.ranked(&query, &[], limit)? {
                 if out.len() < limit && seen.insert(uuid.clone()) {
                     // After every exact hit (scores of those are <= 0).
                     out.push((uuid, 1.0 + out.len() as f64));
@@ -73,20 +79,34 @@ impl Index {
         Ok(out)
     }
 
-    /// The contacts matching an FTS5 query, best first.
-    fn ranked(&self, query: &str, limit: usize) -> Result<Vec<(String, f64)>, IndexError> {
+    /// The contacts matching an FTS5 query, best first. bm25 walks every
+    /// contact matching any of its words, so it is used only when neither
+    /// the query nor any of its `parts` (its words, when several) matches
+    /// more than [`BM25_MAX`] contacts.
+    fn ranked(&self, query: &str, parts: &[String], limit: usize) -> Result<Vec<(String, f64)>, IndexError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let newest = self.newest_matching(query)?;
-        // Rowids are never reused below the largest: an upper bound of the
-        // contacts held, read from the end of the table.
-        let held: i64 = self
-            .conn
-            .query_row("SELECT coalesce(max(rowid), 0) FROM contacts", [], |r| r.get(0))?;
-        let estimate = held.saturating_mul(newest.len() as i64) / PROBE.min(held).max(1);
-        if estimate <= BM25_MAX {
-            return self.by_bm25(query, limit);
+        let mut common = self.matches_more_than(query, BM25_MAX)?;
+        for part in parts {
+            if common {
+                break;
+            }
+            common = self.matches_more_than(part, BM25_MAX)?;
         }
-        self.by_tiers(query, newest, limit)
+        if common {
+            self.by_tiers(query, digits_only(parts), limit)
+        } else {
+            self.by_bm25(query, limit)
+        }
+    }
+
+    /// Whether more than `n` contacts match: a walk of `n + 1` matches at
+    /// most.
+    fn matches_more_than(&self, query: &str, n: i64) -> Result<bool, IndexError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT count(*) FROM (SELECT rowid FROM search WHERE search MATCH ?1 LIMIT ?2)")?;
+        let found: i64 = stmt.query_row(params![query, n.saturating_add(1)], |r| r.get(0))?;
+        Ok(found > n)
     }
 
     fn by_bm25(&self, query: &str, limit: i64) -> Result<Vec<(String, f64)>, IndexError> {
@@ -102,62 +122,54 @@ impl Index {
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
-    /// The uuids of the newest [`PROBE`] contacts that match, newest first:
-    /// one lookup each in the search table, never a walk of every match.
-    fn newest_matching(&self, query: &str) -> Result<Vec<String>, IndexError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT n.uuid FROM (
-                 SELECT rowid, uuid, activity FROM contacts ORDER BY activity DESC, uuid DESC LIMIT ?2
-             ) n CROSS JOIN search s ON s.rowid = n.rowid
-             WHERE s.search MATCH ?1 ORDER BY n.activity DESC, n.uuid DESC",
-        )?;
-        let rows = stmt.query_map(params![query, PROBE], |r| r.get::<_, String>(0))?;
-        Ok(rows.collect::<Result<Vec<_>, _>>()?)
-    }
-
     /// A query matching much of the account: name hits, then phone, tag,
-    /// field and note hits (each tier newest first), then the newest
-    /// matching conversations, then any other match.
-    fn by_tiers(&self, query: &str, newest: Vec<String>, limit: i64) -> Result<Vec<(String, f64)>, IndexError> {
+    /// field and note hits, then any other match; each tier newest first
+    /// among the first [`CANDIDATES`] of its matches the search table
+    /// yields (a bounded set, never every match).
+    fn by_tiers(&self, query: &str, phone_like: bool, limit: i64) -> Result<Vec<(String, f64)>, IndexError> {
         let want = usize::try_from(limit).unwrap_or(usize::MAX);
         let mut order: Vec<String> = Vec::new();
         let mut seen = HashSet::new();
-        let mut add = |uuids: Vec<String>, order: &mut Vec<String>| {
-            for u in uuids {
+        // Digits only ("+44 7700 12"): a phone number first, then the rest.
+        let tiers: &[&str] = if phone_like {
+            &["{phone} : ", ""]
+        } else {
+            &["{name} : ", "{phone tags fields note} : ", ""]
+        };
+        for columns in tiers {
+            if order.len() >= want {
+                break;
+            }
+            let tier = if columns.is_empty() {
+                query.to_string()
+            } else {
+                format!("{columns}({query})")
+            };
+            for u in self.newest_of_first_matches(&tier, limit)? {
                 if order.len() < want && seen.insert(u.clone()) {
                     order.push(u);
                 }
             }
-        };
-        for columns in ["{name}", "{phone tags fields note}"] {
-            let tier = format!("{columns} : ({query})");
-            add(self.some_matching(&tier, limit, true)?, &mut order);
-        }
-        add(newest, &mut order);
-        if order.len() < want {
-            let more = limit.saturating_add(i64::try_from(order.len()).unwrap_or(0));
-            add(self.some_matching(query, more, false)?, &mut order);
         }
         let n = order.len() as f64;
         Ok(order.into_iter().enumerate().map(|(i, u)| (u, i as f64 - n)).collect())
     }
 
-    /// Up to `limit` contacts matching `query`, in the search table's order
-    /// (the first met), or sorted newest first.
-    fn some_matching(&self, query: &str, limit: i64, newest_first: bool) -> Result<Vec<String>, IndexError> {
-        let sql = format!(
+    /// The newest `limit` contacts among the first [`CANDIDATES`] that
+    /// match `query` in the search table's order.
+    fn newest_of_first_matches(&self, query: &str, limit: i64) -> Result<Vec<String>, IndexError> {
+        let mut stmt = self.conn.prepare_cached(
             "SELECT c.uuid FROM (SELECT rowid FROM search WHERE search MATCH ?1 LIMIT ?2) s
-             JOIN contacts c ON c.rowid = s.rowid{}",
-            if newest_first {
-                " ORDER BY c.activity DESC, c.uuid DESC"
-            } else {
-                ""
-            }
-        );
-        let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(params![query, limit], |r| r.get::<_, String>(0))?;
+             JOIN contacts c ON c.rowid = s.rowid ORDER BY c.activity DESC, c.uuid DESC LIMIT ?3",
+        )?;
+        let rows = stmt.query_map(params![query, CANDIDATES.max(limit), limit], |r| r.get::<_, String>(0))?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
+}
+
+/// Whether a query's words are all digits (a phone number in pieces).
+fn digits_only(parts: &[String]) -> bool {
+    !parts.is_empty() && parts.iter().all(|p| !p.chars().any(char::is_alphabetic))
 }
 
 /// The runs of letters and digits of what the user typed.
