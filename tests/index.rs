@@ -1,12 +1,16 @@
 //! The local index against the real embedded server: full and incremental
-//! sync, deletions, faults and rate limits, and two writers on one file.
+//! sync, deletions, faults and rate limits, two writers on one file, and
+//! the last-message previews.
 
 use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
 
-use frontdesk::api::{Client, Contact, ContactFilter, ContactId, ContactPatch, NewContact, RetryPolicy};
-use frontdesk::index::sync::{Budget, full_sync, incremental_sync};
-use frontdesk::index::{Index, Order};
+use frontdesk::api::{
+    Client, Contact, ContactFilter, ContactId, ContactPatch, Message, MessageStatus, NewContact, PageRequest,
+    RetryPolicy, SendMessage, TemplateStatus,
+};
+use frontdesk::index::sync::{Budget, fetch_previews, full_sync, incremental_sync};
+use frontdesk::index::{Index, Order, Who};
 use frontdesk::server::{RunningServer, ServerConfig};
 
 mod common;
@@ -273,4 +277,90 @@ async fn a_contact_created_during_a_full_walk_arrives_with_the_next_pass() {
     assert_eq!(index.get(&new.uuid).unwrap().unwrap().name, "Midwalk Mo");
     assert_eq!(index.count().unwrap(), 301);
     assert_eq!(indexed(&index), fresh_walk(&api).await);
+}
+
+/// The newest message of a contact's first page, as the API gives it.
+async fn last_message(api: &Client, uuid: &str) -> Option<Message> {
+    let page = api
+        .list_messages(&ContactId::from(uuid), &PageRequest::First)
+        .await
+        .unwrap();
+    page.items.into_iter().max_by_key(|m| m.created_at)
+}
+
+fn who(status: &MessageStatus) -> Option<Who> {
+    match status {
+        MessageStatus::Received => Some(Who::Customer),
+        MessageStatus::Sent => Some(Who::Agent),
+        MessageStatus::Note => Some(Who::Note),
+        MessageStatus::Other(_) => None,
+    }
+}
+
+#[tokio::test]
+async fn previews_of_stale_open_conversations_are_fetched_and_fetched_again_when_they_move() {
+    let srv = common::spawn(common::config(120, 21)).await;
+    let api = client(&srv, 3);
+    let mut index = Index::in_memory().unwrap();
+    full_sync(&api, &mut index, &unlimited(), &mut |_| {}).await.unwrap();
+    let open = index
+        .list(Order::Activity, 1000, 0)
+        .unwrap()
+        .into_iter()
+        .filter(Contact::is_open)
+        .count();
+    let stale = index.stale_previews(1000).unwrap();
+    assert_eq!(stale.len(), open, "every open conversation lacks its preview");
+    let wanted = &stale[..30];
+    let (fetched, failed) = fetch_previews(&api, &mut index, &unlimited(), wanted).await;
+    assert!(failed.is_none(), "{failed:?}");
+    assert_eq!(fetched.len(), 30);
+    let uuids: Vec<&str> = wanted.iter().map(|w| w.0.as_str()).collect();
+    let stored = index.previews(&uuids).unwrap();
+    assert_eq!(stored.len(), 30, "kept in the index");
+    let mut kinds = std::collections::HashSet::new();
+    for (uuid, _) in wanted {
+        let last = last_message(&api, uuid)
+            .await
+            .expect("a seeded conversation has messages");
+        let p = &stored[uuid];
+        assert_eq!(p.who, who(&last.status), "{uuid}");
+        assert_eq!(p.at, last.created_at, "{uuid}");
+        let first_line = last.text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+        assert!(
+            first_line.starts_with(&p.text) && !p.text.is_empty(),
+            "{uuid}: {:?}",
+            p.text
+        );
+        kinds.insert(format!("{:?}", p.who));
+    }
+    assert!(kinds.len() >= 2, "the seed varies who wrote last: {kinds:?}");
+    let still: Vec<String> = index.stale_previews(1000).unwrap().into_iter().map(|w| w.0).collect();
+    assert_eq!(still.len(), open - 30);
+    assert!(uuids.iter().all(|u| !still.contains(&u.to_string())), "fetched: fresh");
+
+    // An agent writes to one of them: it moves, the next pass sees it move,
+    // and its preview is stale until fetched again.
+    let target = index.get(uuids[5]).unwrap().unwrap();
+    let template = api
+        .list_templates(None)
+        .await
+        .unwrap()
+        .items
+        .into_iter()
+        .find(|t| t.status == TemplateStatus::Approved)
+        .expect("an approved template");
+    let send = SendMessage::template(target.phone_number.clone(), "messaging_app", template.uuid, vec![]);
+    api.send_message(&send).await.unwrap();
+    incremental_sync(&api, &mut index, &unlimited()).await.unwrap();
+    let stale = index.stale_previews(1000).unwrap();
+    assert_eq!(stale[0].0, target.uuid, "stale again, and the newest");
+    let (fetched, failed) = fetch_previews(&api, &mut index, &unlimited(), &stale[..1]).await;
+    assert!(failed.is_none(), "{failed:?}");
+    let last = last_message(&api, &target.uuid).await.unwrap();
+    assert_eq!(last.status, MessageStatus::Sent);
+    let p = &index.previews(&[target.uuid.as_str()]).unwrap()[&target.uuid];
+    assert_eq!((p.who, p.at), (Some(Who::Agent), last.created_at));
+    assert_eq!(fetched[0].1, p.clone());
+    assert!(!index.stale_previews(1000).unwrap().iter().any(|w| w.0 == target.uuid));
 }
