@@ -115,3 +115,5 @@ mod messages;
 mod query;
 #[path = "server/runtime.rs"]
 mod runtime;
+#[path = "server/seed.rs"]
+mod seed;

@@ -235,6 +235,17 @@ fn seed_contacts(
         } else {
             rng.random_range(DAY..60 * DAY)
         };
+        // Who wrote last varies (every tenth conversation ends with a note)
+        // and every fiftieth, from the second, is open with the customer
+        // waiting for minutes. Decided by the index, not the generator, so
+        // the draws (and the uuids) stay those of the same seed.
+        let waiting_now = i % 50 == 1;
+        let note_last = i % 10 == 6;
+        let age = if waiting_now {
+            (2 + (i / 50 % 40) as i64) * MINUTE
+        } else {
+            age
+        };
         let last_activity = now - age / 1000 * 1000;
         let created_at = last_activity - rng.random_range(1..400) * DAY;
         let uuid = hex32(rng);
@@ -246,7 +257,7 @@ fn seed_contacts(
         let closed = rng
             .random_bool(0.3)
             .then(|| last_activity + rng.random_range(1..120) * MINUTE);
-        let closed = closed.map(|c| c.min(now));
+        let closed = closed.map(|c| c.min(now)).filter(|_| !waiting_now);
         let funnel = funnels.choose(rng).cloned().unwrap_or_default();
         let note = rng
             .random_bool(0.2)
@@ -318,7 +329,7 @@ fn seed_contacts(
         let business = CHANNELS[channel_id as usize - 1].2;
         let mut t = last_activity;
         for k in 0..count {
-            let status = if k == 0 {
+            let drawn = if k == 0 {
                 if i % 25 == 3 || rng.random_bool(0.65) {
                     "received"
                 } else {
@@ -331,7 +342,7 @@ fn seed_contacts(
                     _ => "note",
                 }
             };
-            let text: String = match status {
+            let text: String = match drawn {
                 // Every 25th rich thread opens with a very long message.
                 "received" if i < RICH_THREADS && (rng.random_bool(0.05) || (k == 0 && i % 25 == 3)) => {
                     long_message(rng.random_range(8..20))
@@ -340,9 +351,20 @@ fn seed_contacts(
                 "sent" => SENT.choose(rng).copied().unwrap_or("").to_string(),
                 _ => NOTES.choose(rng).copied().unwrap_or("").to_string(),
             };
+            let uuid = matches!(drawn, "received" | "sent").then(|| hex32(rng));
+            let status = match k {
+                0 if waiting_now => "received",
+                0 if note_last => "note",
+                _ => drawn,
+            };
+            let text = match status {
+                _ if status == drawn => text,
+                "received" => RECEIVED[i % RECEIVED.len()].to_string(),
+                _ => NOTES[i % NOTES.len()].to_string(),
+            };
             let (uuid, from, to) = match status {
-                "received" => (Some(hex32(rng)), phone.as_str(), business),
-                "sent" => (Some(hex32(rng)), business, phone.as_str()),
+                "received" => (uuid, phone.as_str(), business),
+                "sent" => (uuid, business, phone.as_str()),
                 _ => (None, assigned.unwrap_or(USERS[0].1), ""),
             };
             message.execute(params![uuid, id, text, t, status, source, from, to])?;
