@@ -49,6 +49,15 @@ impl Index {
             return Ok(Vec::new());
         }
         let words = words(text);
+        if words.len() > 1 && words.iter().all(|w| w.chars().all(|c| c.is_ascii_digit())) {
+            // A phone number typed from its start in pieces ("+44 7700 12"):
+            // the number's digits as one prefix say it best, and cheaply
+            // (the pieces alone each match nearly every number).
+            let hits = self.ranked(&format!("\"{}\"*", words.concat()), &[], limit)?;
+            if !hits.is_empty() {
+                return Ok(hits);
+            }
+        }
         let parts: Vec<String> = if words.len() > 1 {
             words.iter().map(|w| format!("\"{w}\"*")).collect()
         } else {

@@ -44,7 +44,25 @@ fn an_exact_hit_keeps_typo_hits_out_and_nearer_typos_rank_first() {
 }
 
 #[test]
-fn typo_words_are_kept_from_before_the_search_terms_table_existed_and_forgotten_when_cleared() {
+fn a_version_2_file_gets_its_typo_words_from_what_it_already_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v2.sqlite");
+    {
+        let mut ix = Index::open(&path).unwrap().index;
+        ix.upsert_contacts(&[contact("a", "Ada Lovelace", "+1", 1)], at(0))
+            .unwrap();
+        // As a version-2 file: no words table.
+        ix.conn
+            .execute_batch("DROP TRIGGER search_terms_forget; DROP TABLE search_terms; PRAGMA user_version = 2;")
+            .unwrap();
+    }
+    let opened = Index::open(&path).unwrap();
+    assert!(opened.warning.is_none(), "{:?}", opened.warning);
+    assert_eq!(uuids(opened.index.search("lovelaec", 10).unwrap()), ["a"]);
+}
+
+#[test]
+fn typo_words_are_forgotten_when_the_index_is_cleared() {
     let mut ix = sample();
     let n = |ix: &Index| -> i64 {
         ix.conn
@@ -83,4 +101,17 @@ fn a_word_in_most_conversations_ranks_name_then_other_fields_then_the_newest() {
     ix.store_messages("c00001", Some(at(1_001)), &[message("ask Rita")])
         .unwrap();
     assert_eq!(uuids(ix.search("rita", 5).unwrap()), ["c00010", "c00001"]);
+}
+
+#[test]
+fn a_phone_number_typed_from_its_start_finds_that_number_not_its_pieces_elsewhere() {
+    let mut ix = sample();
+    let mut dee = contact("d", "Dee", "+1 202 555 0199", 40);
+    dee.note = Some("room 44, extension 7700, code 900123".into());
+    ix.upsert_contacts(&[dee], at(0)).unwrap();
+    assert_eq!(uuids(ix.search("+44 7700 900123", 10).unwrap()), ["a"]);
+    // From the middle of a number the pieces still find both.
+    let mut middle = uuids(ix.search("7700 900", 10).unwrap());
+    middle.sort();
+    assert_eq!(middle, ["a", "d"]);
 }
