@@ -55,10 +55,16 @@ fn views_load_in_file_order_with_every_key() {
     let r = &s.views[1];
     assert_eq!(r.short, "Refund");
     assert_eq!(r.filter.assignee, Some(Assignee::Nobody));
-    assert_eq!(r.filter.fields, [("plan".to_string(), "gold".to_string()), ("seats".into(), "3".into())]);
+    assert_eq!(
+        r.filter.fields,
+        [("plan".to_string(), "gold".to_string()), ("seats".into(), "3".into())]
+    );
     assert_eq!(r.filter.older_than, Some(Duration::from_secs(7 * 86_400)));
     assert_eq!(r.filter.tags_all, ["billing", "urgent"]);
-    assert_eq!((r.filter.source.as_deref(), r.filter.team.as_deref()), (Some("whatsapp"), Some("t-1")));
+    assert_eq!(
+        (r.filter.source.as_deref(), r.filter.team.as_deref()),
+        (Some("whatsapp"), Some("t-1"))
+    );
     assert_eq!(r.filter.text.as_deref(), Some("refund"));
     assert_eq!(r.sort, Sort::LongestWait);
 }
@@ -96,15 +102,27 @@ assignee = "me"
     assert_eq!(names, ["Good one", "Also good"]);
     let file = path.display().to_string();
     let expect = [
-        (format!("{file} line 7: view \"Typo\": unknown key \"colour\""), "a view takes name"),
+        (
+            format!("{file} line 7: view \"Typo\": unknown key \"colour\""),
+            "a view takes name",
+        ),
         (format!("{file} line 11: view \"Bad wait\": waiting:"), "30m, 2h or 7d"),
-        (format!("{file} line 15: view \"Bad state\": state must be open, closed or any"), "pending"),
+        (
+            format!("{file} line 15: view \"Bad state\": state must be open, closed or any"),
+            "pending",
+        ),
         (format!("{file} line 17: a view: has no name"), "name ="),
-        (format!("{file} line 20: view \"Open\": another view already has this name"), "rename"),
+        (
+            format!("{file} line 20: view \"Open\": another view already has this name"),
+            "rename",
+        ),
     ];
     assert_eq!(s.warnings.len(), expect.len(), "{:#?}", s.warnings);
     for ((start, also), w) in expect.iter().zip(&s.warnings) {
-        assert!(w.starts_with(start.as_str()) && w.contains(also), "{w}\nwanted {start} … {also}");
+        assert!(
+            w.starts_with(start.as_str()) && w.contains(also),
+            "{w}\nwanted {start} … {also}"
+        );
     }
 }
 
@@ -112,7 +130,13 @@ assignee = "me"
 fn views_that_are_not_tables_are_a_warning() {
     let (s, _, _d) = load("views = \"mine\"\n");
     assert!(s.views.is_empty());
-    assert!(s.warnings.iter().any(|w| w.contains("line 1") && w.contains("[[views]]")), "{:?}", s.warnings);
+    assert!(
+        s.warnings
+            .iter()
+            .any(|w| w.contains("line 1") && w.contains("[[views]]")),
+        "{:?}",
+        s.warnings
+    );
 }
 
 const COMMENTED: &str = r#"# my frontdesk settings
@@ -189,7 +213,10 @@ fn saving_into_a_missing_file_creates_it_readable_by_its_owner_only() {
     let path = dir.path().join("sub/config.toml");
     save_view(&path, &View::new("Mine too", Default::default())).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("[[views]]") && text.contains("name = \"Mine too\""), "{text}");
+    assert!(
+        text.contains("[[views]]") && text.contains("name = \"Mine too\""),
+        "{text}"
+    );
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

@@ -6,8 +6,14 @@ fn v(tags: &[&str]) -> Vec<String> {
 
 #[test]
 fn tagging_adds_to_the_contacts_tags_and_untagging_removes_only_those() {
-    assert_eq!(with_tags(&v(&["vip", "billing"]), &v(&["gold", "VIP"])), v(&["vip", "billing", "gold"]));
-    assert_eq!(without_tags(&v(&["vip", "billing", "gold"]), &v(&["GOLD", "missing"])), v(&["vip", "billing"]));
+    assert_eq!(
+        with_tags(&v(&["vip", "billing"]), &v(&["gold", "VIP"])),
+        v(&["vip", "billing", "gold"])
+    );
+    assert_eq!(
+        without_tags(&v(&["vip", "billing", "gold"]), &v(&["GOLD", "missing"])),
+        v(&["vip", "billing"])
+    );
 }
 
 #[test]

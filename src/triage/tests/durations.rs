@@ -21,7 +21,14 @@ fn a_bad_duration_says_what_to_write() {
 
 #[test]
 fn durations_show_their_two_largest_units() {
-    let cases = [(40, "40s"), (300, "5m"), (7200, "2h"), (7500, "2h 5m"), (86_400, "1d"), (3 * 86_400 + 4 * 3600 + 60, "3d 4h")];
+    let cases = [
+        (40, "40s"),
+        (300, "5m"),
+        (7200, "2h"),
+        (7500, "2h 5m"),
+        (86_400, "1d"),
+        (3 * 86_400 + 4 * 3600 + 60, "3d 4h"),
+    ];
     for (secs, s) in cases {
         assert_eq!(format_duration(Duration::from_secs(secs)), s);
     }

@@ -46,8 +46,14 @@ fn m(filter: ViewFilter, f: &Facts) -> bool {
 #[test]
 fn state_open_closed_any() {
     let open = facts("a");
-    let closed = Facts { closed: true, ..facts("b") };
-    let only = |state| ViewFilter { state, ..Default::default() };
+    let closed = Facts {
+        closed: true,
+        ..facts("b")
+    };
+    let only = |state| ViewFilter {
+        state,
+        ..Default::default()
+    };
     assert!(m(only(State::Open), &open) && !m(only(State::Open), &closed));
     assert!(!m(only(State::Closed), &open) && m(only(State::Closed), &closed));
     assert!(m(only(State::Any), &open) && m(only(State::Any), &closed));
@@ -57,10 +63,19 @@ fn state_open_closed_any() {
 
 #[test]
 fn assignee_me_nobody_and_an_email_ignore_case() {
-    let mine = Facts { assignee: Some("Me@Example.com".into()), ..facts("a") };
-    let theirs = Facts { assignee: Some("bo@example.com".into()), ..facts("b") };
+    let mine = Facts {
+        assignee: Some("Me@Example.com".into()),
+        ..facts("a")
+    };
+    let theirs = Facts {
+        assignee: Some("bo@example.com".into()),
+        ..facts("b")
+    };
     let nobody = facts("c");
-    let who = |a: &str| ViewFilter { assignee: Some(Assignee::parse(a)), ..Default::default() };
+    let who = |a: &str| ViewFilter {
+        assignee: Some(Assignee::parse(a)),
+        ..Default::default()
+    };
     assert!(m(who("me"), &mine) && !m(who("me"), &theirs) && !m(who("me"), &nobody));
     assert!(m(who("nobody"), &nobody) && !m(who("nobody"), &mine));
     assert!(m(who("BO@example.com"), &theirs) && !m(who("bo@example.com"), &mine));
@@ -68,7 +83,10 @@ fn assignee_me_nobody_and_an_email_ignore_case() {
 
 #[test]
 fn without_an_email_mine_matches_nothing_and_says_why() {
-    let mine = Facts { assignee: Some("me@example.com".into()), ..facts("a") };
+    let mine = Facts {
+        assignee: Some("me@example.com".into()),
+        ..facts("a")
+    };
     let view = find_view("mine", &[]).unwrap();
     assert!(!view.filter.matches(&mine, None, now()));
     let why = view.why_empty(None).unwrap();
@@ -84,7 +102,10 @@ fn waiting_is_the_customer_writing_last_optionally_for_longer_than() {
     let noted = wrote(facts("c"), Who::Note, ago(3 * H));
     let unknown = facts("d");
     let fresh = wrote(facts("e"), Who::Customer, ago(H / 2));
-    let waiting = |d| ViewFilter { waiting: Some(d), ..Default::default() };
+    let waiting = |d| ViewFilter {
+        waiting: Some(d),
+        ..Default::default()
+    };
     assert!(m(waiting(Duration::ZERO), &customer) && m(waiting(Duration::ZERO), &fresh));
     assert!(!m(waiting(Duration::ZERO), &answered) && !m(waiting(Duration::ZERO), &noted));
     assert!(!m(waiting(Duration::ZERO), &unknown));
@@ -114,7 +135,8 @@ fn source_team_and_custom_fields() {
     let mut f = facts("a");
     f.team = Some("team-1".into());
     f.custom_fields.insert("Plan".into(), FieldValue::Text("Gold".into()));
-    f.custom_fields.insert("langs".into(), FieldValue::List(vec!["en".into(), "fr".into()]));
+    f.custom_fields
+        .insert("langs".into(), FieldValue::List(vec!["en".into(), "fr".into()]));
     let with = |g: fn(&mut ViewFilter)| {
         let mut v = ViewFilter::default();
         g(&mut v);
@@ -133,9 +155,18 @@ fn source_team_and_custom_fields() {
 
 #[test]
 fn tags_all_of_and_any_of_ignore_case() {
-    let f = Facts { tags: vec!["VIP".into(), "billing".into()], ..facts("a") };
-    let all = |t: &[&str]| ViewFilter { tags_all: t.iter().map(|s| s.to_string()).collect(), ..Default::default() };
-    let any = |t: &[&str]| ViewFilter { tags_any: t.iter().map(|s| s.to_string()).collect(), ..Default::default() };
+    let f = Facts {
+        tags: vec!["VIP".into(), "billing".into()],
+        ..facts("a")
+    };
+    let all = |t: &[&str]| ViewFilter {
+        tags_all: t.iter().map(|s| s.to_string()).collect(),
+        ..Default::default()
+    };
+    let any = |t: &[&str]| ViewFilter {
+        tags_any: t.iter().map(|s| s.to_string()).collect(),
+        ..Default::default()
+    };
     assert!(m(all(&["vip", "Billing"]), &f) && !m(all(&["vip", "gold"]), &f));
     assert!(m(any(&["gold", "vip"]), &f) && !m(any(&["gold", "silver"]), &f));
     assert!(m(any(&[]), &f), "no tags_any: no rule");
@@ -148,7 +179,10 @@ fn text_looks_in_name_phone_tags_and_note_ignoring_case() {
     f.phone = "+44 7700 900123".into();
     f.tags = vec!["refund".into()];
     f.note = Some("Prefers Émail".into());
-    let text = |t: &str| ViewFilter { text: Some(t.into()), ..Default::default() };
+    let text = |t: &str| ViewFilter {
+        text: Some(t.into()),
+        ..Default::default()
+    };
     for hit in ["lovelace", "900123", "REFUND", "émail", "ÉMAIL"] {
         assert!(m(text(hit), &f), "{hit}");
     }
@@ -157,16 +191,28 @@ fn text_looks_in_name_phone_tags_and_note_ignoring_case() {
 
 #[test]
 fn older_than_looks_at_the_last_activity() {
-    let old = Facts { last_activity: Some(ago(8 * 24 * H)), ..facts("a") };
+    let old = Facts {
+        last_activity: Some(ago(8 * 24 * H)),
+        ..facts("a")
+    };
     let recent = facts("b");
-    let unknown = Facts { last_activity: None, ..facts("c") };
-    let v = ViewFilter { older_than: Some(7 * 24 * H), ..Default::default() };
+    let unknown = Facts {
+        last_activity: None,
+        ..facts("c")
+    };
+    let v = ViewFilter {
+        older_than: Some(7 * 24 * H),
+        ..Default::default()
+    };
     assert!(m(v.clone(), &old) && !m(v.clone(), &recent) && !m(v, &unknown));
 }
 
 #[test]
 fn every_rule_must_hold() {
-    let f = Facts { tags: vec!["vip".into()], ..facts("a") };
+    let f = Facts {
+        tags: vec!["vip".into()],
+        ..facts("a")
+    };
     let v = ViewFilter {
         state: State::Open,
         tags_any: vec!["vip".into()],
@@ -180,10 +226,29 @@ fn every_rule_must_hold() {
 /// closed+mine.
 fn sample() -> Vec<Facts> {
     vec![
-        wrote(Facts { assignee: Some("me@example.com".into()), ..facts("a") }, Who::Customer, ago(5 * H)),
+        wrote(
+            Facts {
+                assignee: Some("me@example.com".into()),
+                ..facts("a")
+            },
+            Who::Customer,
+            ago(5 * H),
+        ),
         wrote(facts("b"), Who::Customer, ago(H)),
-        wrote(Facts { assignee: Some("bo@example.com".into()), last_activity: Some(ago(H / 4)), ..facts("c") }, Who::Agent, ago(H / 4)),
-        Facts { closed: true, assignee: Some("me@example.com".into()), ..facts("d") },
+        wrote(
+            Facts {
+                assignee: Some("bo@example.com".into()),
+                last_activity: Some(ago(H / 4)),
+                ..facts("c")
+            },
+            Who::Agent,
+            ago(H / 4),
+        ),
+        Facts {
+            closed: true,
+            assignee: Some("me@example.com".into()),
+            ..facts("d")
+        },
     ]
 }
 
@@ -194,7 +259,10 @@ fn the_built_in_views_and_their_counts() {
     assert_eq!(names, ["Mine", "Unassigned", "Waiting", "Open", "All"]);
     assert!(views.iter().all(|v| v.short.chars().count() <= SHORT_MAX));
     let facts = sample();
-    assert_eq!(count_views(&facts, &views, Some("me@example.com"), now()), [1, 1, 2, 3, 4]);
+    assert_eq!(
+        count_views(&facts, &views, Some("me@example.com"), now()),
+        [1, 1, 2, 3, 4]
+    );
     assert_eq!(count_views(&facts, &views, None, now()), [0, 1, 2, 3, 4]);
 }
 
@@ -226,7 +294,16 @@ fn views_are_found_by_name_or_short_name_in_any_case() {
 
 #[test]
 fn counts_are_abbreviated_for_the_tab_strip() {
-    let cases = [(0, "0"), (999, "999"), (1_000, "1k"), (1_234, "1.2k"), (12_400, "12.4k"), (99_999, "100k"), (100_000, "100k"), (1_500_000, "1.5M")];
+    let cases = [
+        (0, "0"),
+        (999, "999"),
+        (1_000, "1k"),
+        (1_234, "1.2k"),
+        (12_400, "12.4k"),
+        (99_999, "100k"),
+        (100_000, "100k"),
+        (1_500_000, "1.5M"),
+    ];
     for (n, s) in cases {
         assert_eq!(abbreviate_count(n), s, "{n}");
     }
@@ -238,11 +315,17 @@ fn facts_come_from_the_contact_and_its_preview() {
         uuid: "u".into(),
         name: "N".into(),
         assigned_user: Some(" ".into()),
-        team: Some(ContactTeam { uuid: Some("t".into()), name: None }),
+        team: Some(ContactTeam {
+            uuid: Some("t".into()),
+            name: None,
+        }),
         closed_at: Some(now()),
         created_at: Some(ago(H)),
         ..Default::default()
     };
     let f = Facts::new(&c, None);
-    assert_eq!((f.assignee, f.team.as_deref(), f.closed, f.last_activity), (None, Some("t"), true, Some(ago(H))));
+    assert_eq!(
+        (f.assignee, f.team.as_deref(), f.closed, f.last_activity),
+        (None, Some("t"), true, Some(ago(H)))
+    );
 }
