@@ -209,6 +209,53 @@ impl ViewFilter {
         }
     }
 
+    /// The rules in words, for a list of views: `open, assigned to me,
+    /// customer waiting > 2h`; `everything` without rules.
+    pub fn describe(&self) -> String {
+        let d = |d: Duration| super::format_duration(d);
+        let mut parts: Vec<String> = Vec::new();
+        if self.state != State::Any {
+            parts.push(self.state.as_str().into());
+        }
+        match &self.assignee {
+            Some(Assignee::Me) => parts.push("assigned to me".into()),
+            Some(Assignee::Nobody) => parts.push("unassigned".into()),
+            Some(Assignee::Email(e)) => parts.push(format!("assigned to {e}")),
+            None => {}
+        }
+        match self.waiting {
+            Some(w) if w.is_zero() => parts.push("customer waiting".into()),
+            Some(w) => parts.push(format!("customer waiting > {}", d(w))),
+            None => {}
+        }
+        if let Some(s) = &self.source {
+            parts.push(format!("source {s}"));
+        }
+        if !self.tags_all.is_empty() {
+            parts.push(format!("tags {}", self.tags_all.join(" and ")));
+        }
+        if !self.tags_any.is_empty() {
+            parts.push(format!("tags {}", self.tags_any.join(" or ")));
+        }
+        if let Some(t) = &self.team {
+            parts.push(format!("team {t}"));
+        }
+        for (k, v) in &self.fields {
+            parts.push(format!("{k} = {v}"));
+        }
+        if let Some(t) = &self.text {
+            parts.push(format!("text \"{t}\""));
+        }
+        if let Some(o) = self.older_than {
+            parts.push(format!("idle > {}", d(o)));
+        }
+        if parts.is_empty() {
+            "everything".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+
     /// True when the view depends on who wrote last (so the last message
     /// of each candidate must be known).
     pub fn needs_last_message(&self) -> bool {

@@ -83,6 +83,8 @@ struct ViewRow {
     name: String,
     short: String,
     count: usize,
+    /// The view's rules in words.
+    rules: String,
     /// Why the view is empty whatever the account holds (no email for Mine).
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<String>,
@@ -90,7 +92,7 @@ struct ViewRow {
 
 impl Tabular for ViewRow {
     fn headers() -> &'static [&'static str] {
-        &["VIEW", "TAB", "CONTACTS", "NOTE"]
+        &["VIEW", "TAB", "CONTACTS", "RULES", "NOTE"]
     }
 
     fn row(&self) -> Vec<String> {
@@ -98,6 +100,7 @@ impl Tabular for ViewRow {
             self.name.clone(),
             self.short.clone(),
             self.count.to_string(),
+            self.rules.clone(),
             self.note.clone().unwrap_or_default(),
         ]
     }
@@ -116,6 +119,7 @@ pub async fn run(ctx: &mut Ctx<'_>, _args: ViewsArgs) -> Result<(), CliError> {
             name: v.name.clone(),
             short: v.short.clone(),
             count,
+            rules: v.filter.describe(),
             note: v.why_empty(me.as_deref()),
         })
         .collect();

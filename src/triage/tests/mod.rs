@@ -329,3 +329,30 @@ fn facts_come_from_the_contact_and_its_preview() {
         (None, Some("t"), true, Some(ago(H)))
     );
 }
+
+#[test]
+fn a_filter_reads_as_words() {
+    let views = builtin_views();
+    let words: Vec<String> = views.iter().map(|v| v.filter.describe()).collect();
+    assert_eq!(
+        words,
+        [
+            "open, assigned to me",
+            "open, unassigned",
+            "open, customer waiting",
+            "open",
+            "everything"
+        ]
+    );
+    let f = ViewFilter {
+        waiting: Some(2 * H),
+        tags_any: vec!["vip".into(), "gold".into()],
+        fields: vec![("plan".into(), "gold".into())],
+        older_than: Some(7 * 24 * H),
+        ..Default::default()
+    };
+    assert_eq!(
+        f.describe(),
+        "customer waiting > 2h, tags vip or gold, plan = gold, idle > 7d"
+    );
+}
