@@ -210,7 +210,7 @@ async fn many(ctx: &mut Ctx<'_>, action: &Action, args: &BulkArgs) -> Result<(),
     if targets.len() > CONFIRM_ABOVE && !args.yes {
         confirm(ctx, &format!("{verb} {} contacts ({what})?", targets.len()))?;
     }
-    let outcomes = act(ctx, &client, &targets, action).await;
+    let outcomes = act(ctx, &client, &mut index, &targets, action).await;
     settle(ctx, &mut index, &outcomes);
     report(ctx, action, &what, outcomes)
 }
@@ -235,7 +235,16 @@ fn confirm(ctx: &mut Ctx<'_>, question: &str) -> Result<(), CliError> {
     }
 }
 
-async fn act(ctx: &mut Ctx<'_>, client: &Client, targets: &[Contact], action: &Action) -> Vec<Outcome> {
+/// Runs the action with a progress bar, writing each contact the API
+/// returns into the index as it comes (so an interrupted run leaves the
+/// index knowing what was done).
+async fn act(
+    ctx: &mut Ctx<'_>,
+    client: &Client,
+    index: &mut Index,
+    targets: &[Contact],
+    action: &Action,
+) -> Vec<Outcome> {
     let pb = if ctx.progress {
         let pb = indicatif::ProgressBar::with_draw_target(
             Some(targets.len() as u64),
@@ -249,41 +258,46 @@ async fn act(ctx: &mut Ctx<'_>, client: &Client, targets: &[Contact], action: &A
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let outcomes = bulk::apply(client, targets, action, bulk::CONCURRENCY, &mut |_| pb.inc(1)).await;
+    let mut unstored = None;
+    let outcomes = bulk::apply(client, targets, action, bulk::CONCURRENCY, &mut |o| {
+        pb.inc(1);
+        if let Ok(c) = &o.result
+            && let Err(e) = index.upsert_contacts(std::slice::from_ref(c), Utc::now())
+        {
+            unstored = Some(e);
+        }
+    })
+    .await;
     pb.finish_and_clear();
+    if let Some(e) = unstored {
+        let _ = writeln!(ctx.err, "frontdesk: warning: the local index was not updated: {e}");
+    }
     outcomes
 }
 
-/// Writes what the API returned into the index, and forgets the contacts
-/// the server no longer has (404), so the next command sees the account
-/// as it is.
+/// Forgets the contacts the server no longer has (404), so the next
+/// command does not act on them again.
 fn settle(ctx: &mut Ctx<'_>, index: &mut Index, outcomes: &[Outcome]) {
-    let done: Vec<Contact> = outcomes
-        .iter()
-        .filter_map(|o| o.result.as_ref().ok().cloned())
-        .collect();
     let gone: HashSet<&str> = outcomes
         .iter()
         .filter(|o| matches!(o.result, Err(ApiError::NotFound { .. })))
         .map(|o| o.uuid.as_str())
         .collect();
-    let now = Utc::now();
-    let mut stored = index.upsert_contacts(&done, now).map(|_| ());
-    if stored.is_ok() && !gone.is_empty() {
-        // The index removes what a walk did not see: a "walk" that saw
-        // every contact but the gone ones removes just those.
-        stored = index
-            .list(crate::index::Order::Activity, usize::MAX >> 1, 0)
-            .map(|all| {
-                all.into_iter()
-                    .map(|c| c.uuid)
-                    .filter(|u| !gone.contains(u.as_str()))
-                    .collect()
-            })
-            .and_then(|keep: HashSet<String>| index.remove_missing(Utc::now(), &keep))
-            .map(|_| ());
+    if gone.is_empty() {
+        return;
     }
-    if let Err(e) = stored {
+    // The index removes what a walk did not see: a "walk" that saw every
+    // contact but the gone ones removes just those.
+    let removed = index
+        .list(crate::index::Order::Activity, usize::MAX >> 1, 0)
+        .map(|all| {
+            all.into_iter()
+                .map(|c| c.uuid)
+                .filter(|u| !gone.contains(u.as_str()))
+                .collect()
+        })
+        .and_then(|keep: HashSet<String>| index.remove_missing(Utc::now(), &keep));
+    if let Err(e) = removed {
         let _ = writeln!(ctx.err, "frontdesk: warning: the local index was not updated: {e}");
     }
 }
