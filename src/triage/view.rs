@@ -165,18 +165,25 @@ impl ViewFilter {
     /// collaborator email) at `now`. Without `me`, an "assigned to me"
     /// rule matches nothing.
     pub fn matches(&self, f: &Facts, me: Option<&str>, now: DateTime<Utc>) -> bool {
-        self.matches_but_waiting(f, me, now) && self.waiting_ok(f, now)
+        // The cheap rules that rule out most contacts first.
+        self.state_ok(f) && self.waiting_ok(f, now) && self.others_ok(f, me, now)
     }
 
     /// Every rule but `waiting`: the contacts whose last message decides.
     pub fn matches_but_waiting(&self, f: &Facts, me: Option<&str>, now: DateTime<Utc>) -> bool {
-        let state = match self.state {
+        self.state_ok(f) && self.others_ok(f, me, now)
+    }
+
+    fn state_ok(&self, f: &Facts) -> bool {
+        match self.state {
             State::Open => !f.closed,
             State::Closed => f.closed,
             State::Any => true,
-        };
-        state
-            && self.assignee_ok(f, me)
+        }
+    }
+
+    fn others_ok(&self, f: &Facts, me: Option<&str>, now: DateTime<Utc>) -> bool {
+        self.assignee_ok(f, me)
             && self.source.as_deref().is_none_or(|s| same(&f.source, s))
             && self
                 .team
