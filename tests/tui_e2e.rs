@@ -203,6 +203,8 @@ async fn triage_in_a_pseudo_terminal() {
     cmd.env("FRONTDESK_API_KEY", &key);
     cmd.env("FRONTDESK_USER_UUID", &user);
     cmd.env("FRONTDESK_LOG", tmp.path().join("frontdesk.log"));
+    // Each run its own local index: nothing shared between tests or runs.
+    cmd.env("XDG_CACHE_HOME", tmp.path().join("cache"));
     cmd.env("TERM", "xterm-256color");
     cmd.env_remove("NO_COLOR");
     let mut child = pair.slave.spawn_command(cmd).unwrap();
@@ -288,7 +290,7 @@ async fn triage_in_a_pseudo_terminal() {
 /// Runs the binary without a terminal; returns (exit code, stderr).
 fn run_plain(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_frontdesk"));
-    cmd.args(args).stdin(std::process::Stdio::null());
+    cmd.args(args).stdin(std::process::Stdio::null()).arg("--no-cache");
     for k in [
         "FRONTDESK_BASE_URL",
         "FRONTDESK_API_KEY",
@@ -397,6 +399,8 @@ fn demo_quits_cleanly_on(signal: &str) {
     let config = tmp.path().join("none.toml");
     let mut cmd = under_sh_with_stty(&["--demo", "--config", config.to_str().unwrap()]);
     cmd.env("FRONTDESK_LOG", tmp.path().join("frontdesk.log"));
+    // Each run its own local index: nothing shared between tests or runs.
+    cmd.env("XDG_CACHE_HOME", tmp.path().join("cache"));
     cmd.env("TERM", "xterm-256color");
     for k in ["FRONTDESK_BASE_URL", "FRONTDESK_API_KEY", "FRONTDESK_USER_UUID"] {
         cmd.env_remove(k);
@@ -497,6 +501,8 @@ async fn delete_a_sent_message_from_the_thread() {
     cmd.env("FRONTDESK_BASE_URL", &base);
     cmd.env("FRONTDESK_API_KEY", &key);
     cmd.env("FRONTDESK_LOG", tmp.path().join("frontdesk.log"));
+    // Each run its own local index: nothing shared between tests or runs.
+    cmd.env("XDG_CACHE_HOME", tmp.path().join("cache"));
     cmd.env("TERM", "xterm-256color");
     let mut child = pair.slave.spawn_command(cmd).unwrap();
     drop(pair.slave);
@@ -585,6 +591,8 @@ async fn first_run_sets_up_an_account_after_checking_the_key() {
         .unwrap();
     let mut cmd = under_sh_with_stty(&["--config", config.to_str().unwrap()]);
     cmd.env("FRONTDESK_LOG", tmp.path().join("frontdesk.log"));
+    // Each run its own local index: nothing shared between tests or runs.
+    cmd.env("XDG_CACHE_HOME", tmp.path().join("cache"));
     cmd.env("TERM", "xterm-256color");
     for k in [
         "FRONTDESK_BASE_URL",

@@ -106,6 +106,10 @@ pub struct SearchDone {
     pub generation: u64,
     pub query: String,
     pub matches: Vec<u32>,
+    /// Contacts the local index found (by uuid, best first): fields,
+    /// notes and cached messages the rows' own text does not hold, and
+    /// near misses of a typo. Listed before the rows' own matches.
+    pub hits: Vec<String>,
     pub layout: u64,
     pub version: u64,
 }
@@ -150,6 +154,7 @@ impl SearchJob {
             generation: self.generation,
             query: self.query,
             matches: scored.into_iter().map(|(_, i)| i).collect(),
+            hits: Vec::new(),
             layout: self.layout,
             version: self.version,
         })
