@@ -91,7 +91,7 @@ fn changed(model: &mut Model, changes: Changes, fx: &mut Vec<Effect>) {
         .view
         .matches()
         .is_none()
-        .then(|| model.list.view.offset)
+        .then_some(model.list.view.offset)
         .filter(|&o| o > 0)
         .and_then(|o| model.list.store.get(o).map(|r| r.uuid.to_string()));
     let mut rang = false;
