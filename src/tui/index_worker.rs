@@ -32,6 +32,9 @@ pub const LOAD_BATCH: usize = 2000;
 const PREVIEW_BATCH: usize = 8;
 /// After a failed preview fetch, the trickle rests this long.
 const TRICKLE_REST: Duration = Duration::from_secs(30);
+/// With nothing left to fetch, the trickle looks again after this (or as
+/// soon as a sync changes the index).
+const TRICKLE_IDLE: Duration = Duration::from_secs(300);
 /// After a failed full walk, the next try waits this long.
 const FULL_RETRY: Duration = Duration::from_secs(60);
 
@@ -108,9 +111,12 @@ pub fn spawn(worker: Worker, tx: UnboundedSender<Msg>) -> IndexLink {
 enum Done {
     Full(Result<FullReport, SyncError>),
     Progress(Progress),
-    Incremental(Result<IncrementalReport, SyncError>),
+    /// The pass's result, and whether it changed the index.
+    Incremental(Result<IncrementalReport, SyncError>, bool),
     Previews {
         tried: Vec<Wanted>,
+        /// The uuids whose last message was fetched.
+        fetched: Vec<String>,
         error: Option<SyncError>,
     },
 }
@@ -130,6 +136,8 @@ struct State {
     /// the trickle until the contact moves (a 404 leaves it stale).
     tried: HashMap<String, Option<DateTime<Utc>>>,
     trickle_rest_until: Option<Instant>,
+    /// After a failed fetch no last message is fetched before this.
+    failed_until: Option<Instant>,
     last_problem: Option<String>,
 }
 
@@ -159,6 +167,7 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
         lazy: Vec::new(),
         tried: HashMap::new(),
         trickle_rest_until: None,
+        failed_until: None,
         last_problem: None,
     };
     // The first walk now; later ones when the last is older than the
@@ -182,7 +191,7 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
         if let Some(due) = st.full_due {
             wake = wake.min(due);
         }
-        if let Some(rest) = st.trickle_rest_until {
+        for rest in [st.trickle_rest_until, st.failed_until].into_iter().flatten() {
             wake = wake.min(rest);
         }
         if busy {
@@ -236,8 +245,8 @@ fn start_work(w: &Worker, budget: &Budget, st: &mut State, done: &UnboundedSende
         let tx = tx.clone();
         tokio::task::spawn_local(async move {
             let result = sync::incremental_sync(&client, &mut index, &budget).await;
-            forward_changes(&mut index, &tx);
-            let _ = done.send(Done::Incremental(result));
+            let changed = forward_changes(&mut index, &tx);
+            let _ = done.send(Done::Incremental(result, changed));
         });
     }
     if !st.previews_running {
@@ -247,11 +256,16 @@ fn start_work(w: &Worker, budget: &Budget, st: &mut State, done: &UnboundedSende
             let (client, mut index, budget, done) = (w.client.clone(), w.index.clone(), budget.clone(), done.clone());
             let tx = tx.clone();
             tokio::task::spawn_local(async move {
-                let (fetched, error) = sync::fetch_previews(&client, &mut index, &budget, &batch).await;
-                if !fetched.is_empty() {
-                    let _ = tx.send(Msg::Index(IndexMsg::Previews(fetched)));
+                let (previews, error) = sync::fetch_previews(&client, &mut index, &budget, &batch).await;
+                let fetched = previews.iter().map(|(u, _)| u.clone()).collect();
+                if !previews.is_empty() {
+                    let _ = tx.send(Msg::Index(IndexMsg::Previews(previews)));
                 }
-                let _ = done.send(Done::Previews { tried: batch, error });
+                let _ = done.send(Done::Previews {
+                    tried: batch,
+                    fetched,
+                    error,
+                });
             });
         }
     }
@@ -261,6 +275,9 @@ fn start_work(w: &Worker, budget: &Budget, st: &mut State, done: &UnboundedSende
 /// trickle through open conversations (not while a full walk runs, not
 /// while resting after a failure).
 fn next_previews(w: &Worker, st: &mut State, now: Instant) -> Vec<Wanted> {
+    if st.failed_until.is_some_and(|f| f > now) {
+        return Vec::new();
+    }
     while let Some(mut batch) = st.lazy.pop() {
         batch.retain(|(u, a)| st.tried.get(u) != Some(a));
         if batch.is_empty() {
@@ -280,21 +297,32 @@ fn next_previews(w: &Worker, st: &mut State, now: Instant) -> Vec<Wanted> {
     let stale = index
         .with(|ix| ix.stale_previews(st.tried.len() + 4 * PREVIEW_BATCH))
         .unwrap_or_default();
-    stale
+    let batch: Vec<Wanted> = stale
         .into_iter()
         .filter(|(u, a)| st.tried.get(u) != Some(a))
         .take(PREVIEW_BATCH)
-        .collect()
+        .collect();
+    if batch.is_empty() {
+        // Every open conversation is up to date: look again when the index
+        // changes, or in a while.
+        st.trickle_rest_until = Some(now + TRICKLE_IDLE);
+    }
+    batch
 }
 
-/// Sends what changed in the index since the last call to the UI.
-fn forward_changes(index: &mut SharedIndex, tx: &UnboundedSender<Msg>) {
+/// Sends what changed in the index since the last call to the UI; true
+/// when something did.
+fn forward_changes(index: &mut SharedIndex, tx: &UnboundedSender<Msg>) -> bool {
     match index.with(|ix| ix.take_changes()) {
         Ok(changes) if !changes.is_empty() => {
             let _ = tx.send(Msg::Index(IndexMsg::Changed(changes)));
+            true
         }
-        Ok(_) => {}
-        Err(e) => tracing::warn!("reading the index's changes failed: {e}"),
+        Ok(_) => false,
+        Err(e) => {
+            tracing::warn!("reading the index's changes failed: {e}");
+            false
+        }
     }
 }
 
@@ -377,6 +405,7 @@ fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
         }
         Done::Full(result) => {
             st.full_running = false;
+            st.trickle_rest_until = None;
             st.status.walking = None;
             match result {
                 Ok(report) => {
@@ -396,29 +425,36 @@ fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
                 }
             }
         }
-        Done::Incremental(result) => {
+        Done::Incremental(result, changed) => {
             st.incremental_running = false;
+            if changed {
+                st.trickle_rest_until = None;
+            }
             match result {
                 Ok(_) => succeeded(st, now),
                 Err(e) => failed(st, &e, send),
             }
         }
-        Done::Previews { tried, error } => {
+        Done::Previews { tried, fetched, error } => {
             st.previews_running = false;
-            for (u, a) in tried {
-                st.tried.insert(u, a);
+            let Some(e) = error else {
+                // Fetched, or gone from the server (404): not tried again
+                // until the contact moves.
+                st.tried.extend(tried);
+                return;
+            };
+            tracing::warn!("fetching last messages failed: {e}");
+            let fetched: std::collections::HashSet<String> = fetched.into_iter().collect();
+            let (done, left): (Vec<Wanted>, Vec<Wanted>) = tried.into_iter().partition(|(u, _)| fetched.contains(u));
+            st.tried.extend(done);
+            if !left.is_empty() {
+                st.lazy.push(left); // again once the rest is over
             }
-            if let Some(e) = error {
-                tracing::warn!("fetching last messages failed: {e}");
-                st.trickle_rest_until = Some(Instant::now() + TRICKLE_REST);
-                if offline_error(&e) && !st.status.offline {
-                    st.status.offline = true;
-                } else {
-                    return;
-                }
-            } else {
+            st.failed_until = Some(Instant::now() + TRICKLE_REST);
+            if !(offline_error(&e) && !st.status.offline) {
                 return;
             }
+            st.status.offline = true;
         }
     }
     send(IndexMsg::Status(st.status.clone()));
