@@ -470,6 +470,9 @@ fn succeeded(st: &mut State, now: DateTime<Utc>) {
 /// refused key, a broken answer) is said once.
 fn failed(st: &mut State, e: &SyncError, send: &impl Fn(IndexMsg)) {
     tracing::warn!("syncing the local index failed: {e}");
+    if matches!(e, SyncError::Api(ApiError::RateLimited { .. })) {
+        return; // the account's shared limit: the status bar shows the wait
+    }
     if offline_error(e) {
         st.status.offline = true;
         return;

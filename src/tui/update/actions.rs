@@ -260,7 +260,7 @@ pub(crate) fn write_done(
                 // The index has it at once; a pass then brings in what
                 // else the write moved.
                 fx.push(Effect::Index(IndexCmd::Store(Box::new(contact.clone()))));
-                fx.push(Effect::Index(IndexCmd::Incremental));
+                super::index::after_write(model, fx);
             }
             if let Some((u, fk, _)) = &saving {
                 model.drafts.remove(&(u.clone(), *fk));

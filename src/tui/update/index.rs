@@ -140,6 +140,14 @@ fn changed(model: &mut Model, changes: Changes, fx: &mut Vec<Effect>) {
     }
 }
 
+/// After a write of ours the API accepted: an incremental pass, so the
+/// index (and the list) see what it moved.
+pub(crate) fn after_write(model: &Model, fx: &mut Vec<Effect>) {
+    if model.sync.enabled() {
+        fx.push(Effect::Index(IndexCmd::Incremental));
+    }
+}
+
 /// Asks the worker for the last messages of the rows on screen and the
 /// next screen that have none, or one fetched before the contact moved.
 pub(crate) fn want_previews(model: &mut Model, fx: &mut Vec<Effect>) {
