@@ -451,7 +451,7 @@ fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
                 st.lazy.push(left); // again once the rest is over
             }
             st.failed_until = Some(Instant::now() + TRICKLE_REST);
-            if !(offline_error(&e) && !st.status.offline) {
+            if !offline_error(&e) || st.status.offline {
                 return;
             }
             st.status.offline = true;
