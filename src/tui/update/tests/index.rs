@@ -32,6 +32,28 @@ fn names(m: &Model, n: usize) -> Vec<String> {
         .collect()
 }
 
+/// An 80x24 model with an index that has not synced, reading its
+/// contacts; and the list generation they are read for.
+fn reading_index() -> (Model, u64) {
+    let mut m = empty_model(80, 24);
+    m.sync.status = Some(SyncStatus::default());
+    let generation = m.list.paging.generation;
+    m.sync.loading = Some(generation);
+    (m, generation)
+}
+
+/// A batch of contacts `range` read from the index for list `generation`.
+fn read(m: &mut Model, generation: u64, range: std::ops::Range<usize>, done: bool) -> Vec<Effect> {
+    update(
+        m,
+        Msg::Index(IndexMsg::Loaded {
+            generation,
+            contacts: contacts(range),
+            done,
+        }),
+    )
+}
+
 fn changed(m: &mut Model, upserted: Vec<crate::api::Contact>, removed: Vec<String>) -> Vec<Effect> {
     update(m, Msg::Index(IndexMsg::Changed(Changes { upserted, removed })))
 }
@@ -48,37 +70,13 @@ fn a_complete_index_is_the_whole_list_and_no_page_is_fetched() {
 
 #[test]
 fn contacts_read_in_batches_keep_the_selection_and_a_stale_batch_is_dropped() {
-    let mut m = empty_model(80, 24);
-    m.sync.status = Some(SyncStatus::default());
-    let generation = m.list.paging.generation;
-    m.sync.loading = Some(generation);
-    let fx = update(
-        &mut m,
-        Msg::Index(IndexMsg::Loaded {
-            generation,
-            contacts: contacts(0..10),
-            done: false,
-        }),
-    );
+    let (mut m, generation) = reading_index();
+    let fx = read(&mut m, generation, 0..10, false);
     assert!(thread_fetch(&fx).is_some(), "the first contact opens at once");
     update(&mut m, key('j'));
-    update(
-        &mut m,
-        Msg::Index(IndexMsg::Loaded {
-            generation: generation + 7,
-            contacts: contacts(10..20),
-            done: true,
-        }),
-    );
+    read(&mut m, generation + 7, 10..20, true);
     assert_eq!(m.list.store.len(), 10, "a batch for another list is dropped");
-    update(
-        &mut m,
-        Msg::Index(IndexMsg::Loaded {
-            generation,
-            contacts: contacts(10..20),
-            done: true,
-        }),
-    );
+    read(&mut m, generation, 10..20, true);
     assert_eq!(m.list.store.len(), 20);
     assert_eq!(m.list.selected_uuid(), Some(contact(1).uuid));
     assert_eq!(m.sync.loading, None);
@@ -253,18 +251,8 @@ fn the_newest_page_of_an_opened_thread_goes_to_the_index() {
 
 #[test]
 fn last_messages_are_asked_for_the_rows_on_screen_and_the_next_once_until_a_contact_moves() {
-    let mut m = empty_model(80, 24);
-    m.sync.status = Some(SyncStatus::default());
-    let generation = m.list.paging.generation;
-    m.sync.loading = Some(generation);
-    let fx = update(
-        &mut m,
-        Msg::Index(IndexMsg::Loaded {
-            generation,
-            contacts: contacts(0..200),
-            done: true,
-        }),
-    );
+    let (mut m, generation) = reading_index();
+    let fx = read(&mut m, generation, 0..200, true);
     let asked = asked_previews(&fx);
     let height = m.list_height();
     assert_eq!(asked.len(), height * 2, "a screen and the next");
