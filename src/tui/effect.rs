@@ -168,8 +168,13 @@ impl Runner {
         let slot = effect.slot();
         let client = self.client.clone();
         let tx = self.tx.clone();
-        // The agent's own request: background syncing waits while it runs.
-        let foreground = self.index.as_ref().map(|l| l.foreground.enter());
+        // The agent's own request: background syncing waits while it runs
+        // (a timer or a search is not a request).
+        let network = !matches!(
+            effect,
+            Effect::Debounce { .. } | Effect::SearchContacts(_) | Effect::Index(_)
+        );
+        let foreground = self.index.as_ref().filter(|_| network).map(|l| l.foreground.enter());
         let handle = match effect {
             Effect::Index(cmd) => {
                 if let Some(link) = &self.index
@@ -180,7 +185,6 @@ impl Runner {
                 return;
             }
             Effect::SearchContacts(job) if self.index.is_some() => {
-                drop(foreground);
                 let index = self.index.as_ref().map(|l| l.index.clone());
                 tokio::spawn(async move {
                     let done = tokio::task::spawn_blocking(move || search_with_index(job, index))
