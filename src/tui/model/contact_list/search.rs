@@ -128,15 +128,17 @@ const PARALLEL_FROM: usize = 16_384;
 impl SearchJob {
     /// Matches (nucleo, smart case), best first, ties in list order;
     /// `None` when a newer query made this one stale on the way. A long
-    /// list is matched on every core (in chunks of rows, merged).
+    /// list is matched on every core but one (in chunks of rows, merged).
     pub fn run(self) -> Option<SearchDone> {
         let pattern = Pattern::new(&self.query, CaseMatching::Smart, Normalization::Smart, AtomKind::Fuzzy);
         let rows: Vec<u32> = match &self.within {
             Some(w) => w.clone(),
             None => (0..self.hay.len() as u32).collect(),
         };
-        let threads = std::thread::available_parallelism().map_or(1, usize::from);
-        let threads = threads.min(rows.len() / PARALLEL_FROM).max(1);
+        // One core stays free for the UI thread, so the typed character
+        // never waits for the CPU.
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let threads = cores.saturating_sub(1).min(rows.len() / PARALLEL_FROM).max(1);
         let mut scored: Vec<(u32, u32)> = if threads == 1 {
             self.score(&pattern, &rows)?
         } else {
