@@ -20,6 +20,9 @@ use crate::triage::{Facts, View, builtin_views, count_views};
 #[derive(Debug, Args)]
 pub struct ViewsArgs {}
 
+/// Last messages fetched between two updates of the progress bar.
+const PREVIEW_BATCH: usize = 25;
+
 /// The contacts of the index and their facts, side by side.
 pub(crate) struct Loaded {
     pub contacts: Vec<Contact>,
@@ -58,12 +61,17 @@ pub(crate) async fn load(
             let client = sync_client(ctx)?;
             let budget = Budget::new(ctx.settings()?.sync_rate);
             let pb = progress_bar(ctx.progress, "reading who wrote last");
-            let (fetched, failed) = fetch_previews(&client, index, &budget, &wanted).await;
-            pb.finish_and_clear();
-            if let Some(e) = failed {
-                return Err(sync_err(e));
+            // In batches, so the progress shows how far it got.
+            for batch in wanted.chunks(PREVIEW_BATCH) {
+                let (fetched, failed) = fetch_previews(&client, index, &budget, batch).await;
+                pb.inc(batch.len() as u64);
+                previews.extend(fetched);
+                if let Some(e) = failed {
+                    pb.finish_and_clear();
+                    return Err(sync_err(e));
+                }
             }
-            previews.extend(fetched);
+            pb.finish_and_clear();
             facts = contacts.iter().map(|c| Facts::new(c, previews.get(&c.uuid))).collect();
         }
     }
