@@ -449,6 +449,15 @@ fn assign_to_me_over_a_view_and_the_single_forms_still_work() {
     assert_eq!(r.code, 0, "{}", r.err);
     let c: Value = serde_json::from_str(&r.out).unwrap();
     assert!(c["assignedUser"].is_null(), "{c}");
+    // A one-contact command writes to the index too (the contact is far
+    // down the list: no incremental pass would see it).
+    let r = e.run(&["views", "--json"]);
+    let counts = json_list(&r.out);
+    assert_eq!(
+        counts[1]["count"].as_u64().unwrap(),
+        unassigned_before - unassigned.len() as u64 + 1,
+        "{counts:?}"
+    );
     let r = e.run(&["contacts", "close", &one]);
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.out.contains("closed"), "{}", r.out);

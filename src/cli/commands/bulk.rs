@@ -14,7 +14,7 @@ use chrono::Utc;
 use clap::Args;
 use serde::Serialize;
 
-use super::cache::open_index;
+use super::cache::{index_path, open_index};
 use super::print_object;
 use super::sync::index_err;
 use super::views::{all_views, load};
@@ -134,9 +134,15 @@ async fn single(ctx: &mut Ctx<'_>, uuid: &str, action: &Action) -> Result<(), Cl
     print_object(ctx, &c)
 }
 
-/// Keeps contacts the API just returned in the index, so the next command
-/// sees them; a failure here only warns (the change itself is made).
+/// Keeps contacts the API just returned in the account's index, when it
+/// has one on disk, so the next command sees them (a one-contact command
+/// never creates the file). A failure here only warns: the change itself
+/// is made.
 fn remember(ctx: &mut Ctx<'_>, contacts: &[Contact]) {
+    let on_disk = ctx.settings().is_ok_and(|s| s.cache) && index_path(ctx).is_ok_and(|p| p.exists());
+    if !on_disk {
+        return;
+    }
     let stored = open_index(ctx).and_then(|mut ix| ix.upsert_contacts(contacts, Utc::now()).map_err(index_err));
     if let Err(e) = stored
         && let Some(m) = e.message()
