@@ -240,6 +240,10 @@ async fn doctor_with_a_wrong_key_and_with_the_server_stopped() {
 
     let (_, out, _) = doctor(good.clone()).await;
     assert!(out.contains("ok    key      accepted"), "{out}");
+    assert!(
+        out.lines().any(|l| l.starts_with("ok    key ")) && !out.contains('⏎'),
+        "one check a line: {out}"
+    );
     assert!(out.contains("ok    network"), "{out}");
     assert!(out.contains("ok    clock"), "{out}");
 
