@@ -37,9 +37,11 @@ use crate::api::ApiKey;
 
 mod file;
 pub mod init;
+mod views;
 
 pub use file::KeyEntry;
 use file::{FileConfig, Profile};
+pub use views::save_view;
 
 /// The heading the options every client command shares go under in
 /// `--help`, after the command's own.
@@ -155,6 +157,9 @@ pub struct Settings {
     pub warnings: Vec<String>,
     /// Theme, mouse, title and keys.
     pub looks: Looks,
+    /// The agent's own views (`[[views]]`), in file order; a view with a
+    /// problem is left out and named in `warnings`.
+    pub views: Vec<crate::triage::View>,
     /// Where each setting came from, by its file name (`base_url`,
     /// `api_key`, `user_uuid`, `user_email`, `profile`, `timeout_secs`,
     /// `refresh_secs`, `bell`, `cache`, `sync_rate`, `full_sync_minutes`).
@@ -411,6 +416,7 @@ pub fn load_from(
             title: file.title.unwrap_or(true),
             keys: file.keys,
         },
+        views: file.views,
         sources,
     })
 }

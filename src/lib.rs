@@ -6,4 +6,5 @@ pub mod config;
 pub mod index;
 pub mod server;
 pub mod text;
+pub mod triage;
 pub mod tui;

@@ -165,6 +165,10 @@ fn config_init_check_and_path() {
     assert!(!out.contains(key) && !err.contains(key), "the key is masked: {out}");
     assert!(out.contains("…89 (21 characters)  (file)"), "{out}");
     assert!(out.contains("profile       work  (file)"), "{out}");
+    assert!(
+        out.lines().any(|l| l.starts_with("profile ")) && !out.contains('⏎'),
+        "one setting a line: {out}"
+    );
     assert!(out.contains("user_uuid     u-env  (env)"), "{out}");
     assert!(out.contains("user_email    me@example.com  (file)"), "{out}");
     let (_, out, _) = run(
@@ -236,6 +240,10 @@ async fn doctor_with_a_wrong_key_and_with_the_server_stopped() {
 
     let (_, out, _) = doctor(good.clone()).await;
     assert!(out.contains("ok    key      accepted"), "{out}");
+    assert!(
+        out.lines().any(|l| l.starts_with("ok    key ")) && !out.contains('⏎'),
+        "one check a line: {out}"
+    );
     assert!(out.contains("ok    network"), "{out}");
     assert!(out.contains("ok    clock"), "{out}");
 

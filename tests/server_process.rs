@@ -38,6 +38,8 @@ fn the_demo_server_ends_when_the_tui_is_killed_with_sigkill() {
     cmd.args(["--demo", "--config"]);
     cmd.arg(tmp.path().join("none.toml"));
     cmd.env("FRONTDESK_LOG", tmp.path().join("frontdesk.log"));
+    // Each run its own local index: nothing shared between tests or runs.
+    cmd.env("XDG_CACHE_HOME", tmp.path().join("cache"));
     cmd.env("TERM", "xterm-256color");
     for k in ["FRONTDESK_BASE_URL", "FRONTDESK_API_KEY", "FRONTDESK_USER_UUID"] {
         cmd.env_remove(k);

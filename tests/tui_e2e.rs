@@ -203,6 +203,8 @@ async fn triage_in_a_pseudo_terminal() {
     cmd.env("FRONTDESK_API_KEY", &key);
     cmd.env("FRONTDESK_USER_UUID", &user);
     cmd.env("FRONTDESK_LOG", tmp.path().join("frontdesk.log"));
+    // Each run its own local index: nothing shared between tests or runs.
+    cmd.env("XDG_CACHE_HOME", tmp.path().join("cache"));
     cmd.env("TERM", "xterm-256color");
     cmd.env_remove("NO_COLOR");
     let mut child = pair.slave.spawn_command(cmd).unwrap();
@@ -217,7 +219,7 @@ async fn triage_in_a_pseudo_terminal() {
 
     // The list appears (status bar count, the selection on the first row).
     wait_for(&screen, "the contact list", Duration::from_secs(30), |s| {
-        s.contents().contains("loaded") && selected_row(s).is_some()
+        s.contents().contains(" contacts │") && selected_row(s).is_some()
     });
     assert!(screen.lock().unwrap().parser.screen().alternate_screen());
     let top = selected_row(screen.lock().unwrap().parser.screen()).unwrap();
@@ -288,7 +290,7 @@ async fn triage_in_a_pseudo_terminal() {
 /// Runs the binary without a terminal; returns (exit code, stderr).
 fn run_plain(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_frontdesk"));
-    cmd.args(args).stdin(std::process::Stdio::null());
+    cmd.args(args).stdin(std::process::Stdio::null()).arg("--no-cache");
     for k in [
         "FRONTDESK_BASE_URL",
         "FRONTDESK_API_KEY",
@@ -397,6 +399,8 @@ fn demo_quits_cleanly_on(signal: &str) {
     let config = tmp.path().join("none.toml");
     let mut cmd = under_sh_with_stty(&["--demo", "--config", config.to_str().unwrap()]);
     cmd.env("FRONTDESK_LOG", tmp.path().join("frontdesk.log"));
+    // Each run its own local index: nothing shared between tests or runs.
+    cmd.env("XDG_CACHE_HOME", tmp.path().join("cache"));
     cmd.env("TERM", "xterm-256color");
     for k in ["FRONTDESK_BASE_URL", "FRONTDESK_API_KEY", "FRONTDESK_USER_UUID"] {
         cmd.env_remove(k);
@@ -497,6 +501,8 @@ async fn delete_a_sent_message_from_the_thread() {
     cmd.env("FRONTDESK_BASE_URL", &base);
     cmd.env("FRONTDESK_API_KEY", &key);
     cmd.env("FRONTDESK_LOG", tmp.path().join("frontdesk.log"));
+    // Each run its own local index: nothing shared between tests or runs.
+    cmd.env("XDG_CACHE_HOME", tmp.path().join("cache"));
     cmd.env("TERM", "xterm-256color");
     let mut child = pair.slave.spawn_command(cmd).unwrap();
     drop(pair.slave);
@@ -508,7 +514,7 @@ async fn delete_a_sent_message_from_the_thread() {
     };
 
     wait_for(&screen, "the contact list", Duration::from_secs(30), |s| {
-        s.contents().contains("loaded") && selected_row(s).is_some()
+        s.contents().contains(" contacts │") && selected_row(s).is_some()
     });
     let top = selected_row(screen.lock().unwrap().parser.screen()).unwrap();
     for _ in 0..index {
@@ -585,6 +591,8 @@ async fn first_run_sets_up_an_account_after_checking_the_key() {
         .unwrap();
     let mut cmd = under_sh_with_stty(&["--config", config.to_str().unwrap()]);
     cmd.env("FRONTDESK_LOG", tmp.path().join("frontdesk.log"));
+    // Each run its own local index: nothing shared between tests or runs.
+    cmd.env("XDG_CACHE_HOME", tmp.path().join("cache"));
     cmd.env("TERM", "xterm-256color");
     for k in [
         "FRONTDESK_BASE_URL",
@@ -642,5 +650,146 @@ async fn first_run_sets_up_an_account_after_checking_the_key() {
     let raw = String::from_utf8_lossy(&screen.lock().unwrap().raw).into_owned();
     assert!(!raw.contains(&key) && !raw.contains("wrong-key-42"), "a key was echoed");
     assert_terminal_restored(&screen.lock().unwrap());
+    server.stop().await;
+}
+
+/// A TUI running in a pseudo-terminal: the process, the terminal, what it
+/// shows, and the thread reading it.
+type Running = (
+    Box<dyn portable_pty::Child + Send + Sync>,
+    Box<dyn portable_pty::MasterPty + Send>,
+    Arc<Mutex<Screen>>,
+    std::thread::JoinHandle<()>,
+);
+
+/// Runs the TUI against `base` with its own cache dir `tmp/cache`, in a
+/// 120x30 terminal.
+fn start_tui(tmp: &std::path::Path, base: &str, key: &str) -> Running {
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 30,
+            cols: 120,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_frontdesk"));
+    cmd.args(["--config", tmp.join("no-such-config.toml").to_str().unwrap()]);
+    cmd.env("FRONTDESK_BASE_URL", base);
+    cmd.env("FRONTDESK_API_KEY", key);
+    cmd.env("FRONTDESK_LOG", tmp.join("frontdesk.log"));
+    cmd.env("XDG_CACHE_HOME", tmp.join("cache"));
+    cmd.env("TERM", "xterm-256color");
+    let child = pair.slave.spawn_command(cmd).unwrap();
+    drop(pair.slave);
+    let (screen, reader) = watch(&*pair.master, 30, 120);
+    (child, pair.master, screen, reader)
+}
+
+fn quit(
+    mut child: Box<dyn portable_pty::Child + Send + Sync>,
+    master: Box<dyn portable_pty::MasterPty + Send>,
+    reader: std::thread::JoinHandle<()>,
+) {
+    let mut keys = master.take_writer().unwrap();
+    keys.write_all(b"q").unwrap();
+    keys.flush().unwrap();
+    let end = Instant::now() + Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < end, "frontdesk did not quit");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(keys);
+    drop(master);
+    let _ = reader.join();
+}
+
+/// A proxy on 127.0.0.1:0 in front of `upstream`: while `gate` is shut it
+/// accepts connections and holds them, so no answer can arrive.
+async fn gated_proxy(upstream: &str) -> (String, Arc<tokio::sync::watch::Sender<bool>>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let upstream_addr = upstream
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let (gate, _) = tokio::sync::watch::channel(true);
+    let gate = Arc::new(gate);
+    let open = gate.clone();
+    tokio::spawn(async move {
+        while let Ok((mut inbound, _)) = listener.accept().await {
+            let mut rx = open.subscribe();
+            let upstream_addr = upstream_addr.clone();
+            tokio::spawn(async move {
+                let _ = rx.wait_for(|open| *open).await;
+                if let Ok(mut out) = tokio::net::TcpStream::connect(&upstream_addr).await {
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut out).await;
+                }
+            });
+        }
+    });
+    (format!("http://{addr}/v1"), gate)
+}
+
+/// Issue 8: a second start draws the list from the local index before the
+/// server (answering after 2 s) has said anything, then syncs behind it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_start_shows_the_cached_list_before_the_first_response() {
+    let server = common::spawn(ServerConfig {
+        contacts: 12,
+        latency_ms: 2000,
+        activity: false,
+        ..Default::default()
+    })
+    .await;
+    let (base, gate) = gated_proxy(&server.base_url).await;
+    let key = server.api_key.clone();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
+
+    tokio::task::spawn_blocking(move || {
+        // First start: nothing cached; the list comes from the server and
+        // the first walk fills the index.
+        let (child, master, screen, reader) = start_tui(&dir, &base, &key);
+        wait_for(&screen, "the first walk to finish", Duration::from_secs(60), |s| {
+            s.contents().contains("12 contacts │ synced") && selected_row(s).is_some()
+        });
+        let first_name = {
+            let s = screen.lock().unwrap();
+            let contents = s.parser.screen().contents();
+            contents.lines().find(|l| l.contains("│▸")).unwrap().to_string()
+        };
+        quit(child, master, reader);
+        assert!(std::fs::read_dir(dir.join("cache/frontdesk")).unwrap().count() > 0);
+
+        // Second start, with the server held back: nothing can answer,
+        // and the cached list is on screen all the same.
+        gate.send_replace(false);
+        let (child, master, screen, reader) = start_tui(&dir, &base, &key);
+        wait_for(&screen, "the cached list", Duration::from_secs(10), |s| {
+            s.contents().contains("12 contacts") && selected_row(s).is_some()
+        });
+        {
+            let s = screen.lock().unwrap();
+            let contents = s.parser.screen().contents();
+            assert!(
+                contents.contains("loading messages"),
+                "no response has arrived yet:\n{contents}"
+            );
+            let name: String = first_name.chars().skip(4).take(20).collect();
+            assert!(contents.contains(name.trim()), "the same first contact:\n{contents}");
+        }
+        // Then the server answers (after its 2 s) and the sync catches up
+        // behind the list.
+        gate.send_replace(true);
+        wait_for(&screen, "the incremental pass", Duration::from_secs(30), |s| {
+            s.contents().contains("synced just now")
+        });
+        quit(child, master, reader);
+    })
+    .await
+    .unwrap();
     server.stop().await;
 }

@@ -120,6 +120,8 @@ pub enum Command {
     /// Where the local index is kept; delete it
     #[command(subcommand)]
     Cache(commands::cache::CacheCmd),
+    /// The views (Mine, Unassigned, Waiting, Open, All and the config file's) and how many contacts each holds
+    Views(commands::views::ViewsArgs),
 }
 
 /// Why a command failed, and so its exit code.

@@ -47,6 +47,9 @@ pub(super) struct FileConfig {
     /// Read by hand (`key_entries`), with lines.
     #[serde(skip)]
     pub keys: Vec<KeyEntry>,
+    /// `[[views]]`, read by hand (`views::parse`), with lines.
+    #[serde(skip)]
+    pub views: Vec<crate::triage::View>,
 }
 
 impl FileConfig {
@@ -90,6 +93,7 @@ const TOP_KEYS: &[&str] = &[
     "sync_rate",
     "full_sync_minutes",
     "keys",
+    "views",
 ];
 const PROFILE_KEYS: &[&str] = &[
     "base_url",
@@ -192,6 +196,9 @@ pub(super) fn parse(path: &Path, text: &str, warnings: &mut Vec<String>) -> Resu
         }
         if name == "keys" {
             parsed.keys = key_entries(path, text, v, warnings);
+        }
+        if name == "views" {
+            parsed.views = super::views::parse(path, text, v, warnings);
         }
     }
     if !unknown.is_empty() {

@@ -86,10 +86,11 @@ impl Preview {
     }
 }
 
-/// The first non-blank line, at most 200 characters.
+/// The first non-blank line, at most 120 characters (wider than any list
+/// column; 100,000 of them stay small).
 fn first_line(text: &str) -> String {
     let line = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
-    line.chars().take(200).collect()
+    line.chars().take(120).collect()
 }
 
 /// The columns `store_messages` writes beside a page.

@@ -97,6 +97,9 @@ pub fn spawn_sources(tx: &UnboundedSender<Msg>, refresh: Duration) -> Vec<tokio:
 pub struct Clocked {
     toasts: Vec<Toast>,
     step: i64,
+    /// Seconds until the index's next try after a rate limit (counted down
+    /// in the status bar).
+    retry_in: Option<i64>,
 }
 
 impl Clocked {
@@ -104,8 +107,19 @@ impl Clocked {
         Clocked {
             toasts: model.status.toasts.clone(),
             step: model.now.timestamp().div_euclid(CLOCK.as_secs() as i64),
+            retry_in: retry_at(model).map(|t| (t - model.now).num_seconds()),
         }
     }
+}
+
+/// When background work may go on after a rate limit, if that is ahead.
+fn retry_at(model: &Model) -> Option<DateTime<Utc>> {
+    model
+        .sync
+        .status
+        .as_ref()
+        .and_then(|s| s.retry_at)
+        .filter(|t| *t > model.now)
 }
 
 /// Decides when to wake and whether to draw.
@@ -131,6 +145,9 @@ impl Painter {
         let mut ms = step - now.timestamp_millis().rem_euclid(step);
         for t in &model.status.toasts {
             ms = ms.min((t.until - now).num_milliseconds().max(0) + 1);
+        }
+        if retry_at(model).is_some() {
+            ms = ms.min(1000 - now.timestamp_subsec_millis() as i64);
         }
         Duration::from_millis(ms.max(1) as u64)
     }

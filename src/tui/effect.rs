@@ -12,6 +12,7 @@ use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::AbortHandle;
 
+use super::index_worker::IndexLink;
 use super::msg::{ListFetch, Msg, ReqId, ThreadFetch, WriteKind};
 use crate::api::{BotAction, Client, ContactFilter, ContactPatch, NewContact, PageRequest, UserStatusUpdate};
 
@@ -92,6 +93,8 @@ pub enum Effect {
     Compose(super::reply::ComposeEffect),
     /// Delete and delivery status of a thread's message.
     Thread(thread::ThreadEffect),
+    /// Work for the local index's worker.
+    Index(super::index_worker::IndexCmd),
     /// Terminal-side effects, done by the loop itself.
     CopyToClipboard(String),
     Bell,
@@ -138,6 +141,8 @@ pub struct Runner {
     client: Client,
     tx: UnboundedSender<Msg>,
     running: HashMap<Slot, AbortHandle>,
+    /// The local index's worker, when there is an index.
+    index: Option<IndexLink>,
 }
 
 impl Runner {
@@ -146,7 +151,15 @@ impl Runner {
             client,
             tx,
             running: HashMap::new(),
+            index: None,
         }
+    }
+
+    /// Sends index work to `link`'s worker, searches the index too, and
+    /// counts the agent's requests so background work yields to them.
+    pub fn with_index(mut self, link: IndexLink) -> Runner {
+        self.index = Some(link);
+        self
     }
 
     /// Spawns `effect`. Terminal-side effects are the caller's; they are
@@ -155,7 +168,34 @@ impl Runner {
         let slot = effect.slot();
         let client = self.client.clone();
         let tx = self.tx.clone();
+        // The agent's own request: background syncing waits while it runs
+        // (a timer or a search is not a request).
+        let network = !matches!(
+            effect,
+            Effect::Debounce { .. } | Effect::SearchContacts(_) | Effect::Index(_)
+        );
+        let foreground = self.index.as_ref().filter(|_| network).map(|l| l.foreground.enter());
         let handle = match effect {
+            Effect::Index(cmd) => {
+                if let Some(link) = &self.index
+                    && link.cmds.send(cmd).is_err()
+                {
+                    tracing::warn!("the index worker has stopped");
+                }
+                return;
+            }
+            Effect::SearchContacts(job) if self.index.is_some() => {
+                let index = self.index.as_ref().map(|l| l.index.clone());
+                tokio::spawn(async move {
+                    let done = tokio::task::spawn_blocking(move || search_with_index(job, index))
+                        .await
+                        .ok()
+                        .flatten();
+                    if let Some(done) = done {
+                        let _ = tx.send(Msg::ContactsSearched(done));
+                    }
+                })
+            }
             Effect::FetchContacts {
                 id,
                 generation,
@@ -172,9 +212,13 @@ impl Runner {
                     at,
                     pages,
                 };
-                tokio::spawn(list_walk::run(client, tx, walk))
+                tokio::spawn(async move {
+                    let _foreground = foreground;
+                    list_walk::run(client, tx, walk).await
+                })
             }
             effect => tokio::spawn(async move {
+                let _foreground = foreground;
                 if let Some(msg) = perform(client, effect).await {
                     log_failure(&msg);
                     let _ = tx.send(msg);
@@ -188,6 +232,31 @@ impl Runner {
         }
     }
 }
+
+/// `/` over the loaded rows, and over the index (fields, notes, cached
+/// messages; typos) for the contacts the rows do not match.
+fn search_with_index(
+    job: crate::tui::model::contact_list::SearchJob,
+    index: Option<crate::index::SharedIndex>,
+) -> Option<crate::tui::model::contact_list::SearchDone> {
+    use crate::index::IndexAccess;
+    let latest = job.latest.clone();
+    let generation = job.generation;
+    let mut done = job.run()?;
+    if let Some(mut index) = index {
+        if latest.load(std::sync::atomic::Ordering::Relaxed) != generation {
+            return None;
+        }
+        match index.with(|ix| ix.search(&done.query, SEARCH_HITS)) {
+            Ok(hits) => done.hits = hits.into_iter().map(|(uuid, _)| uuid).collect(),
+            Err(e) => tracing::warn!("searching the local index failed: {e}"),
+        }
+    }
+    Some(done)
+}
+
+/// The index's best hits a `/` search adds to the rows' own matches.
+const SEARCH_HITS: usize = 200;
 
 /// Failed requests go to the log file (ApiError messages never hold the key).
 fn log_failure(msg: &Msg) {
@@ -332,7 +401,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
         Effect::Thread(e) => Msg::Thread(thread::perform(client, e).await),
         // Spawned by the runner itself (several messages).
         Effect::FetchContacts { .. } => return None,
-        Effect::CopyToClipboard(_) | Effect::Bell | Effect::Redraw => return None,
+        Effect::CopyToClipboard(_) | Effect::Bell | Effect::Redraw | Effect::Index(_) => return None,
     })
 }
 

@@ -194,3 +194,26 @@ pub fn model_with(n: usize, w: u16, h: u16) -> Model {
     );
     m
 }
+
+/// A model whose list is backed by a complete local index holding `n`
+/// contacts (read from it as at start), with previews for none yet.
+pub fn indexed_model(n: usize, w: u16, h: u16) -> Model {
+    use crate::tui::msg::index::{IndexMsg, SyncStatus};
+    let mut m = empty_model(w, h);
+    m.sync.status = Some(SyncStatus {
+        synced_at: Some(now() - Duration::seconds(20)),
+        complete: true,
+        ..SyncStatus::default()
+    });
+    let generation = m.list.paging.generation;
+    m.sync.loading = Some(generation);
+    update(
+        &mut m,
+        Msg::Index(IndexMsg::Loaded {
+            generation,
+            contacts: contacts(0..n),
+            done: true,
+        }),
+    );
+    m
+}

@@ -130,7 +130,7 @@ pub static KEYMAP: &[Binding] = &[
         "previous-pane",
         "Previous pane"
     ),
-    bind!(Search, [ch('/')], "/", "search", "Search loaded contacts"),
+    bind!(Search, [ch('/')], "/", "search", "Search the whole account"),
     bind!(Filter, [ch('f')], "f", "filter", "Filter: source, tags, team"),
     bind!(ToggleClosed, [ch('c')], "c", "close", "Close or reopen conversation"),
     bind!(CloseAndNext, [ch('C')], "C", "close-next", "Close, go to next open one"),

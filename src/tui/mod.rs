@@ -10,7 +10,9 @@ pub mod first_run;
 #[doc(hidden)]
 pub mod fixtures;
 pub(crate) mod form;
+pub mod index_worker;
 pub mod keymap;
+pub(crate) mod local_index;
 pub(crate) mod logging;
 pub mod model;
 pub mod msg;
@@ -45,29 +47,47 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     let demo_mode = demo || settings.api_key.is_none();
     let mut known = model::Known::default();
     let mut me_email = settings.user_email.clone();
-    let (client, user, account, _server) = if demo_mode {
+    let (client, sync_client, user, account, _server) = if demo_mode {
         let server = demo::start(log_path.as_deref()).await.map_err(|e| eyre!("{e}"))?;
         let client = Client::new(&server.base_url, &server.api_key, settings.timeout).map_err(|e| eyre!("{e}"))?;
+        let sync_client = Client::new(&server.base_url, &server.api_key, settings.timeout).map_err(|e| eyre!("{e}"))?;
         demo::manifest_known(&server, &mut known);
         let user = settings.user_uuid.clone().or(server.user_uuid.clone());
         // The demo's "Me" is a collaborator of the seeded account.
         if user == server.user_uuid {
             me_email = server.user_email.clone();
         }
-        (client, user, "demo account".to_string(), Some(server))
+        (client, sync_client, user, "demo account".to_string(), Some(server))
     } else {
-        let client = settings
-            .client()
-            .map_err(|e| eyre!("{e}"))?
-            .ok_or_else(|| eyre!("no API key is configured"))?;
-        (client, settings.user_uuid.clone(), settings.profile.clone(), None)
+        let client = || {
+            settings
+                .client()
+                .map_err(|e| eyre!("{e}"))?
+                .ok_or_else(|| eyre!("no API key is configured"))
+        };
+        (
+            client()?,
+            client()?,
+            settings.user_uuid.clone(),
+            settings.profile.clone(),
+            None,
+        )
     };
     tracing::info!(demo = demo_mode, account = %account, "starting");
-    // One request before the screen changes: a bad URL or key is one line.
-    let first = client
-        .list_contacts(&ContactFilter::default(), &PageRequest::First)
-        .await
-        .map_err(|e| eyre!("{e}"))?;
+    let local = local_index::open(&settings, demo_mode);
+    let cached = local_index::first_rows(&local);
+    // With nothing cached, one request before the screen changes: a bad URL
+    // or key is one line. With a cached list, the screen comes first.
+    let first = if cached.as_ref().is_none_or(|c| c.contacts.is_empty()) {
+        Some(
+            client
+                .list_contacts(&ContactFilter::default(), &PageRequest::First)
+                .await
+                .map_err(|e| eyre!("{e}"))?,
+        )
+    } else {
+        None
+    };
 
     let now = chrono::Utc::now();
     let session = Session {
@@ -98,20 +118,33 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
             theme::Theme::from_env()
         }
     };
+    if let Some(w) = &local.warning {
+        model.status.push(ToastKind::Info, w.clone(), now);
+    }
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let mut effects = update::update(&mut model, app::initial_size());
-    let id = model.next_id();
-    model.list.paging.loading = Some(id);
-    let generation = model.list.paging.generation;
-    effects.extend(update::update(
-        &mut model,
-        Msg::ContactsLoaded {
-            id,
-            generation,
-            fetch: ListFetch::Next,
-            result: Ok(first),
-        },
-    ));
+    model.sync.status = cached.as_ref().map(|c| c.status.clone());
+    match first {
+        Some(first) => {
+            let id = model.next_id();
+            model.list.paging.loading = Some(id);
+            let generation = model.list.paging.generation;
+            effects.extend(update::update(
+                &mut model,
+                Msg::ContactsLoaded {
+                    id,
+                    generation,
+                    fetch: ListFetch::Next,
+                    result: Ok(first),
+                },
+            ));
+        }
+        None => {
+            if let Some(cached) = cached {
+                effects.extend(local_index::show_cached(&mut model, cached));
+            }
+        }
+    }
     effects.extend(update::startup(&mut model));
 
     let options = terminal::Options {
@@ -120,7 +153,20 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     };
     let mut guard = terminal::setup_with(options).map_err(|e| eyre!("cannot set up the terminal: {e}"))?;
     let sources = app::spawn_sources(&tx, settings.refresh_interval);
-    let mut runner = effect::Runner::new(client, tx);
+    let mut runner = effect::Runner::new(client, tx.clone());
+    if let Some(index) = local.index {
+        let worker = index_worker::Worker {
+            client: sync_client.with_retry(crate::api::RetryPolicy {
+                max_attempts: 6,
+                ..Default::default()
+            }),
+            index,
+            sync_rate: settings.sync_rate,
+            full_every: settings.full_sync_interval,
+            in_memory: local.in_memory,
+        };
+        runner = runner.with_index(index_worker::spawn(worker, tx));
+    }
     let result = app::run_loop(&mut guard, &mut model, &mut runner, &mut rx, theme, effects).await;
     for s in sources {
         s.abort();

@@ -3,6 +3,7 @@
 //! produced them so stale ones can be recognised and dropped.
 
 pub(crate) mod account;
+pub mod index;
 pub mod thread;
 
 use chrono::{DateTime, Utc};
@@ -145,4 +146,6 @@ pub enum Msg {
     Account(account::AccountMsg),
     /// Results of a thread message's delete or status.
     Thread(thread::ThreadMsg),
+    /// The local index's worker.
+    Index(index::IndexMsg),
 }

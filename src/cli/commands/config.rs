@@ -218,7 +218,8 @@ fn check(ctx: &mut Ctx<'_>) -> Result<(), CliError> {
     if s.source("api_key") == Source::Flag {
         problems.push(crate::config::API_KEY_FLAG_WARNING.to_string());
     }
-    ctx.emit(&sanitize(&doc))?;
+    // One line per setting: each value made inert, the newlines kept.
+    ctx.emit(&crate::text::sanitize(&doc, true))?;
     if problems.is_empty() {
         return Ok(());
     }

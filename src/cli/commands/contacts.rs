@@ -1,12 +1,15 @@
 //! `frontdesk contacts …`: list, get, close, open, and how a contact is
-//! shown; create and update are in `write`.
+//! shown; create and update are in `write`; the bulk forms of close, open,
+//! assign, unassign, tag and untag in `super::bulk`.
 
 use clap::{Args, Subcommand};
 
+use super::bulk::{self, BulkArgs};
 use super::{CursorArgs, non_empty, print_object, print_page, walk_list};
 use crate::api::{Contact, ContactFilter, MAX_CONTACT_PAGE, split_list};
 use crate::cli::output::{Recordable, Tabular, local_time, local_time_long};
 use crate::cli::{CliError, Ctx, api_err};
+use crate::triage::bulk::Action;
 
 /// The longest note the service accepts, in characters.
 pub const MAX_NOTE_CHARS: usize = 1000;
@@ -30,10 +33,50 @@ pub enum ContactsCmd {
     Create(CreateArgs),
     /// Update a contact (only the given fields change)
     Update(UpdateArgs),
-    /// Close a contact's conversation
-    Close { uuid: String },
-    /// Reopen a contact's conversation
-    Open { uuid: String },
+    /// Close a contact's conversation, or every one in a view (--view, --older-than)
+    Close {
+        /// The contact (leave out with --view or --older-than)
+        uuid: Option<String>,
+        #[command(flatten)]
+        bulk: BulkArgs,
+    },
+    /// Reopen a contact's conversation, or every one in a view
+    #[command(visible_alias = "reopen")]
+    Open {
+        uuid: Option<String>,
+        #[command(flatten)]
+        bulk: BulkArgs,
+    },
+    /// Assign a contact, or every one in a view, to a collaborator
+    Assign {
+        /// The collaborator's email, or "me" (your user_email)
+        email: String,
+        uuid: Option<String>,
+        #[command(flatten)]
+        bulk: BulkArgs,
+    },
+    /// Remove the assigned collaborator of a contact, or of every one in a view
+    Unassign {
+        uuid: Option<String>,
+        #[command(flatten)]
+        bulk: BulkArgs,
+    },
+    /// Add tags to a contact, or to every one in a view (its other tags stay)
+    Tag {
+        /// Existing tags, comma-separated
+        tags: String,
+        uuid: Option<String>,
+        #[command(flatten)]
+        bulk: BulkArgs,
+    },
+    /// Remove tags from a contact, or from every one in a view (its other tags stay)
+    Untag {
+        /// Tags, comma-separated (any case)
+        tags: String,
+        uuid: Option<String>,
+        #[command(flatten)]
+        bulk: BulkArgs,
+    },
     /// Search the local index of the account: name, phone number, tags,
     /// custom field values, note and cached messages, best first (typos
     /// forgiven). Brings the index up to date first
@@ -73,23 +116,20 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: ContactsCmd) -> Result<(), CliError> {
         ContactsCmd::Search(args) => super::search::run(ctx, args).await,
         ContactsCmd::Create(args) => write::create(ctx, args).await,
         ContactsCmd::Update(args) => write::update(ctx, args).await,
-        ContactsCmd::Close { uuid } => {
-            let uuid = non_empty("the contact uuid", &uuid)?.to_string();
-            let client = ctx.client()?;
-            let c = client
-                .close_conversation(&crate::api::ContactId::new(uuid.clone()))
-                .await
-                .map_err(api_err(format!("contacts close {uuid}")))?;
-            print_object(ctx, &c)
+        ContactsCmd::Close { uuid, bulk } => bulk::run(ctx, uuid, Action::Close, bulk).await,
+        ContactsCmd::Open { uuid, bulk } => bulk::run(ctx, uuid, Action::Reopen, bulk).await,
+        ContactsCmd::Assign { email, uuid, bulk } => {
+            let email = bulk::assignee_arg(ctx, &email)?;
+            bulk::run(ctx, uuid, Action::Assign(email), bulk).await
         }
-        ContactsCmd::Open { uuid } => {
-            let uuid = non_empty("the contact uuid", &uuid)?.to_string();
-            let client = ctx.client()?;
-            let c = client
-                .open_conversation(&crate::api::ContactId::new(uuid.clone()))
-                .await
-                .map_err(api_err(format!("contacts open {uuid}")))?;
-            print_object(ctx, &c)
+        ContactsCmd::Unassign { uuid, bulk } => bulk::run(ctx, uuid, Action::Unassign, bulk).await,
+        ContactsCmd::Tag { tags, uuid, bulk } => {
+            let tags = bulk::tags_arg("tag", &tags)?;
+            bulk::run(ctx, uuid, Action::Tag(tags), bulk).await
+        }
+        ContactsCmd::Untag { tags, uuid, bulk } => {
+            let tags = bulk::tags_arg("untag", &tags)?;
+            bulk::run(ctx, uuid, Action::Untag(tags), bulk).await
         }
     }
 }

@@ -2,6 +2,7 @@
 //! errors make no request), then calls the API, then prints.
 
 pub mod bot;
+pub mod bulk;
 pub mod cache;
 pub mod channels;
 pub mod completions;
@@ -19,6 +20,7 @@ pub mod status;
 pub mod sync;
 pub mod teams;
 pub mod templates;
+pub mod views;
 pub mod webhooks;
 
 use std::future::Future;
@@ -53,6 +55,7 @@ pub(crate) async fn dispatch(ctx: &mut Ctx<'_>, command: Command) -> Result<(), 
         Command::Search(c) => search::run(ctx, c).await,
         Command::Sync(c) => sync::run(ctx, c).await,
         Command::Cache(c) => cache::run(ctx, c).await,
+        Command::Views(c) => views::run(ctx, c).await,
     }
 }
 

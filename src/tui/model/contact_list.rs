@@ -16,7 +16,7 @@ use chrono::{DateTime, Utc};
 
 pub use paging::{PAGE_ROWS, Paging, TopUp};
 pub use search::{Search, SearchDone, SearchJob};
-pub use store::{ContactStore, Haystacks, Row};
+pub use store::{ContactStore, Haystacks, Row, Upserted};
 
 use crate::api::{Contact, ContactFilter};
 use crate::tui::model::scroll::Scroll;

@@ -9,6 +9,7 @@ pub(crate) mod hints;
 pub(crate) mod overlay;
 pub(crate) mod scroll;
 pub(crate) mod status;
+pub mod sync;
 pub mod thread;
 
 use std::collections::HashMap;
@@ -88,6 +89,8 @@ pub struct Model {
     pub thread: Thread,
     pub details: Details,
     pub availability: Availability,
+    /// The local index behind the list: freshness and previews.
+    pub sync: sync::SyncView,
 
     // What the account offers.
     /// Fetched once, shared by the composer, forms, details and overlay.
@@ -152,6 +155,7 @@ impl Model {
                 user,
                 ..Default::default()
             },
+            sync: sync::SyncView::default(),
             catalog: Catalog::default(),
             known: Known::default(),
             status: StatusBar::default(),

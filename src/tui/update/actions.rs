@@ -4,6 +4,7 @@ use crate::api::{ApiError, Contact};
 use crate::tui::effect::Effect;
 use crate::tui::form::FieldId;
 use crate::tui::form::{self, Form};
+use crate::tui::index_worker::IndexCmd;
 use crate::tui::keymap::Action;
 use crate::tui::model::{FormKind, Model, Overlay, PendingWrite, ToastKind};
 use crate::tui::msg::{ReqId, WriteKind};
@@ -255,6 +256,12 @@ pub(crate) fn write_done(
     match result {
         Ok(mut contact) => {
             model.known.learn(&contact);
+            if model.sync.enabled() {
+                // The index has it at once; a pass then brings in what
+                // else the write moved.
+                fx.push(Effect::Index(IndexCmd::Store(Box::new(contact.clone()))));
+                super::index::after_write(model, fx);
+            }
             if let Some((u, fk, _)) = &saving {
                 model.drafts.remove(&(u.clone(), *fk));
             }

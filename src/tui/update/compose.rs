@@ -362,6 +362,8 @@ fn sent(
             model.status.push(ToastKind::Success, "message sent", now);
             let poll = model.next_id();
             schedule_poll(model, &s.uuid, poll, fx);
+            // The conversation moved to the top: the index learns it now.
+            super::index::after_write(model, fx);
         }
         Err(e) => {
             let o = model.compose.outbox.remove(i);

@@ -6,6 +6,7 @@ use crossterm::event::KeyEvent;
 use super::{load_selected, search, selection_changed};
 use crate::api::{ApiError, Contact, ContactFilter, Page, PageRequest};
 use crate::tui::effect::Effect;
+use crate::tui::index_worker::IndexCmd;
 use crate::tui::keymap::Action;
 use crate::tui::model::contact_list::{PAGE_ROWS, TopUp};
 use crate::tui::model::{ContactList, Model, ToastKind};
@@ -20,6 +21,9 @@ pub(crate) fn fetch_next(model: &mut Model, fx: &mut Vec<Effect>) {
     let p = &model.list.paging;
     if p.loading.is_some() || p.exhausted || p.top_up.is_some() {
         return;
+    }
+    if super::index::backs_list(model) && (model.sync.loading.is_some() || model.sync.complete()) {
+        return; // the index has (or is reading) every contact
     }
     let at = match (&p.next_cursor, model.list.store.is_empty()) {
         (Some(c), _) => PageRequest::After(c.clone()),
@@ -359,5 +363,12 @@ pub(crate) fn set_filter(model: &mut Model, filter: ContactFilter, fx: &mut Vec<
     list.view = Default::default();
     model.thread = Default::default();
     model.details.full = None;
+    if super::index::backs_list(model) {
+        // Back to the whole account: read it from the index.
+        let generation = model.list.paging.generation;
+        model.sync.loading = Some(generation);
+        fx.push(Effect::Index(IndexCmd::Load { generation, skip: 0 }));
+        return;
+    }
     fetch_next(model, fx);
 }

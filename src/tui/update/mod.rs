@@ -6,6 +6,7 @@ mod actions;
 mod catalog;
 mod compose;
 mod details;
+pub(crate) mod index;
 mod list;
 mod mouse;
 mod overlays;
@@ -87,6 +88,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Compose(m) => compose::on_msg(model, m, &mut fx),
         Msg::Account(m) => account::loaded(model, m, &mut fx),
         Msg::Thread(m) => thread::on_msg(model, m, &mut fx),
+        Msg::Index(m) => index::on_msg(model, m, &mut fx),
         Msg::TeamMembersLoaded { result, .. } => {
             if let Ok(members) = result {
                 for m in members {
@@ -96,6 +98,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             }
         }
     }
+    index::want_previews(model, &mut fx);
     fx
 }
 
@@ -199,9 +202,14 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
     }
 }
 
-/// The periodic refresh: the first page (same filter) and the open thread.
+/// The periodic refresh: an incremental pass of the index (or the first
+/// page, when a filter shows the API's walk) and the open thread.
 fn refresh(model: &mut Model, fx: &mut Vec<Effect>) {
-    list::fetch_refresh(model, fx);
+    if index::backs_list(model) {
+        fx.push(Effect::Index(super::index_worker::IndexCmd::Incremental));
+    } else {
+        list::fetch_refresh(model, fx);
+    }
     thread::fetch_refresh(model, fx);
 }
 

@@ -124,7 +124,7 @@ pub(crate) fn searched(model: &mut Model, done: SearchDone, fx: &mut Vec<Effect>
     }
     let to_top = std::mem::take(&mut s.to_top);
     s.matched = done.query;
-    s.matches = done.matches;
+    s.matches = merge_hits(&model.list.store, &done.hits, done.matches);
     s.layout = done.layout;
     s.version = done.version;
     let again = done.version != version;
@@ -149,6 +149,25 @@ pub(crate) fn searched(model: &mut Model, done: SearchDone, fx: &mut Vec<Effect>
     if again {
         recompute_search(model, fx);
     }
+}
+
+/// The index's hits (those loaded), best first, then the rows' own
+/// matches not among them.
+fn merge_hits(store: &crate::tui::model::contact_list::ContactStore, hits: &[String], matches: Vec<u32>) -> Vec<u32> {
+    if hits.is_empty() {
+        return matches;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(hits.len() + matches.len());
+    for uuid in hits {
+        if let Some(i) = store.position(uuid)
+            && seen.insert(i as u32)
+        {
+            out.push(i as u32);
+        }
+    }
+    out.extend(matches.into_iter().filter(|i| !seen.contains(i)));
+    out
 }
 
 pub(crate) fn clear_search(model: &mut Model, fx: &mut Vec<Effect>) {

@@ -8,6 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use crate::api::{ApiError, DeliveryStatus, Message, MessageStatus, Page, PageRequest};
 use crate::tui::effect::Effect;
 use crate::tui::effect::thread::ThreadEffect;
+use crate::tui::index_worker::IndexCmd;
 use crate::tui::keymap::Action;
 use crate::tui::model::thread::{Delivery, Geometry, Popup};
 use crate::tui::model::{Model, Pane, Thread, ToastKind};
@@ -118,6 +119,16 @@ pub(crate) fn loaded(
         }
     };
     model.thread.error = None;
+    if fetch != ThreadFetch::Older && model.sync.enabled() {
+        // The newest page goes to the index: the list's last message and
+        // search over the thread's text.
+        let activity = model.list.get(contact).and_then(|r| r.last_activity());
+        fx.push(Effect::Index(IndexCmd::StoreThread {
+            uuid: contact.to_string(),
+            activity,
+            messages: page.items.clone(),
+        }));
+    }
     let mut batch = page.items;
     batch.reverse(); // the server sends newest first
     let g = geometry(model);
@@ -310,6 +321,7 @@ pub(crate) fn on_msg(model: &mut Model, msg: ThreadMsg, fx: &mut Vec<Effect>) {
                 Ok(()) => {
                     model.thread.remove(&key);
                     toast(model, ToastKind::Success, "message deleted");
+                    super::index::after_write(model, fx);
                 }
                 Err(e) => toast(model, ToastKind::Error, format!("could not delete the message: {e}")),
             }

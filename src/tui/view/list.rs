@@ -7,6 +7,7 @@ use ratatui::widgets::Paragraph;
 
 use super::clean;
 use super::{fit, pane_block, relative, spinner};
+use crate::index::{Preview, Who};
 use crate::text::columns::{Column, fit_columns};
 use crate::tui::model::contact_list::Row;
 use crate::tui::model::{Model, Pane};
@@ -16,40 +17,59 @@ use crate::tui::theme::Theme;
 /// Column widths for an inner width.
 struct Cols {
     name: usize,
+    /// The last message's first line (with the local index); 0: hidden.
+    preview: usize,
+    /// Who wrote last (‹ › ✎), with the local index.
+    who: bool,
     source: usize,
     assignee: usize,
     tags: usize,
 }
 
-fn cols(w: usize) -> Cols {
+fn cols(w: usize, previews: bool) -> Cols {
     // Fixed: cursor and marker 2, the space after the name, time 4 and its
-    // space, state 7, bot 1.
-    let avail = w.saturating_sub(17);
+    // space, state 7, bot 1; with previews, who wrote last and a space.
+    let fixed = if previews { 19 } else { 17 };
+    let avail = w.saturating_sub(fixed);
     // The name is never hidden; tags go first, then the assignee, then the
-    // source, when the width runs out (the CLI's tables follow one rule too).
-    let spec = [
-        Column {
-            want: 24,
-            min: avail.min(14),
-            keep: u8::MAX,
-        },
-        Column::fixed(9, 3),
-        Column::fixed(12, 2),
-        Column::fixed(10, 1),
-    ];
+    // source, when the width runs out (the CLI's tables follow one rule
+    // too). With previews, the source goes before the assignee.
+    let mut spec = vec![Column {
+        want: 24,
+        min: avail.min(14),
+        keep: u8::MAX,
+    }];
+    if previews {
+        // Triage order: the last message, then who it is assigned to,
+        // before the source and the tags.
+        spec.push(Column {
+            want: 30,
+            min: 24,
+            keep: 4,
+        });
+        spec.extend([Column::fixed(9, 2), Column::fixed(12, 3), Column::fixed(10, 1)]);
+    } else {
+        spec.extend([Column::fixed(9, 3), Column::fixed(12, 2), Column::fixed(10, 1)]);
+    }
     let fitted = fit_columns(&spec, avail, 1);
-    let width = |i: usize| fitted[i].unwrap_or(0);
+    let width = |i: usize| fitted.get(i).copied().flatten().unwrap_or(0);
+    let k = usize::from(previews);
     let mut c = Cols {
         name: width(0),
-        source: width(1),
-        assignee: width(2),
-        tags: width(3),
+        preview: if previews { width(1) } else { 0 },
+        who: previews,
+        source: width(1 + k),
+        assignee: width(2 + k),
+        tags: width(3 + k),
     };
-    // What is left widens the tags, or the name when they are hidden.
+    // What is left widens the preview, else the tags, or the name when
+    // they are hidden.
     let shown = fitted.iter().flatten().count();
     let used: usize = fitted.iter().flatten().sum::<usize>() + shown.saturating_sub(1);
     let rest = avail.saturating_sub(used);
-    if c.tags > 0 {
+    if c.preview > 0 {
+        c.preview += rest;
+    } else if c.tags > 0 {
         c.tags += rest;
     } else {
         c.name += rest;
@@ -82,9 +102,17 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let w = inner.width as usize;
-    let c = cols(w);
+    let c = cols(w, model.sync.enabled());
     let mut lines = Vec::with_capacity(inner.height as usize);
-    let mut header = format!("   {} ", fit("Name", c.name));
+    let mut header = if c.who {
+        format!("     {} ", fit("Name", c.name))
+    } else {
+        format!("   {} ", fit("Name", c.name))
+    };
+    if c.preview > 0 {
+        header.push_str(&fit("Last message", c.preview));
+        header.push(' ');
+    }
     if c.source > 0 {
         header.push_str(&fit("Source", c.source));
         header.push(' ');
@@ -140,20 +168,35 @@ fn row(model: &Model, c: &Row, selected: bool, cols: &Cols, theme: &Theme) -> Li
     } else {
         Span::raw("  ")
     };
-    let mut spans = vec![
-        cursor,
-        marker,
-        Span::raw(fit(&clean(c.label()), cols.name)),
-        Span::raw(" "),
-    ];
+    let preview = model.sync.previews.get(&*c.uuid);
+    let mut spans = vec![cursor, marker];
+    if cols.who {
+        spans.push(who_glyph(preview, theme));
+        spans.push(Span::raw(" "));
+    }
+    spans.push(Span::raw(fit(&clean(c.label()), cols.name)));
+    spans.push(Span::raw(" "));
+    if cols.preview > 0 {
+        let text = preview.map(|p| clean(&p.text)).unwrap_or_default();
+        spans.push(Span::styled(fit(&text, cols.preview), theme.dim()));
+        spans.push(Span::raw(" "));
+    }
     if cols.source > 0 {
         spans.push(Span::styled(fit(&clean(&c.source), cols.source), theme.dim()));
         spans.push(Span::raw(" "));
     }
-    spans.push(Span::styled(
-        fit(&relative(model.now, c.last_activity()), 4),
-        theme.dim(),
-    ));
+    // An open conversation where the customer wrote last shows how long
+    // they have waited, marked (`‹` says who wrote last without colour).
+    match preview.filter(|p| c.is_open() && p.waiting()) {
+        Some(p) => spans.push(Span::styled(
+            fit(&relative(model.now, p.at.or(c.last_activity())), 4),
+            theme.warning(),
+        )),
+        None => spans.push(Span::styled(
+            fit(&relative(model.now, c.last_activity()), 4),
+            theme.dim(),
+        )),
+    }
     spans.push(Span::raw(" "));
     spans.push(if c.is_open() {
         Span::styled("open   ", theme.success())
@@ -185,4 +228,15 @@ fn row(model: &Model, c: &Row, selected: bool, cols: &Cols, theme: &Theme) -> Li
     }));
     let line = Line::from(spans);
     if selected { line.style(theme.selected()) } else { line }
+}
+
+/// Who wrote last: `‹` the customer, `›` an agent or bot, `✎` a note; a
+/// blank until the last message is known.
+fn who_glyph(preview: Option<&Preview>, theme: &Theme) -> Span<'static> {
+    match preview.and_then(|p| p.who) {
+        Some(Who::Customer) => Span::styled("‹", theme.warning()),
+        Some(Who::Agent) => Span::styled("›", theme.dim()),
+        Some(Who::Note) => Span::styled("✎", theme.dim()),
+        None => Span::raw(" "),
+    }
 }

@@ -8,7 +8,10 @@ use ratatui::widgets::Paragraph;
 use super::clean;
 use super::spinner;
 use crate::tui::keymap::{Action, first_key};
+use chrono::{DateTime, Utc};
+
 use crate::tui::model::{Model, Pane, ToastKind};
+use crate::tui::msg::index::SyncStatus;
 use crate::tui::text::{truncate, width};
 use crate::tui::theme::Theme;
 
@@ -40,14 +43,21 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     }
     spans.push(Span::styled(clean(&model.session.account), theme.accent()));
     let list = &model.list;
-    let mut count = format!(" │ {} loaded", list.store.len());
-    if list.paging.loading.is_some() || list.paging.refreshing.is_some() {
-        count.push(' ');
-        count.push_str(spinner(model.frame));
-    } else if list.paging.exhausted {
-        count.push_str(" (all)");
+    if let Some(sync) = &model.sync.status {
+        spans.push(Span::raw(format!(" │ {} contacts", thousands(list.store.len() as u64))));
+        let (text, warn) = freshness(model, sync);
+        spans.push(Span::raw(" │ "));
+        spans.push(Span::styled(text, if warn { theme.warning() } else { theme.dim() }));
+    } else {
+        let mut count = format!(" │ {} loaded", list.store.len());
+        if list.paging.loading.is_some() || list.paging.refreshing.is_some() {
+            count.push(' ');
+            count.push_str(spinner(model.frame));
+        } else if list.paging.exhausted {
+            count.push_str(" (all)");
+        }
+        spans.push(Span::raw(count));
     }
-    spans.push(Span::raw(count));
     let filter = filter_summary(model);
     if !filter.is_empty() {
         spans.push(Span::raw(" │ "));
@@ -74,6 +84,82 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let [left, right] = Layout::horizontal([Constraint::Min(1), Constraint::Length(width(hint) as u16)]).areas(area);
     frame.render_widget(Paragraph::new(Line::from(spans)), left);
     frame.render_widget(Paragraph::new(Line::styled(hint, theme.dim())), right);
+}
+
+/// How fresh the list is: "synced 15 s ago", "syncing 41,200 / ~100,000",
+/// "offline: showing the index from 09:12", "rate limited: next try in
+/// 5 s". True when it is worth the agent's attention.
+pub fn freshness(model: &Model, sync: &SyncStatus) -> (String, bool) {
+    let now = model.now;
+    if let Some(at) = sync.retry_at.filter(|t| *t > now) {
+        let secs = (at - now).num_seconds().max(1);
+        return (format!("rate limited: next try in {secs} s"), true);
+    }
+    if sync.offline {
+        let from = match sync.synced_at {
+            Some(t) => format!(" from {}", local_clock(model, t)),
+            None => String::new(),
+        };
+        return (format!("offline: showing the index{from}"), true);
+    }
+    if let Some((done, expected)) = sync.walking {
+        let of = match expected {
+            Some(n) if n > done => format!(" / ~{}", thousands(n)),
+            _ => String::new(),
+        };
+        return (
+            format!("syncing {}{of} {}", thousands(done), spinner(model.frame)),
+            false,
+        );
+    }
+    let text = match sync.synced_at {
+        None => "not synced yet".to_string(),
+        Some(t) => format!("synced {}", ago(now, t)),
+    };
+    let text = if sync.in_memory {
+        format!("{text} (in memory)")
+    } else {
+        text
+    };
+    (text, false)
+}
+
+/// "just now", "15 s ago" (in steps of the 15 s redraw clock), "3 min ago",
+/// "2 h ago", "4 d ago".
+fn ago(now: DateTime<Utc>, t: DateTime<Utc>) -> String {
+    let secs = (now - t).num_seconds().max(0);
+    match secs {
+        0..15 => "just now".into(),
+        15..60 => format!("{} s ago", secs / 15 * 15),
+        60..3600 => format!("{} min ago", secs / 60),
+        3600..86_400 => format!("{} h ago", secs / 3600),
+        _ => format!("{} d ago", secs / 86_400),
+    }
+}
+
+/// A time of day in the session's zone ("09:12"), or the date when it is
+/// not today.
+fn local_clock(model: &Model, t: DateTime<Utc>) -> String {
+    let tz = model.session.tz;
+    let here = crate::tui::zone::local(t, tz).format("%Y-%m-%d %H:%M").to_string();
+    let today = crate::tui::zone::local(model.now, tz).format("%Y-%m-%d").to_string();
+    match here.strip_prefix(&today) {
+        Some(time) => time.trim().to_string(),
+        None => here,
+    }
+}
+
+/// 41200 → "41,200".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 pub fn toast(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {

@@ -106,6 +106,10 @@ pub struct SearchDone {
     pub generation: u64,
     pub query: String,
     pub matches: Vec<u32>,
+    /// Contacts the local index found (by uuid, best first): fields,
+    /// notes and cached messages the rows' own text does not hold, and
+    /// near misses of a typo. Listed before the rows' own matches.
+    pub hits: Vec<String>,
     pub layout: u64,
     pub version: u64,
 }
@@ -118,20 +122,59 @@ thread_local! {
 /// How many rows are matched between checks for a newer query.
 const CHECK_EVERY: usize = 2048;
 
+/// Rows per thread below which matching stays on one thread.
+const PARALLEL_FROM: usize = 16_384;
+
 impl SearchJob {
     /// Matches (nucleo, smart case), best first, ties in list order;
-    /// `None` when a newer query made this one stale on the way.
+    /// `None` when a newer query made this one stale on the way. A long
+    /// list is matched on every core but one (in chunks of rows, merged).
     pub fn run(self) -> Option<SearchDone> {
         let pattern = Pattern::new(&self.query, CaseMatching::Smart, Normalization::Smart, AtomKind::Fuzzy);
-        let rows: Box<dyn Iterator<Item = u32>> = match &self.within {
-            Some(w) => Box::new(w.iter().copied()),
-            None => Box::new(0..self.hay.len() as u32),
+        let rows: Vec<u32> = match &self.within {
+            Some(w) => w.clone(),
+            None => (0..self.hay.len() as u32).collect(),
         };
-        let mut scored: Vec<(u32, u32)> = Vec::new();
+        // One core stays free for the UI thread, so the typed character
+        // never waits for the CPU.
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let threads = cores.saturating_sub(1).min(rows.len() / PARALLEL_FROM).max(1);
+        let mut scored: Vec<(u32, u32)> = if threads == 1 {
+            self.score(&pattern, &rows)?
+        } else {
+            let chunk = rows.len().div_ceil(threads);
+            let parts: Vec<Option<Vec<(u32, u32)>>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = rows
+                    .chunks(chunk)
+                    .map(|part| scope.spawn(|| self.score(&pattern, part)))
+                    .collect();
+                handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+            });
+            let mut all = Vec::new();
+            for part in parts {
+                all.extend(part?);
+            }
+            all
+        };
+        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        Some(SearchDone {
+            generation: self.generation,
+            query: self.query,
+            matches: scored.into_iter().map(|(_, i)| i).collect(),
+            hits: Vec::new(),
+            layout: self.layout,
+            version: self.version,
+        })
+    }
+
+    /// (score, row) of the rows in `rows` that match; `None` when a newer
+    /// query made this one stale on the way.
+    fn score(&self, pattern: &Pattern, rows: &[u32]) -> Option<Vec<(u32, u32)>> {
+        let mut scored = Vec::new();
         let stale = MATCHER.with(|m| {
             let mut matcher = m.borrow_mut();
             let mut buf = Vec::new();
-            for (n, i) in rows.enumerate() {
+            for (n, &i) in rows.iter().enumerate() {
                 if n % CHECK_EVERY == 0 && self.latest.load(Ordering::Relaxed) != self.generation {
                     return true;
                 }
@@ -142,17 +185,7 @@ impl SearchJob {
             }
             false
         });
-        if stale {
-            return None;
-        }
-        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        Some(SearchDone {
-            generation: self.generation,
-            query: self.query,
-            matches: scored.into_iter().map(|(_, i)| i).collect(),
-            layout: self.layout,
-            version: self.version,
-        })
+        (!stale).then_some(scored)
     }
 }
 

@@ -207,6 +207,14 @@ impl Row {
     }
 }
 
+/// What [`ContactStore::upsert_sorted`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Upserted {
+    New(usize),
+    InPlace(usize),
+    Moved { from: usize, to: usize },
+}
+
 /// The search haystacks in row order, shared with a search running off the
 /// UI thread (copied only if the store changes while one holds them).
 pub type Haystacks = Arc<Vec<Box<str>>>;
@@ -332,6 +340,68 @@ impl ContactStore {
         f(&mut self.rows[i]);
         self.version += 1;
         true
+    }
+
+    /// Re-points the index at rows `from..to` after they moved.
+    fn reindex(&mut self, from: usize, to: usize) {
+        for i in from..to.min(self.rows.len()) {
+            if let Some(v) = self.index.get_mut(&*self.rows[i].uuid) {
+                *v = i;
+            }
+        }
+    }
+
+    /// Removes `uuid`; false when it is not loaded.
+    pub fn remove(&mut self, uuid: &str) -> bool {
+        let Some(i) = self.index.remove(uuid) else { return false };
+        self.rows.remove(i);
+        Arc::make_mut(&mut self.hay).remove(i);
+        self.reindex(i, self.rows.len());
+        self.layout += 1;
+        self.version += 1;
+        true
+    }
+
+    /// Where a contact with latest activity `at` goes in a list sorted
+    /// newest first (after the rows as new as it).
+    fn sorted_position(&self, at: Option<DateTime<Utc>>) -> usize {
+        self.rows.partition_point(|r| r.last_activity() >= at)
+    }
+
+    /// Stores `c` where its latest activity puts it (the list is kept
+    /// newest first): in place when that has not changed, else moved or
+    /// inserted. Only the rows between the old and new places are
+    /// re-pointed, so a contact moving to the top of 100,000 costs what
+    /// lies above it.
+    pub fn upsert_sorted(&mut self, c: Contact) -> Upserted {
+        let at = c.last_activity();
+        let Some(old) = self.position(&c.uuid) else {
+            let to = self.sorted_position(at);
+            let row = Row::new(c, None, &mut self.strings);
+            self.index.insert(row.uuid.clone(), to);
+            Arc::make_mut(&mut self.hay).insert(to, row.haystack());
+            self.rows.insert(to, row);
+            self.reindex(to + 1, self.rows.len());
+            self.layout += 1;
+            self.version += 1;
+            return Upserted::New(to);
+        };
+        if self.rows[old].last_activity() == at {
+            self.replace(c);
+            return Upserted::InPlace(old);
+        }
+        let seen = self.rows[old].seen;
+        let row = Row::new(c, seen, &mut self.strings);
+        let hay = row.haystack();
+        self.rows.remove(old);
+        Arc::make_mut(&mut self.hay).remove(old);
+        let to = self.sorted_position(at);
+        self.rows.insert(to, row);
+        Arc::make_mut(&mut self.hay).insert(to, hay);
+        self.reindex(old.min(to), old.max(to) + 1);
+        self.layout += 1;
+        self.version += 1;
+        Upserted::Moved { from: old, to }
     }
 
     /// Replaces everything loaded.

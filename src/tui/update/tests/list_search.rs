@@ -45,6 +45,7 @@ fn an_older_queries_result_is_dropped() {
         generation: old.generation,
         query: old.query.clone(),
         matches: vec![],
+        hits: vec![],
         layout: old.layout,
         version: old.version,
     };
@@ -111,4 +112,20 @@ fn moving_through_100_000_contacts_copies_nothing() {
     );
     assert_eq!(m.list.store.version(), version, "the store is untouched");
     assert!(fx.iter().all(|e| matches!(e, Effect::Debounce { .. })), "{fx:?}");
+}
+
+#[test]
+fn the_indexs_hits_come_first_then_the_rows_own_matches_once_each() {
+    let mut m = model_with(20, 80, 24);
+    update(&mut m, key('/'));
+    let job = jobs(&type_text(&mut m, "bruce")).pop().unwrap();
+    let mut done = job.run().unwrap();
+    assert_eq!(done.matches, vec![2]);
+    // The index found a note or a message mentioning it, and contact 2.
+    done.hits = vec![contact(7).uuid, contact(2).uuid, "not-loaded".into()];
+    update(&mut m, Msg::ContactsSearched(done));
+    let shown: Vec<String> = (0..m.list.visible_len())
+        .map(|r| m.list.row(r).unwrap().uuid.to_string())
+        .collect();
+    assert_eq!(shown, vec![contact(7).uuid, contact(2).uuid]);
 }

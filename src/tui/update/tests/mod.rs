@@ -4,6 +4,7 @@ mod actions;
 mod compose;
 mod details;
 mod habits;
+mod index;
 mod list;
 mod list_search;
 mod list_walk;

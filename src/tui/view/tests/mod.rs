@@ -12,6 +12,7 @@ use crate::tui::msg::{Msg, ThreadFetch};
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
 
+mod index;
 mod styles;
 mod thread;
 
@@ -64,7 +65,7 @@ pub(super) fn rich(w: u16, h: u16) -> Model {
     m
 }
 
-fn draw(m: &Model) -> Terminal<TestBackend> {
+pub(super) fn draw(m: &Model) -> Terminal<TestBackend> {
     let mut t = Terminal::new(TestBackend::new(m.width, m.height)).unwrap();
     t.draw(|f| super::view(m, f, &Theme::plain())).unwrap();
     let text = format!("{}", t.backend());

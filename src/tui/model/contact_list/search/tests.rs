@@ -46,3 +46,24 @@ fn only_a_plain_extension_of_the_same_store_narrows() {
     assert_eq!(s.narrowable("a", 0, 0), None, "shorter widens");
     assert_eq!(s.narrowable("ana", 0, 1), None, "the store changed");
 }
+
+#[test]
+fn a_long_list_matched_in_parallel_gives_what_one_thread_gives() {
+    let names: Vec<String> = (0..50_000)
+        .map(|i| match i % 7 {
+            0 => format!("Ana Souza {i}"),
+            3 => format!("Banana Split {i}"),
+            _ => format!("Contact {i}"),
+        })
+        .collect();
+    let hay: Vec<&str> = names.iter().map(String::as_str).collect();
+    let j = job("ana", &hay, None);
+    let pattern = Pattern::new("ana", CaseMatching::Smart, Normalization::Smart, AtomKind::Fuzzy);
+    let rows: Vec<u32> = (0..hay.len() as u32).collect();
+    let mut one = j.score(&pattern, &rows).unwrap();
+    one.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let want: Vec<u32> = one.into_iter().map(|(_, i)| i).collect();
+    let done = j.run().unwrap();
+    assert_eq!(done.matches.len(), 50_000 / 7 * 2 + 2);
+    assert_eq!(done.matches, want);
+}

@@ -1,0 +1,136 @@
+//! `frontdesk views`: every view (built-in and from the config file) with
+//! how many contacts it holds now; and reading a view from the local index
+//! for the commands that act on one.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use clap::Args;
+use serde::Serialize;
+
+use super::cache::open_index;
+use super::sync::{index_err, refresh, sync_client, sync_err};
+use crate::api::Contact;
+use crate::cli::output::{Tabular, list_doc, progress_bar};
+use crate::cli::{CliError, Ctx};
+use crate::index::sync::{Budget, fetch_previews};
+use crate::index::{Index, Order, Preview, Wanted};
+use crate::triage::{Facts, View, builtin_views, count_views};
+
+#[derive(Debug, Args)]
+pub struct ViewsArgs {}
+
+/// Last messages fetched between two updates of the progress bar.
+const PREVIEW_BATCH: usize = 25;
+
+/// The contacts of the index and their facts, side by side.
+pub(crate) struct Loaded {
+    pub contacts: Vec<Contact>,
+    pub facts: Vec<Facts>,
+}
+
+/// Brings the index up to date, then reads every contact with the facts
+/// `views` need. A view that depends on who wrote last gets the last
+/// message of each of its candidates fetched first where the index lacks
+/// it or has an older one (one request each, within the sync budget).
+pub(crate) async fn load(
+    ctx: &mut Ctx<'_>,
+    index: &mut Index,
+    views: &[View],
+    me: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<Loaded, CliError> {
+    refresh(ctx, index).await?;
+    let contacts = index.list(Order::Activity, usize::MAX >> 1, 0).map_err(index_err)?;
+    let mut previews: HashMap<String, Preview> = index.all_previews().map_err(index_err)?.into_iter().collect();
+    let mut facts: Vec<Facts> = contacts.iter().map(|c| Facts::new(c, previews.get(&c.uuid))).collect();
+    let wanting: Vec<&View> = views.iter().filter(|v| v.filter.needs_last_message()).collect();
+    if !wanting.is_empty() {
+        let wanted: Vec<Wanted> = contacts
+            .iter()
+            .zip(&facts)
+            .filter(|(c, f)| {
+                let known = previews
+                    .get(&c.uuid)
+                    .is_some_and(|p| p.activity.is_none() || p.activity == c.last_activity());
+                !known && wanting.iter().any(|v| v.filter.matches_but_waiting(f, me, now))
+            })
+            .map(|(c, _)| (c.uuid.clone(), c.last_activity()))
+            .collect();
+        if !wanted.is_empty() {
+            let client = sync_client(ctx)?;
+            let budget = Budget::new(ctx.settings()?.sync_rate);
+            let pb = progress_bar(ctx.progress, "reading who wrote last");
+            // In batches, so the progress shows how far it got.
+            for batch in wanted.chunks(PREVIEW_BATCH) {
+                let (fetched, failed) = fetch_previews(&client, index, &budget, batch).await;
+                pb.inc(batch.len() as u64);
+                previews.extend(fetched);
+                if let Some(e) = failed {
+                    pb.finish_and_clear();
+                    return Err(sync_err(e));
+                }
+            }
+            pb.finish_and_clear();
+            facts = contacts.iter().map(|c| Facts::new(c, previews.get(&c.uuid))).collect();
+        }
+    }
+    Ok(Loaded { contacts, facts })
+}
+
+/// The built-in views and the config file's, and the agent's email.
+pub(crate) fn all_views(ctx: &mut Ctx<'_>) -> Result<(Vec<View>, Option<String>), CliError> {
+    let settings = ctx.settings()?;
+    let mut views = builtin_views();
+    views.extend(settings.views.iter().cloned());
+    Ok((views, settings.user_email.clone()))
+}
+
+#[derive(Debug, Serialize)]
+struct ViewRow {
+    name: String,
+    short: String,
+    count: usize,
+    /// The view's rules in words.
+    rules: String,
+    /// Why the view is empty whatever the account holds (no email for Mine).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+}
+
+impl Tabular for ViewRow {
+    fn headers() -> &'static [&'static str] {
+        &["VIEW", "TAB", "CONTACTS", "RULES", "NOTE"]
+    }
+
+    fn row(&self) -> Vec<String> {
+        vec![
+            self.name.clone(),
+            self.short.clone(),
+            self.count.to_string(),
+            self.rules.clone(),
+            self.note.clone().unwrap_or_default(),
+        ]
+    }
+}
+
+pub async fn run(ctx: &mut Ctx<'_>, _args: ViewsArgs) -> Result<(), CliError> {
+    let (views, me) = all_views(ctx)?;
+    let mut index = open_index(ctx)?;
+    let now = Utc::now();
+    let loaded = load(ctx, &mut index, &views, me.as_deref(), now).await?;
+    let counts = count_views(&loaded.facts, &views, me.as_deref(), now);
+    let rows: Vec<ViewRow> = views
+        .iter()
+        .zip(counts)
+        .map(|(v, count)| ViewRow {
+            name: v.name.clone(),
+            short: v.short.clone(),
+            count,
+            rules: v.filter.describe(),
+            note: v.why_empty(me.as_deref()),
+        })
+        .collect();
+    let doc = list_doc(ctx.format, ctx.color, &rows)?;
+    ctx.emit(&doc)
+}

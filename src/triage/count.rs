@@ -1,0 +1,58 @@
+//! Counting many views in one pass, and a view's rows in its order.
+
+use chrono::{DateTime, Utc};
+
+use super::{Facts, Sort, View};
+
+/// How many of `facts` each of `views` holds, in one pass over the facts.
+pub fn count_views(facts: &[Facts], views: &[View], me: Option<&str>, now: DateTime<Utc>) -> Vec<usize> {
+    let mut counts = vec![0usize; views.len()];
+    for f in facts {
+        for (n, v) in counts.iter_mut().zip(views) {
+            if v.filter.matches(f, me, now) {
+                *n += 1;
+            }
+        }
+    }
+    counts
+}
+
+/// The positions in `facts` of the contacts in `view`, in the view's
+/// order: latest activity first, or the longest wait first.
+pub fn select(facts: &[Facts], view: &View, me: Option<&str>, now: DateTime<Utc>) -> Vec<usize> {
+    let mut rows: Vec<usize> = (0..facts.len())
+        .filter(|&i| view.filter.matches(&facts[i], me, now))
+        .collect();
+    let by_activity = |a: &Facts, b: &Facts| b.last_activity.cmp(&a.last_activity).then_with(|| b.uuid.cmp(&a.uuid));
+    match view.sort {
+        Sort::Activity => rows.sort_by(|&a, &b| by_activity(&facts[a], &facts[b])),
+        Sort::LongestWait => rows.sort_by(|&a, &b| {
+            let (fa, fb) = (&facts[a], &facts[b]);
+            // Waiting ones first, the oldest wait first; then the rest.
+            match (fa.waiting_since(), fb.waiting_since()) {
+                (Some(x), Some(y)) => x.cmp(&y).then_with(|| by_activity(fa, fb)),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => by_activity(fa, fb),
+            }
+        }),
+    }
+    rows
+}
+
+/// A count for a tab: `999`, `1.2k`, `12.4k`, `100k`, `1.5M`.
+pub fn abbreviate_count(n: usize) -> String {
+    let one = |v: f64, unit: &str| {
+        if v < 99.95 {
+            let s = format!("{v:.1}");
+            format!("{}{unit}", s.strip_suffix(".0").unwrap_or(&s))
+        } else {
+            format!("{v:.0}{unit}")
+        }
+    };
+    match n {
+        0..=999 => n.to_string(),
+        1_000..=999_949 => one(n as f64 / 1_000.0, "k"),
+        _ => one(n as f64 / 1_000_000.0, "M"),
+    }
+}

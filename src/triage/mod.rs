@@ -1,0 +1,25 @@
+//! Triage: views of the work (Mine, Unassigned, Waiting, Open, All, and the
+//! agent's own from the config file), their counts, and actions on many
+//! contacts at once.
+//!
+//! The matching is independent of SQLite: a [`ViewFilter`] is a function
+//! over [`Facts`], a plain struct built from an [`api::Contact`] and its
+//! last-message [`Preview`]. The commands build facts from the local index;
+//! the TUI can build them from its in-memory rows.
+//!
+//! [`api::Contact`]: crate::api::Contact
+//! [`Preview`]: crate::index::Preview
+
+pub mod bulk;
+mod count;
+mod duration;
+mod facts;
+mod view;
+
+pub use count::{abbreviate_count, count_views, select};
+pub use duration::{format_duration, parse_duration};
+pub use facts::Facts;
+pub use view::{Assignee, SET_EMAIL, SHORT_MAX, Sort, State, View, ViewFilter, builtin_views, find_view, short_name};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,492 @@
+//! The local index's worker: a thread of its own (with its own runtime and
+//! HTTP client, so SQLite work never blocks the UI's runtime) that reads the
+//! index for the list, keeps it fresh and fetches last messages, all within
+//! one request budget that yields to the agent's own requests.
+//!
+//! - a full walk on first use and then every `full_sync_minutes`;
+//! - an incremental pass when the UI asks (the refresh timer, after a
+//!   write);
+//! - last messages: the rows the UI asks for first (newest request first),
+//!   then a trickle through open conversations, newest first, while no full
+//!   walk runs.
+//!
+//! What changes in the index (the journal) goes to the UI as
+//! `IndexMsg::Changed`; freshness as `IndexMsg::Status`.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio::time::Instant;
+
+use crate::api::{ApiError, Client, Contact, Message};
+use crate::index::sync::{Budget, Foreground, FullReport, IncrementalReport, Progress, SyncError};
+use crate::index::{IndexAccess, Order, Preview, SharedIndex, Wanted, sync};
+use crate::tui::msg::Msg;
+use crate::tui::msg::index::{IndexMsg, SyncStatus};
+
+/// Contacts read from the index per message to the UI.
+pub const LOAD_BATCH: usize = 2000;
+/// Last messages fetched per task (the budget paces them).
+const PREVIEW_BATCH: usize = 8;
+/// After a failed preview fetch, the trickle rests this long.
+const TRICKLE_REST: Duration = Duration::from_secs(30);
+/// With nothing left to fetch, the trickle looks again after this (or as
+/// soon as a sync changes the index).
+const TRICKLE_IDLE: Duration = Duration::from_secs(300);
+/// After a failed full walk, the next try waits this long.
+const FULL_RETRY: Duration = Duration::from_secs(60);
+
+/// What the UI asks of the worker.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IndexCmd {
+    /// Read the index's contacts from position `skip` on, for list
+    /// `generation` (the first ones were read before the first frame).
+    Load { generation: u64, skip: usize },
+    /// An incremental pass now.
+    Incremental,
+    /// A contact as the API returned it after a write: stored at once.
+    Store(Box<Contact>),
+    /// The newest page of a thread the UI fetched, at the contact's
+    /// activity then.
+    StoreThread {
+        uuid: String,
+        activity: Option<DateTime<Utc>>,
+        messages: Vec<Message>,
+    },
+    /// Last messages wanted for the rows on screen and the next ones.
+    Previews(Vec<Wanted>),
+}
+
+/// The UI's side: where commands go, the index itself (for searches, which
+/// read it on the blocking pool), and the count of the agent's requests in
+/// flight that background work yields to.
+#[derive(Debug, Clone)]
+pub struct IndexLink {
+    pub cmds: UnboundedSender<IndexCmd>,
+    pub index: SharedIndex,
+    pub foreground: Foreground,
+}
+
+/// What the worker needs.
+pub struct Worker {
+    pub client: Client,
+    pub index: SharedIndex,
+    pub sync_rate: f64,
+    pub full_every: Duration,
+    pub in_memory: bool,
+}
+
+/// Starts the worker's thread. Its messages arrive on `tx`.
+pub fn spawn(worker: Worker, tx: UnboundedSender<Msg>) -> IndexLink {
+    let (cmds, rx) = unbounded_channel();
+    let foreground = Foreground::default();
+    let link = IndexLink {
+        cmds,
+        index: worker.index.clone(),
+        foreground: foreground.clone(),
+    };
+    let budget = Budget::new(worker.sync_rate).yielding_to(foreground);
+    let spawned = std::thread::Builder::new()
+        .name("frontdesk-index".into())
+        .spawn(
+            move || match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                // Tasks run on this thread (the walk's progress callback is not Send).
+                Ok(rt) => rt.block_on(tokio::task::LocalSet::new().run_until(run(worker, budget, rx, tx))),
+                Err(e) => {
+                    let _ = tx.send(Msg::Index(IndexMsg::Problem(format!(
+                        "the local index cannot sync: {e}"
+                    ))));
+                }
+            },
+        );
+    if let Err(e) = spawned {
+        tracing::error!("cannot start the index worker: {e}");
+    }
+    link
+}
+
+/// Results of the worker's tasks.
+enum Done {
+    Full(Result<FullReport, SyncError>),
+    Progress(Progress),
+    /// The pass's result, and whether it changed the index.
+    Incremental(Result<IncrementalReport, SyncError>, bool),
+    Previews {
+        tried: Vec<Wanted>,
+        /// The uuids whose last message was fetched.
+        fetched: Vec<String>,
+        error: Option<SyncError>,
+    },
+}
+
+struct State {
+    status: SyncStatus,
+    /// How often the whole account is walked again.
+    full_every: Duration,
+    full_due: Option<Instant>,
+    full_running: bool,
+    incremental_running: bool,
+    incremental_again: bool,
+    previews_running: bool,
+    /// Batches the UI asked for, newest last (served first).
+    lazy: Vec<Vec<Wanted>>,
+    /// Previews tried this session, at the activity tried: not retried by
+    /// the trickle until the contact moves (a 404 leaves it stale).
+    tried: HashMap<String, Option<DateTime<Utc>>>,
+    trickle_rest_until: Option<Instant>,
+    /// After a failed fetch no last message is fetched before this.
+    failed_until: Option<Instant>,
+    last_problem: Option<String>,
+}
+
+async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, tx: UnboundedSender<Msg>) {
+    let mut index = w.index.clone();
+    let send = |m: IndexMsg| {
+        let _ = tx.send(Msg::Index(m));
+    };
+    let sync_state = index.with(|ix| {
+        ix.record_changes(true);
+        ix.sync_state()
+    });
+    let sync_state = sync_state.unwrap_or_default();
+    let mut st = State {
+        status: SyncStatus {
+            synced_at: sync_state.full_walk_finished_at,
+            complete: sync_state.full_walk_finished_at.is_some(),
+            in_memory: w.in_memory,
+            ..SyncStatus::default()
+        },
+        full_every: w.full_every,
+        full_due: None,
+        full_running: false,
+        incremental_running: false,
+        incremental_again: false,
+        previews_running: false,
+        lazy: Vec::new(),
+        tried: HashMap::new(),
+        trickle_rest_until: None,
+        failed_until: None,
+        last_problem: None,
+    };
+    // The first walk now; later ones when the last is older than the
+    // interval.
+    st.full_due = Some(match sync_state.full_walk_finished_at {
+        None => Instant::now(),
+        Some(at) => {
+            let age = (Utc::now() - at).to_std().unwrap_or_default();
+            Instant::now() + w.full_every.saturating_sub(age)
+        }
+    });
+    if st.status.complete {
+        st.incremental_again = true;
+    }
+    send(IndexMsg::Status(st.status.clone()));
+    let (done_tx, mut done_rx) = unbounded_channel::<Done>();
+    loop {
+        start_work(&w, &budget, &mut st, &done_tx, &tx);
+        let busy = st.full_running || st.incremental_running || st.previews_running;
+        let mut wake = Instant::now() + Duration::from_secs(3600);
+        if let Some(due) = st.full_due {
+            wake = wake.min(due);
+        }
+        for rest in [st.trickle_rest_until, st.failed_until].into_iter().flatten() {
+            wake = wake.min(rest);
+        }
+        if busy {
+            // Notice a rate limit's pause while tasks wait on it.
+            wake = wake.min(Instant::now() + Duration::from_secs(1));
+        }
+        tokio::select! {
+            cmd = cmds.recv() => match cmd {
+                None => break,
+                Some(cmd) => on_cmd(&mut index, &mut st, cmd, &send),
+            },
+            Some(done) = done_rx.recv() => on_done(&mut st, done, &send),
+            _ = tokio::time::sleep_until(wake) => {}
+        }
+        let retry_at = budget
+            .paused_for()
+            .and_then(|d| chrono::Duration::from_std(d).ok())
+            .map(|d| Utc::now() + d);
+        let paused = retry_at.is_some();
+        if paused != st.status.retry_at.is_some() {
+            st.status.retry_at = retry_at;
+            send(IndexMsg::Status(st.status.clone()));
+        }
+    }
+}
+
+/// Starts what is due and not running.
+fn start_work(w: &Worker, budget: &Budget, st: &mut State, done: &UnboundedSender<Done>, tx: &UnboundedSender<Msg>) {
+    let now = Instant::now();
+    if !st.full_running && st.full_due.is_some_and(|d| d <= now) {
+        st.full_running = true;
+        st.full_due = None;
+        let (client, mut index, budget, done) = (w.client.clone(), w.index.clone(), budget.clone(), done.clone());
+        let tx = tx.clone();
+        tokio::task::spawn_local(async move {
+            let mut journal = index.clone();
+            let progress_done = done.clone();
+            let result = sync::full_sync(&client, &mut index, &budget, &mut |p| {
+                let _ = progress_done.send(Done::Progress(p));
+                forward_changes(&mut journal, &tx);
+            })
+            .await;
+            forward_changes(&mut journal, &tx);
+            let _ = done.send(Done::Full(result));
+        });
+    }
+    if st.incremental_again && !st.incremental_running {
+        st.incremental_again = false;
+        st.incremental_running = true;
+        let (client, mut index, budget, done) = (w.client.clone(), w.index.clone(), budget.clone(), done.clone());
+        let tx = tx.clone();
+        tokio::task::spawn_local(async move {
+            let result = sync::incremental_sync(&client, &mut index, &budget).await;
+            let changed = forward_changes(&mut index, &tx);
+            let _ = done.send(Done::Incremental(result, changed));
+        });
+    }
+    if !st.previews_running {
+        let batch = next_previews(w, st, now);
+        if !batch.is_empty() {
+            st.previews_running = true;
+            let (client, mut index, budget, done) = (w.client.clone(), w.index.clone(), budget.clone(), done.clone());
+            let tx = tx.clone();
+            tokio::task::spawn_local(async move {
+                let (previews, error) = sync::fetch_previews(&client, &mut index, &budget, &batch).await;
+                let fetched = previews.iter().map(|(u, _)| u.clone()).collect();
+                if !previews.is_empty() {
+                    let _ = tx.send(Msg::Index(IndexMsg::Previews(previews)));
+                }
+                let _ = done.send(Done::Previews {
+                    tried: batch,
+                    fetched,
+                    error,
+                });
+            });
+        }
+    }
+}
+
+/// The next last messages to fetch: what the UI asked for last, else the
+/// trickle through open conversations (not while a full walk runs, not
+/// while resting after a failure).
+fn next_previews(w: &Worker, st: &mut State, now: Instant) -> Vec<Wanted> {
+    if st.failed_until.is_some_and(|f| f > now) {
+        return Vec::new();
+    }
+    while let Some(mut batch) = st.lazy.pop() {
+        batch.retain(|(u, a)| st.tried.get(u) != Some(a));
+        if batch.is_empty() {
+            continue;
+        }
+        if batch.len() > PREVIEW_BATCH {
+            let rest = batch.split_off(PREVIEW_BATCH);
+            st.lazy.push(rest);
+        }
+        return batch;
+    }
+    if st.full_running || st.trickle_rest_until.is_some_and(|r| r > now) {
+        return Vec::new();
+    }
+    st.trickle_rest_until = None;
+    let mut index = w.index.clone();
+    let stale = index
+        .with(|ix| ix.stale_previews(st.tried.len() + 4 * PREVIEW_BATCH))
+        .unwrap_or_default();
+    let batch: Vec<Wanted> = stale
+        .into_iter()
+        .filter(|(u, a)| st.tried.get(u) != Some(a))
+        .take(PREVIEW_BATCH)
+        .collect();
+    if batch.is_empty() {
+        // Every open conversation is up to date: look again when the index
+        // changes, or in a while.
+        st.trickle_rest_until = Some(now + TRICKLE_IDLE);
+    }
+    batch
+}
+
+/// Sends what changed in the index since the last call to the UI; true
+/// when something did.
+fn forward_changes(index: &mut SharedIndex, tx: &UnboundedSender<Msg>) -> bool {
+    match index.with(|ix| ix.take_changes()) {
+        Ok(changes) if !changes.is_empty() => {
+            let _ = tx.send(Msg::Index(IndexMsg::Changed(changes)));
+            true
+        }
+        Ok(_) => false,
+        Err(e) => {
+            tracing::warn!("reading the index's changes failed: {e}");
+            false
+        }
+    }
+}
+
+fn on_cmd(index: &mut SharedIndex, st: &mut State, cmd: IndexCmd, send: &impl Fn(IndexMsg)) {
+    match cmd {
+        IndexCmd::Load { generation, skip } => load(index, generation, skip, send),
+        IndexCmd::Incremental => st.incremental_again = true,
+        IndexCmd::Store(contact) => {
+            let stored = index.with(|ix| ix.upsert_contacts(std::slice::from_ref(&*contact), Utc::now()));
+            if let Err(e) = stored {
+                tracing::warn!("storing a written contact in the index failed: {e}");
+            }
+            match index.with(|ix| ix.take_changes()) {
+                Ok(c) if !c.is_empty() => send(IndexMsg::Changed(c)),
+                _ => {}
+            }
+        }
+        IndexCmd::StoreThread {
+            uuid,
+            activity,
+            messages,
+        } => {
+            if let Err(e) = index.with(|ix| ix.store_messages(&uuid, activity, &messages)) {
+                tracing::warn!("storing a thread in the index failed: {e}");
+                return;
+            }
+            st.tried.remove(&uuid);
+            send(IndexMsg::Previews(vec![(uuid, Preview::of(&messages, activity))]));
+        }
+        IndexCmd::Previews(wanted) => {
+            if !wanted.is_empty() {
+                st.lazy.push(wanted);
+            }
+        }
+    }
+}
+
+/// Reads the index's contacts from `skip` on and its previews, in batches.
+fn load(index: &mut SharedIndex, generation: u64, skip: usize, send: &impl Fn(IndexMsg)) {
+    let mut at = skip;
+    loop {
+        match index.with(|ix| ix.list(Order::Activity, LOAD_BATCH, at)) {
+            Ok(contacts) => {
+                let done = contacts.len() < LOAD_BATCH;
+                at += contacts.len();
+                send(IndexMsg::Loaded {
+                    generation,
+                    contacts,
+                    done,
+                });
+                if done {
+                    break;
+                }
+            }
+            Err(e) => {
+                send(IndexMsg::Problem(format!("reading the local index failed: {e}")));
+                send(IndexMsg::Loaded {
+                    generation,
+                    contacts: Vec::new(),
+                    done: true,
+                });
+                return;
+            }
+        }
+    }
+    match index.with(|ix| ix.all_previews()) {
+        Ok(p) if !p.is_empty() => send(IndexMsg::Previews(p)),
+        Ok(_) => {}
+        Err(e) => tracing::warn!("reading previews from the index failed: {e}"),
+    }
+}
+
+fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
+    let now = Utc::now();
+    match done {
+        Done::Progress(p) => {
+            st.status.walking = Some((p.done, p.expected));
+            send(IndexMsg::Status(st.status.clone()));
+            return;
+        }
+        Done::Full(result) => {
+            st.full_running = false;
+            st.trickle_rest_until = None;
+            st.status.walking = None;
+            match result {
+                Ok(report) => {
+                    tracing::info!(
+                        seen = report.seen,
+                        changed = report.changed,
+                        removed = report.removed,
+                        "full sync done"
+                    );
+                    st.status.complete = true;
+                    succeeded(st, now);
+                    st.full_due = Some(Instant::now() + st.full_every);
+                }
+                Err(e) => {
+                    failed(st, &e, send);
+                    st.full_due = Some(Instant::now() + FULL_RETRY);
+                }
+            }
+        }
+        Done::Incremental(result, changed) => {
+            st.incremental_running = false;
+            if changed {
+                st.trickle_rest_until = None;
+            }
+            match result {
+                Ok(_) => succeeded(st, now),
+                Err(e) => failed(st, &e, send),
+            }
+        }
+        Done::Previews { tried, fetched, error } => {
+            st.previews_running = false;
+            let Some(e) = error else {
+                // Fetched, or gone from the server (404): not tried again
+                // until the contact moves.
+                st.tried.extend(tried);
+                return;
+            };
+            tracing::warn!("fetching last messages failed: {e}");
+            let fetched: std::collections::HashSet<String> = fetched.into_iter().collect();
+            let (done, left): (Vec<Wanted>, Vec<Wanted>) = tried.into_iter().partition(|(u, _)| fetched.contains(u));
+            st.tried.extend(done);
+            if !left.is_empty() {
+                st.lazy.push(left); // again once the rest is over
+            }
+            st.failed_until = Some(Instant::now() + TRICKLE_REST);
+            if !offline_error(&e) || st.status.offline {
+                return;
+            }
+            st.status.offline = true;
+        }
+    }
+    send(IndexMsg::Status(st.status.clone()));
+}
+
+fn succeeded(st: &mut State, now: DateTime<Utc>) {
+    st.status.synced_at = Some(now);
+    st.status.offline = false;
+    st.last_problem = None;
+}
+
+/// A failed pass: the server out of reach is "offline"; anything else (a
+/// refused key, a broken answer) is said once.
+fn failed(st: &mut State, e: &SyncError, send: &impl Fn(IndexMsg)) {
+    tracing::warn!("syncing the local index failed: {e}");
+    if matches!(e, SyncError::Api(ApiError::RateLimited { .. })) {
+        return; // the account's shared limit: the status bar shows the wait
+    }
+    if offline_error(e) {
+        st.status.offline = true;
+        return;
+    }
+    let text = format!("syncing the local index failed: {e}");
+    if st.last_problem.as_deref() != Some(text.as_str()) {
+        st.last_problem = Some(text.clone());
+        send(IndexMsg::Problem(text));
+    }
+}
+
+fn offline_error(e: &SyncError) -> bool {
+    matches!(
+        e,
+        SyncError::Api(ApiError::Transport(_) | ApiError::Timeout(_) | ApiError::Server { .. })
+    )
+}

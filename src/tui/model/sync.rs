@@ -1,0 +1,34 @@
+//! The local index as the inbox sees it: whether the list is backed by it,
+//! how fresh it is, and the last message of each conversation.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+
+use crate::index::Preview;
+use crate::tui::msg::index::SyncStatus;
+
+#[derive(Debug, Clone, Default)]
+pub struct SyncView {
+    /// `None`: no index (tests, or it could not be opened at all): the list
+    /// is the API walk alone, as before the index existed.
+    pub status: Option<SyncStatus>,
+    /// The last message of each conversation known, by contact uuid.
+    pub previews: HashMap<String, Preview>,
+    /// Previews asked of the worker, with the activity they were asked at:
+    /// not asked again until the contact moves.
+    pub asked: HashMap<String, Option<DateTime<Utc>>>,
+    /// Contacts are still being read from the index (list generation).
+    pub loading: Option<u64>,
+}
+
+impl SyncView {
+    pub fn enabled(&self) -> bool {
+        self.status.is_some()
+    }
+
+    /// True once a complete walk has finished: the list holds every contact.
+    pub fn complete(&self) -> bool {
+        self.status.as_ref().is_some_and(|s| s.complete && s.walking.is_none())
+    }
+}
