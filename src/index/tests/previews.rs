@@ -57,7 +57,8 @@ fn the_text_is_the_first_non_blank_line_trimmed() {
     let long = "é".repeat(500);
     assert_eq!(
         Preview::of(&[msg(&long, "received", 1)], None).text.chars().count(),
-        200
+        120,
+        "wider than any list column, cut"
     );
 }
 
