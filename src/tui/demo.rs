@@ -7,6 +7,12 @@
 //! The manifest (it holds the key) is written by the child into a private
 //! directory of ours (0700, unpredictable name) as a new 0600 file; both
 //! go away when the guard drops.
+//!
+//! The demo account lives in the cache directory (`demo-account.sqlite`)
+//! for a day, so a second run is the same account the local index holds
+//! (the same conversations, the agent's changes kept); after a day it is
+//! seeded afresh. One frontdesk at a time holds it (a lock file); another
+//! one, or `cache = false`, gets an account in memory.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -18,6 +24,8 @@ use tokio::process::{Child, ChildStdin, Command};
 /// The running demo server.
 pub struct DemoServer {
     child: Child,
+    /// Held while the demo account's file is ours.
+    _account_lock: Option<std::fs::File>,
     /// The child stops when this pipe closes (dropped with us, or by the
     /// kernel when we die).
     _lifeline: Option<ChildStdin>,
@@ -43,9 +51,51 @@ impl Drop for DemoServer {
 #[error("{0}")]
 pub struct DemoError(String);
 
+/// How long the demo account is kept before it is seeded afresh.
+const ACCOUNT_DAYS: u64 = 1;
+
+/// The demo account's file in the cache directory, and the lock that makes
+/// it ours; `None` (an account in memory) when there is no cache directory
+/// or another frontdesk holds it. A file older than a day is removed first.
+fn kept_account() -> Option<(PathBuf, std::fs::File)> {
+    let dir = crate::index::cache_dir()?;
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(&dir).ok()?;
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join("demo-account.lock"))
+        .ok()?;
+    if lock.try_lock().is_err() {
+        tracing::info!("another frontdesk holds the demo account: this one is in memory");
+        return None;
+    }
+    let db = dir.join("demo-account.sqlite");
+    let old = std::fs::metadata(&db)
+        .and_then(|m| m.created().or_else(|_| m.modified()))
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age > Duration::from_secs(ACCOUNT_DAYS * 86_400));
+    if old {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut p = db.clone().into_os_string();
+            p.push(suffix);
+            let _ = std::fs::remove_file(PathBuf::from(p));
+        }
+    }
+    Some((db, lock))
+}
+
 /// Starts `frontdesk serve` on a free loopback port and waits (up to 10 s)
 /// for its two ready lines.
-pub async fn start(log: Option<&Path>) -> Result<DemoServer, DemoError> {
+pub async fn start(log: Option<&Path>, keep_account: bool) -> Result<DemoServer, DemoError> {
     let exe = std::env::current_exe().map_err(|e| DemoError(format!("cannot find the frontdesk binary: {e}")))?;
     let mut builder = tempfile::Builder::new();
     builder.prefix("frontdesk-demo-");
@@ -71,6 +121,10 @@ pub async fn start(log: Option<&Path>) -> Result<DemoServer, DemoError> {
         .stdout(Stdio::piped())
         .stderr(stderr)
         .kill_on_drop(true);
+    let account = keep_account.then(kept_account).flatten();
+    if let Some((db, _)) = &account {
+        command.arg("--db").arg(db);
+    }
     end_with_parent(&mut command);
     let mut child = command
         .spawn()
@@ -95,6 +149,7 @@ pub async fn start(log: Option<&Path>) -> Result<DemoServer, DemoError> {
     };
     let mut server = DemoServer {
         child,
+        _account_lock: account.map(|(_, lock)| lock),
         _lifeline: lifeline,
         manifest,
         _dir: dir,

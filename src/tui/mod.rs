@@ -48,7 +48,9 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     let mut known = model::Known::default();
     let mut me_email = settings.user_email.clone();
     let (client, sync_client, user, account, _server) = if demo_mode {
-        let server = demo::start(log_path.as_deref()).await.map_err(|e| eyre!("{e}"))?;
+        let server = demo::start(log_path.as_deref(), settings.cache)
+            .await
+            .map_err(|e| eyre!("{e}"))?;
         let client = Client::new(&server.base_url, &server.api_key, settings.timeout).map_err(|e| eyre!("{e}"))?;
         let sync_client = Client::new(&server.base_url, &server.api_key, settings.timeout).map_err(|e| eyre!("{e}"))?;
         demo::manifest_known(&server, &mut known);
