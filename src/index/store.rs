@@ -132,6 +132,14 @@ impl Index {
         for uuid in &stale {
             remove_one(&tx, uuid)?;
         }
+        if !stale.is_empty() {
+            // The words only they held go too: customers' words are not
+            // kept on disk for contacts the account no longer has.
+            tx.execute_batch(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocab USING fts5vocab(main, 'search', 'row');
+                 DELETE FROM search_terms WHERE term NOT IN (SELECT term FROM temp.search_vocab);",
+            )?;
+        }
         tx.commit()?;
         let n = stale.len();
         if let Some(j) = self.journal.as_mut() {

@@ -180,7 +180,10 @@ impl Budget {
         let mut b = self.bucket();
         b.paused_until = Some(Instant::now() + wait);
         if !b.unlimited() {
-            b.rate = (b.rate / 2.0).max(0.5).max(b.ceiling / 8.0);
+            // Never below an eighth of the asked pace nor one request every
+            // two seconds, and never faster than asked.
+            let floor = (b.ceiling / 8.0).max(0.5).min(b.ceiling);
+            b.rate = (b.rate / 2.0).max(floor);
             b.tokens = b.tokens.min(1.0);
         }
     }

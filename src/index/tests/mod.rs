@@ -281,6 +281,34 @@ fn a_429_halves_the_pace_down_to_an_eighth_and_other_failures_leave_it() {
     let other = sync::Budget::new(2000.0);
     other.pause(std::time::Duration::ZERO);
     assert_eq!(other.rate(), 2000.0, "a 5xx pauses without slowing the pace");
+    let slow = sync::Budget::new(0.1);
+    slow.back_off(Some(std::time::Duration::ZERO));
+    assert_eq!(slow.rate(), 0.1, "a 429 never makes a slow pace faster");
+    let mid = sync::Budget::new(2.0);
+    slow.back_off(Some(std::time::Duration::ZERO));
+    mid.back_off(Some(std::time::Duration::ZERO));
+    mid.back_off(Some(std::time::Duration::ZERO));
+    assert_eq!(mid.rate(), 0.5, "nor slower than one request every two seconds");
+}
+
+#[test]
+fn words_of_removed_contacts_leave_the_typo_list() {
+    let mut ix = sample();
+    let started = at(1000);
+    // A walk that saw only Ada and Bob: Cy Twombly goes, and so do the
+    // words only he had.
+    let seen: HashSet<String> = ["a".to_string(), "b".to_string()].into();
+    assert_eq!(ix.remove_missing(started, &seen).unwrap(), 1);
+    let terms: Vec<String> = ix
+        .conn
+        .prepare("SELECT term FROM search_terms")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(!terms.iter().any(|t| t == "twombly"), "{terms:?}");
+    assert!(terms.iter().any(|t| t == "lovelace"), "{terms:?}");
 }
 
 mod budget;
