@@ -304,6 +304,7 @@ def thread_situations(binary, workdir, args, rows):
     db = build_thread_db(binary, workdir, args.thread_messages)
     server = Server(binary, workdir, 300, db=db)
     tui = Tui(binary, server, workdir)
+    started = time.monotonic()
     try:
         tui.wait_for(r"message \d+: ", 60)
         tui.settle(0.5)
@@ -337,6 +338,8 @@ def thread_situations(binary, workdir, args, rows):
                 tui.send("G")
                 tui.settle(1.0)
             if "idlethread" in args.only:
+                # Past the first start's trickle of last messages (see idle300).
+                time.sleep(max(0.0, args.trickle - (time.monotonic() - started)))
                 tui.settle(2.0)
                 rows.append((f"Same thread open ({args.thread_messages:,}), idle {args.idle:.0f} s",
                              f"{tui.idle_cpu(args.idle):.2f} % of a core"))

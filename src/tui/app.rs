@@ -18,6 +18,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 use super::effect::{Effect, Runner};
 use super::model::{Model, Toast};
 use super::msg::Msg;
+use super::msg::index::IndexMsg;
 use super::terminal::{TerminalGuard, osc52};
 use super::theme::Theme;
 use super::update::update;
@@ -97,6 +98,10 @@ pub fn spawn_sources(tx: &UnboundedSender<Msg>, refresh: Duration) -> Vec<tokio:
 pub struct Clocked {
     toasts: Vec<Toast>,
     step: i64,
+    /// The status bar's freshness of the index and whether the list is
+    /// whole: what a sync pass's report can change on screen.
+    freshness: Option<(String, bool)>,
+    whole: bool,
     /// Seconds until the index's next try after a rate limit (counted down
     /// in the status bar).
     retry_in: Option<i64>,
@@ -107,6 +112,12 @@ impl Clocked {
         Clocked {
             toasts: model.status.toasts.clone(),
             step: model.now.timestamp().div_euclid(CLOCK.as_secs() as i64),
+            freshness: model
+                .sync
+                .status
+                .as_ref()
+                .map(|s| super::view::status::freshness(model, s)),
+            whole: model.list.paging.exhausted,
             retry_in: retry_at(model).map(|t| (t - model.now).num_seconds()),
         }
     }
@@ -120,6 +131,14 @@ fn retry_at(model: &Model) -> Option<DateTime<Utc>> {
         .as_ref()
         .and_then(|s| s.retry_at)
         .filter(|t| *t > model.now)
+}
+
+/// Whether a message calls for a frame by itself. The clock does not, and
+/// neither does a sync pass's report: it redraws only when it changes what
+/// is shown (see [`Clocked`]), or a refresh every few seconds would be a
+/// frame for nothing.
+pub fn is_news(msg: &Msg) -> bool {
+    !matches!(msg, Msg::Tick(_) | Msg::Index(IndexMsg::Status(_)))
 }
 
 /// Decides when to wake and whether to draw.
@@ -185,7 +204,7 @@ pub async fn run_loop(
         }
         let mut next = Some(first);
         while let Some(msg) = next.take().or_else(|| rx.try_recv().ok()) {
-            news |= !matches!(msg, Msg::Tick(_));
+            news |= is_news(&msg);
             effects.extend(update(model, msg));
         }
         perform(guard, runner, effects)?;

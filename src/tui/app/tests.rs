@@ -106,3 +106,30 @@ fn a_toast_ending_draws_and_is_woken_for() {
     assert!(m.status.toasts.is_empty());
     assert!(painter.wants_frame(false, &before, &m), "the toast went away");
 }
+
+#[test]
+fn a_sync_report_draws_only_when_it_changes_what_is_shown() {
+    use crate::tui::msg::index::IndexMsg;
+    let mut m = crate::tui::fixtures::indexed_model(30, 160, 48);
+    // No spinner on screen (the first contact's thread is not loading).
+    let painter = Painter::default();
+    let report = |m: &Model, secs: i64| {
+        let mut s = m.sync.status.clone().unwrap();
+        s.synced_at = Some(m.now - chrono::Duration::seconds(secs));
+        Msg::Index(IndexMsg::Status(s))
+    };
+    // A pass 2 s ago then one just now: "synced just now" both times.
+    let first = report(&m, 2);
+    update(&mut m, first);
+    let before = Clocked::of(&m);
+    let msg = report(&m, 0);
+    assert!(!is_news(&msg));
+    update(&mut m, msg);
+    assert!(!painter.wants_frame(false, &before, &m), "the same words: no frame");
+    // Offline: the words change, so the bar is drawn.
+    let mut s = m.sync.status.clone().unwrap();
+    s.offline = true;
+    update(&mut m, Msg::Index(IndexMsg::Status(s)));
+    assert!(painter.wants_frame(false, &before, &m));
+    assert!(is_news(&Msg::RefreshDue));
+}

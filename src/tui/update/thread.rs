@@ -119,16 +119,12 @@ pub(crate) fn loaded(
         }
     };
     model.thread.error = None;
-    if fetch != ThreadFetch::Older && model.sync.enabled() {
-        // The newest page goes to the index: the list's last message and
-        // search over the thread's text.
-        let activity = model.list.get(contact).and_then(|r| r.last_activity());
-        fx.push(Effect::Index(IndexCmd::StoreThread {
-            uuid: contact.to_string(),
-            activity,
-            messages: page.items.clone(),
-        }));
-    }
+    // The newest page goes to the index (the list's last message, search
+    // over the thread's text): when first opened, and on a refresh that
+    // brought something the index lacks.
+    let activity = model.list.get(contact).and_then(|r| r.last_activity());
+    let stale = model.sync.previews.get(contact).is_none_or(|p| p.activity != activity);
+    let for_index = (fetch != ThreadFetch::Older && model.sync.enabled()).then(|| page.items.clone());
     let mut batch = page.items;
     batch.reverse(); // the server sends newest first
     let g = geometry(model);
@@ -163,10 +159,21 @@ pub(crate) fn loaded(
             }
         }
         ThreadFetch::Refresh => {
-            if model.thread.append(batch) > 0 && model.session.bell {
+            let new = model.thread.append(batch);
+            if new > 0 && model.session.bell {
                 fx.push(Effect::Bell);
             }
+            if new == 0 && !stale {
+                return; // the index has this page already
+            }
         }
+    }
+    if let Some(messages) = for_index {
+        fx.push(Effect::Index(IndexCmd::StoreThread {
+            uuid: contact.to_string(),
+            activity,
+            messages,
+        }));
     }
 }
 
