@@ -95,6 +95,7 @@ fn changed(model: &mut Model, changes: Changes, fx: &mut Vec<Effect>) {
         .filter(|&o| o > 0)
         .and_then(|o| model.list.store.get(o).map(|r| r.uuid.to_string()));
     let mut rang = false;
+    let mut open_moved = false;
     for c in changes.upserted {
         if model.list.pending.contains_key(&c.uuid) {
             continue;
@@ -105,6 +106,7 @@ fn changed(model: &mut Model, changes: Changes, fx: &mut Vec<Effect>) {
             && c.last_message_at > old.last_message_at
         {
             rang = true;
+            open_moved |= model.thread.contact.as_deref() == Some(c.uuid.as_str());
         }
         model.list.store.upsert_sorted(c);
     }
@@ -128,6 +130,9 @@ fn changed(model: &mut Model, changes: Changes, fx: &mut Vec<Effect>) {
     if rang && model.session.bell {
         fx.push(Effect::Bell);
     }
+    if open_moved {
+        super::thread::fetch_refresh(model, fx);
+    }
     search::recompute_search(model, fx);
     let h = model.list_height();
     model.list.clamp(h);
@@ -138,6 +143,18 @@ fn changed(model: &mut Model, changes: Changes, fx: &mut Vec<Effect>) {
             selection_changed(model, fx);
         }
     }
+}
+
+/// True when the open conversation's new messages are seen by the sync
+/// passes (its contact is listed with a `lastMessageAt`), so its thread
+/// need not be polled.
+pub(crate) fn open_thread_followed(model: &Model) -> bool {
+    model
+        .thread
+        .contact
+        .as_deref()
+        .and_then(|u| model.list.get(u))
+        .is_some_and(|r| r.last_message_at.is_some())
 }
 
 /// After a write of ours the API accepted: an incremental pass, so the

@@ -55,7 +55,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             model.frame = model.frame.wrapping_add(1);
             model.status.expire(now);
         }
-        Msg::RefreshDue => refresh(model, &mut fx),
+        Msg::RefreshDue => refresh(model, false, &mut fx),
         Msg::Quit => model.quit = true,
         Msg::SelectionSettled(id) => {
             if model.settle == Some(id) {
@@ -183,7 +183,7 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         Action::CustomStatus => details::open_custom_status(model),
         Action::CopyLink => details::copy_link(model, fx),
         Action::Refresh => {
-            refresh(model, fx);
+            refresh(model, true, fx);
             let now = model.now;
             model.status.push(ToastKind::Info, "refreshing…", now);
         }
@@ -204,9 +204,16 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
 
 /// The periodic refresh: an incremental pass of the index (or the first
 /// page, when a filter shows the API's walk) and the open thread.
-fn refresh(model: &mut Model, fx: &mut Vec<Effect>) {
+fn refresh(model: &mut Model, forced: bool, fx: &mut Vec<Effect>) {
     if index::backs_list(model) {
         fx.push(Effect::Index(super::index_worker::IndexCmd::Incremental));
+        // The pass says when the open conversation has a new message (its
+        // lastMessageAt moves): the thread is fetched then, not on every
+        // tick. A server that does not send lastMessageAt gets the tick;
+        // `r` always fetches.
+        if !forced && index::open_thread_followed(model) {
+            return;
+        }
     } else {
         list::fetch_refresh(model, fx);
     }

@@ -299,3 +299,27 @@ fn a_problem_in_the_background_is_one_error_toast() {
     assert_eq!(t.kind, ToastKind::Error);
     assert!(t.text.contains("401"));
 }
+
+#[test]
+fn the_open_thread_is_fetched_when_a_pass_says_it_moved_not_on_every_tick() {
+    let mut m = indexed_model(10, 160, 48);
+    let open = m.thread.contact.clone().expect("the first contact is open");
+    m.thread.loading = None;
+    let fx = update(&mut m, Msg::RefreshDue);
+    assert!(thread_fetch(&fx).is_none(), "no poll of a thread the passes follow");
+    // Another contact moves: still nothing for the open thread.
+    let mut other = contact(5);
+    other.last_message_at = Some(now());
+    let fx = changed(&mut m, vec![other], vec![]);
+    assert!(thread_fetch(&fx).is_none());
+    // The open contact gets a message: its thread is fetched.
+    let mut c = m.list.contact(&open).unwrap();
+    c.last_message_at = Some(now() + chrono::Duration::seconds(1));
+    let fx = changed(&mut m, vec![c], vec![]);
+    let (_, contact, fetch, _) = thread_fetch(&fx).expect("a thread refresh");
+    assert_eq!((contact, fetch), (open, ThreadFetch::Refresh));
+    // `r` always fetches.
+    m.thread.refreshing = None;
+    let fx = update(&mut m, key('r'));
+    assert!(thread_fetch(&fx).is_some());
+}
