@@ -26,6 +26,19 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
             search.editing = false;
             if search.query.is_empty() {
                 model.list.view.search = None;
+                return;
+            }
+            // Enter opens the best match (the selected row): at once, and
+            // in the thread pane when one pane shows at a time.
+            let selected = model.list.selected_uuid();
+            if selected.is_some() {
+                if selected != model.thread.contact {
+                    model.settle = None;
+                    super::load_selected(model, fx);
+                }
+                if !model.is_wide() {
+                    model.focus = crate::tui::model::Pane::Thread;
+                }
             }
             return;
         }

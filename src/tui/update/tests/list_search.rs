@@ -129,3 +129,16 @@ fn the_indexs_hits_come_first_then_the_rows_own_matches_once_each() {
         .collect();
     assert_eq!(shown, vec![contact(7).uuid, contact(2).uuid]);
 }
+
+#[test]
+fn enter_opens_the_best_match_in_the_thread_pane_on_a_narrow_terminal() {
+    let mut m = model_with(20, 80, 24);
+    update(&mut m, key('/'));
+    let job = jobs(&type_text(&mut m, "bruce")).pop().unwrap();
+    update(&mut m, Msg::ContactsSearched(job.run().unwrap()));
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let (_, opened, _, _) = thread_fetch(&fx).expect("the match's thread loads at once");
+    assert_eq!(opened, contact(2).uuid);
+    assert_eq!(m.focus, crate::tui::model::Pane::Thread);
+    assert_eq!(m.list.visible_len(), 1, "the matches stay listed");
+}
