@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use frontdesk::api::{
     Client, Contact, ContactFilter, ContactId, ContactPatch, Message, MessageStatus, NewContact, PageRequest,
-    RetryPolicy, SendMessage, TemplateStatus,
+    RetryPolicy, SendMessage,
 };
 use frontdesk::index::sync::{Budget, fetch_previews, full_sync, incremental_sync};
 use frontdesk::index::{Index, Order, Who};
@@ -342,14 +342,7 @@ async fn previews_of_stale_open_conversations_are_fetched_and_fetched_again_when
     // An agent writes to one of them: it moves, the next pass sees it move,
     // and its preview is stale until fetched again.
     let target = index.get(uuids[5]).unwrap().unwrap();
-    let template = api
-        .list_templates(None)
-        .await
-        .unwrap()
-        .items
-        .into_iter()
-        .find(|t| t.status == TemplateStatus::Approved)
-        .expect("an approved template");
+    let template = common::approved_template(&api).await;
     let send = SendMessage::template(target.phone_number.clone(), "messaging_app", template.uuid, vec![]);
     api.send_message(&send).await.unwrap();
     incremental_sync(&api, &mut index, &unlimited()).await.unwrap();

@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use frontdesk::api::{Client, ContactFilter, SendMessage, TemplateStatus};
+use frontdesk::api::{Client, ContactFilter, SendMessage};
 use frontdesk::server::{ServerConfig, start};
 use frontdesk::tui::effect::Effect;
 use frontdesk::tui::effect::list_walk::{self, Walk};
@@ -16,6 +16,8 @@ use frontdesk::tui::model::Model;
 use frontdesk::tui::msg::Msg;
 use frontdesk::tui::update::{startup, update};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+
+mod common;
 
 /// Spawns the list walks among `fx`, as the effect runner does.
 fn run(fx: Vec<Effect>, client: &Client, tx: &UnboundedSender<Msg>) {
@@ -72,14 +74,7 @@ async fn contacts_messaged_during_the_walk_are_loaded_once_each() {
     let client = Client::new(&srv.base_url, &srv.api_key, Duration::from_secs(10)).unwrap();
     let before = client.all_contacts(ContactFilter::default()).await.unwrap();
     let want: HashSet<String> = before.iter().map(|c| c.uuid.clone()).collect();
-    let template = client
-        .list_templates(None)
-        .await
-        .unwrap()
-        .items
-        .into_iter()
-        .find(|t| t.status == TemplateStatus::Approved)
-        .expect("an approved template");
+    let template = common::approved_template(&client).await;
 
     let mut m = empty_model(160, 48);
     let (tx, mut rx) = unbounded_channel();

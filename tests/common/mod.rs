@@ -20,6 +20,19 @@ pub async fn spawn(cfg: ServerConfig) -> RunningServer {
     start(listener, cfg).await.expect("server starts")
 }
 
+/// An approved template of the account (to send a message to anyone, as
+/// the seeded account has).
+pub async fn approved_template(client: &frontdesk::api::Client) -> frontdesk::api::Template {
+    client
+        .list_templates(None)
+        .await
+        .expect("templates listed")
+        .items
+        .into_iter()
+        .find(|t| t.status == frontdesk::api::TemplateStatus::Approved)
+        .expect("an approved template")
+}
+
 /// The default configuration with `contacts` seeded contacts and `seed`.
 pub fn config(contacts: usize, seed: u64) -> ServerConfig {
     ServerConfig {
