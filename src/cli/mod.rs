@@ -202,9 +202,12 @@ impl<'a> Ctx<'a> {
             for w in &settings.warnings {
                 let _ = writeln!(self.err, "frontdesk: warning: {w}");
             }
-            self.settings = Some(settings);
+            return Ok(self.settings.insert(settings));
         }
-        Ok(self.settings.as_ref().expect("settings were just loaded"))
+        match &self.settings {
+            Some(s) => Ok(s),
+            None => Err(CliError::Other("the settings could not be kept".into())),
+        }
     }
 
     /// The API client, built on first use. No key configured is a usage

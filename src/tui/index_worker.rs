@@ -313,9 +313,16 @@ fn next_previews(w: &Worker, st: &mut State, now: Instant) -> Vec<Wanted> {
 /// Sends what changed in the index since the last call to the UI; true
 /// when something did.
 fn forward_changes(index: &mut SharedIndex, tx: &UnboundedSender<Msg>) -> bool {
+    forward_changes_to(index, &|m| {
+        let _ = tx.send(Msg::Index(m));
+    })
+}
+
+/// [`forward_changes`] through `send`.
+fn forward_changes_to(index: &mut SharedIndex, send: &impl Fn(IndexMsg)) -> bool {
     match index.with(|ix| ix.take_changes()) {
         Ok(changes) if !changes.is_empty() => {
-            let _ = tx.send(Msg::Index(IndexMsg::Changed(changes)));
+            send(IndexMsg::Changed(changes));
             true
         }
         Ok(_) => false,
@@ -335,10 +342,7 @@ fn on_cmd(index: &mut SharedIndex, st: &mut State, cmd: IndexCmd, send: &impl Fn
             if let Err(e) = stored {
                 tracing::warn!("storing a written contact in the index failed: {e}");
             }
-            match index.with(|ix| ix.take_changes()) {
-                Ok(c) if !c.is_empty() => send(IndexMsg::Changed(c)),
-                _ => {}
-            }
+            forward_changes_to(index, send);
         }
         IndexCmd::StoreThread {
             uuid,

@@ -6,7 +6,9 @@
 use super::effect::Effect;
 use super::index_worker::IndexCmd;
 use super::model::Model;
-use super::msg::index::SyncStatus;
+use super::msg::Msg;
+use super::msg::index::{IndexMsg, SyncStatus};
+use super::update::update;
 use crate::api::Contact;
 use crate::config::Settings;
 use crate::index::{self, Index, IndexAccess, Order, Preview, SharedIndex};
@@ -106,24 +108,24 @@ pub fn first_rows(local: &Local) -> Option<Cached> {
     }))
 }
 
-/// Puts the cached contacts on screen and asks the worker for the rest.
+/// Puts the cached contacts on screen (as a batch read from the index)
+/// and asks the worker for the rest.
 pub fn show_cached(model: &mut Model, cached: Cached) -> Vec<Effect> {
     let n = cached.contacts.len();
-    for c in cached.contacts {
-        model.known.learn(&c);
-        model.list.store.push(c);
-    }
-    model.sync.previews.extend(cached.previews);
     let generation = model.list.paging.generation;
-    let mut fx = Vec::new();
-    if n == FIRST_ROWS {
-        model.sync.loading = Some(generation);
+    let done = n < FIRST_ROWS;
+    model.sync.loading = Some(generation);
+    let mut fx = update(model, Msg::Index(IndexMsg::Previews(cached.previews)));
+    fx.extend(update(
+        model,
+        Msg::Index(IndexMsg::Loaded {
+            generation,
+            contacts: cached.contacts,
+            done,
+        }),
+    ));
+    if !done {
         fx.push(Effect::Index(IndexCmd::Load { generation, skip: n }));
-    } else if model.sync.complete() {
-        model.list.paging.exhausted = true;
     }
-    let h = model.list_height();
-    model.list.clamp(h);
-    super::update::load_selected(model, &mut fx);
     fx
 }

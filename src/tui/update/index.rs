@@ -101,9 +101,11 @@ fn changed(model: &mut Model, changes: Changes, fx: &mut Vec<Effect>) {
             continue;
         }
         model.known.learn(&c);
-        if let Some(old) = model.list.store.by_id(&c.uuid)
-            && old.last_message_at.is_some()
-            && c.last_message_at > old.last_message_at
+        if model
+            .list
+            .store
+            .by_id(&c.uuid)
+            .is_some_and(|old| old.new_message_in(&c))
         {
             rang = true;
             open_moved |= model.thread.contact.as_deref() == Some(c.uuid.as_str());

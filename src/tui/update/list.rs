@@ -281,9 +281,7 @@ fn merge_refresh(model: &mut Model, page: Page<Contact>) -> bool {
         }
         match list.store.by_id(&c.uuid) {
             Some(old) => {
-                if c.last_message_at > old.last_message_at && old.last_message_at.is_some() {
-                    new_message = true;
-                }
+                new_message |= old.new_message_in(&c);
                 list.store.replace(c);
             }
             None => {

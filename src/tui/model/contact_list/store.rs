@@ -173,6 +173,12 @@ impl Row {
         self.last_message_at.or(self.created_at)
     }
 
+    /// True when `c`, a newer copy of this contact, brings a message this
+    /// row did not have (a contact without messages yet does not count).
+    pub fn new_message_in(&self, c: &Contact) -> bool {
+        self.last_message_at.is_some() && c.last_message_at > self.last_message_at
+    }
+
     /// True when the contact has a message the agent has not seen.
     pub fn has_new(&self) -> bool {
         match (self.last_message_at, self.seen) {
