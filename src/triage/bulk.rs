@@ -10,7 +10,7 @@
 
 use futures::StreamExt;
 
-use crate::api::{ApiError, Client, Contact, ContactId, ContactPatch};
+use crate::api::{ApiError, BotAction, Client, Contact, ContactId, ContactPatch};
 
 /// Requests in flight at once unless told otherwise.
 pub const CONCURRENCY: usize = 4;
@@ -27,6 +27,26 @@ pub enum Action {
     Tag(Vec<String>),
     /// Remove these tags (any case), keeping the others.
     Untag(Vec<String>),
+    /// Set the team (uuid). The API cannot clear a team.
+    Team(String),
+    /// Replace the tags with exactly these (an undo of a tags edit).
+    SetTags(Vec<String>),
+    /// Set the note (`""` clears it).
+    Note(String),
+    /// Start (`true`) or stop the bot.
+    Bot(bool),
+}
+
+/// How to take an action back on one contact, from the contact as it was
+/// before.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reverse {
+    /// The action changed nothing on this contact.
+    Nothing,
+    /// Doing this restores it.
+    Do(Action),
+    /// The API cannot restore it, and why.
+    Cannot(&'static str),
 }
 
 impl Action {
@@ -39,6 +59,11 @@ impl Action {
             Action::Unassign => "unassign",
             Action::Tag(_) => "tag",
             Action::Untag(_) => "untag",
+            Action::Team(_) => "set the team of",
+            Action::SetTags(_) => "set the tags of",
+            Action::Note(_) => "set the note of",
+            Action::Bot(true) => "start the bot of",
+            Action::Bot(false) => "stop the bot of",
         }
     }
 
@@ -51,6 +76,11 @@ impl Action {
             Action::Unassign => "unassigning",
             Action::Tag(_) => "tagging",
             Action::Untag(_) => "untagging",
+            Action::Team(_) => "setting the team",
+            Action::SetTags(_) => "setting tags",
+            Action::Note(_) => "setting the note",
+            Action::Bot(true) => "starting the bot",
+            Action::Bot(false) => "stopping the bot",
         }
     }
 
@@ -63,6 +93,69 @@ impl Action {
             Action::Unassign => "unassigned".into(),
             Action::Tag(tags) => format!("tagged {}", tags.join(", ")),
             Action::Untag(tags) => format!("untagged {}", tags.join(", ")),
+            Action::Team(team) => format!("team set to {team}"),
+            Action::SetTags(tags) if tags.is_empty() => "tags cleared".into(),
+            Action::SetTags(tags) => format!("tags set to {}", tags.join(", ")),
+            Action::Note(n) if n.is_empty() => "note cleared".into(),
+            Action::Note(_) => "note set".into(),
+            Action::Bot(true) => "bot started".into(),
+            Action::Bot(false) => "bot stopped".into(),
+        }
+    }
+
+    /// What takes this action back on a contact that was `before` (and
+    /// whose bot was running or not, when known).
+    pub fn reverse(&self, before: &Contact, bot_before: Option<bool>) -> Reverse {
+        let lacked = |tags: &[String]| -> Vec<String> {
+            tags.iter()
+                .filter(|t| !before.tags.iter().any(|b| b.eq_ignore_ascii_case(t)))
+                .cloned()
+                .collect()
+        };
+        let had = |tags: &[String]| -> Vec<String> {
+            before
+                .tags
+                .iter()
+                .filter(|b| tags.iter().any(|t| t.eq_ignore_ascii_case(b)))
+                .cloned()
+                .collect()
+        };
+        let assignee = before.assigned_user.clone().filter(|a| !a.trim().is_empty());
+        let or_nothing = |a: Action, changed: bool| if changed { Reverse::Do(a) } else { Reverse::Nothing };
+        match self {
+            Action::Close => or_nothing(Action::Reopen, before.is_open()),
+            Action::Reopen => or_nothing(Action::Close, !before.is_open()),
+            Action::Assign(who) => match assignee {
+                Some(a) if a.eq_ignore_ascii_case(who) => Reverse::Nothing,
+                Some(a) => Reverse::Do(Action::Assign(a)),
+                None => Reverse::Do(Action::Unassign),
+            },
+            Action::Unassign => match assignee {
+                Some(a) => Reverse::Do(Action::Assign(a)),
+                None => Reverse::Nothing,
+            },
+            Action::Tag(add) => {
+                let added = lacked(add);
+                or_nothing(Action::Untag(added.clone()), !added.is_empty())
+            }
+            Action::Untag(remove) => {
+                let removed = had(remove);
+                or_nothing(Action::Tag(removed.clone()), !removed.is_empty())
+            }
+            Action::Team(team) => match before.team_uuid() {
+                Some(t) if t == team => Reverse::Nothing,
+                Some(t) => Reverse::Do(Action::Team(t.to_string())),
+                None => Reverse::Cannot("the API cannot clear a team"),
+            },
+            Action::SetTags(tags) => or_nothing(Action::SetTags(before.tags.clone()), *tags != before.tags),
+            Action::Note(note) => {
+                let was = before.note.clone().unwrap_or_default();
+                or_nothing(Action::Note(was.clone()), *note != was)
+            }
+            Action::Bot(on) => match bot_before {
+                Some(was) => or_nothing(Action::Bot(was), was != *on),
+                None => Reverse::Cannot("the bot's state before is not known"),
+            },
         }
     }
 }
@@ -135,6 +228,34 @@ pub async fn apply_one(client: &Client, uuid: &str, action: &Action) -> Result<C
             }
             patch(ContactPatch {
                 tags: Some(tags),
+                ..Default::default()
+            })
+            .await
+        }
+        Action::Team(team) => {
+            patch(ContactPatch {
+                team_uuid: Some(team.clone()),
+                ..Default::default()
+            })
+            .await
+        }
+        Action::SetTags(tags) => {
+            patch(ContactPatch {
+                tags: Some(tags.clone()),
+                ..Default::default()
+            })
+            .await
+        }
+        Action::Note(note) => {
+            patch(ContactPatch {
+                note: Some(note.clone()),
+                ..Default::default()
+            })
+            .await
+        }
+        Action::Bot(on) => {
+            patch(ContactPatch {
+                bot_status: Some(if *on { BotAction::Start } else { BotAction::End }),
                 ..Default::default()
             })
             .await

@@ -80,6 +80,12 @@ pub enum Effect {
     FetchTeamMembers {
         team: String,
     },
+    /// One job of an action on many contacts (`update/bulk.rs`).
+    Apply {
+        id: ReqId,
+        uuid: String,
+        action: crate::triage::bulk::Action,
+    },
     /// `/` over the loaded contacts, on the blocking pool.
     SearchContacts(crate::tui::model::contact_list::SearchJob),
     /// Requests about the account: the catalog and the account overlay.
@@ -268,6 +274,7 @@ fn log_failure(msg: &Msg) {
             kind, result: Err(e), ..
         } => (kind.verb(), e),
         Msg::UserStatusSet { result: Err(e), .. } => ("set user status", e),
+        Msg::Applied { result: Err(e), .. } => ("a job of an action on many", e),
         Msg::ContactFound { result: Err(e), .. } => ("look for a created contact", e),
         Msg::CustomStatusesLoaded(Err(e)) => ("list custom statuses", e),
         Msg::TeamMembersLoaded { result: Err(e), .. } => ("team members", e),
@@ -390,6 +397,10 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             Msg::TeamMembersLoaded { result }
         }
         Effect::Account(e) => Msg::Account(account::perform(client, e).await),
+        Effect::Apply { id, uuid, action } => {
+            let result = crate::triage::bulk::apply_one(&client, &uuid, &action).await;
+            Msg::Applied { id, uuid, result }
+        }
         Effect::SearchContacts(job) => {
             Msg::ContactsSearched(tokio::task::spawn_blocking(move || job.run()).await.ok().flatten()?)
         }

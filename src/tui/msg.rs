@@ -129,6 +129,12 @@ pub enum Msg {
         kind: WriteKind,
         result: Result<Contact, ApiError>,
     },
+    /// One job of an action on many contacts is done.
+    Applied {
+        id: ReqId,
+        uuid: String,
+        result: Result<Contact, ApiError>,
+    },
     UserStatusSet {
         id: ReqId,
         result: Result<UserStatus, ApiError>,

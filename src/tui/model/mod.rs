@@ -1,6 +1,7 @@
 //! The whole state of the app. Only `update` changes it; views only read it.
 
 pub(crate) mod account;
+pub mod bulk;
 pub(crate) mod catalog;
 pub(crate) mod compose;
 pub mod contact_list;
@@ -117,6 +118,10 @@ pub struct Model {
     /// The account overlay (`A`), under help and the palette.
     pub account: Option<account::Account>,
 
+    // Many at once.
+    /// The action on many contacts (or its undo) in flight.
+    pub bulk: Option<bulk::Run>,
+
     // Bookkeeping.
     /// The debounce id the selection waits on.
     pub settle: Option<ReqId>,
@@ -162,6 +167,7 @@ impl Model {
             overlay: None,
             count: None,
             account: None,
+            bulk: None,
             drafts: HashMap::new(),
             saving: HashMap::new(),
             settle: None,

@@ -3,6 +3,7 @@
 
 pub(crate) mod account;
 mod actions;
+pub(crate) mod bulk;
 mod catalog;
 mod compose;
 mod details;
@@ -81,6 +82,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::BotLoaded { id, uuid, result } => details::bot_loaded(model, id, &uuid, result),
         Msg::BotSet { id, uuid, result } => details::bot_set(model, id, &uuid, result),
         Msg::WriteDone { id, uuid, kind, result } => actions::write_done(model, id, &uuid, kind, result, &mut fx),
+        Msg::Applied { id, uuid, result } => bulk::applied(model, id, &uuid, result, &mut fx),
         Msg::UserStatusSet { id, result } => details::user_status_set(model, id, result),
         Msg::CustomStatusesLoaded(result) => {
             model.availability.statuses = Some(result.map_err(|e| e.to_string()));
