@@ -47,6 +47,8 @@ pub enum Action {
     Quit,
     DeleteMessage,
     MessageInfo,
+    Undo,
+    History,
 }
 
 /// A key as the table writes it: a code plus whether Ctrl is held.
@@ -145,6 +147,8 @@ pub static KEYMAP: &[Binding] = &[
     bind!(Availability, [ch('v')], "v", "availability", "Toggle my availability"),
     bind!(CustomStatus, [ch('s')], "s", "custom-status", "Set my custom status"),
     bind!(CopyLink, [ch('y')], "y", "copy-link", "Copy chat link (OSC 52)"),
+    bind!(Undo, [ch('u')], "u", "undo", "Undo the last action (10 s)"),
+    bind!(History, [ch('U')], "U", "history", "Last 20 actions: undo one"),
     bind!(Refresh, [ch('r')], "r", "refresh", "Refresh now"),
     bind!(Help, [ch('?')], "?", "help", "Show the keys"),
     bind!(Palette, [ch(':'), ctrl('k')], ": C-k", "palette", "Command palette"),

@@ -12,6 +12,7 @@ pub(crate) mod scroll;
 pub(crate) mod status;
 pub mod sync;
 pub mod thread;
+pub mod undo;
 
 use std::collections::HashMap;
 
@@ -121,6 +122,8 @@ pub struct Model {
     // Many at once.
     /// The action on many contacts (or its undo) in flight.
     pub bulk: Option<bulk::Run>,
+    /// The agent's last actions, for `u` and the history (`U`).
+    pub undo: undo::History,
 
     // Bookkeeping.
     /// The debounce id the selection waits on.
@@ -168,6 +171,7 @@ impl Model {
             count: None,
             account: None,
             bulk: None,
+            undo: undo::History::default(),
             drafts: HashMap::new(),
             saving: HashMap::new(),
             settle: None,

@@ -17,6 +17,10 @@ pub enum Overlay {
         saving: Option<ReqId>,
     },
     CustomStatus(FuzzyPicker),
+    /// The history of the agent's actions (`U`), newest first.
+    History {
+        selected: usize,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -32,6 +36,7 @@ impl std::fmt::Debug for Overlay {
             Overlay::Palette(_) => f.write_str("Palette"),
             Overlay::Form { kind, uuid, saving, .. } => write!(f, "Form({kind:?}, {uuid}, saving {saving:?})"),
             Overlay::CustomStatus(_) => f.write_str("CustomStatus"),
+            Overlay::History { selected } => write!(f, "History({selected})"),
         }
     }
 }

@@ -25,6 +25,11 @@ impl StatusBar {
     pub fn push(&mut self, kind: ToastKind, text: impl Into<String>, now: DateTime<Utc>) {
         // Errors stay long enough to read.
         let secs = if kind == ToastKind::Error { 10 } else { 4 };
+        self.push_for(kind, text, now, secs);
+    }
+    /// A toast that stays `secs` seconds (an undo offer stays as long as
+    /// `u` works).
+    pub fn push_for(&mut self, kind: ToastKind, text: impl Into<String>, now: DateTime<Utc>, secs: i64) {
         self.toasts.push(Toast {
             kind,
             text: text.into(),

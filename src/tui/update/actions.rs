@@ -155,6 +155,13 @@ pub(crate) fn submit(model: &mut Model, fx: &mut Vec<Effect>) {
             }
         }
     };
+    // A write undo knows (not edit, not a new contact) remembers the
+    // contact as it was.
+    if let Ok(Effect::Patch { kind, patch, .. }) = &effect
+        && let Some(action) = super::undo::action_of(*kind, patch)
+    {
+        super::undo::will_write(model, id, action, contact, None);
+    }
     let Some(Overlay::Form { form: open, saving, .. }) = model.overlay.as_mut() else {
         return;
     };
@@ -209,6 +216,12 @@ pub(crate) fn toggle_closed(model: &mut Model, and_next: bool, fx: &mut Vec<Effe
                 before: Some(c.clone()),
             },
         );
+        let action = if kind == WriteKind::Close {
+            crate::triage::bulk::Action::Close
+        } else {
+            crate::triage::bulk::Action::Reopen
+        };
+        super::undo::will_write(model, id, action, c.clone(), None);
         fx.push(match kind {
             WriteKind::Close => Effect::Close {
                 id,
@@ -271,7 +284,7 @@ pub(crate) fn write_done(
             let name = crate::tui::text::sanitize_line(&contact.name);
             if kind == WriteKind::NewContact {
                 model.recheck = None;
-                add_created(model, contact, fx);
+                add_created(model, contact.clone(), fx);
             } else {
                 if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == contact.uuid) {
                     if contact.custom_fields_metadata.is_none() {
@@ -279,13 +292,16 @@ pub(crate) fn write_done(
                     }
                     *full = contact.clone();
                 }
-                model.list.store.replace(contact);
+                model.list.store.replace(contact.clone());
             }
-            model
-                .status
-                .push(ToastKind::Success, format!("{}: {name}", kind.done()), now);
+            if !super::undo::wrote(model, id, &contact) {
+                model
+                    .status
+                    .push(ToastKind::Success, format!("{}: {name}", kind.done()), now);
+            }
         }
         Err(e) => {
+            super::undo::write_failed(model, id);
             if let Some(before) = pending.and_then(|p| p.before) {
                 model.list.store.replace(before.clone());
                 if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == uuid) {

@@ -106,6 +106,7 @@ fn finish_if_done(model: &mut Model, fx: &mut Vec<Effect>) {
 
 /// The run is over: say what happened.
 fn finished(model: &mut Model, run: Run, _fx: &mut Vec<Effect>) {
+    super::undo::record_run(model, &run);
     let now = model.now;
     let (ok, failed) = (run.ok.len(), run.failed.len());
     let kind = if failed > 0 {

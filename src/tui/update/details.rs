@@ -83,10 +83,21 @@ pub(crate) fn toggle_bot(model: &mut Model, fx: &mut Vec<Effect>) {
             .status
             .push(ToastKind::Info, "the bot is already being changed", now);
     }
-    let running = panel.bot.as_ref().is_some_and(Bot::is_running);
+    let known = panel.bot.as_ref().map(Bot::is_running);
+    let known = known.or_else(|| model.list.bots.get(&uuid).copied());
+    let running = known.unwrap_or(false);
     let action = if running { BotAction::End } else { BotAction::Start };
     let id = model.next_id();
     model.details.bot.pending = Some(id);
+    let before = shown(model)
+        .filter(|c| c.uuid == uuid)
+        .cloned()
+        .or_else(|| model.list.contact(&uuid))
+        .unwrap_or_else(|| Contact {
+            uuid: uuid.clone(),
+            ..Default::default()
+        });
+    super::undo::will_write(model, id, crate::triage::bulk::Action::Bot(!running), before, known);
     fx.push(Effect::SetBot { id, uuid, action });
 }
 
@@ -112,12 +123,17 @@ pub(crate) fn bot_set(model: &mut Model, id: ReqId, uuid: &str, result: Result<B
                 panel.bot = Some(bot);
                 panel.error = None;
             }
-            let text = if running { "bot started" } else { "bot stopped" };
-            model.status.push(ToastKind::Success, text, now);
+            if !super::undo::bot_wrote(model, id, uuid, running) {
+                let text = if running { "bot started" } else { "bot stopped" };
+                model.status.push(ToastKind::Success, text, now);
+            }
         }
-        Err(e) => model
-            .status
-            .push(ToastKind::Error, format!("could not change the bot: {e}"), now),
+        Err(e) => {
+            super::undo::write_failed(model, id);
+            model
+                .status
+                .push(ToastKind::Error, format!("could not change the bot: {e}"), now)
+        }
     }
 }
 

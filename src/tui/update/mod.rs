@@ -14,6 +14,7 @@ mod overlays;
 pub(crate) mod recheck;
 mod search;
 mod thread;
+mod undo;
 
 #[cfg(test)]
 mod tests;
@@ -201,6 +202,8 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         Action::Quit => model.quit = true,
         Action::DeleteMessage => thread::ask_delete(model),
         Action::MessageInfo => thread::open_info(model, fx),
+        Action::Undo => undo::undo_last(model, fx),
+        Action::History => undo::open_history(model),
     }
 }
 

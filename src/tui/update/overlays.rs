@@ -80,6 +80,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
             }
             FormOutcome::Submitted => actions::submit(model, fx),
         },
+        Overlay::History { .. } => super::undo::history_key(model, key, fx),
     }
 }
 
@@ -91,7 +92,7 @@ pub(crate) fn paste(model: &mut Model, text: &str, fx: &mut Vec<Effect>) {
                 p.handle_key(KeyEvent::from(KeyCode::Char(c)));
             }
         }
-        Some(Overlay::Help { .. }) => {}
+        Some(Overlay::Help { .. }) | Some(Overlay::History { .. }) => {}
         None => {
             super::search::paste(model, text, fx);
         }

@@ -58,7 +58,7 @@ fn close_then_reopen_succeed() {
         },
     );
     assert_eq!(m.list.selected_contact().unwrap().closed_at, Some(now()));
-    assert!(m.status.current().unwrap().text.contains("conversation closed"));
+    assert!(m.status.current().unwrap().text.contains("closed (Ana Souza)"));
     let fx = update(&mut m, key('c'));
     assert!(fx.iter().any(|e| matches!(e, Effect::Reopen { .. })));
     assert!(m.list.selected_contact().unwrap().is_open());
@@ -199,7 +199,12 @@ fn edit_assign_team_and_new_contact_send_their_requests() {
             },
         );
         assert!(m.overlay.is_none());
-        assert!(m.status.current().unwrap().text.contains(kind.done()));
+        let said = match kind {
+            WriteKind::Edit => kind.done(),
+            WriteKind::Assign => "assigned to boss@example.test (Ana Souza)",
+            _ => "team set to Sales (Ana Souza)",
+        };
+        assert!(m.status.current().unwrap().text.contains(said));
     }
     update(&mut m, key('N'));
     type_text(&mut m, "+5511999");

@@ -1,0 +1,270 @@
+//! The agent's own writes, kept so they can be taken back: the last
+//! [`KEEP`] actions (one contact or many), each with what undoes it on
+//! every contact it changed, and the offer of `u` for [`WINDOW_SECS`]
+//! after the newest.
+//!
+//! An undo is itself a run of actions (`update/bulk.rs`, `Purpose::Undo`);
+//! it marks its entry undone and is not an entry of its own (undoing an
+//! undo is not offered: do the action again).
+
+use std::collections::{HashMap, VecDeque};
+
+use chrono::{DateTime, Duration, Utc};
+
+use super::bulk::Job;
+use super::contact_list::ContactList;
+use crate::api::Contact;
+use crate::triage::bulk::{Action, Reverse};
+use crate::tui::msg::ReqId;
+
+/// Entries the history keeps.
+pub const KEEP: usize = 20;
+/// How long `u` undoes the newest action.
+pub const WINDOW_SECS: i64 = 10;
+
+/// One contact's part of an entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    pub uuid: String,
+    pub name: String,
+    /// What takes the action back on this contact.
+    pub reverse: Reverse,
+    /// The contact as the action left it (the API's answer).
+    pub after: Contact,
+    /// For a bot action: whether the bot runs after it.
+    pub bot_after: Option<bool>,
+    /// Its undo went through.
+    pub undone: bool,
+}
+
+impl Item {
+    /// The undo still to send on this contact.
+    fn to_undo(&self) -> Option<&Action> {
+        match &self.reverse {
+            Reverse::Do(a) if !self.undone => Some(a),
+            _ => None,
+        }
+    }
+}
+
+/// One action of the agent's, on one contact or many.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub id: u64,
+    pub at: DateTime<Utc>,
+    pub action: Action,
+    /// What happened, for the toast and the history (`closed Ada`).
+    pub what: String,
+    /// The contacts it changed.
+    pub items: Vec<Item>,
+}
+
+/// Whether an entry can be taken back now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum State {
+    /// Yes, on this many contacts.
+    Undoable(usize),
+    /// Its undo is running.
+    Undoing,
+    /// Already taken back.
+    Undone,
+    /// This contact (by name) changed since in a field the action set.
+    Changed(String),
+    /// The API cannot take it back.
+    Cannot(&'static str),
+    /// It changed nothing.
+    Nothing,
+}
+
+impl State {
+    /// Why `u` refuses, or `None` when it may go ahead.
+    pub fn refusal(&self) -> Option<String> {
+        Some(match self {
+            State::Undoable(_) => return None,
+            State::Undoing => "its undo is already running".into(),
+            State::Undone => "already undone".into(),
+            State::Changed(name) => format!("changed since: {name}"),
+            State::Cannot(why) => format!("cannot undo: {why}"),
+            State::Nothing => "it changed nothing".into(),
+        })
+    }
+
+    /// For the history overlay.
+    pub fn label(&self) -> String {
+        match self {
+            State::Undoable(_) => "can undo".into(),
+            State::Undoing => "undoing…".into(),
+            State::Undone => "undone".into(),
+            State::Changed(_) => "changed since".into(),
+            State::Cannot(_) => "cannot undo".into(),
+            State::Nothing => "nothing to undo".into(),
+        }
+    }
+}
+
+impl Entry {
+    /// How many of its contacts cannot be taken back, and the first reason.
+    pub fn cannot(&self) -> (usize, Option<&'static str>) {
+        let mut why = None;
+        let mut n = 0;
+        for item in &self.items {
+            if let Reverse::Cannot(w) = item.reverse {
+                n += 1;
+                why.get_or_insert(w);
+            }
+        }
+        (n, why)
+    }
+
+    /// Whether it can be undone now, given the list as it is (and whether
+    /// an undo of it is running).
+    pub fn state(&self, list: &ContactList, undoing: bool) -> State {
+        if undoing {
+            return State::Undoing;
+        }
+        let todo: Vec<&Item> = self.items.iter().filter(|i| i.to_undo().is_some()).collect();
+        if todo.is_empty() {
+            if self.items.iter().any(|i| i.undone) {
+                return State::Undone;
+            }
+            return match self.cannot() {
+                (_, Some(why)) => State::Cannot(why),
+                _ => State::Nothing,
+            };
+        }
+        if let Some(item) = todo.iter().find(|i| changed_since(&self.action, i, list)) {
+            return State::Changed(crate::tui::text::sanitize_line(&item.name));
+        }
+        State::Undoable(todo.len())
+    }
+
+    /// The jobs that take it back (the contact before each is as the
+    /// action left it).
+    pub fn jobs(&self) -> Vec<Job> {
+        self.items
+            .iter()
+            .filter_map(|i| {
+                let action = i.to_undo()?.clone();
+                Some(Job {
+                    uuid: i.uuid.clone(),
+                    name: i.name.clone(),
+                    action,
+                    before: i.after.clone(),
+                    bot_before: i.bot_after,
+                })
+            })
+            .collect()
+    }
+}
+
+/// Has the loaded row of `item` moved, since the action, in a field the
+/// action set? A contact not loaded (or a field the list does not know,
+/// like a note a server leaves out of its lists) cannot tell, and does not
+/// block the undo: the API is the judge then.
+fn changed_since(action: &Action, item: &Item, list: &ContactList) -> bool {
+    let Some(row) = list.get(&item.uuid) else {
+        return false;
+    };
+    let after = &item.after;
+    let norm = |s: Option<&str>| s.map(str::trim).filter(|s| !s.is_empty()).map(str::to_lowercase);
+    let tagset = |tags: &mut dyn Iterator<Item = &str>| {
+        let mut v: Vec<String> = tags.map(str::to_lowercase).collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    match action {
+        Action::Close | Action::Reopen => row.closed_at.is_some() != after.closed_at.is_some(),
+        Action::Assign(_) | Action::Unassign => {
+            norm(row.assigned_user.as_deref()) != norm(after.assigned_user.as_deref())
+        }
+        Action::Tag(_) | Action::Untag(_) | Action::SetTags(_) => {
+            tagset(&mut row.tags.iter().map(|t| &**t)) != tagset(&mut after.tags.iter().map(String::as_str))
+        }
+        Action::Team(_) => {
+            let now = row.to_contact();
+            now.team_uuid().is_some() && now.team_uuid() != after.team_uuid()
+        }
+        Action::Note(_) => {
+            let now = row.to_contact();
+            now.note.is_some() && now.note.as_deref().unwrap_or("") != after.note.as_deref().unwrap_or("")
+        }
+        Action::Bot(_) => match (list.bots.get(&item.uuid), item.bot_after) {
+            (Some(now), Some(after)) => *now != after,
+            _ => false,
+        },
+    }
+}
+
+/// `u`'s offer: the entry it undoes, until when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Offer {
+    pub entry: u64,
+    pub until: DateTime<Utc>,
+}
+
+/// A single write in flight that becomes an entry when it succeeds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pending {
+    pub action: Action,
+    /// The contact before the write.
+    pub before: Contact,
+    pub bot_before: Option<bool>,
+}
+
+/// The history overlay's cursor.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cursor {
+    pub selected: usize,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct History {
+    /// Newest first, at most [`KEEP`].
+    pub entries: VecDeque<Entry>,
+    pub offer: Option<Offer>,
+    /// Single writes in flight, by request id.
+    pub pending: HashMap<ReqId, Pending>,
+    /// The entry whose undo is running.
+    pub undoing: Option<u64>,
+    next: u64,
+}
+
+impl History {
+    /// Adds an entry (newest) and offers `u` for it; its id.
+    pub fn push(&mut self, at: DateTime<Utc>, action: Action, what: String, items: Vec<Item>) -> u64 {
+        self.next += 1;
+        let id = self.next;
+        self.entries.push_front(Entry {
+            id,
+            at,
+            action,
+            what,
+            items,
+        });
+        self.entries.truncate(KEEP);
+        self.offer = Some(Offer {
+            entry: id,
+            until: at + Duration::seconds(WINDOW_SECS),
+        });
+        id
+    }
+
+    pub fn get(&self, id: u64) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.id == id)
+    }
+
+    pub fn get_mut(&mut self, id: u64) -> Option<&mut Entry> {
+        self.entries.iter_mut().find(|e| e.id == id)
+    }
+
+    /// The entry `u` undoes at `now`, if its window is open.
+    pub fn offered(&self, now: DateTime<Utc>) -> Option<u64> {
+        self.offer.filter(|o| o.until > now).map(|o| o.entry)
+    }
+
+    /// The state of entry `id`.
+    pub fn state(&self, id: u64, list: &ContactList) -> Option<State> {
+        self.get(id).map(|e| e.state(list, self.undoing == Some(id)))
+    }
+}

@@ -1,0 +1,256 @@
+//! Undo: every close, reopen, assign, unassign, team, tags, note and bot
+//! change of the agent's (one contact or a run on many) becomes an entry
+//! of `model.undo`; a toast says what happened, and `u` takes it back for
+//! [`WINDOW_SECS`] seconds; the history (`U`) takes back any of the last
+//! twenty whose contacts have not changed since. An undo is a run of
+//! actions (`bulk::start` with `Purpose::Undo`), one path for one contact
+//! or many.
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use crate::api::{Contact, ContactPatch};
+use crate::triage::bulk::Action;
+use crate::tui::effect::Effect;
+use crate::tui::keymap::{self, first_key};
+use crate::tui::model::bulk::{Purpose, Run};
+use crate::tui::model::undo::{Item, KEEP, Pending, State, WINDOW_SECS};
+use crate::tui::model::{Known, Model, Overlay, ToastKind};
+use crate::tui::msg::{ReqId, WriteKind};
+use crate::tui::text::sanitize_line;
+
+/// The action a form's patch performs, when it is one undo knows (edit and
+/// new contact are not).
+pub(crate) fn action_of(kind: WriteKind, patch: &ContactPatch) -> Option<Action> {
+    match kind {
+        WriteKind::Tags => patch.tags.clone().map(Action::SetTags),
+        WriteKind::Assign if patch.unassign_user == Some(true) => Some(Action::Unassign),
+        WriteKind::Assign => patch.assigned_user.clone().map(Action::Assign),
+        WriteKind::Team => patch.team_uuid.clone().map(Action::Team),
+        WriteKind::Note => patch.note.clone().map(Action::Note),
+        _ => None,
+    }
+}
+
+/// A single write `id` is going out: remember the contact as it was.
+pub(crate) fn will_write(model: &mut Model, id: ReqId, action: Action, before: Contact, bot_before: Option<bool>) {
+    model.undo.pending.insert(
+        id,
+        Pending {
+            action,
+            before,
+            bot_before,
+        },
+    );
+}
+
+/// The single write `id` failed: nothing to undo.
+pub(crate) fn write_failed(model: &mut Model, id: ReqId) {
+    model.undo.pending.remove(&id);
+}
+
+/// The single write `id` succeeded with `after` (already in the list):
+/// it becomes an entry, and its toast is said. False when `id` was not
+/// one undo follows (the caller says what happened).
+pub(crate) fn wrote(model: &mut Model, id: ReqId, after: &Contact) -> bool {
+    let Some(p) = model.undo.pending.remove(&id) else {
+        return false;
+    };
+    let item = Item {
+        uuid: after.uuid.clone(),
+        name: name_of(after, &p.before),
+        reverse: p.action.reverse(&p.before, p.bot_before),
+        after: after.clone(),
+        bot_after: None,
+        undone: false,
+    };
+    record(model, p.action, vec![item]);
+    true
+}
+
+/// The bot write `id` on `uuid` succeeded: the bot now runs (or not).
+pub(crate) fn bot_wrote(model: &mut Model, id: ReqId, uuid: &str, running: bool) -> bool {
+    let Some(p) = model.undo.pending.remove(&id) else {
+        return false;
+    };
+    let action = Action::Bot(running);
+    let after = model.list.contact(uuid).unwrap_or_else(|| p.before.clone());
+    let item = Item {
+        uuid: uuid.to_string(),
+        name: name_of(&after, &p.before),
+        reverse: action.reverse(&p.before, p.bot_before),
+        after,
+        bot_after: Some(running),
+        undone: false,
+    };
+    record(model, action, vec![item]);
+    true
+}
+
+fn name_of(after: &Contact, before: &Contact) -> String {
+    [&after.name, &before.name, &after.phone_number]
+        .into_iter()
+        .find(|n| !n.trim().is_empty())
+        .cloned()
+        .unwrap_or_else(|| "a contact".into())
+}
+
+/// A run on many has ended: an action becomes one entry (its successes
+/// only); an undo marks what it took back.
+pub(crate) fn record_run(model: &mut Model, run: &Run) {
+    match run.purpose {
+        Purpose::Act => {
+            let Some(action) = run.ok.first().map(|(job, _)| job.action.clone()) else {
+                return;
+            };
+            let items = run
+                .ok
+                .iter()
+                .map(|(job, after)| Item {
+                    uuid: job.uuid.clone(),
+                    name: job.name.clone(),
+                    reverse: job.action.reverse(&job.before, job.bot_before),
+                    after: after.clone(),
+                    bot_after: match job.action {
+                        Action::Bot(on) => Some(on),
+                        _ => None,
+                    },
+                    undone: false,
+                })
+                .collect();
+            record(model, action, items);
+        }
+        Purpose::Undo => {
+            let Some(id) = model.undo.undoing.take() else { return };
+            let Some(entry) = model.undo.get_mut(id) else { return };
+            for item in entry.items.iter_mut() {
+                if run.ok.iter().any(|(job, _)| job.uuid == item.uuid) {
+                    item.undone = true;
+                }
+            }
+        }
+    }
+}
+
+/// What an action did, in words, with the team's name when known.
+fn describe(action: &Action, known: &Known) -> String {
+    match action {
+        Action::Team(t) => {
+            let name = known.team_name(t).filter(|n| !n.is_empty()).unwrap_or(t);
+            format!("team set to {name}")
+        }
+        other => other.done(),
+    }
+}
+
+/// Adds the entry and says what happened, offering `u` when it can be
+/// undone and saying why not when it cannot.
+fn record(model: &mut Model, action: Action, items: Vec<Item>) {
+    let now = model.now;
+    let who = match items.as_slice() {
+        [one] => one.name.clone(),
+        many => format!("{} contacts", many.len()),
+    };
+    let what = sanitize_line(&format!("{} ({who})", describe(&action, &model.known)));
+    let id = model.undo.push(now, action, what.clone(), items);
+    let (cannot, why) = model.undo.get(id).map(|e| e.cannot()).unwrap_or((0, None));
+    let text = match model.undo.state(id, &model.list) {
+        Some(State::Undoable(_)) => match why {
+            Some(why) if cannot > 0 => format!("{what} · {cannot} cannot be undone: {why}"),
+            _ => what,
+        },
+        Some(State::Cannot(why)) => {
+            model.undo.offer = None;
+            format!("{what} · cannot undo: {why}")
+        }
+        _ => {
+            model.undo.offer = None;
+            what
+        }
+    };
+    model.status.push_for(ToastKind::Success, text, now, WINDOW_SECS);
+}
+
+/// `u`: takes back the newest action, within its window.
+pub(crate) fn undo_last(model: &mut Model, fx: &mut Vec<Effect>) {
+    let now = model.now;
+    let Some(id) = model.undo.offered(now) else {
+        let history = first_key(keymap::Action::History);
+        let text = if model.undo.entries.is_empty() || history.is_empty() {
+            "nothing to undo".to_string()
+        } else {
+            format!("nothing to undo now ({history}: the last {KEEP} actions)")
+        };
+        return model.status.push(ToastKind::Info, text, now);
+    };
+    undo_entry(model, id, fx);
+}
+
+/// Takes back entry `id`, or says why not.
+fn undo_entry(model: &mut Model, id: u64, fx: &mut Vec<Effect>) {
+    let now = model.now;
+    let Some(state) = model.undo.state(id, &model.list) else {
+        return;
+    };
+    let Some(entry) = model.undo.get(id) else { return };
+    let what = entry.what.clone();
+    if let Some(why) = state.refusal() {
+        return model
+            .status
+            .push(ToastKind::Info, format!("cannot undo {what}: {why}"), now);
+    }
+    if model.bulk.is_some() {
+        return model.status.push(
+            ToastKind::Info,
+            "another action on many is still running: undo once it ends",
+            now,
+        );
+    }
+    let jobs = entry.jobs();
+    let (cannot, why) = entry.cannot();
+    super::bulk::start(model, Purpose::Undo, &format!("undoing {what}"), jobs, fx);
+    if model.bulk.is_none() {
+        return;
+    }
+    model.undo.undoing = Some(id);
+    if model.undo.offer.is_some_and(|o| o.entry == id) {
+        model.undo.offer = None;
+    }
+    if let Some(why) = why.filter(|_| cannot > 0) {
+        model.status.push(
+            ToastKind::Info,
+            format!("undoing; {cannot} cannot be undone: {why}"),
+            now,
+        );
+    }
+}
+
+/// `U`: the history overlay.
+pub(crate) fn open_history(model: &mut Model) {
+    model.overlay = Some(Overlay::History { selected: 0 });
+}
+
+/// Keys in the history overlay.
+pub(crate) fn history_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
+    let Some(Overlay::History { selected }) = model.overlay.as_mut() else {
+        return;
+    };
+    let last = model.undo.entries.len().saturating_sub(1);
+    match key.code {
+        KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('U') => model.overlay = None,
+        KeyCode::Char('j') | KeyCode::Down => *selected = (*selected + 1).min(last),
+        KeyCode::Char('k') | KeyCode::Up => *selected = selected.saturating_sub(1),
+        KeyCode::Char('g') | KeyCode::Home => *selected = 0,
+        KeyCode::Char('G') | KeyCode::End => *selected = last,
+        KeyCode::Enter | KeyCode::Char('u') => {
+            let at = *selected;
+            match model.undo.entries.get(at).map(|e| e.id) {
+                Some(id) => undo_entry(model, id, fx),
+                None => {
+                    let now = model.now;
+                    model.status.push(ToastKind::Info, "nothing to undo", now);
+                }
+            }
+        }
+        _ => {}
+    }
+}
