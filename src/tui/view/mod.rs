@@ -5,6 +5,7 @@ pub(crate) mod account;
 pub(crate) mod compose;
 pub(crate) mod details;
 pub(crate) mod help;
+pub(crate) mod history;
 pub(crate) mod list;
 pub(crate) mod overlay;
 pub(crate) mod status;

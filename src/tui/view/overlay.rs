@@ -19,6 +19,7 @@ pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
     match &model.overlay {
         None => {}
         Some(Overlay::Help { scroll }) => super::help::render(frame, area, *scroll, theme),
+        Some(Overlay::History { selected }) => super::history::render(model, frame, area, *selected, theme),
         Some(Overlay::Palette(p)) | Some(Overlay::CustomStatus(p)) => p.render(frame, area, theme),
         Some(Overlay::Form { form, .. }) => {
             form.render(frame, area, theme);

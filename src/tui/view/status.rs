@@ -170,8 +170,21 @@ pub fn toast(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         ToastKind::Info => ("· ", theme.normal()),
     };
     let text = format!("{prefix}{}", clean(&t.text));
-    let text = truncate(&text, area.width as usize).into_owned();
-    frame.render_widget(Paragraph::new(Line::styled(text, style)), area);
+    // While `u` can take the last action back, the toast line says so at
+    // its end, whatever toast came since.
+    let key = first_key(Action::Undo);
+    let offer = if model.undo.offered(model.now).is_some() && !key.is_empty() {
+        format!(" {key} undo ")
+    } else {
+        String::new()
+    };
+    let room = (area.width as usize).saturating_sub(width(&offer));
+    let text = truncate(&text, room).into_owned();
+    let [left, right] = Layout::horizontal([Constraint::Min(1), Constraint::Length(width(&offer) as u16)]).areas(area);
+    frame.render_widget(Paragraph::new(Line::styled(text, style)), left);
+    if !offer.is_empty() {
+        frame.render_widget(Paragraph::new(Line::styled(offer, theme.selected())), right);
+    }
 }
 
 pub fn tabs(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {

@@ -1,0 +1,97 @@
+//! The history overlay (`U`): the agent's last actions, newest first, with
+//! when, what, on how many contacts, and whether each can still be undone
+//! (and if not, why, for the selected one).
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph};
+
+use crate::text::{truncate, width};
+use crate::tui::model::Model;
+use crate::tui::model::undo::{KEEP, State};
+use crate::tui::theme::Theme;
+
+use super::overlay::centered;
+
+/// Widest the box gets.
+const MAX_W: u16 = 100;
+/// The time, count and state columns, with their gaps.
+const TIME_W: usize = 8;
+const COUNT_W: usize = 8;
+const STATE_W: usize = 15;
+
+pub fn render(model: &Model, frame: &mut Frame, area: Rect, selected: usize, theme: &Theme) {
+    let entries = &model.undo.entries;
+    let rows = entries.len().max(1) as u16;
+    // Rows, a header, the selected entry's detail line, and the border.
+    let h = rows.saturating_add(4).min(area.height.saturating_sub(2)).max(5);
+    let w = MAX_W.min(area.width.saturating_sub(4));
+    let r = centered(area, w, h);
+    frame.render_widget(Clear, r);
+    let block = Block::bordered()
+        .title(format!(" Last {KEEP} actions (Enter/u undoes · Esc closes) "))
+        .border_style(theme.border_focused());
+    let inner = block.inner(r);
+    frame.render_widget(block, r);
+    let [head, list, foot] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(1)]).areas(inner);
+    let iw = inner.width as usize;
+    let what_w = iw.saturating_sub(1 + TIME_W + 2 + 2 + COUNT_W + 2 + STATE_W);
+    let cols = |time: &str, what: &str, count: &str, state: &str| -> String {
+        format!(
+            " {time:<TIME_W$}  {what}{pad}  {count:>COUNT_W$}  {state:<STATE_W$}",
+            what = truncate(what, what_w),
+            pad = " ".repeat(what_w.saturating_sub(width(&truncate(what, what_w)))),
+        )
+    };
+    frame.render_widget(
+        Paragraph::new(Line::styled(cols("when", "what", "contacts", "undo"), theme.dim())),
+        head,
+    );
+    if entries.is_empty() {
+        let text = " nothing yet: closes, assignments, tags, notes, teams and bots show here";
+        frame.render_widget(
+            Paragraph::new(Line::styled(truncate(text, iw).into_owned(), theme.dim())),
+            list,
+        );
+        return;
+    }
+    let visible = list.height.max(1) as usize;
+    let selected = selected.min(entries.len() - 1);
+    let offset = selected.saturating_sub(visible - 1);
+    let mut lines = Vec::new();
+    let mut detail = String::new();
+    for (i, e) in entries.iter().enumerate().skip(offset).take(visible) {
+        let state = e.state(&model.list, model.undo.undoing == Some(e.id));
+        let time = crate::tui::zone::local(e.at, model.session.tz)
+            .format("%H:%M:%S")
+            .to_string();
+        let line = cols(&time, &e.what, &e.items.len().to_string(), &state.label());
+        let style = match (&state, i == selected) {
+            (_, true) => theme.selected(),
+            (State::Undoable(_), _) => theme.normal(),
+            _ => theme.dim(),
+        };
+        lines.push(Line::from(Span::styled(line, style)));
+        if i == selected {
+            detail = match (&state, state.refusal()) {
+                (State::Undoable(n), _) => {
+                    let (cannot, why) = e.cannot();
+                    let mut d = format!(" Enter undoes it on {n} contact{}", if *n == 1 { "" } else { "s" });
+                    if let Some(why) = why.filter(|_| cannot > 0) {
+                        d.push_str(&format!(" ({cannot} cannot be: {why})"));
+                    }
+                    d
+                }
+                (_, Some(why)) => format!(" {why}"),
+                _ => String::new(),
+            };
+        }
+    }
+    frame.render_widget(Paragraph::new(lines), list);
+    frame.render_widget(
+        Paragraph::new(Line::styled(truncate(&detail, iw).into_owned(), theme.accent())),
+        foot,
+    );
+}
