@@ -8,7 +8,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 
-use crate::api::{Contact, ContactPatch};
+use crate::api::{BotStatus, Contact, ContactPatch};
 use crate::triage::bulk::Action;
 use crate::tui::effect::Effect;
 use crate::tui::keymap::{self, first_key};
@@ -120,6 +120,7 @@ pub(crate) fn record_run(model: &mut Model, run: &Run) {
             record(model, action, items);
         }
         Purpose::Undo => {
+            bot_panel_follows(model, run);
             let Some(id) = model.undo.undoing.take() else { return };
             let Some(entry) = model.undo.get_mut(id) else { return };
             for item in entry.items.iter_mut() {
@@ -127,6 +128,20 @@ pub(crate) fn record_run(model: &mut Model, run: &Run) {
                     item.undone = true;
                 }
             }
+        }
+    }
+}
+
+/// The bot panel shows the state an undo put back (the list's bot state
+/// is kept by the run itself).
+fn bot_panel_follows(model: &mut Model, run: &Run) {
+    let panel = &mut model.details.bot;
+    for (job, _) in &run.ok {
+        if let Action::Bot(on) = job.action
+            && panel.contact.as_deref() == Some(job.uuid.as_str())
+            && let Some(bot) = panel.bot.as_mut()
+        {
+            bot.status = if on { BotStatus::Started } else { BotStatus::Ended };
         }
     }
 }

@@ -283,7 +283,11 @@ fn bot_undoes_to_its_previous_state_and_not_when_unknown() {
     let uuid = bot_loaded(&mut m, Ok(bot(true)));
     toggle_bot(&mut m, &uuid, false);
     assert!(toast(&m).contains("bot stopped"), "{}", toast(&m));
-    assert_eq!(press_u(&mut m), vec![(uuid, Act::Bot(true))]);
+    let fx = update(&mut m, key('u'));
+    assert_eq!(run_to_end(&mut m, fx, &[]), vec![(uuid.clone(), Act::Bot(true))]);
+    assert_eq!(m.list.bots.get(&uuid), Some(&true));
+    let panel = m.details.bot.bot.as_ref().unwrap();
+    assert!(panel.is_running(), "the panel shows the bot running again");
 
     let mut m = model_with(20, 160, 48);
     let uuid = bot_loaded(&mut m, Err(ApiError::Transport("down".into())));

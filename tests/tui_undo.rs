@@ -1,0 +1,236 @@
+//! Undo against the real embedded server (127.0.0.1): close, assign, tags,
+//! note, team and bot done through the TUI's keys and effects exactly as
+//! the app runs them, then `u`; the API must show each contact exactly as
+//! it was before (issue 9, "Undo").
+
+use std::time::Duration;
+
+use crossterm::event::KeyCode;
+use frontdesk::api::{Client, Contact, ContactFilter, ContactId};
+use frontdesk::server::{ServerConfig, start};
+use frontdesk::tui::effect::{Effect, Runner};
+use frontdesk::tui::fixtures::{code, ctrl, empty_model, key};
+use frontdesk::tui::model::Model;
+use frontdesk::tui::model::undo::State;
+use frontdesk::tui::msg::Msg;
+use frontdesk::tui::update::{startup, update};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+struct App {
+    m: Model,
+    rx: UnboundedReceiver<Msg>,
+    runner: Runner,
+}
+
+impl App {
+    fn send(&mut self, msg: Msg) {
+        let fx: Vec<Effect> = update(&mut self.m, msg);
+        for e in fx {
+            self.runner.spawn(e);
+        }
+    }
+
+    fn type_text(&mut self, s: &str) {
+        for c in s.chars() {
+            self.send(key(c));
+        }
+    }
+
+    /// Feeds the answers into `update` until `done` holds.
+    async fn until(&mut self, what: &str, done: impl Fn(&Model) -> bool) {
+        while !done(&self.m) {
+            let msg = tokio::time::timeout(Duration::from_secs(30), self.rx.recv())
+                .await
+                .unwrap_or_else(|_| panic!("{what} within 30 s"))
+                .expect("channel open");
+            self.send(msg);
+        }
+    }
+
+    /// Selects the row of `uuid` and waits for its thread, details and bot.
+    async fn select(&mut self, uuid: &str) {
+        self.send(key('g'));
+        let row = self.m.list.row_of(uuid).expect("loaded");
+        for _ in 0..row {
+            self.send(key('j'));
+        }
+        let want = uuid.to_string();
+        self.until("the contact's panes", move |m| {
+            m.thread.contact.as_deref() == Some(want.as_str())
+                && m.details.loading.is_none()
+                && m.details.bot.loading.is_none()
+        })
+        .await;
+    }
+
+    /// Waits for the newest action to be recorded, then `u` and waits for
+    /// its undo to end.
+    async fn action_then_undo(&mut self, entries: usize, what: &str) {
+        self.until(what, move |m| {
+            m.undo.entries.len() == entries && m.list.pending.is_empty()
+        })
+        .await;
+        let id = self.m.undo.entries[0].id;
+        assert!(
+            matches!(self.m.undo.state(id, &self.m.list), Some(State::Undoable(1))),
+            "{what}: {:?} ({:?})",
+            self.m.undo.state(id, &self.m.list),
+            self.m.status.current()
+        );
+        self.send(key('u'));
+        assert!(self.m.bulk.is_some(), "{what}: u starts the undo");
+        self.until("the undo", |m| m.bulk.is_none()).await;
+        assert_eq!(self.m.undo.state(id, &self.m.list), Some(State::Undone), "{what}");
+    }
+}
+
+async fn get(client: &Client, uuid: &str) -> Contact {
+    client
+        .get_contact(&ContactId::from(uuid), false)
+        .await
+        .expect("contact")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_action_undone_through_the_tui_restores_the_contact_exactly() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let config = ServerConfig {
+        contacts: 40,
+        ..Default::default()
+    };
+    let srv = start(listener, config).await.expect("server starts");
+    let client = Client::new(&srv.base_url, &srv.api_key, Duration::from_secs(10)).unwrap();
+    let all = client.all_contacts(ContactFilter::default()).await.unwrap();
+
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut app = App {
+        m: empty_model(160, 48),
+        rx,
+        runner: Runner::new(client.clone(), tx),
+    };
+    let fx = startup(&mut app.m);
+    for e in fx {
+        app.runner.spawn(e);
+    }
+    app.until("the list and the teams", |m| {
+        m.list.store.len() == all.len() && m.list.paging.loading.is_none() && m.known.teams.len() >= 2
+    })
+    .await;
+
+    // Close an open conversation, then u.
+    let open = all.iter().find(|c| c.is_open()).expect("an open contact");
+    let before = get(&client, &open.uuid).await;
+    app.select(&open.uuid).await;
+    app.send(key('c'));
+    app.action_then_undo(1, "close").await;
+    assert!(
+        app.m.undo.entries[0].items[0].after.closed_at.is_some(),
+        "it was closed"
+    );
+    assert_eq!(get(&client, &open.uuid).await, before, "close undone");
+
+    // Assign someone else, then u.
+    let c = &all[1];
+    let before = get(&client, &c.uuid).await;
+    let other = ["bea@frontdesk.example", "farah@frontdesk.example"]
+        .into_iter()
+        .find(|e| before.assigned_user.as_deref() != Some(*e))
+        .unwrap();
+    app.select(&c.uuid).await;
+    app.send(key('a'));
+    app.type_text(other);
+    app.send(ctrl('s'));
+    app.action_then_undo(2, "assign").await;
+    assert_ne!(app.m.undo.entries[0].items[0].after.assigned_user, before.assigned_user);
+    assert_eq!(get(&client, &c.uuid).await, before, "assign undone");
+
+    // Add a tag through the tags form (it replaces the list), then u.
+    let c = all
+        .iter()
+        .find(|c| !c.tags.iter().any(|t| t == "beta") && !c.tags.is_empty())
+        .expect("a tagged contact without beta");
+    let before = get(&client, &c.uuid).await;
+    app.select(&c.uuid).await;
+    app.send(key('t'));
+    app.type_text("beta");
+    app.send(code(KeyCode::Enter));
+    app.send(ctrl('s'));
+    app.action_then_undo(3, "tags").await;
+    assert!(app.m.undo.entries[0].items[0].after.tags.contains(&"beta".to_string()));
+    assert_eq!(get(&client, &c.uuid).await, before, "tags undone");
+
+    // Write a note, then u.
+    let c = &all[3];
+    let before = get(&client, &c.uuid).await;
+    app.select(&c.uuid).await;
+    app.send(key('n'));
+    app.type_text(" call back at 5");
+    app.send(ctrl('s'));
+    app.action_then_undo(4, "note").await;
+    assert_ne!(app.m.undo.entries[0].items[0].after.note, before.note);
+    assert_eq!(get(&client, &c.uuid).await, before, "note undone");
+
+    // Move a contact that has a team to another team, then u.
+    let c = all
+        .iter()
+        .find(|c| c.team_uuid().is_some())
+        .expect("a contact in a team");
+    let before = get(&client, &c.uuid).await;
+    let team = app
+        .m
+        .known
+        .teams
+        .iter()
+        .find(|(u, _)| Some(u.as_str()) != before.team_uuid())
+        .map(|(_, name)| name.clone())
+        .unwrap();
+    app.select(&c.uuid).await;
+    app.send(key('T'));
+    app.type_text(&team);
+    app.send(ctrl('s'));
+    app.action_then_undo(5, "team").await;
+    assert_ne!(app.m.undo.entries[0].items[0].after.team_uuid(), before.team_uuid());
+    assert_eq!(get(&client, &c.uuid).await, before, "team undone");
+
+    // Stop (or start) a bot, then u.
+    let mut chosen = None;
+    for c in &all {
+        let bot = client.get_bot(&ContactId::from(c.uuid.as_str())).await.expect("bot");
+        if matches!(
+            bot.status,
+            frontdesk::api::BotStatus::Started | frontdesk::api::BotStatus::Ended
+        ) {
+            chosen = Some((c.uuid.clone(), bot));
+            break;
+        }
+    }
+    let (uuid, bot_before) = chosen.expect("a contact whose bot started or ended");
+    let before = get(&client, &uuid).await;
+    app.select(&uuid).await;
+    app.send(key('b'));
+    app.action_then_undo(6, "bot").await;
+    let stopped = bot_before.status == frontdesk::api::BotStatus::Started;
+    assert_eq!(
+        app.m.undo.entries[0].items[0].bot_after,
+        Some(!stopped),
+        "it was toggled"
+    );
+    let panel = app.m.details.bot.bot.as_ref().expect("the bot panel");
+    assert_eq!(panel.is_running(), stopped, "the panel shows the state put back");
+    let bot_after = client.get_bot(&ContactId::from(uuid.as_str())).await.expect("bot");
+    assert_eq!(bot_after.status, bot_before.status, "bot undone");
+    assert_eq!(
+        get(&client, &uuid).await,
+        before,
+        "the bot's undo left the contact alone"
+    );
+
+    // Every other contact is as it was.
+    let now = client.all_contacts(ContactFilter::default()).await.unwrap();
+    let key = |c: &Contact| c.uuid.clone();
+    let mut a: Vec<Contact> = all.clone();
+    let mut b: Vec<Contact> = now;
+    a.sort_by_key(key);
+    b.sort_by_key(key);
+    assert_eq!(a, b, "the account is as it was");
+}
