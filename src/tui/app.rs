@@ -105,6 +105,8 @@ pub struct Clocked {
     /// Seconds until the index's next try after a rate limit (counted down
     /// in the status bar).
     retry_in: Option<i64>,
+    /// `u undo` shows at the end of the toast line.
+    undo: bool,
 }
 
 impl Clocked {
@@ -119,6 +121,7 @@ impl Clocked {
                 .map(|s| super::view::status::freshness(model, s)),
             whole: model.list.paging.exhausted,
             retry_in: retry_at(model).map(|t| (t - model.now).num_seconds()),
+            undo: model.undo.offered(model.now).is_some(),
         }
     }
 }
@@ -164,6 +167,9 @@ impl Painter {
         let mut ms = step - now.timestamp_millis().rem_euclid(step);
         for t in &model.status.toasts {
             ms = ms.min((t.until - now).num_milliseconds().max(0) + 1);
+        }
+        if let Some(offer) = model.undo.offer.filter(|o| o.until > now) {
+            ms = ms.min((offer.until - now).num_milliseconds() + 1);
         }
         if retry_at(model).is_some() {
             ms = ms.min(1000 - now.timestamp_subsec_millis() as i64);

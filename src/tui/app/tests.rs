@@ -108,6 +108,44 @@ fn a_toast_ending_draws_and_is_woken_for() {
 }
 
 #[test]
+fn the_end_of_an_undo_offer_is_woken_for_and_drawn() {
+    use crate::tui::model::ToastKind;
+    use crate::tui::msg::WriteKind;
+    let mut m = idle_model();
+    let now = m.now;
+    let fx = update(&mut m, crate::tui::fixtures::key('c'));
+    let Some(crate::tui::effect::Effect::Close { id, uuid }) = fx
+        .into_iter()
+        .find(|e| matches!(e, crate::tui::effect::Effect::Close { .. }))
+    else {
+        panic!("a close")
+    };
+    let mut closed = full_contact(0);
+    closed.closed_at = Some(now);
+    update(
+        &mut m,
+        Msg::WriteDone {
+            id,
+            uuid,
+            kind: WriteKind::Close,
+            result: Ok(closed),
+        },
+    );
+    // Later errors outlive the offer and push its toast out.
+    let later = now + chrono::Duration::seconds(5);
+    update(&mut m, Msg::Tick(later));
+    for text in ["a", "b", "c"] {
+        m.status.push(ToastKind::Error, text, later);
+    }
+    let painter = Painter::default();
+    assert!(painter.sleep_for(&m, later) <= Duration::from_millis(5001));
+    let before = Clocked::of(&m);
+    update(&mut m, Msg::Tick(now + chrono::Duration::seconds(10)));
+    assert!(!m.status.toasts.is_empty(), "the errors still show");
+    assert!(painter.wants_frame(false, &before, &m), "u undo went away");
+}
+
+#[test]
 fn a_sync_report_draws_only_when_it_changes_what_is_shown() {
     use crate::tui::msg::index::IndexMsg;
     let mut m = crate::tui::fixtures::indexed_model(30, 160, 48);
