@@ -8,6 +8,7 @@ pub(crate) mod help;
 pub(crate) mod list;
 pub(crate) mod overlay;
 pub(crate) mod status;
+pub(crate) mod tabs;
 pub(crate) mod thread;
 
 #[cfg(test)]
