@@ -15,6 +15,7 @@ pub(crate) mod fuzzy;
 mod input;
 mod new_contact;
 mod render;
+mod view_form;
 
 #[cfg(test)]
 mod tests;
@@ -28,6 +29,7 @@ pub use contact_forms::{
 pub use field::textarea_key;
 pub use fuzzy::{FuzzyPicker, PickItem, PickOutcome};
 pub use new_contact::{new_contact_body, new_contact_form};
+pub use view_form::{view_filter_form, view_filter_value};
 
 use field::FieldState;
 
@@ -70,6 +72,15 @@ pub enum FieldId {
     Placeholder(u32),
     /// A custom field, by its name.
     Custom(String),
+    /// The view filter form's rules (`f`).
+    ViewState,
+    Waiting,
+    TagsAny,
+    FieldRule,
+    Text,
+    OlderThan,
+    /// The name to save a view under.
+    ViewName,
 }
 
 /// One field of a form.

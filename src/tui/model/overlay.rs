@@ -27,6 +27,8 @@ pub enum Overlay {
 pub enum FormKind {
     Write(WriteKind),
     Filter,
+    /// The current view's filter (`f`).
+    View,
 }
 
 impl std::fmt::Debug for Overlay {

@@ -9,6 +9,7 @@ pub(crate) mod history;
 pub(crate) mod list;
 pub(crate) mod overlay;
 pub(crate) mod status;
+pub(crate) mod tabs;
 pub(crate) mod thread;
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ mod list_walk;
 mod overlays;
 mod thread;
 mod undo;
+mod views;
 
 use crossterm::event::KeyCode;
 
