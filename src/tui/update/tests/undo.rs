@@ -434,3 +434,20 @@ fn u_with_nothing_done_says_so() {
     assert!(press_u(&mut m).is_empty());
     assert_eq!(toast(&m), "nothing to undo");
 }
+
+#[test]
+fn an_undo_that_partly_fails_can_be_finished_from_the_history() {
+    let mut m = model_with(20, 160, 48);
+    bulk(&mut m, Act::Close, &[0, 1, 2], &[]);
+    let fx = update(&mut m, key('u'));
+    let sent = run_to_end(&mut m, fx, &[contact(1).uuid]);
+    assert_eq!(sent.len(), 3);
+    let id = m.undo.entries[0].id;
+    assert_eq!(m.undo.state(id, &m.list), Some(State::Undoable(1)), "one is left");
+    update(&mut m, key('U'));
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let sent = run_to_end(&mut m, fx, &[]);
+    assert_eq!(sent, vec![(contact(1).uuid, Act::Reopen)]);
+    assert_eq!(m.undo.state(id, &m.list), Some(State::Undone));
+    assert!(m.list.contact(&contact(1).uuid).unwrap().is_open());
+}
