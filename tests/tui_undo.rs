@@ -234,3 +234,85 @@ async fn each_action_undone_through_the_tui_restores_the_contact_exactly() {
     b.sort_by_key(key);
     assert_eq!(a, b, "the account is as it was");
 }
+
+/// `get` that tries again after the server's simulated failures.
+async fn get_retrying(client: &Client, uuid: &str) -> Contact {
+    for _ in 0..50 {
+        if let Ok(c) = client.get_contact(&ContactId::from(uuid), false).await {
+            return c;
+        }
+    }
+    panic!("no answer for {uuid} in 50 tries");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_one_request_in_five_failing_undo_still_restores_every_note() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let config = ServerConfig {
+        contacts: 12,
+        fail_rate: 0.2,
+        ..Default::default()
+    };
+    let srv = start(listener, config).await.expect("server starts");
+    let client = Client::new(&srv.base_url, &srv.api_key, Duration::from_secs(10)).unwrap();
+    let mut uuids = Vec::new();
+    let mut before = Vec::new();
+    let all = loop {
+        if let Ok(all) = client.all_contacts(ContactFilter::default()).await {
+            break all;
+        }
+    };
+    for c in all.iter().take(6) {
+        uuids.push(c.uuid.clone());
+        before.push(get_retrying(&client, &c.uuid).await);
+    }
+
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut app = App {
+        m: empty_model(160, 48),
+        rx,
+        runner: Runner::new(client.clone(), tx),
+    };
+    let fx = startup(&mut app.m);
+    for e in fx {
+        app.runner.spawn(e);
+    }
+    app.until("the list", |m| {
+        m.list.store.len() == all.len() && m.list.paging.loading.is_none()
+    })
+    .await;
+
+    // A note on each, saved again from the form after a failure.
+    for (i, uuid) in uuids.iter().enumerate() {
+        app.select(uuid).await;
+        app.send(key('n'));
+        app.type_text(" (undo me)");
+        let mut tries = 0;
+        while app.m.undo.entries.len() == i {
+            tries += 1;
+            assert!(tries < 50, "the note saves in 50 tries");
+            app.send(ctrl('s'));
+            app.until("the save", |m| m.list.pending.is_empty()).await;
+        }
+    }
+    assert_eq!(app.m.undo.entries.len(), uuids.len());
+
+    // Undo each from the history; what failed is sent again with Enter.
+    app.send(key('U'));
+    for row in 0..uuids.len() {
+        if row > 0 {
+            app.send(key('j'));
+        }
+        let id = app.m.undo.entries[row].id;
+        let mut tries = 0;
+        while app.m.undo.state(id, &app.m.list) != Some(State::Undone) {
+            tries += 1;
+            assert!(tries < 50, "the undo goes through in 50 tries");
+            app.send(code(KeyCode::Enter));
+            app.until("the undo", |m| m.bulk.is_none()).await;
+        }
+    }
+    for (uuid, was) in uuids.iter().zip(&before) {
+        assert_eq!(&get_retrying(&client, uuid).await, was, "restored exactly");
+    }
+}
