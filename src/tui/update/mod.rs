@@ -112,7 +112,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             }
         }
     }
-    views::refresh(model);
+    views::refresh(model, &mut fx);
     index::want_previews(model, &mut fx);
     fx
 }
