@@ -7,6 +7,7 @@ pub(crate) mod compose;
 pub mod contact_list;
 pub(crate) mod details;
 pub(crate) mod hints;
+pub mod marks;
 pub(crate) mod overlay;
 pub(crate) mod scroll;
 pub(crate) mod status;
@@ -121,6 +122,8 @@ pub struct Model {
     // Many at once.
     /// The action on many contacts (or its undo) in flight.
     pub bulk: Option<bulk::Run>,
+    /// Marked contacts (`Space`, `V`, `*`), what an action on many takes.
+    pub marks: marks::Marks,
 
     // Bookkeeping.
     /// The debounce id the selection waits on.
@@ -168,6 +171,7 @@ impl Model {
             count: None,
             account: None,
             bulk: None,
+            marks: Default::default(),
             drafts: HashMap::new(),
             saving: HashMap::new(),
             settle: None,

@@ -1,6 +1,7 @@
 //! What covers the panes: help, the palette, a form or a picker.
 
 use crate::tui::form::{Form, FuzzyPicker};
+use crate::tui::model::bulk::{Confirm, ManyForm, Summary};
 use crate::tui::msg::{ReqId, WriteKind};
 
 pub enum Overlay {
@@ -17,12 +18,18 @@ pub enum Overlay {
         saving: Option<ReqId>,
     },
     CustomStatus(FuzzyPicker),
+    /// "Close 120 conversations? y/n" before an action on many.
+    Confirm(Box<Confirm>),
+    /// How an action on many ended, when not all went well.
+    Summary(Summary),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FormKind {
     Write(WriteKind),
     Filter,
+    /// A form whose answer applies to every marked contact.
+    Many(ManyForm),
 }
 
 impl std::fmt::Debug for Overlay {
@@ -32,6 +39,8 @@ impl std::fmt::Debug for Overlay {
             Overlay::Palette(_) => f.write_str("Palette"),
             Overlay::Form { kind, uuid, saving, .. } => write!(f, "Form({kind:?}, {uuid}, saving {saving:?})"),
             Overlay::CustomStatus(_) => f.write_str("CustomStatus"),
+            Overlay::Confirm(c) => write!(f, "Confirm({})", c.question),
+            Overlay::Summary(s) => write!(f, "Summary({})", s.title),
         }
     }
 }
