@@ -104,11 +104,12 @@ fn finish_if_done(model: &mut Model, fx: &mut Vec<Effect>) {
     finished(model, run, fx);
 }
 
-/// The run is over: say what happened. An action on marks unmarks the
-/// contacts it did and keeps the failed (and the never sent) marked, so
-/// `.` takes up just them; an undo leaves the marks alone.
+/// The run is over: say what happened.
 fn finished(model: &mut Model, run: Run, _fx: &mut Vec<Effect>) {
     let now = model.now;
+    // An action on marks unmarks the contacts it did and keeps the failed
+    // (and the never sent) marked, so `.` takes up just them; an undo
+    // leaves the marks alone.
     if run.purpose == Purpose::Act {
         for (job, _) in &run.ok {
             model.marks.remove(&job.uuid);
