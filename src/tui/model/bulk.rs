@@ -120,6 +120,9 @@ pub struct Confirm {
     /// The actions, for `.` to repeat.
     pub actions: Vec<Action>,
     pub jobs: Vec<Job>,
+    /// Marked contacts already as asked (a closed one for a close): they
+    /// are unmarked when the run starts.
+    pub already: Vec<String>,
 }
 
 /// More contacts than this and an action on many asks first.

@@ -171,12 +171,14 @@ fn go(model: &mut Model, actions: Vec<Action>, only: Option<String>, fx: &mut Ve
     };
     let mut jobs = Vec::new();
     let mut contacts = std::collections::HashSet::new();
+    let mut already = Vec::new();
     for a in &actions {
         for r in &rows {
             // Closing a closed conversation (or reopening an open one) is
             // no work: a retry sends only what is left.
             let moot = matches!((a, r.is_open()), (Action::Close, false) | (Action::Reopen, true));
             if moot {
+                already.push(r.uuid.to_string());
                 continue;
             }
             contacts.insert(r.uuid.to_string());
@@ -204,18 +206,31 @@ fn go(model: &mut Model, actions: Vec<Action>, only: Option<String>, fx: &mut Ve
             doing,
             actions,
             jobs,
+            already,
         })));
         return;
     }
-    start(model, actions, &doing, jobs, fx);
+    start(model, actions, &doing, jobs, &already, fx);
 }
 
 /// `y` on the question: the run starts.
 pub(crate) fn confirmed(model: &mut Model, c: Confirm, fx: &mut Vec<Effect>) {
-    start(model, c.actions, &c.doing, c.jobs, fx);
+    start(model, c.actions, &c.doing, c.jobs, &c.already, fx);
 }
 
-fn start(model: &mut Model, actions: Vec<Action>, doing: &str, jobs: Vec<Job>, fx: &mut Vec<Effect>) {
+/// The run starts; marked contacts that are already as asked lose their
+/// mark (there is nothing to retry on them).
+fn start(
+    model: &mut Model,
+    actions: Vec<Action>,
+    doing: &str,
+    jobs: Vec<Job>,
+    already: &[String],
+    fx: &mut Vec<Effect>,
+) {
+    for uuid in already {
+        model.marks.remove(uuid);
+    }
     model.marks.last = actions;
     model.marks.last_doing = doing.to_string();
     super::bulk::start(model, Purpose::Act, doing, jobs, fx);

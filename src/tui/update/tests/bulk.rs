@@ -179,10 +179,9 @@ fn close_on_marks_sends_one_job_per_open_marked_contact_four_at_a_time() {
     sent_sorted.sort();
     assert_eq!(sent_sorted, uuids(open_ones(12)), "each open marked contact once");
     assert!(
-        m.marks.contains(&uuid(4)),
-        "a closed one was not acted on and stays marked"
+        m.marks.is_empty(),
+        "the closed ones (4, 9) needed nothing: unmarked too"
     );
-    assert_eq!(marked(&m), uuids([4, 9]));
     assert!(m.status.current().unwrap().text.contains("closing: 10 done"));
     assert!(open_ones(12).iter().all(|&i| !m.list.get(&uuid(i)).unwrap().is_open()));
 }
@@ -365,4 +364,33 @@ fn an_undo_run_leaves_the_marks_alone() {
     };
     assert!(s.title.starts_with("Undoing: 1 of 2"), "{}", s.title);
     assert!(s.hint.is_none(), "an undo's failures are not marked for `.`");
+}
+
+#[test]
+fn team_on_marks_sets_the_team_by_name() {
+    let mut m = model_with(20, 160, 48);
+    m.known.add_team("team-2", "Sales");
+    mark(&mut m, &[0, 2]);
+    update(&mut m, key('T'));
+    type_text(&mut m, "Sales");
+    let fx = submit(&mut m);
+    let a = applies(&fx);
+    assert_eq!(a.len(), 2);
+    assert!(a.iter().all(|a| a.2 == Bulk::Team("team-2".into())));
+}
+
+#[test]
+fn dot_without_marks_repeats_on_the_selected_contact() {
+    let mut m = model_with(20, 80, 24);
+    let fx = update(&mut m, key('.'));
+    assert!(applies(&fx).is_empty());
+    assert!(m.status.current().unwrap().text.contains("nothing to repeat"));
+    mark(&mut m, &[0]);
+    let fx = update(&mut m, key('c'));
+    run_to_end(&mut m, fx, &[]);
+    update(&mut m, key('j'));
+    let fx = update(&mut m, key('.'));
+    let a = applies(&fx);
+    assert_eq!(a.len(), 1);
+    assert_eq!((a[0].1.clone(), a[0].2.clone()), (uuid(1), Bulk::Close));
 }
