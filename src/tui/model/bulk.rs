@@ -94,10 +94,56 @@ impl Run {
         self.queue.remove(i)
     }
 
+    /// By contact (a tags change is two jobs each): how many went through
+    /// whole, how many had a job fail, how many had one never sent, and how
+    /// many contacts the run was for.
+    pub fn contacts(&self) -> Counts {
+        use std::collections::HashSet;
+        let failed: HashSet<&str> = self.failed.iter().map(|(j, _)| j.uuid.as_str()).collect();
+        let unsent: HashSet<&str> = if self.cancelled {
+            self.queue
+                .iter()
+                .map(|j| j.uuid.as_str())
+                .filter(|u| !failed.contains(u))
+                .collect()
+        } else {
+            HashSet::new()
+        };
+        let ok: HashSet<&str> = self
+            .ok
+            .iter()
+            .map(|(j, _)| j.uuid.as_str())
+            .filter(|u| !failed.contains(u) && !unsent.contains(u))
+            .collect();
+        let all: HashSet<&str> = self
+            .queue
+            .iter()
+            .chain(self.in_flight.values())
+            .chain(self.ok.iter().map(|(j, _)| j))
+            .chain(self.failed.iter().map(|(j, _)| j))
+            .map(|j| j.uuid.as_str())
+            .collect();
+        Counts {
+            ok: ok.len(),
+            failed: failed.len(),
+            not_sent: unsent.len(),
+            of: all.len(),
+        }
+    }
+
     /// Whether a job of `uuid` is out now (its row shows a spinner).
     pub fn sending(&self, uuid: &str) -> bool {
         self.in_flight.values().any(|j| j.uuid == uuid)
     }
+}
+
+/// A run's outcome by contact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    pub ok: usize,
+    pub failed: usize,
+    pub not_sent: usize,
+    pub of: usize,
 }
 
 /// The forms of an action on marks: each ends in an [`Action`] for all.

@@ -7,7 +7,7 @@
 use crate::api::{ApiError, Contact};
 use crate::tui::effect::Effect;
 use crate::tui::index_worker::IndexCmd;
-use crate::tui::model::bulk::{Job, Purpose, Run, Summary};
+use crate::tui::model::bulk::{Counts, Job, Purpose, Run, Summary};
 use crate::tui::model::{Model, Overlay, ToastKind};
 use crate::tui::msg::ReqId;
 
@@ -114,11 +114,14 @@ fn finished(model: &mut Model, run: Run, _fx: &mut Vec<Effect>) {
         for (job, _) in &run.ok {
             model.marks.remove(&job.uuid);
         }
-        for (job, _) in &run.failed {
+        let unsent = run.queue.iter().filter(|_| run.cancelled);
+        for job in run.failed.iter().map(|(j, _)| j).chain(unsent) {
             model.marks.insert(&job.uuid);
         }
     }
-    let (ok, failed, not_sent) = (run.ok.len(), run.failed.len(), run.not_sent());
+    let Counts {
+        ok, failed, not_sent, ..
+    } = run.contacts();
     let mut text = format!("{}: {ok} done", run.doing);
     if failed > 0 {
         text.push_str(&format!(", {failed} failed"));
@@ -139,7 +142,12 @@ fn finished(model: &mut Model, run: Run, _fx: &mut Vec<Effect>) {
 
 /// The overlay's account of a run that did not all go through.
 pub(crate) fn summary(run: &Run) -> Summary {
-    let (ok, failed, not_sent) = (run.ok.len(), run.failed.len(), run.not_sent());
+    let Counts {
+        ok,
+        failed,
+        not_sent,
+        of,
+    } = run.contacts();
     let mut doing = run.doing.clone();
     if let Some(first) = doing.get(..1) {
         doing = first.to_uppercase() + &doing[1..];
@@ -148,10 +156,14 @@ pub(crate) fn summary(run: &Run) -> Summary {
     if not_sent > 0 {
         counts.push_str(&format!(" · {not_sent} never sent"));
     }
+    // A run of two actions (add and remove tags) says which one failed.
     let verbs = run
         .failed
         .iter()
-        .map(|(j, _)| j.action.verb())
+        .map(|(j, _)| j)
+        .chain(run.ok.iter().map(|(j, _)| j))
+        .chain(&run.queue)
+        .map(|j| j.action.verb())
         .collect::<std::collections::HashSet<_>>();
     let failures = run
         .failed
@@ -171,7 +183,7 @@ pub(crate) fn summary(run: &Run) -> Summary {
         _ => None,
     };
     Summary {
-        title: format!("{doing}: {ok} of {}", run.total),
+        title: format!("{doing}: {ok} of {of}"),
         counts,
         failures,
         hint,

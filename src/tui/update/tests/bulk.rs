@@ -394,3 +394,30 @@ fn dot_without_marks_repeats_on_the_selected_contact() {
     assert_eq!(a.len(), 1);
     assert_eq!((a[0].1.clone(), a[0].2.clone()), (uuid(1), Bulk::Close));
 }
+
+#[test]
+fn a_tags_change_counts_contacts_and_names_the_half_that_failed() {
+    let mut m = model_with(20, 160, 48);
+    mark(&mut m, &[0, 1]);
+    update(&mut m, key('t'));
+    type_text(&mut m, "gold");
+    update(&mut m, code(KeyCode::Enter));
+    update(&mut m, code(KeyCode::Tab));
+    type_text(&mut m, "urgent");
+    update(&mut m, code(KeyCode::Enter));
+    let mut out = applies(&submit(&mut m));
+    // Contact 1's removal fails; everything else goes through.
+    while let Some(a) = out.first().cloned() {
+        out.remove(0);
+        let ok = !(a.1 == uuid(1) && matches!(a.2, Bulk::Untag(_)));
+        out.extend(applies(&answer(&mut m, &a, ok)));
+    }
+    let Some(Overlay::Summary(s)) = &m.overlay else {
+        panic!("a summary")
+    };
+    assert!(s.counts.starts_with("1 done · 1 failed"), "{}", s.counts);
+    assert!(s.title.ends_with("1 of 2"), "{}", s.title);
+    assert_eq!(s.failures.len(), 1);
+    assert!(s.failures[0].contains("(untag)"), "{}", s.failures[0]);
+    assert_eq!(marked(&m), uuids([1]));
+}
