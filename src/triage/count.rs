@@ -2,10 +2,10 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{Facts, Sort, View};
+use super::{Sort, Subject, View};
 
 /// How many of `facts` each of `views` holds, in one pass over the facts.
-pub fn count_views(facts: &[Facts], views: &[View], me: Option<&str>, now: DateTime<Utc>) -> Vec<usize> {
+pub fn count_views<S: Subject>(facts: &[S], views: &[View], me: Option<&str>, now: DateTime<Utc>) -> Vec<usize> {
     let mut counts = vec![0usize; views.len()];
     for f in facts {
         for (n, v) in counts.iter_mut().zip(views) {
@@ -19,16 +19,37 @@ pub fn count_views(facts: &[Facts], views: &[View], me: Option<&str>, now: DateT
 
 /// The positions in `facts` of the contacts in `view`, in the view's
 /// order: latest activity first, or the longest wait first.
-pub fn select(facts: &[Facts], view: &View, me: Option<&str>, now: DateTime<Utc>) -> Vec<usize> {
+pub fn select<S: Subject + Keyed>(facts: &[S], view: &View, me: Option<&str>, now: DateTime<Utc>) -> Vec<usize> {
     let mut rows: Vec<usize> = (0..facts.len())
         .filter(|&i| view.filter.matches(&facts[i], me, now))
         .collect();
-    let by_activity = |a: &Facts, b: &Facts| b.last_activity.cmp(&a.last_activity).then_with(|| b.uuid.cmp(&a.uuid));
-    match view.sort {
+    sort_positions(&mut rows, facts, view.sort);
+    rows
+}
+
+/// What orders contacts of equal activity: their uuid.
+pub trait Keyed {
+    fn key(&self) -> &str;
+}
+
+impl Keyed for super::Facts {
+    fn key(&self) -> &str {
+        &self.uuid
+    }
+}
+
+/// Sorts positions in `facts` by `sort`: latest activity first, or the
+/// customer who has waited longest first, then the rest by activity.
+pub fn sort_positions<S: Subject + Keyed>(rows: &mut [usize], facts: &[S], sort: Sort) {
+    let by_activity = |a: &S, b: &S| {
+        b.last_activity()
+            .cmp(&a.last_activity())
+            .then_with(|| b.key().cmp(a.key()))
+    };
+    match sort {
         Sort::Activity => rows.sort_by(|&a, &b| by_activity(&facts[a], &facts[b])),
         Sort::LongestWait => rows.sort_by(|&a, &b| {
             let (fa, fb) = (&facts[a], &facts[b]);
-            // Waiting ones first, the oldest wait first; then the rest.
             match (fa.waiting_since(), fb.waiting_since()) {
                 (Some(x), Some(y)) => x.cmp(&y).then_with(|| by_activity(fa, fb)),
                 (Some(_), None) => std::cmp::Ordering::Less,
@@ -37,7 +58,6 @@ pub fn select(facts: &[Facts], view: &View, me: Option<&str>, now: DateTime<Utc>
             }
         }),
     }
-    rows
 }
 
 /// A count for a tab: `999`, `1.2k`, `12.4k`, `100k`, `1.5M`.

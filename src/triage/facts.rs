@@ -32,6 +32,106 @@ pub struct Facts {
     pub last_at: Option<DateTime<Utc>>,
 }
 
+/// What a view asks of a contact. [`Facts`] owns its answers; the TUI
+/// answers from its compact rows without copying them.
+pub trait Subject {
+    fn closed(&self) -> bool;
+    /// Email of the assigned collaborator (never empty).
+    fn assignee(&self) -> Option<&str>;
+    fn source(&self) -> &str;
+    /// Uuid of the contact's team.
+    fn team(&self) -> Option<&str>;
+    /// Whether the contact has `tag` (any case).
+    fn has_tag(&self, tag: &str) -> bool;
+    /// Whether custom field `name` is `value` (any case; a checkbox field
+    /// when one of its options is the value).
+    fn field_is(&self, name: &str, value: &str) -> bool;
+    /// Whether `needle` is in the name, phone number, tags or note (any
+    /// case).
+    fn has_text(&self, needle: &str) -> bool;
+    fn last_activity(&self) -> Option<DateTime<Utc>>;
+    /// Who wrote the last message, when known and up to date.
+    fn last_who(&self) -> Option<Who>;
+    /// When the last message was written.
+    fn last_at(&self) -> Option<DateTime<Utc>>;
+
+    /// The customer wrote last: an answer is owed.
+    fn is_waiting(&self) -> bool {
+        self.last_who() == Some(Who::Customer)
+    }
+
+    /// Since when the customer has been waiting for an answer: the time of
+    /// their last message, when they wrote last.
+    fn waiting_since(&self) -> Option<DateTime<Utc>> {
+        if self.is_waiting() {
+            self.last_at().or(self.last_activity())
+        } else {
+            None
+        }
+    }
+}
+
+impl Subject for Facts {
+    fn closed(&self) -> bool {
+        self.closed
+    }
+    fn assignee(&self) -> Option<&str> {
+        self.assignee.as_deref()
+    }
+    fn source(&self) -> &str {
+        &self.source
+    }
+    fn team(&self) -> Option<&str> {
+        self.team.as_deref()
+    }
+    fn has_tag(&self, tag: &str) -> bool {
+        self.tags.iter().any(|t| same(t, tag))
+    }
+    fn field_is(&self, name: &str, value: &str) -> bool {
+        field_is(&self.custom_fields, name, value)
+    }
+    fn has_text(&self, needle: &str) -> bool {
+        contains_ci(&self.name, needle)
+            || contains_ci(&self.phone, needle)
+            || self.tags.iter().any(|tag| contains_ci(tag, needle))
+            || self.note.as_deref().is_some_and(|n| contains_ci(n, needle))
+    }
+    fn last_activity(&self) -> Option<DateTime<Utc>> {
+        self.last_activity
+    }
+    fn last_who(&self) -> Option<Who> {
+        self.last_who
+    }
+    fn last_at(&self) -> Option<DateTime<Utc>> {
+        self.last_at
+    }
+}
+
+/// `needle` in `hay`, ignoring case, without allocating for ASCII needles.
+pub fn contains_ci(hay: &str, needle: &str) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    if needle.is_ascii() {
+        let n = needle.as_bytes();
+        return hay.as_bytes().windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
+    }
+    hay.to_lowercase().contains(&needle.to_lowercase())
+}
+
+/// The same word, ignoring case and surrounding spaces.
+pub fn same(a: &str, b: &str) -> bool {
+    a.trim().eq_ignore_ascii_case(b.trim()) || (!a.is_ascii() && a.trim().to_lowercase() == b.trim().to_lowercase())
+}
+
+/// Whether custom field `name` of `fields` is `value` (see [`Subject::field_is`]).
+pub fn field_is(fields: &BTreeMap<String, FieldValue>, name: &str, value: &str) -> bool {
+    fields.iter().filter(|(k, _)| same(k, name)).any(|(_, v)| match v {
+        FieldValue::Text(s) => same(s, value),
+        FieldValue::List(items) => items.iter().any(|i| same(i, value)) || same(&v.display(), value),
+    })
+}
+
 impl Facts {
     /// The facts of `contact`, with its last message from `preview` when
     /// known. A preview fetched before the contact's latest activity is
@@ -55,20 +155,5 @@ impl Facts {
             last_who: preview.and_then(|p| p.who),
             last_at: preview.and_then(|p| p.at),
         }
-    }
-
-    /// Since when the customer has been waiting for an answer: the time of
-    /// their last message, when they wrote last.
-    pub fn waiting_since(&self) -> Option<DateTime<Utc>> {
-        if self.is_waiting() {
-            self.last_at.or(self.last_activity)
-        } else {
-            None
-        }
-    }
-
-    /// The customer wrote last: an answer is owed.
-    pub fn is_waiting(&self) -> bool {
-        self.last_who == Some(Who::Customer)
     }
 }

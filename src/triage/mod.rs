@@ -16,9 +16,9 @@ mod duration;
 mod facts;
 mod view;
 
-pub use count::{abbreviate_count, count_views, select};
+pub use count::{Keyed, abbreviate_count, count_views, select, sort_positions};
 pub use duration::{format_duration, parse_duration};
-pub use facts::Facts;
+pub use facts::{Facts, Subject, contains_ci, field_is, same};
 pub use view::{Assignee, SET_EMAIL, SHORT_MAX, Sort, State, View, ViewFilter, builtin_views, find_view, short_name};
 
 #[cfg(test)]

@@ -5,8 +5,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-use super::Facts;
-use crate::api::FieldValue;
+use super::facts::{Subject, same};
 
 /// Which conversations, by state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -133,82 +132,55 @@ fn older(t: Option<DateTime<Utc>>, d: Duration, now: DateTime<Utc>) -> bool {
     }
 }
 
-/// `needle` in `hay`, ignoring case, without allocating for ASCII needles.
-fn contains_ci(hay: &str, needle: &str) -> bool {
-    if needle.is_empty() {
-        return true;
-    }
-    if needle.is_ascii() {
-        let n = needle.as_bytes();
-        return hay.as_bytes().windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
-    }
-    hay.to_lowercase().contains(&needle.to_lowercase())
-}
-
-fn same(a: &str, b: &str) -> bool {
-    a.trim().eq_ignore_ascii_case(b.trim()) || (!a.is_ascii() && a.trim().to_lowercase() == b.trim().to_lowercase())
-}
-
-fn has_tag(tags: &[String], tag: &str) -> bool {
-    tags.iter().any(|t| same(t, tag))
-}
-
-fn field_is(fields: &std::collections::BTreeMap<String, FieldValue>, name: &str, value: &str) -> bool {
-    fields.iter().filter(|(k, _)| same(k, name)).any(|(_, v)| match v {
-        FieldValue::Text(s) => same(s, value),
-        FieldValue::List(items) => items.iter().any(|i| same(i, value)) || same(&v.display(), value),
-    })
-}
-
 impl ViewFilter {
     /// Whether the contact is in the view for the agent `me` (their
     /// collaborator email) at `now`. Without `me`, an "assigned to me"
     /// rule matches nothing.
-    pub fn matches(&self, f: &Facts, me: Option<&str>, now: DateTime<Utc>) -> bool {
+    pub fn matches<S: Subject + ?Sized>(&self, f: &S, me: Option<&str>, now: DateTime<Utc>) -> bool {
         // The cheap rules that rule out most contacts first.
         self.state_ok(f) && self.waiting_ok(f, now) && self.others_ok(f, me, now)
     }
 
     /// Every rule but `waiting`: the contacts whose last message decides.
-    pub fn matches_but_waiting(&self, f: &Facts, me: Option<&str>, now: DateTime<Utc>) -> bool {
+    pub fn matches_but_waiting<S: Subject + ?Sized>(&self, f: &S, me: Option<&str>, now: DateTime<Utc>) -> bool {
         self.state_ok(f) && self.others_ok(f, me, now)
     }
 
-    fn state_ok(&self, f: &Facts) -> bool {
+    fn state_ok<S: Subject + ?Sized>(&self, f: &S) -> bool {
         match self.state {
-            State::Open => !f.closed,
-            State::Closed => f.closed,
+            State::Open => !f.closed(),
+            State::Closed => f.closed(),
             State::Any => true,
         }
     }
 
-    fn others_ok(&self, f: &Facts, me: Option<&str>, now: DateTime<Utc>) -> bool {
+    fn others_ok<S: Subject + ?Sized>(&self, f: &S, me: Option<&str>, now: DateTime<Utc>) -> bool {
         self.assignee_ok(f, me)
-            && self.source.as_deref().is_none_or(|s| same(&f.source, s))
+            && self.source.as_deref().is_none_or(|s| same(f.source(), s))
             && self
                 .team
                 .as_deref()
-                .is_none_or(|t| f.team.as_deref().is_some_and(|ft| same(ft, t)))
-            && self.tags_all.iter().all(|t| has_tag(&f.tags, t))
-            && (self.tags_any.is_empty() || self.tags_any.iter().any(|t| has_tag(&f.tags, t)))
-            && self.fields.iter().all(|(k, v)| field_is(&f.custom_fields, k, v))
-            && self.older_than.is_none_or(|d| older(f.last_activity, d, now))
-            && self.text.as_deref().is_none_or(|t| text_ok(f, t.trim()))
+                .is_none_or(|t| f.team().is_some_and(|ft| same(ft, t)))
+            && self.tags_all.iter().all(|t| f.has_tag(t))
+            && (self.tags_any.is_empty() || self.tags_any.iter().any(|t| f.has_tag(t)))
+            && self.fields.iter().all(|(k, v)| f.field_is(k, v))
+            && self.older_than.is_none_or(|d| older(f.last_activity(), d, now))
+            && self.text.as_deref().is_none_or(|t| f.has_text(t.trim()))
     }
 
-    fn assignee_ok(&self, f: &Facts, me: Option<&str>) -> bool {
+    fn assignee_ok<S: Subject + ?Sized>(&self, f: &S, me: Option<&str>) -> bool {
         match &self.assignee {
             None => true,
-            Some(Assignee::Nobody) => f.assignee.is_none(),
-            Some(Assignee::Me) => match (me, &f.assignee) {
+            Some(Assignee::Nobody) => f.assignee().is_none(),
+            Some(Assignee::Me) => match (me, f.assignee()) {
                 (Some(me), Some(a)) => same(a, me),
                 _ => false,
             },
-            Some(Assignee::Email(e)) => f.assignee.as_deref().is_some_and(|a| same(a, e)),
+            Some(Assignee::Email(e)) => f.assignee().is_some_and(|a| same(a, e)),
         }
     }
 
-    fn waiting_ok(&self, f: &Facts, now: DateTime<Utc>) -> bool {
+    fn waiting_ok<S: Subject + ?Sized>(&self, f: &S, now: DateTime<Utc>) -> bool {
         match self.waiting {
             None => true,
             Some(d) if d.is_zero() => f.is_waiting(),
@@ -273,13 +245,6 @@ impl ViewFilter {
     pub fn needs_me(&self) -> bool {
         self.assignee == Some(Assignee::Me)
     }
-}
-
-fn text_ok(f: &Facts, t: &str) -> bool {
-    contains_ci(&f.name, t)
-        || contains_ci(&f.phone, t)
-        || f.tags.iter().any(|tag| contains_ci(tag, t))
-        || f.note.as_deref().is_some_and(|n| contains_ci(n, t))
 }
 
 /// A named view: a filter and an order.

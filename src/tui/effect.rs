@@ -90,6 +90,16 @@ pub enum Effect {
     SearchContacts(crate::tui::model::contact_list::SearchJob),
     /// Requests about the account: the catalog and the account overlay.
     Account(account::AccountEffect),
+    /// Writes a view into the config file (off the UI thread).
+    SaveView {
+        path: std::path::PathBuf,
+        view: crate::triage::View,
+    },
+    /// Sends `CountTimeout(id)` after `after`.
+    CountTimeout {
+        id: ReqId,
+        after: Duration,
+    },
     /// Sends `SelectionSettled(id)` after `after`.
     Debounce {
         id: ReqId,
@@ -178,7 +188,11 @@ impl Runner {
         // (a timer or a search is not a request).
         let network = !matches!(
             effect,
-            Effect::Debounce { .. } | Effect::SearchContacts(_) | Effect::Index(_)
+            Effect::Debounce { .. }
+                | Effect::CountTimeout { .. }
+                | Effect::SaveView { .. }
+                | Effect::SearchContacts(_)
+                | Effect::Index(_)
         );
         let foreground = self.index.as_ref().filter(|_| network).map(|l| l.foreground.enter());
         let handle = match effect {
@@ -407,6 +421,18 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
         Effect::Debounce { id, after } => {
             tokio::time::sleep(after).await;
             Msg::SelectionSettled(id)
+        }
+        Effect::SaveView { path, view } => {
+            let name = view.name.clone();
+            let result = tokio::task::spawn_blocking(move || crate::config::save_view(&path, &view))
+                .await
+                .map_err(|e| e.to_string())
+                .and_then(|r| r.map_err(|e| e.to_string()));
+            Msg::ViewSaved { name, result }
+        }
+        Effect::CountTimeout { id, after } => {
+            tokio::time::sleep(after).await;
+            Msg::CountTimeout(id)
         }
         Effect::Compose(e) => super::reply::perform(client, e).await,
         Effect::Thread(e) => Msg::Thread(thread::perform(client, e).await),

@@ -25,6 +25,9 @@ pub enum Action {
     PrevPane,
     Search,
     Filter,
+    ServerFilter,
+    NextView,
+    PrevView,
     ToggleClosed,
     CloseAndNext,
     Edit,
@@ -135,7 +138,16 @@ pub static KEYMAP: &[Binding] = &[
         "Previous pane"
     ),
     bind!(Search, [ch('/')], "/", "search", "Search the whole account"),
-    bind!(Filter, [ch('f')], "f", "filter", "Filter: source, tags, team"),
+    bind!(NextView, [ch(']')], "]", "next-view", "Next view (1…9 jump to one)"),
+    bind!(PrevView, [ch('[')], "[", "previous-view", "Previous view"),
+    bind!(Filter, [ch('f')], "f", "filter", "Filter this view, save it as a view"),
+    bind!(
+        ServerFilter,
+        [ch('F')],
+        "F",
+        "server-filter",
+        "Walk the API filtered: source, tags, team"
+    ),
     bind!(ToggleClosed, [ch('c')], "c", "close", "Close or reopen conversation"),
     bind!(CloseAndNext, [ch('C')], "C", "close-next", "Close, go to next open one"),
     bind!(Edit, [ch('e')], "e", "edit", "Edit name and custom fields"),

@@ -100,6 +100,8 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     };
     let mut model = Model::new(session, user, now);
     model.known = known;
+    model.views = model::views::Views::new(settings.views.clone(), me_email.clone());
+    model.views.config_path = settings.config_path.clone().or_else(crate::config::default_config_path);
     model.availability.email = me_email;
     for w in &settings.warnings {
         model.status.push(ToastKind::Info, w.clone(), now);

@@ -88,6 +88,13 @@ pub enum Msg {
     RefreshDue,
     /// SIGTERM, SIGHUP, or the input stream ended.
     Quit,
+    /// A view was written to the config file (`f`, "Save as").
+    ViewSaved {
+        name: String,
+        result: Result<(), String>,
+    },
+    /// A lone digit waited long enough: it names a view, not a count.
+    CountTimeout(ReqId),
     /// The selection has stayed on one contact long enough to load it.
     SelectionSettled(ReqId),
     ContactsLoaded {

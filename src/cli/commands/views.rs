@@ -53,7 +53,7 @@ pub(crate) async fn load(
                 let known = previews
                     .get(&c.uuid)
                     .is_some_and(|p| p.activity.is_none() || p.activity == c.last_activity());
-                !known && wanting.iter().any(|v| v.filter.matches_but_waiting(f, me, now))
+                !known && wanting.iter().any(|v| v.filter.matches_but_waiting(*f, me, now))
             })
             .map(|(c, _)| (c.uuid.clone(), c.last_activity()))
             .collect();

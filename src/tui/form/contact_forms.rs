@@ -71,7 +71,7 @@ pub(super) fn team_labels(teams: &[(String, String)]) -> Vec<String> {
         .collect()
 }
 
-fn team_label_of(teams: &[(String, String)], uuid: &str) -> Option<String> {
+pub(super) fn team_label_of(teams: &[(String, String)], uuid: &str) -> Option<String> {
     teams
         .iter()
         .position(|(u, _)| u == uuid)

@@ -16,6 +16,7 @@ mod input;
 mod many_forms;
 mod new_contact;
 mod render;
+mod view_form;
 
 #[cfg(test)]
 mod tests;
@@ -30,6 +31,7 @@ pub use field::textarea_key;
 pub use fuzzy::{FuzzyPicker, PickItem, PickOutcome};
 pub use many_forms::{bot_form, bot_value, tags_change_form, tags_change_value};
 pub use new_contact::{new_contact_body, new_contact_form};
+pub use view_form::{view_filter_form, view_filter_value};
 
 use field::FieldState;
 
@@ -74,6 +76,15 @@ pub enum FieldId {
     Placeholder(u32),
     /// A custom field, by its name.
     Custom(String),
+    /// The view filter form's rules (`f`).
+    ViewState,
+    Waiting,
+    TagsAny,
+    FieldRule,
+    Text,
+    OlderThan,
+    /// The name to save a view under.
+    ViewName,
 }
 
 /// One field of a form.

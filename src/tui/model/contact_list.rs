@@ -55,7 +55,7 @@ impl PendingWrites {
 }
 
 /// What the list pane shows: rows are positions in the search results when
-/// a search is active, else in the store.
+/// a search is active, else in the current view's rows, else in the store.
 #[derive(Debug, Clone, Default)]
 pub struct ListView {
     /// Position in the visible rows.
@@ -63,11 +63,20 @@ pub struct ListView {
     /// First visible row.
     pub offset: usize,
     pub search: Option<Search>,
+    /// The current view's rows (store positions, in the view's order);
+    /// `None` when it shows the whole store in its order (All).
+    pub rows: Option<Vec<u32>>,
 }
 
 impl ListView {
-    /// The active search, if the list shows its matches.
+    /// The rows the list shows, when not the whole store: the active
+    /// search's matches, else the current view's rows.
     pub fn matches(&self) -> Option<&[u32]> {
+        self.searched().or(self.rows.as_deref())
+    }
+
+    /// The active search's matches (the whole account, whatever the view).
+    pub fn searched(&self) -> Option<&[u32]> {
         self.search
             .as_ref()
             .filter(|s| s.active())

@@ -13,6 +13,7 @@ pub(crate) mod scroll;
 pub(crate) mod status;
 pub mod sync;
 pub mod thread;
+pub mod views;
 
 use std::collections::HashMap;
 
@@ -93,6 +94,8 @@ pub struct Model {
     pub availability: Availability,
     /// The local index behind the list: freshness and previews.
     pub sync: sync::SyncView,
+    /// The tabs above the list: views of the work and their counts.
+    pub views: views::Views,
 
     // What the account offers.
     /// Fetched once, shared by the composer, forms, details and overlay.
@@ -164,6 +167,7 @@ impl Model {
                 ..Default::default()
             },
             sync: sync::SyncView::default(),
+            views: views::Views::default(),
             catalog: Catalog::default(),
             known: Known::default(),
             status: StatusBar::default(),
@@ -202,13 +206,14 @@ impl Model {
         )
     }
 
-    /// Contact rows that fit in the list pane (header row excluded).
+    /// Contact rows that fit in the list pane (borders, the views' strip
+    /// and the header row excluded).
     pub fn list_height(&self) -> usize {
         let a = self.areas();
         let r = a
             .list
             .unwrap_or(Rect::new(0, 0, self.width, self.height.saturating_sub(4)));
-        r.height.saturating_sub(3) as usize
+        r.height.saturating_sub(4) as usize
     }
 
     /// The thread pane's inner size, for wrapping and scrolling.

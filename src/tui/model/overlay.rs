@@ -30,6 +30,8 @@ pub enum FormKind {
     Filter,
     /// A form whose answer applies to every marked contact.
     Many(ManyForm),
+    /// The current view's filter (`f`).
+    View,
 }
 
 impl std::fmt::Debug for Overlay {

@@ -15,6 +15,8 @@ pub struct SyncView {
     pub status: Option<SyncStatus>,
     /// The last message of each conversation known, by contact uuid.
     pub previews: HashMap<String, Preview>,
+    /// Bumped whenever `previews` changes.
+    pub previews_version: u64,
     /// Previews asked of the worker, with the activity they were asked at:
     /// not asked again until the contact moves.
     pub asked: HashMap<String, Option<DateTime<Utc>>>,

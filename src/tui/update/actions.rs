@@ -121,6 +121,9 @@ pub(crate) fn submit(model: &mut Model, fx: &mut Vec<Effect>) {
             list::set_filter(model, filter, fx);
             return;
         }
+        FormKind::View => {
+            return super::views::submit_filter(model, &form, fx);
+        }
         FormKind::Write(w) => w,
         FormKind::Many(which) => {
             if let Err(msg) = super::many::submit(model, which, &form, fx)
@@ -205,6 +208,9 @@ pub(crate) fn toggle_closed(model: &mut Model, and_next: bool, fx: &mut Vec<Effe
             WriteKind::Reopen
         };
         let closed_at = if c.is_open() { Some(now) } else { None };
+        // If it leaves the view, its row stays (greyed) until the
+        // selection moves: the list does not jump under the cursor.
+        super::views::keep(model, &c.uuid);
         model.list.store.update(&c.uuid, |row| row.closed_at = closed_at);
         if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == c.uuid) {
             full.closed_at = if c.is_open() { Some(now) } else { None };
@@ -286,6 +292,9 @@ pub(crate) fn write_done(
                         contact.custom_fields_metadata = full.custom_fields_metadata.clone();
                     }
                     *full = contact.clone();
+                }
+                if model.list.selected_uuid().as_deref() == Some(contact.uuid.as_str()) {
+                    super::views::keep(model, &contact.uuid);
                 }
                 model.list.store.replace(contact);
             }

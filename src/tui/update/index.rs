@@ -24,6 +24,7 @@ pub(crate) fn on_msg(model: &mut Model, msg: IndexMsg, fx: &mut Vec<Effect>) {
             for (uuid, p) in previews {
                 model.sync.previews.insert(uuid, p);
             }
+            model.sync.previews_version += 1;
         }
         IndexMsg::Status(status) => {
             model.sync.status = Some(status);
@@ -115,6 +116,7 @@ fn changed(model: &mut Model, changes: Changes, fx: &mut Vec<Effect>) {
     for uuid in &changes.removed {
         model.list.store.remove(uuid);
         model.sync.previews.remove(uuid);
+        model.sync.previews_version += 1;
     }
     let list = &mut model.list;
     if let Some(uuid) = &offset_uuid

@@ -16,6 +16,7 @@ mod overlays;
 pub(crate) mod recheck;
 mod search;
 mod thread;
+pub(crate) mod views;
 
 #[cfg(test)]
 mod tests;
@@ -60,6 +61,16 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::RefreshDue => refresh(model, false, &mut fx),
         Msg::Quit => model.quit = true,
+        Msg::CountTimeout(id) => {
+            if let Some((n, at)) = model.views.digit
+                && at == id
+            {
+                model.views.digit = None;
+                model.count = None;
+                views::switch(model, n - 1, &mut fx);
+            }
+        }
+        Msg::ViewSaved { name, result } => views::saved(model, &name, result),
         Msg::SelectionSettled(id) => {
             if model.settle == Some(id) {
                 model.settle = None;
@@ -102,6 +113,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             }
         }
     }
+    views::refresh(model);
     marks::after_update(model);
     index::want_previews(model, &mut fx);
     fx
@@ -142,11 +154,33 @@ fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
         return;
     }
     if let Some(n) = super::keymap::count_digit(&key, model.count) {
+        // A lone 1…9 names a view, unless a motion follows it (`5j`).
+        model.views.digit = match model.count {
+            None if n <= 9 => {
+                let id = model.next_id();
+                fx.push(Effect::CountTimeout {
+                    id,
+                    after: views::DIGIT_WAIT,
+                });
+                Some((n as usize, id))
+            }
+            _ => None,
+        };
         model.count = Some(n);
         return;
     }
+    let action = action_for(&key);
+    if let Some((n, _)) = model.views.digit.take()
+        && !action.is_some_and(|a| a.takes_count())
+    {
+        model.count = None;
+        views::switch(model, n - 1, fx);
+        if key.code == KeyCode::Enter {
+            return;
+        }
+    }
     let count = model.count.take().unwrap_or(1);
-    if let Some(action) = action_for(&key) {
+    if let Some(action) = action {
         let times = if action.takes_count() { count } else { 1 };
         for _ in 0..times {
             run_action(model, action, fx);
@@ -179,7 +213,10 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
             model.focus = Pane::ALL[n];
         }
         Action::Search => list::start_search(model),
-        Action::Filter => actions::open_filter(model),
+        Action::Filter => views::open_filter(model),
+        Action::ServerFilter => actions::open_filter(model),
+        Action::NextView => views::step(model, true, fx),
+        Action::PrevView => views::step(model, false, fx),
         Action::ToggleClosed => actions::toggle_closed(model, false, fx),
         Action::CloseAndNext => actions::toggle_closed(model, true, fx),
         Action::Edit | Action::Tags | Action::Assign | Action::Team | Action::Note | Action::NewContact => {

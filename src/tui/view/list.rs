@@ -104,6 +104,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let w = inner.width as usize;
     let c = cols(w, model.sync.enabled());
     let mut lines = Vec::with_capacity(inner.height as usize);
+    lines.push(super::tabs::strip(&model.views, w, theme));
     let mut header = if c.who {
         format!("     {} ", fit("Name", c.name))
     } else {
@@ -126,7 +127,22 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         header.push_str(&fit("Tags", c.tags));
     }
     lines.push(Line::styled(truncate(&header, w).into_owned(), theme.dim()));
-    let rows = inner.height.saturating_sub(1) as usize;
+    let rows = inner.height.saturating_sub(2) as usize;
+    let searching = list.view.searched().is_some();
+    if let Some(why) = model
+        .views
+        .current()
+        .why_empty(model.views.me.as_deref())
+        .filter(|_| !searching)
+    {
+        for line in wrap_words(&why, w) {
+            lines.push(Line::styled(line, theme.dim()));
+        }
+    } else if list.visible_len() == 0 && !list.store.is_empty() && !searching {
+        let v = model.views.current();
+        let msg = format!("nothing in {}: {}", clean(&v.name), v.filter.describe());
+        lines.push(Line::styled(truncate(&msg, w).into_owned(), theme.dim()));
+    }
     if list.store.is_empty() {
         let msg = match (&list.error, list.paging.loading.is_some()) {
             (Some(e), _) => format!("could not load contacts: {}", clean(e)),
@@ -143,7 +159,8 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     }
     for r in offset..(offset + rows).min(len) {
         let Some(contact) = list.row(r) else { break };
-        lines.push(row(model, contact, r == selected, &c, theme));
+        let greyed = model.views.greyed.contains(&contact.uuid);
+        lines.push(row(model, contact, r == selected, greyed, &c, theme));
     }
     if let Some(s) = &list.view.search
         && s.editing
@@ -157,7 +174,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-fn row(model: &Model, c: &Row, selected: bool, cols: &Cols, theme: &Theme) -> Line<'static> {
+fn row(model: &Model, c: &Row, selected: bool, greyed: bool, cols: &Cols, theme: &Theme) -> Line<'static> {
     let list = &model.list;
     // Selection also shows as `▸`, so it reads without reverse video too.
     let cursor = Span::raw(if selected { "▸" } else { " " });
@@ -237,8 +254,35 @@ fn row(model: &Model, c: &Row, selected: bool, cols: &Cols, theme: &Theme) -> Li
     } else {
         " "
     }));
+    // A row that left the view by the agent's own action, kept until the
+    // selection moves: all of it greyed.
+    if greyed {
+        for s in &mut spans {
+            s.style = theme.dim();
+        }
+    }
     let line = Line::from(spans);
     if selected { line.style(theme.selected()) } else { line }
+}
+
+/// `text` in lines of at most `w` columns, broken between words.
+fn wrap_words(text: &str, w: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let wanted = if line.is_empty() { 0 } else { 1 } + crate::text::width(word);
+        if !line.is_empty() && crate::text::width(&line) + wanted > w {
+            out.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push(line);
+    }
+    out.into_iter().map(|l| truncate(&l, w).into_owned()).collect()
 }
 
 /// Who wrote last: `‹` the customer, `›` an agent or bot, `✎` a note; a

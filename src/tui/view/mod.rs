@@ -9,6 +9,7 @@ pub(crate) mod list;
 mod many;
 pub(crate) mod overlay;
 pub(crate) mod status;
+pub(crate) mod tabs;
 pub(crate) mod thread;
 
 #[cfg(test)]

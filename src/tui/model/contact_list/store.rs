@@ -96,6 +96,8 @@ pub struct Row {
     pub created_at: Option<DateTime<Utc>>,
     pub closed_at: Option<DateTime<Utc>>,
     pub last_message_at: Option<DateTime<Utc>>,
+    /// Uuid of the contact's team (views filter on it).
+    pub team: Option<Arc<str>>,
     /// The `lastMessageAt` the agent has seen.
     pub seen: Option<DateTime<Utc>>,
     extra: Option<Box<str>>,
@@ -103,6 +105,7 @@ pub struct Row {
 
 impl Row {
     fn new(c: Contact, seen: Option<DateTime<Utc>>, strings: &mut Interner) -> Row {
+        let team = c.team_uuid().map(|t| strings.get(t));
         let extra = Extra {
             avatar: c.avatar_url,
             href: c.href,
@@ -130,6 +133,7 @@ impl Row {
             created_at: c.created_at,
             closed_at: c.closed_at,
             last_message_at: c.last_message_at,
+            team,
             seen: seen.or(c.last_message_at),
             extra,
         }
@@ -162,6 +166,12 @@ impl Row {
             custom_fields: x.fields.into_iter().map(|(k, v)| (k, field_from_json(v))).collect(),
             custom_fields_metadata: None,
         }
+    }
+
+    /// The note, decoded from what the list keeps aside.
+    pub fn note(&self) -> Option<String> {
+        let x: Extra = serde_json::from_str(self.extra.as_deref()?).ok()?;
+        x.note
     }
 
     pub fn is_open(&self) -> bool {

@@ -128,7 +128,7 @@ fn filter_change_drops_late_pages_of_the_old_filter() {
         update(&mut m, key('j'));
     }
     let (old_id, old_gen, ..) = (m.list.paging.loading.unwrap(), m.list.paging.generation);
-    update(&mut m, key('f'));
+    update(&mut m, key('F'));
     assert!(matches!(
         m.overlay,
         Some(Overlay::Form {

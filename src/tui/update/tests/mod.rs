@@ -11,6 +11,7 @@ mod list_search;
 mod list_walk;
 mod overlays;
 mod thread;
+mod views;
 
 use crossterm::event::KeyCode;
 

@@ -16,6 +16,7 @@ mod bulk;
 mod index;
 mod styles;
 mod thread;
+mod views;
 
 /// A model with contacts, the first one's thread, details and bot loaded.
 pub(super) fn rich(w: u16, h: u16) -> Model {

@@ -1,0 +1,342 @@
+//! The tabs: switching views, keeping each view's place, and recomputing
+//! the current view's rows and every view's count when what they depend on
+//! changes (the store, the last messages, the clock for timed rules).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use crate::triage::{Keyed, Sort, Subject};
+use crate::tui::effect::Effect;
+use crate::tui::model::Model;
+use crate::tui::model::views::{Basis, Count, Place, RowFacts};
+
+use super::selection_changed;
+
+/// How long a lone digit waits for a motion before it switches views.
+pub(crate) const DIGIT_WAIT: std::time::Duration = std::time::Duration::from_millis(350);
+
+/// What the rows and counts depend on, now.
+fn basis(model: &Model) -> Basis {
+    let timed = model
+        .views
+        .all
+        .iter()
+        .any(|v| v.filter.older_than.is_some() || v.filter.waiting.is_some_and(|w| !w.is_zero()));
+    Basis {
+        store: model.list.store.version(),
+        previews: model.sync.previews_version ^ (model.sync.previews.len() as u64).rotate_left(32),
+        views: model.views.generation,
+        minute: if timed { model.now.timestamp() / 60 } else { 0 },
+        complete: complete(model),
+    }
+}
+
+/// True when the list holds every contact of the account: a whole walk of
+/// the index has finished, or (without an index) the API walk reached its
+/// end unfiltered.
+fn complete(model: &Model) -> bool {
+    if model.sync.enabled() {
+        model.sync.complete()
+    } else {
+        model.list.paging.exhausted && model.list.filter.is_empty()
+    }
+}
+
+/// Recomputes the current view's rows and the counts when something they
+/// depend on changed; the selection stays on its contact.
+pub(crate) fn refresh(model: &mut Model) {
+    // A kept row goes once the selection has moved off where it was kept.
+    if model.views.keep_anchor.is_some() && model.views.keep_anchor != model.list.selected_uuid() {
+        model.views.keep.clear();
+        model.views.keep_anchor = None;
+        model.views.generation += 1;
+    }
+    let now_basis = basis(model);
+    if model.views.basis == Some(now_basis) {
+        return;
+    }
+    model.views.basis = Some(now_basis);
+    recompute(model, now_basis.complete);
+}
+
+/// Forces a recompute on the next refresh.
+pub(crate) fn invalidate(model: &mut Model) {
+    model.views.generation += 1;
+}
+
+fn recompute(model: &mut Model, complete: bool) {
+    let searching = model.list.view.searched().is_some();
+    let selected = (!searching).then(|| model.list.selected_uuid()).flatten();
+    let on_screen = model.list.view.selected.saturating_sub(model.list.view.offset);
+    let views = &model.views;
+    let me = views.me.as_deref();
+    let now = model.now;
+    let previews = &model.sync.previews;
+    let current = views.current.min(views.all.len().saturating_sub(1));
+    let everything = views.shows_everything();
+    let mut counts = vec![0usize; views.all.len()];
+    let mut unsure = vec![false; views.all.len()];
+    let mut rows: Vec<u32> = Vec::new();
+    let mut greyed: HashSet<Arc<str>> = HashSet::new();
+    for (i, row) in model.list.store.iter().enumerate() {
+        let f = RowFacts::new(row, previews);
+        for (k, v) in views.all.iter().enumerate() {
+            let m = v.filter.matches(&f, me, now);
+            if m {
+                counts[k] += 1;
+            } else if v.filter.needs_last_message()
+                && !unsure[k]
+                && !f.closed()
+                && f.last_who().is_none()
+                && v.filter.matches_but_waiting(&f, me, now)
+            {
+                // Who wrote last is not known yet: it may belong.
+                unsure[k] = true;
+            }
+            if k == current && !everything {
+                if m {
+                    rows.push(i as u32);
+                } else if views.keep.contains(&row.uuid) {
+                    rows.push(i as u32);
+                    greyed.insert(row.uuid.clone());
+                }
+            }
+        }
+    }
+    let sort = views.current().sort;
+    if !everything && sort != Sort::Activity {
+        let store = &model.list.store;
+        let facts: Vec<RowFacts> = rows
+            .iter()
+            .filter_map(|&i| store.get(i as usize))
+            .map(|r| RowFacts::new(r, previews))
+            .collect();
+        let mut order: Vec<usize> = (0..facts.len()).collect();
+        crate::triage::sort_positions(&mut order, &facts, sort);
+        let sorted: Vec<u32> = order.iter().map(|&p| rows[p]).collect();
+        debug_assert!(facts.iter().all(|f| !f.key().is_empty()));
+        rows = sorted;
+    }
+    model.views.counts = counts
+        .into_iter()
+        .zip(unsure)
+        .map(|(n, u)| Count {
+            n,
+            at_least: !complete || u,
+        })
+        .collect();
+    model.views.greyed = greyed;
+    model.list.view.rows = (!everything).then_some(rows);
+    if searching {
+        return;
+    }
+    // The selection stays on its contact, at the same height on screen; a
+    // contact that left the view leaves the selection where it was.
+    if let Some(row) = selected.as_deref().and_then(|u| model.list.row_of(u)) {
+        model.list.view.selected = row;
+        model.list.view.offset = row.saturating_sub(on_screen);
+    }
+    let h = model.list_height();
+    model.list.clamp(h);
+}
+
+/// Shows view `i`: its rows at once, where its selection last stood.
+pub(crate) fn switch(model: &mut Model, i: usize, fx: &mut Vec<Effect>) {
+    let now = model.now;
+    if i >= model.views.all.len() {
+        let n = model.views.all.len();
+        return model
+            .status
+            .push(crate::tui::model::ToastKind::Info, format!("there are {n} views"), now);
+    }
+    if i == model.views.current && model.list.view.searched().is_none() {
+        return;
+    }
+    if let Some(s) = model.list.view.search.take() {
+        s.latest.store(u64::MAX, std::sync::atomic::Ordering::Relaxed);
+    }
+    let from = model.views.current;
+    let place = Place {
+        uuid: model.list.selected_uuid(),
+        selected: model.list.view.selected,
+        offset: model.list.view.offset,
+    };
+    if let Some(p) = model.views.places.get_mut(from) {
+        *p = place;
+    }
+    model.views.current = i;
+    model.views.keep.clear();
+    model.views.keep_anchor = None;
+    let to = model.views.places.get(i).cloned().unwrap_or_default();
+    // Rows first, with the selection where it stood in that view.
+    model.list.view.selected = to.selected;
+    model.list.view.offset = to.offset;
+    model.views.generation += 1;
+    let b = basis(model);
+    model.views.basis = Some(b);
+    recompute_rows_for_switch(model, b.complete, &to);
+    if let Some(why) = model.views.current().why_empty(model.views.me.as_deref()) {
+        model.status.push(crate::tui::model::ToastKind::Info, why, now);
+    }
+    selection_changed(model, fx);
+}
+
+fn recompute_rows_for_switch(model: &mut Model, complete: bool, to: &Place) {
+    recompute(model, complete);
+    if let Some(row) = to.uuid.as_deref().and_then(|u| model.list.row_of(u)) {
+        let on_screen = to.selected.saturating_sub(to.offset);
+        model.list.view.selected = row;
+        model.list.view.offset = row.saturating_sub(on_screen);
+    } else {
+        model.list.view.selected = to.selected;
+        model.list.view.offset = to.offset;
+    }
+    let h = model.list_height();
+    model.list.clamp(h);
+}
+
+/// `]` and `[`: the next or previous view, round.
+pub(crate) fn step(model: &mut Model, forward: bool, fx: &mut Vec<Effect>) {
+    let n = model.views.all.len();
+    if n == 0 {
+        return;
+    }
+    let i = if forward {
+        (model.views.current + 1) % n
+    } else {
+        (model.views.current + n - 1) % n
+    };
+    switch(model, i, fx);
+}
+
+/// The agent's own write on `uuid`: if it takes the contact out of the
+/// view, its row stays (greyed) until the selection moves.
+pub(crate) fn keep(model: &mut Model, uuid: &str) {
+    let Some(row) = model.list.store.by_id(uuid) else {
+        return;
+    };
+    let id = row.uuid.clone();
+    model.views.keep.insert(id);
+    if model.views.keep_anchor.is_none() {
+        model.views.keep_anchor = model.list.selected_uuid();
+    }
+    model.views.generation += 1;
+}
+
+/// `f`: the current view's filter as a form.
+pub(crate) fn open_filter(model: &mut Model) {
+    let k = &model.known;
+    let form =
+        crate::tui::form::view_filter_form(model.views.current(), &k.sources, &k.tags, &k.collaborators, &k.teams);
+    model.overlay = Some(crate::tui::model::Overlay::Form {
+        kind: crate::tui::model::FormKind::View,
+        uuid: String::new(),
+        form,
+        saving: None,
+    });
+}
+
+/// The filter form was submitted: the current view shows the new filter
+/// for this session; with a name, it is also saved as a view of the config
+/// file and shown as its tab.
+pub(crate) fn submit_filter(model: &mut Model, form: &crate::tui::form::Form, fx: &mut Vec<Effect>) {
+    use crate::tui::model::{Overlay, ToastKind};
+    let now = model.now;
+    let (filter, name) = match crate::tui::form::view_filter_value(form, &model.known.teams) {
+        Ok(v) => v,
+        Err(e) => {
+            if let Some(Overlay::Form { form, .. }) = model.overlay.as_mut() {
+                form.set_error(e);
+            }
+            return;
+        }
+    };
+    let Some(name) = name else {
+        model.overlay = None;
+        let i = model.views.current;
+        let view = &mut model.views.all[i];
+        let waiting_changed = view.filter.waiting.is_some() != filter.waiting.is_some();
+        view.filter = filter;
+        if waiting_changed {
+            view.sort = crate::triage::View::new(&view.name, view.filter.clone()).sort;
+        }
+        invalidate(model);
+        return model.status.push(
+            ToastKind::Info,
+            format!(
+                "{}: {}",
+                model.views.current().name,
+                model.views.current().filter.describe()
+            ),
+            now,
+        );
+    };
+    if let Some(b) = crate::triage::builtin_views().iter().find(|b| b.is_named(&name)) {
+        if let Some(Overlay::Form { form, .. }) = model.overlay.as_mut() {
+            form.set_error(format!("{} is a built-in view: save under another name", b.name));
+        }
+        return;
+    }
+    let Some(path) = model.views.config_path.clone() else {
+        if let Some(Overlay::Form { form, .. }) = model.overlay.as_mut() {
+            form.set_error("there is no config file to save into: set FRONTDESK_CONFIG or --config");
+        }
+        return;
+    };
+    model.overlay = None;
+    let view = crate::triage::View::new(&name, filter);
+    // The edited view goes back to what it was; the new one takes its tab.
+    let from = model.views.current;
+    if let Some(s) = model.views.saved.get(from).cloned() {
+        model.views.all[from] = s;
+    }
+    let i = match model.views.all.iter().position(|v| v.is_named(&name)) {
+        Some(i) => {
+            model.views.all[i] = view.clone();
+            i
+        }
+        None => {
+            model.views.all.push(view.clone());
+            model.views.saved.push(view.clone());
+            model.views.places.push(Place::default());
+            model.views.counts.push(Count::default());
+            model.views.all.len() - 1
+        }
+    };
+    invalidate(model);
+    switch(model, i, fx);
+    model.status.push(
+        ToastKind::Info,
+        format!("saving the view {}…", crate::tui::view::clean(&name)),
+        now,
+    );
+    fx.push(Effect::SaveView { path, view });
+}
+
+/// The config file took the view (or did not: the view stays for the
+/// session, and the toast says why).
+pub(crate) fn saved(model: &mut Model, name: &str, result: Result<(), String>) {
+    use crate::tui::model::ToastKind;
+    let now = model.now;
+    let shown = crate::tui::view::clean(name);
+    match result {
+        Ok(()) => {
+            if let Some(i) = model.views.all.iter().position(|v| v.is_named(name))
+                && let Some(s) = model.views.saved.get_mut(i)
+            {
+                *s = model.views.all[i].clone();
+            }
+            model
+                .status
+                .push(ToastKind::Success, format!("view {shown} saved"), now);
+        }
+        Err(e) => model.status.push(
+            ToastKind::Error,
+            format!(
+                "could not save the view {shown}: {} (it stays for this session)",
+                crate::tui::text::sanitize_line(&e)
+            ),
+            now,
+        ),
+    }
+}
