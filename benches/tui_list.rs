@@ -73,6 +73,79 @@ fn search(c: &mut Criterion) {
     });
 }
 
+/// 100,000 contacts behind a complete index, every last message known
+/// (a third of them the customer's), on the Open view.
+fn triaged() -> Model {
+    use frontdesk::index::{Preview, Who};
+    use frontdesk::tui::model::views::Views;
+    let mut m = loaded(100_000);
+    m.sync.status = Some(frontdesk::tui::msg::index::SyncStatus {
+        complete: true,
+        ..Default::default()
+    });
+    let previews = contacts(0..100_000)
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let who = [Who::Customer, Who::Agent, Who::Note][i % 3];
+            let p = Preview {
+                who: Some(who),
+                text: "where is my order?".into(),
+                at: c.last_message_at,
+                activity: c.last_activity(),
+            };
+            (c.uuid, p)
+        })
+        .collect();
+    update(
+        &mut m,
+        Msg::Index(frontdesk::tui::msg::index::IndexMsg::Previews(previews)),
+    );
+    m.views = Views::new(Vec::new(), Some("agent@example.test".into()));
+    m.views.current = m.views.all.iter().position(|v| v.name == "Open").expect("Open");
+    update(&mut m, Msg::Tick(chrono::Utc::now()));
+    m
+}
+
+/// Issue 9's target: switching views and recounting at 100,000 contacts
+/// under 16 ms.
+fn views(c: &mut Criterion) {
+    let theme = Theme::plain();
+    let mut m = triaged();
+    let mut terminal = Terminal::new(TestBackend::new(160, 48)).expect("test backend");
+    let mut forward = true;
+    // Open ⇄ Waiting (the longest wait first: a sort) with a frame.
+    c.bench_function("view_switch_and_frame_100000", |b| {
+        b.iter(|| {
+            let fx = update(&mut m, key(if forward { '[' } else { ']' }));
+            forward = !forward;
+            terminal.draw(|f| view(black_box(&m), f, &theme)).expect("draw");
+            fx
+        })
+    });
+    // Another agent closes or reopens one conversation: every count and
+    // the view's rows again.
+    let uuid = m.list.store.get(500).expect("row").uuid.to_string();
+    let mut closed = false;
+    c.bench_function("view_recount_after_a_change_100000", |b| {
+        b.iter(|| {
+            closed = !closed;
+            let at = closed.then(chrono::Utc::now);
+            m.list.store.update(&uuid, |r| r.closed_at = at);
+            update(&mut m, Msg::Tick(chrono::Utc::now()))
+        })
+    });
+    let mut up = true;
+    c.bench_function("key_k_update_and_frame_in_a_view_100000", |b| {
+        b.iter(|| {
+            let fx = update(&mut m, key(if up { 'k' } else { 'j' }));
+            up = !up;
+            terminal.draw(|f| view(black_box(&m), f, &theme)).expect("draw");
+            fx
+        })
+    });
+}
+
 fn pages(c: &mut Criterion) {
     for n in [100, 100_000] {
         let mut m = loaded(n);
@@ -93,6 +166,6 @@ fn pages(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500)).sample_size(20);
-    targets = keys, search, pages
+    targets = keys, search, pages, views
 }
 criterion_main!(benches);

@@ -183,7 +183,9 @@ pub async fn run_loop(
 ) -> std::io::Result<()> {
     perform(guard, runner, initial)?;
     let mut painter = Painter::default();
-    let mut title: Option<(u64, String)> = None;
+    // The title and what it was computed from (store, seen, Waiting).
+    type TitleBasis = (u64, u64, Option<usize>);
+    let mut title: Option<(TitleBasis, String)> = None;
     guard.terminal.draw(|f| view(model, f, &theme))?;
     painter.animating = take_spun();
     loop {
@@ -215,7 +217,11 @@ pub async fn run_loop(
             guard.terminal.draw(|f| view(model, f, &theme))?;
             painter.animating = take_spun();
             // Counting the waiting rows is O(loaded): only when they changed.
-            let version = model.list.store.version();
+            let version = (
+                model.list.store.version(),
+                model.list.store.seen_version(),
+                super::title::waiting_view(model),
+            );
             if title.as_ref().is_none_or(|(v, _)| *v != version) {
                 title = Some((version, super::title::text(model)));
             }

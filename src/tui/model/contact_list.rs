@@ -16,7 +16,7 @@ use chrono::{DateTime, Utc};
 
 pub use paging::{PAGE_ROWS, Paging, TopUp};
 pub use search::{Search, SearchDone, SearchJob};
-pub use store::{ContactStore, Haystacks, Row, Upserted};
+pub use store::{ContactStore, Haystacks, LastMessage, Row, Upserted};
 
 use crate::api::{Contact, ContactFilter};
 use crate::tui::model::scroll::Scroll;
@@ -151,12 +151,12 @@ impl ContactList {
 
     /// The agent has read `uuid`'s conversation up to its last message.
     pub fn mark_seen(&mut self, uuid: &str) {
-        self.store.update(uuid, |r| r.seen = r.last_message_at.or(r.seen));
+        self.store.set_seen(uuid, |r| r.last_message_at.or(r.seen));
     }
 
     /// Seen state as of `at` (tests and fixtures).
     pub fn set_seen(&mut self, uuid: &str, at: DateTime<Utc>) {
-        self.store.update(uuid, |r| r.seen = Some(at));
+        self.store.set_seen(uuid, |_| Some(at));
     }
 
     /// Keeps `selected` in range and on screen for a window of `height` rows

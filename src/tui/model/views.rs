@@ -4,14 +4,14 @@
 //! store, recomputed whenever the store, the last messages or the clock
 //! change what a view holds (`update/views.rs`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
-use crate::index::{Preview, Who};
+use crate::index::Who;
 use crate::triage::{Keyed, Subject, View, builtin_views, contains_ci, field_is, same};
-use crate::tui::model::contact_list::Row;
+use crate::tui::model::contact_list::{LastMessage, Row};
 
 /// A view's count: exact, or "at least" while the account is not all known
 /// (a walk still running, or last messages not yet fetched).
@@ -139,19 +139,19 @@ impl Views {
 /// only for a view that asks for them.
 pub struct RowFacts<'a> {
     pub row: &'a Row,
-    previews: &'a HashMap<String, Preview>,
 }
 
 impl<'a> RowFacts<'a> {
-    pub fn new(row: &'a Row, previews: &'a HashMap<String, Preview>) -> RowFacts<'a> {
-        RowFacts { row, previews }
+    pub fn new(row: &'a Row) -> RowFacts<'a> {
+        RowFacts { row }
     }
 
     /// The row's last message, when it is up to date with the row.
-    fn preview(&self) -> Option<&'a Preview> {
+    fn preview(&self) -> Option<&'a LastMessage> {
         let activity = self.row.last_activity();
-        self.previews
-            .get(&*self.row.uuid)
+        self.row
+            .last
+            .as_ref()
             .filter(|p| p.activity.is_none() || p.activity == activity)
     }
 }

@@ -22,6 +22,7 @@ pub(crate) fn on_msg(model: &mut Model, msg: IndexMsg, fx: &mut Vec<Effect>) {
         IndexMsg::Changed(changes) => changed(model, changes, fx),
         IndexMsg::Previews(previews) => {
             for (uuid, p) in previews {
+                model.list.store.set_last(&uuid, (&p).into());
                 model.sync.previews.insert(uuid, p);
             }
             model.sync.previews_version += 1;
@@ -60,7 +61,9 @@ fn loaded(model: &mut Model, generation: u64, contacts: Vec<crate::api::Contact>
     let selected = model.list.selected_uuid();
     for c in contacts {
         model.known.learn(&c);
+        let uuid = c.uuid.clone();
         model.list.store.push(c);
+        with_last(model, &uuid);
     }
     if done {
         model.sync.loading = None;
@@ -76,6 +79,13 @@ fn loaded(model: &mut Model, generation: u64, contacts: Vec<crate::api::Contact>
     model.list.clamp(h);
     if selected.is_none() && model.thread.contact.is_none() {
         load_selected(model, fx);
+    }
+}
+
+/// A row (new, or new again) gets its last message when the index has it.
+pub(crate) fn with_last(model: &mut Model, uuid: &str) {
+    if let Some(p) = model.sync.previews.get(uuid) {
+        model.list.store.set_last(uuid, p.into());
     }
 }
 
@@ -111,7 +121,9 @@ fn changed(model: &mut Model, changes: Changes, fx: &mut Vec<Effect>) {
             rang = true;
             open_moved |= model.thread.contact.as_deref() == Some(c.uuid.as_str());
         }
+        let uuid = c.uuid.clone();
         model.list.store.upsert_sorted(c);
+        with_last(model, &uuid);
     }
     for uuid in &changes.removed {
         model.list.store.remove(uuid);

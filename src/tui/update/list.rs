@@ -127,6 +127,13 @@ pub(crate) fn contacts_loaded(
     for c in &page.items {
         model.known.learn(c);
     }
+    // Under a filter the rows come from the API: the index still knows
+    // their last messages.
+    let arrived: Vec<String> = if model.sync.previews.is_empty() {
+        Vec::new()
+    } else {
+        page.items.iter().map(|c| c.uuid.clone()).collect()
+    };
     let had_selection = model.list.selected_uuid();
     let mut stop = None;
     match fetch {
@@ -138,6 +145,9 @@ pub(crate) fn contacts_loaded(
                 fx.push(Effect::Bell);
             }
         }
+    }
+    for uuid in &arrived {
+        super::index::with_last(model, uuid);
     }
     recompute_search(model, fx);
     let list = &mut model.list;

@@ -113,7 +113,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             }
         }
     }
-    views::refresh(model);
+    views::refresh(model, &mut fx);
     marks::after_update(model);
     index::want_previews(model, &mut fx);
     fx

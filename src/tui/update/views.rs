@@ -44,7 +44,7 @@ fn complete(model: &Model) -> bool {
 
 /// Recomputes the current view's rows and the counts when something they
 /// depend on changed; the selection stays on its contact.
-pub(crate) fn refresh(model: &mut Model) {
+pub(crate) fn refresh(model: &mut Model, fx: &mut Vec<Effect>) {
     // A kept row goes once the selection has moved off where it was kept.
     if model.views.keep_anchor.is_some() && model.views.keep_anchor != model.list.selected_uuid() {
         model.views.keep.clear();
@@ -56,7 +56,18 @@ pub(crate) fn refresh(model: &mut Model) {
         return;
     }
     model.views.basis = Some(now_basis);
+    let before = model.list.selected_uuid();
     recompute(model, now_basis.complete);
+    // The rows changed under the selection (the first rows arrived, the
+    // selected contact left the view): load what is selected now.
+    if model.list.selected_uuid() != before {
+        if before.is_none() && model.thread.contact.is_none() {
+            // The first rows: open the first contact at once.
+            super::load_selected(model, fx);
+        } else {
+            selection_changed(model, fx);
+        }
+    }
 }
 
 /// Forces a recompute on the next refresh.
@@ -71,7 +82,6 @@ fn recompute(model: &mut Model, complete: bool) {
     let views = &model.views;
     let me = views.me.as_deref();
     let now = model.now;
-    let previews = &model.sync.previews;
     let current = views.current.min(views.all.len().saturating_sub(1));
     let everything = views.shows_everything();
     let mut counts = vec![0usize; views.all.len()];
@@ -79,7 +89,7 @@ fn recompute(model: &mut Model, complete: bool) {
     let mut rows: Vec<u32> = Vec::new();
     let mut greyed: HashSet<Arc<str>> = HashSet::new();
     for (i, row) in model.list.store.iter().enumerate() {
-        let f = RowFacts::new(row, previews);
+        let f = RowFacts::new(row);
         for (k, v) in views.all.iter().enumerate() {
             let m = v.filter.matches(&f, me, now);
             if m {
@@ -109,7 +119,7 @@ fn recompute(model: &mut Model, complete: bool) {
         let facts: Vec<RowFacts> = rows
             .iter()
             .filter_map(|&i| store.get(i as usize))
-            .map(|r| RowFacts::new(r, previews))
+            .map(RowFacts::new)
             .collect();
         let mut order: Vec<usize> = (0..facts.len()).collect();
         crate::triage::sort_positions(&mut order, &facts, sort);
