@@ -189,7 +189,9 @@ pub async fn run_loop(
 ) -> std::io::Result<()> {
     perform(guard, runner, initial)?;
     let mut painter = Painter::default();
-    let mut title: Option<((u64, u64, Option<usize>), String)> = None;
+    // The title and what it was computed from (store, seen, Waiting).
+    type TitleBasis = (u64, u64, Option<usize>);
+    let mut title: Option<(TitleBasis, String)> = None;
     guard.terminal.draw(|f| view(model, f, &theme))?;
     painter.animating = take_spun();
     loop {

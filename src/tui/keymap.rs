@@ -52,6 +52,10 @@ pub enum Action {
     MessageInfo,
     Undo,
     History,
+    Mark,
+    MarkRange,
+    MarkAll,
+    Repeat,
 }
 
 /// A key as the table writes it: a code plus whether Ctrl is held.
@@ -154,6 +158,10 @@ pub static KEYMAP: &[Binding] = &[
     bind!(Team, [ch('T')], "T", "team", "Set the team"),
     bind!(Note, [ch('n')], "n", "note", "Edit the note"),
     bind!(Bot, [ch('b')], "b", "bot", "Start or stop the bot"),
+    bind!(Mark, [ch(' ')], "Space", "mark", "Mark or unmark, go to next"),
+    bind!(MarkRange, [ch('V')], "V", "mark-range", "Mark a range: V, move, V"),
+    bind!(MarkAll, [ch('*')], "*", "mark-all", "Mark all in view (again: none)"),
+    bind!(Repeat, [ch('.')], ".", "repeat", "Repeat last action on the marks"),
     bind!(Reply, [ch('R')], "R", "reply", "Reply to the customer"),
     bind!(NewContact, [ch('N')], "N", "new-contact", "Create a contact"),
     bind!(Availability, [ch('v')], "v", "availability", "Toggle my availability"),
@@ -166,7 +174,13 @@ pub static KEYMAP: &[Binding] = &[
     bind!(Palette, [ch(':'), ctrl('k')], ": C-k", "palette", "Command palette"),
     bind!(Account, [ch('A')], "A", "account", "Templates, channels, teams, log"),
     bind!(Redraw, [ctrl('l')], "C-l", "redraw", "Redraw the screen"),
-    bind!(Cancel, [code(KeyCode::Esc)], "Esc", "cancel", "Cancel / clear search"),
+    bind!(
+        Cancel,
+        [code(KeyCode::Esc)],
+        "Esc",
+        "cancel",
+        "Stop a run / clear marks, search"
+    ),
     bind!(Quit, [ch('q'), ctrl('c')], "q C-c", "quit", "Quit"),
     bind!(
         DeleteMessage,

@@ -13,6 +13,7 @@ mod contact_forms;
 mod field;
 pub(crate) mod fuzzy;
 mod input;
+mod many_forms;
 mod new_contact;
 mod render;
 mod view_form;
@@ -28,6 +29,7 @@ pub use contact_forms::{
 };
 pub use field::textarea_key;
 pub use fuzzy::{FuzzyPicker, PickItem, PickOutcome};
+pub use many_forms::{bot_form, bot_value, tags_change_form, tags_change_value};
 pub use new_contact::{new_contact_body, new_contact_form};
 pub use view_form::{view_filter_form, view_filter_value};
 
@@ -57,6 +59,8 @@ pub enum FieldId {
     Identifier,
     Source,
     Tags,
+    /// Tags to remove from many contacts.
+    RemoveTags,
     AssignedUser,
     Team,
     Channel,

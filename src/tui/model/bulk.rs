@@ -82,11 +82,123 @@ impl Run {
         if self.cancelled { self.queue.len() } else { 0 }
     }
 
-    /// The next job to send, while fewer than [`IN_FLIGHT`] are out.
+    /// The next job to send, while fewer than [`IN_FLIGHT`] are out. A
+    /// contact has one request out at a time (a tags change that adds and
+    /// removes is two jobs, each reading the tags the other wrote).
     pub fn next_job(&mut self) -> Option<Job> {
         if self.cancelled || self.in_flight.len() >= IN_FLIGHT {
             return None;
         }
-        self.queue.pop_front()
+        let busy = |j: &Job| self.in_flight.values().any(|f| f.uuid == j.uuid);
+        let i = self.queue.iter().position(|j| !busy(j))?;
+        self.queue.remove(i)
+    }
+
+    /// By contact (a tags change is two jobs each): how many went through
+    /// whole, how many had a job fail, how many had one never sent, and how
+    /// many contacts the run was for.
+    pub fn contacts(&self) -> Counts {
+        use std::collections::HashSet;
+        let failed: HashSet<&str> = self.failed.iter().map(|(j, _)| j.uuid.as_str()).collect();
+        let unsent: HashSet<&str> = if self.cancelled {
+            self.queue
+                .iter()
+                .map(|j| j.uuid.as_str())
+                .filter(|u| !failed.contains(u))
+                .collect()
+        } else {
+            HashSet::new()
+        };
+        let ok: HashSet<&str> = self
+            .ok
+            .iter()
+            .map(|(j, _)| j.uuid.as_str())
+            .filter(|u| !failed.contains(u) && !unsent.contains(u))
+            .collect();
+        let all: HashSet<&str> = self
+            .queue
+            .iter()
+            .chain(self.in_flight.values())
+            .chain(self.ok.iter().map(|(j, _)| j))
+            .chain(self.failed.iter().map(|(j, _)| j))
+            .map(|j| j.uuid.as_str())
+            .collect();
+        Counts {
+            ok: ok.len(),
+            failed: failed.len(),
+            not_sent: unsent.len(),
+            of: all.len(),
+        }
+    }
+
+    /// Whether a job of `uuid` is out now (its row shows a spinner).
+    pub fn sending(&self, uuid: &str) -> bool {
+        self.in_flight.values().any(|j| j.uuid == uuid)
+    }
+}
+
+/// A run's outcome by contact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    pub ok: usize,
+    pub failed: usize,
+    pub not_sent: usize,
+    pub of: usize,
+}
+
+/// The forms of an action on marks: each ends in an [`Action`] for all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ManyForm {
+    Assign,
+    Team,
+    /// Tags to add and tags to remove.
+    Tags,
+    /// Start or stop.
+    Bot,
+}
+
+/// An action on many waiting for `y` (above [`CONFIRM_ABOVE`] contacts).
+#[derive(Debug, Clone)]
+pub struct Confirm {
+    /// "Close 120 conversations?"
+    pub question: String,
+    pub doing: String,
+    /// The actions, for `.` to repeat.
+    pub actions: Vec<Action>,
+    pub jobs: Vec<Job>,
+    /// Marked contacts already as asked (a closed one for a close): they
+    /// are unmarked when the run starts.
+    pub already: Vec<String>,
+}
+
+/// More contacts than this and an action on many asks first.
+pub const CONFIRM_ABOVE: usize = 20;
+
+/// The end of a run that did not all go well: what went through, what
+/// failed and why, what was never sent. Scrolls when long.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    pub title: String,
+    /// The counts, one line.
+    pub counts: String,
+    /// `name: why`, one per failed job.
+    pub failures: Vec<String>,
+    /// What to do next (`.` retries), if anything.
+    pub hint: Option<String>,
+    pub scroll: u16,
+}
+
+impl Summary {
+    /// Failure lines that fit a screen `height` rows high (borders, the
+    /// counts, "Failed:", the hint and the keys take the rest).
+    pub fn room(&self, height: u16) -> usize {
+        let fixed = 2 + 1 + u16::from(self.hint.is_some()) + 1 + u16::from(!self.failures.is_empty());
+        height.saturating_sub(2).saturating_sub(fixed).max(1) as usize
+    }
+
+    /// The furthest the failures scroll on a screen `height` rows high.
+    pub fn max_scroll(&self, height: u16) -> u16 {
+        let over = self.failures.len().saturating_sub(self.room(height));
+        u16::try_from(over).unwrap_or(u16::MAX)
     }
 }

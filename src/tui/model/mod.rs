@@ -7,6 +7,7 @@ pub(crate) mod compose;
 pub mod contact_list;
 pub(crate) mod details;
 pub(crate) mod hints;
+pub mod marks;
 pub(crate) mod overlay;
 pub(crate) mod scroll;
 pub(crate) mod status;
@@ -127,6 +128,8 @@ pub struct Model {
     pub bulk: Option<bulk::Run>,
     /// The agent's last actions, for `u` and the history (`U`).
     pub undo: undo::History,
+    /// Marked contacts (`Space`, `V`, `*`), what an action on many takes.
+    pub marks: marks::Marks,
 
     // Bookkeeping.
     /// The debounce id the selection waits on.
@@ -176,6 +179,7 @@ impl Model {
             account: None,
             bulk: None,
             undo: undo::History::default(),
+            marks: Default::default(),
             drafts: HashMap::new(),
             saving: HashMap::new(),
             settle: None,

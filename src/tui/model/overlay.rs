@@ -1,6 +1,7 @@
 //! What covers the panes: help, the palette, a form or a picker.
 
 use crate::tui::form::{Form, FuzzyPicker};
+use crate::tui::model::bulk::{Confirm, ManyForm, Summary};
 use crate::tui::msg::{ReqId, WriteKind};
 
 pub enum Overlay {
@@ -21,12 +22,18 @@ pub enum Overlay {
     History {
         selected: usize,
     },
+    /// "Close 120 conversations? y/n" before an action on many.
+    Confirm(Box<Confirm>),
+    /// How an action on many ended, when not all went well.
+    Summary(Summary),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FormKind {
     Write(WriteKind),
     Filter,
+    /// A form whose answer applies to every marked contact.
+    Many(ManyForm),
     /// The current view's filter (`f`).
     View,
 }
@@ -39,6 +46,8 @@ impl std::fmt::Debug for Overlay {
             Overlay::Form { kind, uuid, saving, .. } => write!(f, "Form({kind:?}, {uuid}, saving {saving:?})"),
             Overlay::CustomStatus(_) => f.write_str("CustomStatus"),
             Overlay::History { selected } => write!(f, "History({selected})"),
+            Overlay::Confirm(c) => write!(f, "Confirm({})", c.question),
+            Overlay::Summary(s) => write!(f, "Summary({})", s.title),
         }
     }
 }

@@ -125,6 +125,14 @@ pub(crate) fn submit(model: &mut Model, fx: &mut Vec<Effect>) {
             return super::views::submit_filter(model, &form, fx);
         }
         FormKind::Write(w) => w,
+        FormKind::Many(which) => {
+            if let Err(msg) = super::many::submit(model, which, &form, fx)
+                && let Some(Overlay::Form { form, .. }) = model.overlay.as_mut()
+            {
+                form.set_error(msg);
+            }
+            return;
+        }
     };
     let contact = model.list.contact(&uuid);
     let contact = details::shown(model)

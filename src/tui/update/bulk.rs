@@ -7,8 +7,8 @@
 use crate::api::{ApiError, Contact};
 use crate::tui::effect::Effect;
 use crate::tui::index_worker::IndexCmd;
-use crate::tui::model::bulk::{Job, Purpose, Run};
-use crate::tui::model::{Model, ToastKind};
+use crate::tui::model::bulk::{Counts, Job, Purpose, Run, Summary};
+use crate::tui::model::{Model, Overlay, ToastKind};
 use crate::tui::msg::ReqId;
 
 /// Starts `jobs` as one run; refuses while another runs.
@@ -108,18 +108,86 @@ fn finish_if_done(model: &mut Model, fx: &mut Vec<Effect>) {
 fn finished(model: &mut Model, run: Run, _fx: &mut Vec<Effect>) {
     super::undo::record_run(model, &run);
     let now = model.now;
-    let (ok, failed) = (run.ok.len(), run.failed.len());
-    let kind = if failed > 0 {
-        ToastKind::Error
-    } else {
-        ToastKind::Success
-    };
+    // An action on marks unmarks the contacts it did and keeps the failed
+    // (and the never sent) marked, so `.` takes up just them; an undo
+    // leaves the marks alone.
+    if run.purpose == Purpose::Act {
+        for (job, _) in &run.ok {
+            model.marks.remove(&job.uuid);
+        }
+        let unsent = run.queue.iter().filter(|_| run.cancelled);
+        for job in run.failed.iter().map(|(j, _)| j).chain(unsent) {
+            model.marks.insert(&job.uuid);
+        }
+    }
+    let Counts {
+        ok, failed, not_sent, ..
+    } = run.contacts();
     let mut text = format!("{}: {ok} done", run.doing);
     if failed > 0 {
         text.push_str(&format!(", {failed} failed"));
     }
-    if run.not_sent() > 0 {
-        text.push_str(&format!(", {} cancelled", run.not_sent()));
+    if not_sent > 0 {
+        text.push_str(&format!(", {not_sent} never sent (stopped)"));
     }
-    model.status.push(kind, text, now);
+    if failed == 0 && not_sent == 0 {
+        return model.status.push(ToastKind::Success, text, now);
+    }
+    model.status.push(ToastKind::Error, text, now);
+    // The account of it, unless the agent is busy in another overlay (the
+    // toast then says it).
+    if model.overlay.is_none() {
+        model.overlay = Some(Overlay::Summary(summary(&run)));
+    }
+}
+
+/// The overlay's account of a run that did not all go through.
+pub(crate) fn summary(run: &Run) -> Summary {
+    let Counts {
+        ok,
+        failed,
+        not_sent,
+        of,
+    } = run.contacts();
+    let mut doing = run.doing.clone();
+    if let Some(first) = doing.get(..1) {
+        doing = first.to_uppercase() + &doing[1..];
+    }
+    let mut counts = format!("{ok} done · {failed} failed");
+    if not_sent > 0 {
+        counts.push_str(&format!(" · {not_sent} never sent"));
+    }
+    // A run of two actions (add and remove tags) says which one failed.
+    let verbs = run
+        .failed
+        .iter()
+        .map(|(j, _)| j)
+        .chain(run.ok.iter().map(|(j, _)| j))
+        .chain(&run.queue)
+        .map(|j| j.action.verb())
+        .collect::<std::collections::HashSet<_>>();
+    let failures = run
+        .failed
+        .iter()
+        .map(|(job, why)| {
+            if verbs.len() > 1 {
+                format!("{} ({}): {why}", job.name, job.action.verb())
+            } else {
+                format!("{}: {why}", job.name)
+            }
+        })
+        .collect();
+    let hint = match (run.purpose, failed > 0, not_sent > 0) {
+        (Purpose::Act, true, true) => Some("failed and unsent stay marked: . sends them".to_string()),
+        (Purpose::Act, true, false) => Some("the failed stay marked: . retries them".to_string()),
+        (Purpose::Act, false, true) => Some("the unsent stay marked: . sends them".to_string()),
+        _ => None,
+    };
+    Summary {
+        title: format!("{doing}: {ok} of {of}"),
+        counts,
+        failures,
+        hint,
+        scroll: 0,
+    }
 }

@@ -9,6 +9,8 @@ mod compose;
 mod details;
 pub(crate) mod index;
 mod list;
+mod many;
+mod marks;
 mod mouse;
 mod overlays;
 pub(crate) mod recheck;
@@ -113,6 +115,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
     }
     views::refresh(model, &mut fx);
+    marks::after_update(model);
     index::want_previews(model, &mut fx);
     fx
 }
@@ -190,6 +193,9 @@ fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
 
 /// Runs one action: from a key or from the palette.
 pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
+    if many::on_marks(model, action, fx) {
+        return;
+    }
     match action {
         Action::MoveDown | Action::MoveUp | Action::Top | Action::Bottom | Action::PageDown | Action::PageUp => {
             match model.focus {
@@ -231,11 +237,19 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         Action::Palette => overlays::open_palette(model),
         Action::Account => account::open(model, fx),
         Action::Redraw => fx.push(Effect::Redraw),
+        // Esc stops a run first, then drops the marks, then the search.
         Action::Cancel => {
-            if model.list.view.search.is_some() {
+            if model.bulk.is_some() {
+                bulk::cancel(model, fx);
+            } else if marks::clear(model) {
+            } else if model.list.view.search.is_some() {
                 list::clear_search(model, fx);
             }
         }
+        Action::Mark => marks::toggle(model, fx),
+        Action::MarkRange => marks::range(model),
+        Action::MarkAll => marks::all(model),
+        Action::Repeat => many::repeat(model, fx),
         Action::Quit => model.quit = true,
         Action::DeleteMessage => thread::ask_delete(model),
         Action::MessageInfo => thread::open_info(model, fx),

@@ -5,9 +5,9 @@ use crossterm::event::{KeyCode, KeyEvent};
 use crate::tui::effect::Effect;
 use crate::tui::form::{FormOutcome, FuzzyPicker, PickItem, PickOutcome};
 use crate::tui::keymap::{self, action_named};
-use crate::tui::model::{FormKind, Model, Overlay};
+use crate::tui::model::{FormKind, Model, Overlay, ToastKind};
 
-use super::{actions, details, run_action};
+use super::{actions, details, many, run_action};
 
 /// The palette: every action of the key table.
 pub fn palette() -> FuzzyPicker {
@@ -68,6 +68,36 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
                 details::set_custom_status(model, id, fx);
             }
         },
+        Overlay::Confirm(_) => match key.code {
+            KeyCode::Char('y' | 'Y') => {
+                if let Some(Overlay::Confirm(c)) = model.overlay.take() {
+                    many::confirmed(model, *c, fx);
+                }
+            }
+            KeyCode::Esc | KeyCode::Char('n' | 'N' | 'q') => {
+                model.overlay = None;
+                let now = model.now;
+                model.status.push(ToastKind::Info, "nothing done", now);
+            }
+            _ => {}
+        },
+        Overlay::Summary(s) => match key.code {
+            KeyCode::Char('j') | KeyCode::Down => s.scroll = s.scroll.saturating_add(1).min(s.max_scroll(model.height)),
+            KeyCode::Char('k') | KeyCode::Up => s.scroll = s.scroll.saturating_sub(1),
+            KeyCode::Char('g') | KeyCode::Home => s.scroll = 0,
+            KeyCode::Char('.') => {
+                model.overlay = None;
+                many::repeat(model, fx);
+            }
+            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Enter => model.overlay = None,
+            // The run's undo is offered at once, over its account.
+            _ if keymap::action_for(&key) == Some(keymap::Action::Undo) => {
+                model.overlay = None;
+                super::undo::undo_last(model, fx);
+            }
+            _ if keymap::action_for(&key) == Some(keymap::Action::History) => super::undo::open_history(model),
+            _ => {}
+        },
         Overlay::Form { kind, uuid, form, .. } => match form.handle_key(key) {
             FormOutcome::Pending => {}
             FormOutcome::Cancelled => {
@@ -92,7 +122,7 @@ pub(crate) fn paste(model: &mut Model, text: &str, fx: &mut Vec<Effect>) {
                 p.handle_key(KeyEvent::from(KeyCode::Char(c)));
             }
         }
-        Some(Overlay::Help { .. }) | Some(Overlay::History { .. }) => {}
+        Some(Overlay::Help { .. } | Overlay::History { .. } | Overlay::Confirm(_) | Overlay::Summary(_)) => {}
         None => {
             super::search::paste(model, text, fx);
         }

@@ -119,7 +119,7 @@ fn recompute(model: &mut Model, complete: bool) {
         let facts: Vec<RowFacts> = rows
             .iter()
             .filter_map(|&i| store.get(i as usize))
-            .map(|r| RowFacts::new(r))
+            .map(RowFacts::new)
             .collect();
         let mut order: Vec<usize> = (0..facts.len()).collect();
         crate::triage::sort_positions(&mut order, &facts, sort);

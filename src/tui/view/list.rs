@@ -27,7 +27,7 @@ struct Cols {
 }
 
 fn cols(w: usize, previews: bool) -> Cols {
-    // Fixed: cursor and marker 2, the space after the name, time 4 and its
+    // Fixed: cursor, marker and mark 3 (`▸●*`), the space after the name, time 4 and its
     // space, state 7, bot 1; with previews, who wrote last and a space.
     let fixed = if previews { 19 } else { 17 };
     let avail = w.saturating_sub(fixed);
@@ -178,15 +178,26 @@ fn row(model: &Model, c: &Row, selected: bool, greyed: bool, cols: &Cols, theme:
     let list = &model.list;
     // Selection also shows as `▸`, so it reads without reverse video too.
     let cursor = Span::raw(if selected { "▸" } else { " " });
-    let marker = if list.pending.contains_key(&c.uuid) {
-        Span::styled(format!("{} ", spinner(model.frame)), theme.warning())
+    // A write in flight (one, or a job of an action on many) spins; a
+    // marked row shows `*` beside it, so marks read without colour too.
+    let sending = model.bulk.as_ref().is_some_and(|run| run.sending(&c.uuid));
+    let (glyph, style) = if list.pending.contains_key(&c.uuid) || sending {
+        (spinner(model.frame), theme.warning())
     } else if c.has_new() {
-        Span::styled("● ", theme.unread())
+        ("●", theme.unread())
     } else {
-        Span::raw("  ")
+        (" ", theme.normal())
+    };
+    let marker = if model.marks.contains(&c.uuid) {
+        vec![Span::styled(glyph, style), Span::styled("*", theme.accent())]
+    } else if glyph == " " {
+        vec![Span::raw("  ")]
+    } else {
+        vec![Span::styled(format!("{glyph} "), style)]
     };
     let preview = model.sync.previews.get(&*c.uuid);
-    let mut spans = vec![cursor, marker];
+    let mut spans = vec![cursor];
+    spans.extend(marker);
     if cols.who {
         spans.push(who_glyph(preview, theme));
         spans.push(Span::raw(" "));

@@ -7,6 +7,7 @@ pub(crate) mod details;
 pub(crate) mod help;
 pub(crate) mod history;
 pub(crate) mod list;
+mod many;
 pub(crate) mod overlay;
 pub(crate) mod status;
 pub(crate) mod tabs;

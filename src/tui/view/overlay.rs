@@ -21,6 +21,8 @@ pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
         Some(Overlay::Help { scroll }) => super::help::render(frame, area, *scroll, theme),
         Some(Overlay::History { selected }) => super::history::render(model, frame, area, *selected, theme),
         Some(Overlay::Palette(p)) | Some(Overlay::CustomStatus(p)) => p.render(frame, area, theme),
+        Some(Overlay::Confirm(c)) => super::many::confirm(c, frame, area, theme),
+        Some(Overlay::Summary(s)) => super::many::summary(s, frame, area, theme),
         Some(Overlay::Form { form, .. }) => {
             form.render(frame, area, theme);
             if let Some(pos) = form.cursor_position(area) {

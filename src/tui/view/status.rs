@@ -42,6 +42,31 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         spans.push(Span::raw(" "));
     }
     spans.push(Span::styled(clean(&model.session.account), theme.accent()));
+    if let Some(run) = &model.bulk {
+        // "closing 37/120 Esc stops", early: it matters more than the counts.
+        spans.push(Span::raw(" │ "));
+        let text = if run.cancelled {
+            format!("stopping {}/{} {}", run.done(), run.total, spinner(model.frame))
+        } else {
+            let stop = first_key(Action::Cancel);
+            format!(
+                "{} {}/{} {} {stop} stops",
+                run.doing,
+                run.done(),
+                run.total,
+                spinner(model.frame)
+            )
+        };
+        spans.push(Span::styled(text, theme.warning()));
+    }
+    if !model.marks.is_empty() || model.marks.range.is_some() {
+        spans.push(Span::raw(" │ "));
+        let range = if model.marks.range.is_some() { " (V range)" } else { "" };
+        spans.push(Span::styled(
+            format!("{} marked{range}", thousands(model.marks.len() as u64)),
+            theme.accent(),
+        ));
+    }
     let list = &model.list;
     if let Some(sync) = &model.sync.status {
         spans.push(Span::raw(format!(" │ {} contacts", thousands(list.store.len() as u64))));

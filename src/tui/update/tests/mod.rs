@@ -1,6 +1,7 @@
 //! `update` as the user meets it: every action, success and failure.
 
 mod actions;
+mod bulk;
 mod compose;
 mod details;
 mod habits;

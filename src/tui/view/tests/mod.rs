@@ -12,6 +12,7 @@ use crate::tui::msg::{Msg, ThreadFetch};
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
 
+mod bulk;
 mod index;
 mod styles;
 mod thread;

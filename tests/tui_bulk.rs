@@ -1,0 +1,172 @@
+//! An action on many through the TUI against the real embedded server
+//! (127.0.0.1) failing one request in five: keys go into `update`, its
+//! `Apply` effects run `triage::bulk::apply_one` as the effect runner does
+//! (the client's retries turned off, so failures reach the agent), and
+//! every answer comes back into `update` as `Msg::Applied` (issue 9).
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use frontdesk::api::{Client, ContactFilter, ContactId, RetryPolicy};
+use frontdesk::server::ServerConfig;
+use frontdesk::tui::effect::Effect;
+use frontdesk::tui::fixtures::{empty_model, key, page};
+use frontdesk::tui::model::{Model, Overlay};
+use frontdesk::tui::msg::{ListFetch, Msg};
+use frontdesk::tui::update::update;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+
+mod common;
+
+fn client(srv: &frontdesk::server::RunningServer, attempts: u32) -> Client {
+    Client::new(&srv.base_url, &srv.api_key, Duration::from_secs(10))
+        .unwrap()
+        .with_retry(RetryPolicy {
+            max_attempts: attempts,
+            base_delay: Duration::from_millis(1),
+            max_delay: Duration::from_millis(20),
+        })
+}
+
+/// Runs the `Apply` effects among `fx` as the effect runner does; returns
+/// how many were started.
+fn run(fx: Vec<Effect>, client: &Client, tx: &UnboundedSender<Msg>) -> usize {
+    let mut n = 0;
+    for e in fx {
+        if let Effect::Apply { id, uuid, action } = e {
+            n += 1;
+            let (client, tx) = (client.clone(), tx.clone());
+            tokio::spawn(async move {
+                let result = frontdesk::triage::bulk::apply_one(&client, &uuid, &action).await;
+                let _ = tx.send(Msg::Applied { id, uuid, result });
+            });
+        }
+    }
+    n
+}
+
+/// Presses `keys` (answering the question above 20 with `y`), then feeds
+/// answers into `update` until the run ends. Never more than four out.
+async fn act(m: &mut Model, keys: &str, client: &Client, tx: &UnboundedSender<Msg>, rx: &mut UnboundedReceiver<Msg>) {
+    let mut out = 0;
+    for k in keys.chars() {
+        out += run(update(m, key(k)), client, tx);
+    }
+    if matches!(m.overlay, Some(Overlay::Confirm(_))) {
+        out += run(update(m, key('y')), client, tx);
+    }
+    assert!(m.bulk.is_some(), "a run started");
+    while m.bulk.is_some() {
+        assert!(out <= 4, "{out} requests out at once");
+        let msg = tokio::time::timeout(Duration::from_secs(30), rx.recv())
+            .await
+            .expect("an answer within 30 s")
+            .expect("channel open");
+        out -= 1;
+        out += run(update(m, msg), client, tx);
+    }
+    assert_eq!(out, 0, "nothing left in flight");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_every_marked_contact_lists_each_failure_and_dot_retries_the_rest() {
+    let srv = common::spawn(ServerConfig {
+        fail_rate: 0.2,
+        ..common::config(240, 9)
+    })
+    .await;
+    let sure = client(&srv, 30);
+    // Every conversation open to begin with.
+    for c in sure.all_contacts(ContactFilter::default()).await.unwrap() {
+        if !c.is_open() {
+            sure.open_conversation(&ContactId::from(c.uuid.as_str())).await.unwrap();
+        }
+    }
+    let all = sure.all_contacts(ContactFilter::default()).await.unwrap();
+    assert_eq!(all.len(), 240);
+    assert!(all.iter().all(|c| c.is_open()));
+
+    let mut m = empty_model(160, 48);
+    let id = m.next_id();
+    m.list.paging.loading = Some(id);
+    let generation = m.list.paging.generation;
+    update(
+        &mut m,
+        Msg::ContactsLoaded {
+            id,
+            generation,
+            fetch: ListFetch::Next,
+            result: Ok(page(all.clone(), None)),
+        },
+    );
+    assert_eq!(m.list.visible_len(), 240);
+
+    let once = client(&srv, 1);
+    let (tx, mut rx) = unbounded_channel();
+    act(&mut m, "*c", &once, &tx, &mut rx).await;
+
+    // Every contact is closed on the server, or failed, listed and marked.
+    let summary = match &m.overlay {
+        Some(Overlay::Summary(s)) => s.clone(),
+        other => panic!("a summary, got {other:?}"),
+    };
+    let closed: HashSet<String> = sure
+        .all_contacts(ContactFilter::default())
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|c| !c.is_open())
+        .map(|c| c.uuid)
+        .collect();
+    let marked: HashSet<String> = m.marks.iter().cloned().collect();
+    assert!(!marked.is_empty() && closed.len() > 100, "{} failed", marked.len());
+    assert_eq!(closed.len() + marked.len(), 240, "each one closed or failed");
+    assert!(closed.is_disjoint(&marked), "a closed one is not left marked");
+    assert_eq!(summary.failures.len(), marked.len());
+    assert!(
+        summary
+            .counts
+            .starts_with(&format!("{} done · {} failed", closed.len(), marked.len())),
+        "{}",
+        summary.counts
+    );
+    for uuid in &marked {
+        let name = frontdesk::text::sanitize_line(m.list.get(uuid).unwrap().label());
+        assert!(
+            summary.failures.iter().any(|f| f.starts_with(&format!("{name}: "))),
+            "{name} is listed as failed"
+        );
+        assert!(
+            m.list.get(uuid).unwrap().is_open(),
+            "a failed one stays open in the list"
+        );
+    }
+
+    // `.` retries just the failed, as often as it takes (each pass closes
+    // about four in five of what is left).
+    update(&mut m, frontdesk::tui::fixtures::code(crossterm::event::KeyCode::Esc));
+    let mut passes = 0;
+    while !m.marks.is_empty() {
+        passes += 1;
+        assert!(passes <= 12, "{} still failing after 12 passes", m.marks.len());
+        let before = m.marks.len();
+        act(&mut m, ".", &once, &tx, &mut rx).await;
+        assert!(m.marks.len() <= before);
+        m.overlay = None;
+    }
+    let left: Vec<_> = sure
+        .all_contacts(ContactFilter::default())
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|c| c.is_open())
+        .map(|c| c.name)
+        .collect();
+    eprintln!(
+        "first pass: {} closed, {} failed; retries: {passes} passes",
+        closed.len(),
+        marked.len()
+    );
+    assert!(left.is_empty(), "still open on the server: {left:?}");
+    assert!(m.list.store.iter().all(|r| !r.is_open()), "the list agrees");
+}
