@@ -316,3 +316,89 @@ async fn with_one_request_in_five_failing_undo_still_restores_every_note() {
         assert_eq!(&get_retrying(&client, uuid).await, was, "restored exactly");
     }
 }
+
+/// A client that tries each request `attempts` times.
+fn client_trying(base_url: &str, api_key: &str, attempts: u32) -> Client {
+    Client::new(base_url, api_key, Duration::from_secs(10))
+        .unwrap()
+        .with_retry(frontdesk::api::RetryPolicy {
+            max_attempts: attempts,
+            base_delay: Duration::from_millis(1),
+            max_delay: Duration::from_millis(20),
+        })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_close_on_every_marked_contact_is_undone_exactly_despite_failures() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let config = ServerConfig {
+        contacts: 60,
+        seed: 11,
+        fail_rate: 0.2,
+        ..Default::default()
+    };
+    let srv = start(listener, config).await.expect("server starts");
+    let sure = client_trying(&srv.base_url, &srv.api_key, 30);
+    let all = sure.all_contacts(ContactFilter::default()).await.unwrap();
+    assert!(all.iter().any(|c| !c.is_open()), "some were closed before");
+
+    // The list as the app loads it; every request of the agent's is tried
+    // once, so failures reach the agent.
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut app = App {
+        m: empty_model(160, 48),
+        rx,
+        runner: Runner::new(client_trying(&srv.base_url, &srv.api_key, 1), tx),
+    };
+    let id = app.m.next_id();
+    app.m.list.paging.loading = Some(id);
+    let generation = app.m.list.paging.generation;
+    app.send(Msg::ContactsLoaded {
+        id,
+        generation,
+        fetch: frontdesk::tui::msg::ListFetch::Next,
+        result: Ok(frontdesk::tui::fixtures::page(all.clone(), None)),
+    });
+    assert_eq!(app.m.list.visible_len(), all.len());
+
+    app.send(key('*'));
+    app.send(key('c'));
+    if matches!(app.m.overlay, Some(frontdesk::tui::model::Overlay::Confirm(_))) {
+        app.send(key('y'));
+    }
+    assert!(app.m.bulk.is_some(), "the close runs");
+    app.until("the close", |m| m.bulk.is_none()).await;
+    let entry = app.m.undo.entries[0].clone();
+    let closed = sure.all_contacts(ContactFilter::default()).await.unwrap();
+    let now_closed = closed.iter().filter(|c| !c.is_open()).count();
+    assert!(
+        now_closed > all.iter().filter(|c| !c.is_open()).count(),
+        "it closed some"
+    );
+
+    // u at once (over the run's summary), then the history's Enter until
+    // every undo went through.
+    app.send(key('u'));
+    assert!(app.m.bulk.is_some(), "u starts the undo");
+    app.until("the undo", |m| m.bulk.is_none()).await;
+    let mut tries = 0;
+    while app.m.undo.state(entry.id, &app.m.list) != Some(State::Undone) {
+        tries += 1;
+        assert!(tries < 30, "the undo goes through in 30 tries");
+        app.send(key('U'));
+        app.send(code(KeyCode::Enter));
+        app.until("the undo", |m| m.bulk.is_none()).await;
+        app.send(code(KeyCode::Esc));
+    }
+    eprintln!(
+        "the close went through on {} of {}; the undo took {} more pass(es) after u",
+        entry.items.len(),
+        all.len(),
+        tries
+    );
+    let mut after = sure.all_contacts(ContactFilter::default()).await.unwrap();
+    let mut before = all;
+    before.sort_by(|a, b| a.uuid.cmp(&b.uuid));
+    after.sort_by(|a, b| a.uuid.cmp(&b.uuid));
+    assert_eq!(after, before, "the account is exactly as before the close");
+}
