@@ -239,10 +239,11 @@ async fn triage_in_a_pseudo_terminal() {
     })
     .await;
     wait_for(&screen, "the close toast", Duration::from_secs(10), |s| {
-        s.contents().contains("conversation closed")
+        s.contents().contains("closed (") && s.contents().contains("u undo")
     });
 
     // `n`, type, Ctrl-S: the note is saved.
+    let note_before = poll_contact(&http, &base, &key, &uuid, "the contact", |_| true).await["note"].clone();
     press(b"n");
     wait_for(&screen, "the note editor", Duration::from_secs(10), |s| {
         s.contents().contains("/1000")
@@ -257,8 +258,15 @@ async fn triage_in_a_pseudo_terminal() {
     })
     .await;
     wait_for(&screen, "the note toast", Duration::from_secs(10), |s| {
-        s.contents().contains("note saved")
+        s.contents().contains("note set (") && s.contents().contains("u undo")
     });
+
+    // `u` takes the note back: the API has the note from before.
+    press(b"u");
+    poll_contact(&http, &base, &key, &uuid, "the note from before", |c| {
+        c["note"] == note_before || (note_before.is_null() && c["note"] == "")
+    })
+    .await;
 
     // `q` quits with 0 and leaves the terminal as it was (checked below).
     press(b"q");
