@@ -74,6 +74,9 @@ pub(crate) fn applied(
                 *full = contact.clone();
                 full.custom_fields_metadata = meta;
             }
+            // A row this takes out of the view stays, greyed, until the
+            // selection moves: the list does not jump under the cursor.
+            super::views::keep(model, &contact.uuid);
             model.list.store.replace(contact.clone());
             if model.sync.enabled() {
                 fx.push(Effect::Index(IndexCmd::Store(Box::new(contact.clone()))));

@@ -297,3 +297,35 @@ fn a_built_in_name_cannot_be_saved_over() {
     assert!(!fx.iter().any(|e| matches!(e, Effect::SaveView { .. })));
     assert!(format!("{:?}", m.overlay).contains("Form"), "the form stays open");
 }
+
+#[test]
+fn rows_closed_in_bulk_stay_greyed_until_the_selection_moves() {
+    let mut m = triage_model(30, "Mine");
+    let rows = shown(&m);
+    assert!(rows.len() <= 20, "no question to answer");
+    update(&mut m, key('*'));
+    let mut fx = update(&mut m, key('c'));
+    // Answer every request as the server would, as they go out.
+    while let Some((id, uuid)) = fx.iter().find_map(|e| match e {
+        Effect::Apply { id, uuid, .. } => Some((*id, uuid.clone())),
+        _ => None,
+    }) {
+        fx.retain(|e| !matches!(e, Effect::Apply { id: i, .. } if *i == id));
+        let i = (0..30).find(|&i| contact(i).uuid == uuid).unwrap();
+        let mut closed = contact(i);
+        closed.closed_at = Some(now());
+        fx.extend(update(
+            &mut m,
+            Msg::Applied {
+                id,
+                uuid,
+                result: Ok(closed),
+            },
+        ));
+    }
+    assert_eq!(m.views.counts[0].n, 0, "Mine is empty");
+    assert_eq!(shown(&m), rows, "but its rows stay under the cursor");
+    assert_eq!(m.views.greyed.len(), rows.len(), "all greyed");
+    update(&mut m, key('j'));
+    assert!(shown(&m).is_empty(), "gone once the selection moved");
+}
