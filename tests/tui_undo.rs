@@ -23,6 +23,20 @@ struct App {
 }
 
 impl App {
+    /// The app on an empty model, its start-up requests sent.
+    fn started(client: &Client) -> App {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let mut app = App {
+            m: empty_model(160, 48),
+            rx,
+            runner: Runner::new(client.clone(), tx),
+        };
+        for e in startup(&mut app.m) {
+            app.runner.spawn(e);
+        }
+        app
+    }
+
     fn send(&mut self, msg: Msg) {
         let fx: Vec<Effect> = update(&mut self.m, msg);
         for e in fx {
@@ -102,16 +116,7 @@ async fn each_action_undone_through_the_tui_restores_the_contact_exactly() {
     let client = Client::new(&srv.base_url, &srv.api_key, Duration::from_secs(10)).unwrap();
     let all = client.all_contacts(ContactFilter::default()).await.unwrap();
 
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut app = App {
-        m: empty_model(160, 48),
-        rx,
-        runner: Runner::new(client.clone(), tx),
-    };
-    let fx = startup(&mut app.m);
-    for e in fx {
-        app.runner.spawn(e);
-    }
+    let mut app = App::started(&client);
     app.until("the list and the teams", |m| {
         m.list.store.len() == all.len() && m.list.paging.loading.is_none() && m.known.teams.len() >= 2
     })
@@ -267,16 +272,7 @@ async fn with_one_request_in_five_failing_undo_still_restores_every_note() {
         before.push(get_retrying(&client, &c.uuid).await);
     }
 
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut app = App {
-        m: empty_model(160, 48),
-        rx,
-        runner: Runner::new(client.clone(), tx),
-    };
-    let fx = startup(&mut app.m);
-    for e in fx {
-        app.runner.spawn(e);
-    }
+    let mut app = App::started(&client);
     app.until("the list", |m| {
         m.list.store.len() == all.len() && m.list.paging.loading.is_none()
     })
