@@ -113,9 +113,10 @@ impl Views {
     /// True when view `i` can hold nothing whatever the account holds
     /// (Mine without an email).
     pub fn is_unusable(&self, i: usize) -> bool {
+        // `me` is never blank here (see `new`).
         self.all
             .get(i)
-            .is_some_and(|v| v.why_empty(self.me.as_deref()).is_some())
+            .is_some_and(|v| v.filter.needs_me() && self.me.is_none())
     }
 
     /// True when view `i`'s filter was changed with `f` and not saved.
@@ -173,7 +174,7 @@ impl Subject for RowFacts<'_> {
         self.row.tags.iter().any(|t| same(t, tag))
     }
     fn field_is(&self, name: &str, value: &str) -> bool {
-        field_is(&self.row.to_contact().custom_fields, name, value)
+        field_is(&self.row.custom_fields(), name, value)
     }
     fn has_text(&self, needle: &str) -> bool {
         let r = self.row;

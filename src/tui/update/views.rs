@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use crate::triage::{Keyed, Sort, Subject};
+use crate::triage::{Sort, Subject};
 use crate::tui::effect::Effect;
 use crate::tui::model::Model;
 use crate::tui::model::views::{Basis, Count, Place, RowFacts};
@@ -49,7 +49,7 @@ pub(crate) fn refresh(model: &mut Model, fx: &mut Vec<Effect>) {
     if model.views.keep_anchor.is_some() && model.views.keep_anchor != model.list.selected_uuid() {
         model.views.keep.clear();
         model.views.keep_anchor = None;
-        model.views.generation += 1;
+        invalidate(model);
     }
     let now_basis = basis(model);
     if model.views.basis == Some(now_basis) {
@@ -57,7 +57,8 @@ pub(crate) fn refresh(model: &mut Model, fx: &mut Vec<Effect>) {
     }
     model.views.basis = Some(now_basis);
     let before = model.list.selected_uuid();
-    recompute(model, now_basis.complete);
+    let here = place(model);
+    recompute(model, now_basis.complete, &here);
     // The rows changed under the selection (the first rows arrived, the
     // selected contact left the view): load what is selected now.
     if model.list.selected_uuid() != before {
@@ -75,10 +76,20 @@ pub(crate) fn invalidate(model: &mut Model) {
     model.views.generation += 1;
 }
 
-fn recompute(model: &mut Model, complete: bool) {
+/// Where the selection stands now.
+fn place(model: &Model) -> Place {
+    Place {
+        uuid: model.list.selected_uuid(),
+        selected: model.list.view.selected,
+        offset: model.list.view.offset,
+    }
+}
+
+/// The current view's rows and every count, computed again; the selection
+/// goes to `follow`: on its contact at the same height on screen, or (a
+/// contact that left the view) where it stood.
+fn recompute(model: &mut Model, complete: bool, follow: &Place) {
     let searching = model.list.view.searched().is_some();
-    let selected = (!searching).then(|| model.list.selected_uuid()).flatten();
-    let on_screen = model.list.view.selected.saturating_sub(model.list.view.offset);
     let views = &model.views;
     let me = views.me.as_deref();
     let now = model.now;
@@ -123,9 +134,7 @@ fn recompute(model: &mut Model, complete: bool) {
             .collect();
         let mut order: Vec<usize> = (0..facts.len()).collect();
         crate::triage::sort_positions(&mut order, &facts, sort);
-        let sorted: Vec<u32> = order.iter().map(|&p| rows[p]).collect();
-        debug_assert!(facts.iter().all(|f| !f.key().is_empty()));
-        rows = sorted;
+        rows = order.iter().map(|&p| rows[p]).collect();
     }
     model.views.counts = counts
         .into_iter()
@@ -140,9 +149,10 @@ fn recompute(model: &mut Model, complete: bool) {
     if searching {
         return;
     }
-    // The selection stays on its contact, at the same height on screen; a
-    // contact that left the view leaves the selection where it was.
-    if let Some(row) = selected.as_deref().and_then(|u| model.list.row_of(u)) {
+    let v = &mut model.list.view;
+    (v.selected, v.offset) = (follow.selected, follow.offset);
+    if let Some(row) = follow.uuid.as_deref().and_then(|u| model.list.row_of(u)) {
+        let on_screen = follow.selected.saturating_sub(follow.offset);
         model.list.view.selected = row;
         model.list.view.offset = row.saturating_sub(on_screen);
     }
@@ -166,43 +176,23 @@ pub(crate) fn switch(model: &mut Model, i: usize, fx: &mut Vec<Effect>) {
         s.latest.store(u64::MAX, std::sync::atomic::Ordering::Relaxed);
     }
     let from = model.views.current;
-    let place = Place {
-        uuid: model.list.selected_uuid(),
-        selected: model.list.view.selected,
-        offset: model.list.view.offset,
-    };
+    let here = place(model);
     if let Some(p) = model.views.places.get_mut(from) {
-        *p = place;
+        *p = here;
     }
     model.views.current = i;
     model.views.keep.clear();
     model.views.keep_anchor = None;
+    invalidate(model);
+    // Rows at once, with the selection where it stood in that view.
     let to = model.views.places.get(i).cloned().unwrap_or_default();
-    // Rows first, with the selection where it stood in that view.
-    model.list.view.selected = to.selected;
-    model.list.view.offset = to.offset;
-    model.views.generation += 1;
     let b = basis(model);
     model.views.basis = Some(b);
-    recompute_rows_for_switch(model, b.complete, &to);
+    recompute(model, b.complete, &to);
     if let Some(why) = model.views.current().why_empty(model.views.me.as_deref()) {
         model.status.push(crate::tui::model::ToastKind::Info, why, now);
     }
     selection_changed(model, fx);
-}
-
-fn recompute_rows_for_switch(model: &mut Model, complete: bool, to: &Place) {
-    recompute(model, complete);
-    if let Some(row) = to.uuid.as_deref().and_then(|u| model.list.row_of(u)) {
-        let on_screen = to.selected.saturating_sub(to.offset);
-        model.list.view.selected = row;
-        model.list.view.offset = row.saturating_sub(on_screen);
-    } else {
-        model.list.view.selected = to.selected;
-        model.list.view.offset = to.offset;
-    }
-    let h = model.list_height();
-    model.list.clamp(h);
 }
 
 /// `]` and `[`: the next or previous view, round.
@@ -230,7 +220,7 @@ pub(crate) fn keep(model: &mut Model, uuid: &str) {
     if model.views.keep_anchor.is_none() {
         model.views.keep_anchor = model.list.selected_uuid();
     }
-    model.views.generation += 1;
+    invalidate(model);
 }
 
 /// `f`: the current view's filter as a form.

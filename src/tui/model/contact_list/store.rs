@@ -166,11 +166,7 @@ impl Row {
     /// The contact in the API's shape (a fresh copy: for the one contact a
     /// form, a write or the details pane works on, never for every row).
     pub fn to_contact(&self) -> Contact {
-        let x: Extra = self
-            .extra
-            .as_deref()
-            .and_then(|s| serde_json::from_str(s).ok())
-            .unwrap_or_default();
+        let x = self.extra();
         Contact {
             uuid: self.uuid.to_string(),
             name: self.name.to_string(),
@@ -192,10 +188,26 @@ impl Row {
         }
     }
 
+    /// What the list keeps aside, decoded.
+    fn extra(&self) -> Extra {
+        self.extra
+            .as_deref()
+            .and_then(|s| serde_json::from_str(s).ok())
+            .unwrap_or_default()
+    }
+
     /// The note, decoded from what the list keeps aside.
     pub fn note(&self) -> Option<String> {
-        let x: Extra = serde_json::from_str(self.extra.as_deref()?).ok()?;
-        x.note
+        self.extra().note
+    }
+
+    /// The custom fields, decoded from what the list keeps aside.
+    pub fn custom_fields(&self) -> BTreeMap<String, FieldValue> {
+        self.extra()
+            .fields
+            .into_iter()
+            .map(|(k, v)| (k, field_from_json(v)))
+            .collect()
     }
 
     pub fn is_open(&self) -> bool {
