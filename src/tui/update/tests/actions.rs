@@ -5,16 +5,7 @@ fn close_is_optimistic_and_rolled_back_on_error() {
     let mut m = model_with(20, 160, 48);
     let uuid = m.list.selected_uuid().unwrap();
     let fx = update(&mut m, key('c'));
-    let id = fx
-        .iter()
-        .find_map(|e| {
-            if let Effect::Close { id, .. } = e {
-                Some(*id)
-            } else {
-                None
-            }
-        })
-        .unwrap();
+    let id = close_id(&fx);
     assert!(!m.list.selected_contact().unwrap().is_open(), "closed at once");
     assert!(m.list.pending.contains_key(&uuid), "row shows the request");
     update(
@@ -36,16 +27,7 @@ fn close_then_reopen_succeed() {
     let mut m = model_with(20, 160, 48);
     let uuid = m.list.selected_uuid().unwrap();
     let fx = update(&mut m, key('c'));
-    let id = fx
-        .iter()
-        .find_map(|e| {
-            if let Effect::Close { id, .. } = e {
-                Some(*id)
-            } else {
-                None
-            }
-        })
-        .unwrap();
+    let id = close_id(&fx);
     let mut closed = contact(0);
     closed.closed_at = Some(now());
     update(

@@ -182,13 +182,7 @@ fn the_refresh_timer_asks_for_an_incremental_pass_instead_of_the_first_page() {
 fn a_write_goes_to_the_index_and_a_failed_one_does_not() {
     let mut m = indexed_model(10, 80, 24);
     let fx = update(&mut m, key('c'));
-    let id = fx
-        .iter()
-        .find_map(|e| match e {
-            Effect::Close { id, .. } => Some(*id),
-            _ => None,
-        })
-        .unwrap();
+    let id = close_id(&fx);
     let mut closed = contact(0);
     closed.closed_at = Some(now());
     let fx = update(
@@ -206,13 +200,7 @@ fn a_write_goes_to_the_index_and_a_failed_one_does_not() {
 
     let fx = update(&mut m, key('j'));
     let fx2 = update(&mut m, key('c'));
-    let id = fx2
-        .iter()
-        .find_map(|e| match e {
-            Effect::Close { id, .. } => Some(*id),
-            _ => None,
-        })
-        .unwrap();
+    let id = close_id(&fx2);
     let fx3 = update(
         &mut m,
         Msg::WriteDone {

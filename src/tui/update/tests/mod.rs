@@ -82,6 +82,16 @@ pub(super) fn submit(m: &mut Model) -> Vec<Effect> {
     update(m, ctrl('s'))
 }
 
+/// The id of the close among `fx`.
+pub(super) fn close_id(fx: &[Effect]) -> u64 {
+    fx.iter()
+        .find_map(|e| match e {
+            Effect::Close { id, .. } => Some(*id),
+            _ => None,
+        })
+        .expect("a close")
+}
+
 pub(super) fn patch_of(fx: &[Effect]) -> (u64, String, WriteKind, crate::api::ContactPatch) {
     fx.iter()
         .find_map(|e| match e {

@@ -149,13 +149,7 @@ fn close_and_next_lands_on_the_next_row_of_the_same_view() {
     assert_eq!(m.list.selected_uuid(), Some(rows[1].clone()));
     // The close lands after the selection moved on: the row does not
     // come back.
-    let id = fx
-        .iter()
-        .find_map(|e| match e {
-            Effect::Close { id, .. } => Some(*id),
-            _ => None,
-        })
-        .unwrap();
+    let id = close_id(&fx);
     let mut closed = contact(0);
     closed.closed_at = Some(now());
     update(
