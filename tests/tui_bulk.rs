@@ -10,9 +10,9 @@ use std::time::Duration;
 use frontdesk::api::{Client, ContactFilter, ContactId, RetryPolicy};
 use frontdesk::server::ServerConfig;
 use frontdesk::tui::effect::Effect;
-use frontdesk::tui::fixtures::{empty_model, key, page};
+use frontdesk::tui::fixtures::{key, model_of};
 use frontdesk::tui::model::{Model, Overlay};
-use frontdesk::tui::msg::{ListFetch, Msg};
+use frontdesk::tui::msg::Msg;
 use frontdesk::tui::update::update;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
@@ -86,19 +86,7 @@ async fn closing_every_marked_contact_lists_each_failure_and_dot_retries_the_res
     assert_eq!(all.len(), 240);
     assert!(all.iter().all(|c| c.is_open()));
 
-    let mut m = empty_model(160, 48);
-    let id = m.next_id();
-    m.list.paging.loading = Some(id);
-    let generation = m.list.paging.generation;
-    update(
-        &mut m,
-        Msg::ContactsLoaded {
-            id,
-            generation,
-            fetch: ListFetch::Next,
-            result: Ok(page(all.clone(), None)),
-        },
-    );
+    let mut m = model_of(all.clone(), None, 160, 48);
     assert_eq!(m.list.visible_len(), 240);
 
     let once = client(&srv, 1);

@@ -179,6 +179,12 @@ pub fn empty_model(w: u16, h: u16) -> Model {
 
 /// A model with `n` contacts loaded (one page answer) and more to come.
 pub fn model_with(n: usize, w: u16, h: u16) -> Model {
+    model_of(contacts(0..n), Some("c1"), w, h)
+}
+
+/// A model with `items` loaded as the walk's first page answer, `next`
+/// its cursor.
+pub fn model_of(items: Vec<Contact>, next: Option<&str>, w: u16, h: u16) -> Model {
     let mut m = empty_model(w, h);
     let id = m.next_id();
     m.list.paging.loading = Some(id);
@@ -189,7 +195,7 @@ pub fn model_with(n: usize, w: u16, h: u16) -> Model {
             id,
             generation,
             fetch: ListFetch::Next,
-            result: Ok(page(contacts(0..n), Some("c1"))),
+            result: Ok(page(items, next)),
         },
     );
     m
