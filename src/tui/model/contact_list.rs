@@ -11,6 +11,7 @@ mod search;
 mod store;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
@@ -63,16 +64,17 @@ pub struct ListView {
     /// First visible row.
     pub offset: usize,
     pub search: Option<Search>,
-    /// The current view's rows (store positions, in the view's order);
-    /// `None` when it shows the whole store in its order (All).
-    pub rows: Option<Vec<u32>>,
+    /// The current view's contacts, in the view's order; `None` when it
+    /// shows the whole store in its order (All). Kept by contact, not by
+    /// store position, so they stay right while the store changes under
+    /// them until the view is recomputed.
+    pub rows: Option<Vec<Arc<str>>>,
 }
 
 impl ListView {
-    /// The rows the list shows, when not the whole store: the active
-    /// search's matches, else the current view's rows.
-    pub fn matches(&self) -> Option<&[u32]> {
-        self.searched().or(self.rows.as_deref())
+    /// True when the list shows the store as it is: no search, no view.
+    pub fn shows_store(&self) -> bool {
+        self.searched().is_none() && self.rows.is_none()
     }
 
     /// The active search's matches (the whole account, whatever the view).
@@ -99,17 +101,19 @@ pub struct ContactList {
 impl ContactList {
     /// Number of rows the list shows (search results when searching).
     pub fn visible_len(&self) -> usize {
-        match self.view.matches() {
-            Some(m) => m.len(),
-            None => self.store.len(),
+        match (self.view.searched(), &self.view.rows) {
+            (Some(m), _) => m.len(),
+            (None, Some(rows)) => rows.len(),
+            (None, None) => self.store.len(),
         }
     }
 
     /// Store position of visible row `row`.
     pub fn contact_index(&self, row: usize) -> Option<usize> {
-        match self.view.matches() {
-            Some(m) => m.get(row).map(|&i| i as usize),
-            None => (row < self.store.len()).then_some(row),
+        match (self.view.searched(), &self.view.rows) {
+            (Some(m), _) => m.get(row).map(|&i| i as usize),
+            (None, Some(rows)) => rows.get(row).and_then(|u| self.store.position(u)),
+            (None, None) => (row < self.store.len()).then_some(row),
         }
     }
 
@@ -143,9 +147,10 @@ impl ContactList {
     /// The visible row showing `uuid`.
     pub fn row_of(&self, uuid: &str) -> Option<usize> {
         let i = self.store.position(uuid)?;
-        match self.view.matches() {
-            Some(m) => m.iter().position(|&r| r as usize == i),
-            None => Some(i),
+        match (self.view.searched(), &self.view.rows) {
+            (Some(m), _) => m.iter().position(|&r| r as usize == i),
+            (None, Some(rows)) => rows.iter().position(|r| **r == *uuid),
+            (None, None) => Some(i),
         }
     }
 

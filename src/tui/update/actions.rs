@@ -351,11 +351,11 @@ pub(crate) fn write_done(
 /// A contact created here (or found after a failed create): first in the
 /// list, selected.
 pub(crate) fn add_created(model: &mut Model, contact: Contact, fx: &mut Vec<Effect>) {
+    let uuid = contact.uuid.clone();
     if !model.list.store.replace(contact.clone()) {
         model.list.store.insert(0, vec![contact]);
     }
-    model.list.view.selected = 0;
-    model.list.view.offset = 0;
     list::recompute_search(model, fx);
+    super::views::select(model, &uuid, fx);
     selection_changed(model, fx);
 }

@@ -100,8 +100,7 @@ fn changed(model: &mut Model, changes: Changes, fx: &mut Vec<Effect>) {
     let offset_uuid = model
         .list
         .view
-        .matches()
-        .is_none()
+        .shows_store()
         .then_some(model.list.view.offset)
         .filter(|&o| o > 0)
         .and_then(|o| model.list.store.get(o).map(|r| r.uuid.to_string()));

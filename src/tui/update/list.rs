@@ -256,7 +256,7 @@ fn top_up_page(model: &mut Model, page: Page<Contact>, fx: &mut Vec<Effect>) -> 
     if n > 0 {
         list.store.insert(top.inserted, fresh);
         top.inserted += n;
-        if list.view.matches().is_none() && list.view.offset > 0 {
+        if list.view.shows_store() && list.view.offset > 0 {
             list.view.offset += n;
         }
     }
@@ -304,7 +304,7 @@ fn merge_refresh(model: &mut Model, page: Page<Contact>) -> bool {
         let n = fresh.len();
         list.store.insert(0, fresh);
         // Keep the window on the same rows.
-        if list.view.matches().is_none() {
+        if list.view.shows_store() {
             list.view.offset += n;
         }
     }

@@ -145,7 +145,12 @@ fn recompute(model: &mut Model, complete: bool, follow: &Place) {
         })
         .collect();
     model.views.greyed = greyed;
-    model.list.view.rows = (!everything).then_some(rows);
+    let store = &model.list.store;
+    model.list.view.rows = (!everything).then(|| {
+        rows.iter()
+            .filter_map(|&i| store.get(i as usize).map(|r| r.uuid.clone()))
+            .collect()
+    });
     if searching {
         return;
     }
@@ -193,6 +198,23 @@ pub(crate) fn switch(model: &mut Model, i: usize, fx: &mut Vec<Effect>) {
         model.status.push(crate::tui::model::ToastKind::Info, why, now);
     }
     selection_changed(model, fx);
+}
+
+/// Selects `uuid` now: in the current view when it is there, else in All.
+pub(crate) fn select(model: &mut Model, uuid: &str, fx: &mut Vec<Effect>) {
+    invalidate(model);
+    refresh(model, fx);
+    if model.list.row_of(uuid).is_none()
+        && model.list.view.searched().is_none()
+        && let Some(all) = model.views.all.iter().position(|v| v.name == "All")
+    {
+        switch(model, all, fx);
+    }
+    if let Some(row) = model.list.row_of(uuid) {
+        model.list.view.selected = row;
+        let h = model.list_height();
+        model.list.clamp(h);
+    }
 }
 
 /// `]` and `[`: the next or previous view, round.

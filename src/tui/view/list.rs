@@ -158,7 +158,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         offset = selected + 1 - rows.max(1);
     }
     for r in offset..(offset + rows).min(len) {
-        let Some(contact) = list.row(r) else { break };
+        let Some(contact) = list.row(r) else { continue };
         let greyed = model.views.greyed.contains(&contact.uuid);
         lines.push(row(model, contact, r == selected, greyed, &c, theme));
     }

@@ -323,3 +323,72 @@ fn rows_closed_in_bulk_stay_greyed_until_the_selection_moves() {
     update(&mut m, key('j'));
     assert!(shown(&m).is_empty(), "gone once the selection moved");
 }
+
+#[test]
+fn a_contact_arriving_above_keeps_the_selection_on_its_contact() {
+    use crate::index::Changes;
+    let mut m = triage_model(30, "Open");
+    for _ in 0..4 {
+        update(&mut m, key('j'));
+    }
+    let on = m.list.selected_uuid();
+    let mut fresh = contact(100);
+    fresh.last_message_at = Some(now());
+    fresh.closed_at = None;
+    update(
+        &mut m,
+        Msg::Index(crate::tui::msg::index::IndexMsg::Changed(Changes {
+            upserted: vec![fresh],
+            removed: vec![],
+        })),
+    );
+    assert_eq!(m.list.selected_uuid(), on, "still on the same contact");
+    assert_eq!(m.list.view.selected, 5, "one row lower: the new one is on top");
+}
+
+#[test]
+fn a_refreshed_first_page_with_a_new_contact_keeps_the_selection_on_its_contact() {
+    let mut m = model_with(30, 160, 48);
+    m.views = Views::new(Vec::new(), Some("agent@example.test".into()));
+    update(&mut m, Msg::Tick(now()));
+    for _ in 0..4 {
+        update(&mut m, key('j'));
+    }
+    let on = m.list.selected_uuid();
+    let mut fresh = contact(100);
+    fresh.last_message_at = Some(now());
+    fresh.closed_at = None;
+    fresh.assigned_user = Some("agent@example.test".into());
+    let id = m.next_id();
+    m.list.paging.refreshing = Some(id);
+    let generation = m.list.paging.generation;
+    update(
+        &mut m,
+        Msg::ContactsLoaded {
+            id,
+            generation,
+            fetch: ListFetch::Refresh,
+            result: Ok(page(vec![fresh], Some("c1"))),
+        },
+    );
+    assert_eq!(m.list.selected_uuid(), on, "still on the same contact");
+    assert_eq!(m.list.view.selected, 5, "one row lower: the new one is on top");
+}
+
+#[test]
+fn a_contact_created_outside_the_view_is_shown_and_selected_in_all() {
+    let mut m = triage_model(30, "Mine");
+    let mut created = contact(900);
+    created.assigned_user = None;
+    update(
+        &mut m,
+        Msg::WriteDone {
+            id: 1,
+            uuid: String::new(),
+            kind: WriteKind::NewContact,
+            result: Ok(created.clone()),
+        },
+    );
+    assert_eq!(m.views.current().name, "All");
+    assert_eq!(m.list.selected_uuid(), Some(created.uuid));
+}
