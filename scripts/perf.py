@@ -441,7 +441,42 @@ def big_list(binary, workdir, args, rows):
         server.stop()
 
 
-SITUATIONS = ["thread20", "thread20k", "idlethread", "idle300", "big"]
+def idle_big(binary, workdir, args, rows):
+    """Issue 22's idle target: a second start on an index of `--contacts`,
+    everything listed, then `--idle-big` seconds with no key pressed (the
+    background trickle of last messages goes on, as it would for hours on a
+    real account). Reports CPU and RSS against the JSON the list holds."""
+    n = args.contacts
+    server = Server(binary, workdir, n)
+    try:
+        env = dict(os.environ, FRONTDESK_BASE_URL=server.base_url, FRONTDESK_API_KEY=API_KEY,
+                   XDG_CACHE_HOME=os.path.join(workdir, "cache"))
+        config = os.path.join(workdir, "no-such-config.toml")
+        out = os.path.join(workdir, "all.jsonl")
+        with open(out, "wb") as f:
+            subprocess.run([binary, "--config", config, "contacts", "list", "--all", "--jsonl"], stdout=f,
+                           stderr=subprocess.DEVNULL, env=env, check=True)
+        json_bytes = os.path.getsize(out)
+        subprocess.run([binary, "--config", config, "sync", "--sync-rate", "0"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, env=env, check=True)
+        tui = Tui(binary, server, workdir)
+        try:
+            tui.wait_for(rf"Contacts {n} ", args.load_timeout)
+            tui.settle(2.0)
+            cpu = tui.idle_cpu(args.idle_big)
+            rss = tui.status("VmRSS")
+            rows.append((f"{n:,} contacts listed, idle {args.idle_big:.0f} s (last messages trickling)",
+                         f"{cpu:.2f} % of a core"))
+            rows.append((f"{n:,} contacts listed, after idle: memory",
+                         f"RSS {rss / 2**20:.0f} MB, JSON {json_bytes / 2**20:.0f} MB, "
+                         f"RSS/JSON {rss / json_bytes:.2f}"))
+        finally:
+            tui.quit()
+    finally:
+        server.stop()
+
+
+SITUATIONS = ["thread20", "thread20k", "idlethread", "idle300", "big", "idlebig"]
 
 
 def main():
@@ -452,6 +487,7 @@ def main():
     ap.add_argument("--idle", type=float, default=20.0, help="seconds of idle per CPU figure")
     ap.add_argument("--trickle", type=float, default=45.0,
                     help="seconds to let a first start fetch its last messages before measuring idle")
+    ap.add_argument("--idle-big", type=float, default=60.0, help="seconds of idle with --contacts listed")
     ap.add_argument("--thread-messages", type=int, default=20_000)
     ap.add_argument("--contacts", type=int, default=100_000)
     ap.add_argument("--load-timeout", type=float, default=900.0, help="seconds to wait for a full load")
@@ -472,6 +508,9 @@ def main():
         if "big" in args.only:
             print(f"measuring {args.contacts:,} contacts…", file=sys.stderr)
             big_list(binary, workdir, args, rows)
+        if "idlebig" in args.only:
+            print(f"measuring {args.contacts:,} contacts idle…", file=sys.stderr)
+            idle_big(binary, workdir, args, rows)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     load = os.getloadavg()[0]

@@ -141,3 +141,68 @@ async fn the_worker_keeps_an_index_and_the_list_up_to_date() {
     use frontdesk::index::IndexAccess;
     assert_eq!(index.with(|ix| ix.count()).unwrap(), 60, "the index is still readable");
 }
+
+/// The trickle walks every open conversation once, from a cursor, and
+/// hands its last messages to the list in a few batches rather than one
+/// message (and one recount of every view) per request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_trickle_brings_every_open_conversation_once_in_a_few_hand_overs() {
+    let server = common::spawn(ServerConfig {
+        contacts: 120,
+        activity: false,
+        ..Default::default()
+    })
+    .await;
+    let client = Client::new(&server.base_url, &server.api_key, Duration::from_secs(10)).unwrap();
+    let mut open = HashSet::new();
+    let mut page = PageRequest::First;
+    loop {
+        let got = client.list_contacts(&ContactFilter::default(), &page).await.unwrap();
+        open.extend(
+            got.items
+                .iter()
+                .filter(|c| c.closed_at.is_none())
+                .map(|c| c.uuid.clone()),
+        );
+        match got.meta.next {
+            Some(next) => page = PageRequest::After(next),
+            None => break,
+        }
+    }
+    assert!(
+        open.len() > 40,
+        "enough open conversations for several batches: {}",
+        open.len()
+    );
+    let index = SharedIndex::new(Index::in_memory().unwrap());
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let _link = index_worker::spawn(
+        Worker {
+            client,
+            index,
+            sync_rate: 0.0,
+            full_every: Duration::from_secs(1800),
+            in_memory: true,
+        },
+        tx,
+    );
+    until(&mut rx, complete).await;
+    let mut arrived: Vec<String> = Vec::new();
+    let mut hand_overs = 0;
+    until(&mut rx, |m| {
+        if let IndexMsg::Previews(batch) = m {
+            hand_overs += 1;
+            arrived.extend(batch.iter().map(|(u, _)| u.clone()));
+        }
+        open.iter().all(|u| arrived.contains(u))
+    })
+    .await;
+    let distinct: HashSet<&String> = arrived.iter().collect();
+    assert_eq!(distinct.len(), arrived.len(), "each conversation fetched once");
+    let batches = open.len().div_ceil(8);
+    assert!(
+        hand_overs * 2 <= batches,
+        "{hand_overs} hand-overs for {} conversations fetched in {batches} batches",
+        open.len()
+    );
+}

@@ -13,6 +13,8 @@
 //! What changes in the index (the journal) goes to the UI as
 //! `IndexMsg::Changed`; freshness as `IndexMsg::Status`.
 
+mod trickle;
+
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -25,6 +27,7 @@ use crate::index::sync::{Budget, Foreground, FullReport, IncrementalReport, Prog
 use crate::index::{IndexAccess, Order, Preview, SharedIndex, Wanted, sync};
 use crate::tui::msg::Msg;
 use crate::tui::msg::index::{IndexMsg, SyncStatus};
+use trickle::Trickle;
 
 /// Contacts read from the index per message to the UI.
 pub const LOAD_BATCH: usize = 2000;
@@ -115,8 +118,10 @@ enum Done {
     Incremental(Result<IncrementalReport, SyncError>, bool),
     Previews {
         tried: Vec<Wanted>,
-        /// The uuids whose last message was fetched.
-        fetched: Vec<String>,
+        /// The last messages fetched.
+        fetched: Vec<(String, Preview)>,
+        /// The UI asked for them (rows on screen): they go at once.
+        asked: bool,
         error: Option<SyncError>,
     },
 }
@@ -136,6 +141,8 @@ struct State {
     /// the trickle until the contact moves (a 404 leaves it stale).
     tried: HashMap<String, Option<DateTime<Utc>>>,
     trickle_rest_until: Option<Instant>,
+    /// The trickle's cursor and the last messages it holds back.
+    trickle: Trickle,
     /// After a failed fetch no last message is fetched before this.
     failed_until: Option<Instant>,
     last_problem: Option<String>,
@@ -167,6 +174,7 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
         lazy: Vec::new(),
         tried: HashMap::new(),
         trickle_rest_until: None,
+        trickle: Trickle::default(),
         failed_until: None,
         last_problem: None,
     };
@@ -191,7 +199,10 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
         if let Some(due) = st.full_due {
             wake = wake.min(due);
         }
-        for rest in [st.trickle_rest_until, st.failed_until].into_iter().flatten() {
+        for rest in [st.trickle_rest_until, st.failed_until, st.trickle.due()]
+            .into_iter()
+            .flatten()
+        {
             wake = wake.min(rest);
         }
         if busy {
@@ -205,6 +216,9 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
             },
             Some(done) = done_rx.recv() => on_done(&mut st, done, &send),
             _ = tokio::time::sleep_until(wake) => {}
+        }
+        if let Some(held) = st.trickle.take_due(Instant::now()) {
+            send(IndexMsg::Previews(held));
         }
         let retry_at = budget
             .paused_for()
@@ -250,20 +264,16 @@ fn start_work(w: &Worker, budget: &Budget, st: &mut State, done: &UnboundedSende
         });
     }
     if !st.previews_running {
-        let batch = next_previews(w, st, now);
+        let (batch, asked) = next_previews(w, st, now);
         if !batch.is_empty() {
             st.previews_running = true;
             let (client, mut index, budget, done) = (w.client.clone(), w.index.clone(), budget.clone(), done.clone());
-            let tx = tx.clone();
             tokio::task::spawn_local(async move {
-                let (previews, error) = sync::fetch_previews(&client, &mut index, &budget, &batch).await;
-                let fetched = previews.iter().map(|(u, _)| u.clone()).collect();
-                if !previews.is_empty() {
-                    let _ = tx.send(Msg::Index(IndexMsg::Previews(previews)));
-                }
+                let (fetched, error) = sync::fetch_previews(&client, &mut index, &budget, &batch).await;
                 let _ = done.send(Done::Previews {
                     tried: batch,
                     fetched,
+                    asked,
                     error,
                 });
             });
@@ -271,12 +281,13 @@ fn start_work(w: &Worker, budget: &Budget, st: &mut State, done: &UnboundedSende
     }
 }
 
-/// The next last messages to fetch: what the UI asked for last, else the
-/// trickle through open conversations (not while a full walk runs, not
-/// while resting after a failure).
-fn next_previews(w: &Worker, st: &mut State, now: Instant) -> Vec<Wanted> {
+/// The next last messages to fetch, and whether the UI asked for them:
+/// what the UI asked for last, else the trickle through open
+/// conversations (not while a full walk runs, not while resting after a
+/// failure).
+fn next_previews(w: &Worker, st: &mut State, now: Instant) -> (Vec<Wanted>, bool) {
     if st.failed_until.is_some_and(|f| f > now) {
-        return Vec::new();
+        return (Vec::new(), false);
     }
     while let Some(mut batch) = st.lazy.pop() {
         batch.retain(|(u, a)| st.tried.get(u) != Some(a));
@@ -287,27 +298,47 @@ fn next_previews(w: &Worker, st: &mut State, now: Instant) -> Vec<Wanted> {
             let rest = batch.split_off(PREVIEW_BATCH);
             st.lazy.push(rest);
         }
-        return batch;
+        return (batch, true);
     }
     if st.full_running || st.trickle_rest_until.is_some_and(|r| r > now) {
-        return Vec::new();
+        return (Vec::new(), false);
     }
     st.trickle_rest_until = None;
     let mut index = w.index.clone();
-    let stale = index
-        .with(|ix| ix.stale_previews(st.tried.len() + 4 * PREVIEW_BATCH))
-        .unwrap_or_default();
-    let batch: Vec<Wanted> = stale
-        .into_iter()
-        .filter(|(u, a)| st.tried.get(u) != Some(a))
-        .take(PREVIEW_BATCH)
-        .collect();
-    if batch.is_empty() {
-        // Every open conversation is up to date: look again when the index
-        // changes, or in a while.
-        st.trickle_rest_until = Some(now + TRICKLE_IDLE);
+    // From the cursor down; past the end, once more from the newest.
+    for _ in 0..2 {
+        let from_top = st.trickle.cursor().is_none();
+        let mut batch = Vec::new();
+        let mut last = None;
+        // Conversations tried this session (a 404) are stepped over.
+        while batch.len() < PREVIEW_BATCH {
+            let stale = index
+                .with(|ix| ix.stale_previews_after(last.as_ref().or(st.trickle.cursor()), 4 * PREVIEW_BATCH))
+                .unwrap_or_default();
+            let Some(end) = stale.last().cloned() else { break };
+            let room = PREVIEW_BATCH - batch.len();
+            batch.extend(stale.into_iter().filter(|(u, a)| st.tried.get(u) != Some(a)).take(room));
+            // Filled: the next batch starts past its last; else past this
+            // page (all of it taken or stepped over).
+            last = Some(if batch.len() == PREVIEW_BATCH {
+                batch.last().cloned().unwrap_or(end)
+            } else {
+                end
+            });
+        }
+        if !batch.is_empty() {
+            st.trickle.moved_to(last);
+            return (batch, false);
+        }
+        st.trickle.from_the_top();
+        if from_top {
+            break;
+        }
     }
-    batch
+    // Every open conversation is up to date: look again when the index
+    // changes, or in a while.
+    st.trickle_rest_until = Some(now + TRICKLE_IDLE);
+    (Vec::new(), false)
 }
 
 /// Sends what changed in the index since the last call to the UI; true
@@ -410,6 +441,7 @@ fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
         Done::Full(result) => {
             st.full_running = false;
             st.trickle_rest_until = None;
+            st.trickle.from_the_top();
             st.status.walking = None;
             match result {
                 Ok(report) => {
@@ -433,14 +465,33 @@ fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
             st.incremental_running = false;
             if changed {
                 st.trickle_rest_until = None;
+                st.trickle.from_the_top();
             }
             match result {
                 Ok(_) => succeeded(st, now),
                 Err(e) => failed(st, &e, send),
             }
         }
-        Done::Previews { tried, fetched, error } => {
+        Done::Previews {
+            tried,
+            fetched,
+            asked,
+            error,
+        } => {
             st.previews_running = false;
+            let fetched: std::collections::HashSet<String> = if asked {
+                let mut all = st.trickle.take();
+                let uuids = fetched.iter().map(|(u, _)| u.clone()).collect();
+                all.extend(fetched);
+                if !all.is_empty() {
+                    send(IndexMsg::Previews(all));
+                }
+                uuids
+            } else {
+                let uuids = fetched.iter().map(|(u, _)| u.clone()).collect();
+                st.trickle.hold(fetched, Instant::now());
+                uuids
+            };
             let Some(e) = error else {
                 // Fetched, or gone from the server (404): not tried again
                 // until the contact moves.
@@ -448,7 +499,6 @@ fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
                 return;
             };
             tracing::warn!("fetching last messages failed: {e}");
-            let fetched: std::collections::HashSet<String> = fetched.into_iter().collect();
             let (done, left): (Vec<Wanted>, Vec<Wanted>) = tried.into_iter().partition(|(u, _)| fetched.contains(u));
             st.tried.extend(done);
             if !left.is_empty() {

@@ -109,6 +109,42 @@ fn stale_previews_are_open_contacts_moved_since_or_never_fetched_newest_first() 
 }
 
 #[test]
+fn stale_previews_after_a_cursor_go_on_from_it_in_the_same_order() {
+    let mut ix = sample();
+    // Open: a (30), c (10); f and g share an activity (15), so the uuid
+    // breaks the tie; d (40) is fresh; b is closed.
+    ix.upsert_contacts(
+        &[
+            contact("d", "Dee", "+1", 40),
+            contact("f", "Fay", "+3", 15),
+            contact("g", "Gus", "+4", 15),
+        ],
+        at(0),
+    )
+    .unwrap();
+    ix.store_messages("d", Some(at(40)), &[msg("ok", "sent", 40)]).unwrap();
+    let all = ix.stale_previews(10).unwrap();
+    let order: Vec<&str> = all.iter().map(|w| w.0.as_str()).collect();
+    assert_eq!(order, ["a", "g", "f", "c"]);
+    // Walked two at a time from each batch's last, the same four, once each.
+    let mut walked = Vec::new();
+    let mut cursor: Option<crate::index::Wanted> = None;
+    loop {
+        let batch = ix.stale_previews_after(cursor.as_ref(), 2).unwrap();
+        let Some(last) = batch.last().cloned() else { break };
+        walked.extend(batch.into_iter().map(|w| w.0));
+        cursor = Some(last);
+    }
+    assert_eq!(walked, order);
+    // A contact with no activity is after every cursor, found from the top.
+    assert!(
+        ix.stale_previews_after(Some(&("z".into(), None)), 5)
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
 fn a_version_1_file_migrated_marks_its_cached_pages_stale() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("v1.sqlite");
