@@ -330,7 +330,7 @@ fn next_previews(w: &Worker, st: &mut State, now: Instant) -> (Vec<Wanted>, bool
             st.trickle.moved_to(last);
             return (batch, false);
         }
-        st.trickle.from_the_top();
+        st.trickle.rewind();
         if from_top {
             break;
         }
@@ -441,7 +441,7 @@ fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
         Done::Full(result) => {
             st.full_running = false;
             st.trickle_rest_until = None;
-            st.trickle.from_the_top();
+            st.trickle.rewind();
             st.status.walking = None;
             match result {
                 Ok(report) => {
@@ -465,7 +465,7 @@ fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
             st.incremental_running = false;
             if changed {
                 st.trickle_rest_until = None;
-                st.trickle.from_the_top();
+                st.trickle.rewind();
             }
             match result {
                 Ok(_) => succeeded(st, now),

@@ -44,7 +44,7 @@ impl Trickle {
 
     /// The index changed (a pass moved contacts up): the next batch starts
     /// from the newest again, where the moved ones now are.
-    pub fn from_the_top(&mut self) {
+    pub fn rewind(&mut self) {
         self.cursor = None;
     }
 

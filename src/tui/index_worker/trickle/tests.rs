@@ -37,6 +37,6 @@ fn the_cursor_goes_back_to_the_top_when_the_index_changes() {
     let mut t = Trickle::default();
     t.moved_to(Some(("c".into(), None)));
     assert_eq!(t.cursor().map(|w| w.0.as_str()), Some("c"));
-    t.from_the_top();
+    t.rewind();
     assert_eq!(t.cursor(), None);
 }

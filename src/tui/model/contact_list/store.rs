@@ -1,263 +1,17 @@
-//! The loaded contacts, once, compactly: one [`Row`] per contact, indexed by
-//! uuid, with the few distinct values of source, tags and assignee shared
-//! (`Arc<str>`), what the list never shows in one compact string, and the
-//! search haystacks kept beside them so `/` never rebuilds them.
+//! The loaded contacts, once, compactly: one [`Row`] per contact (see
+//! `row`), indexed by uuid, and the search haystacks kept beside them so
+//! `/` never rebuilds them.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+mod row;
+
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
-use crate::api::{Contact, ContactTeam, FieldValue};
-
-/// Hands out one shared copy of each distinct string.
-#[derive(Debug, Default)]
-struct Interner(HashSet<Arc<str>>);
-
-impl Interner {
-    fn get(&mut self, s: &str) -> Arc<str> {
-        if let Some(v) = self.0.get(s) {
-            return v.clone();
-        }
-        let v: Arc<str> = Arc::from(s);
-        self.0.insert(v.clone());
-        v
-    }
-}
-
-/// What a list row rarely needs (links, funnel, note, team, custom
-/// fields), kept as one compact JSON string: one allocation instead of a
-/// dozen, decoded only for the one contact a form or the details pane
-/// works on.
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct Extra {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    avatar: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    href: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    chat: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    funnel: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    note: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    team: Option<ContactTeam>,
-    /// A text value as a string, a checkbox's as an array.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    fields: BTreeMap<String, Value>,
-}
-
-impl Extra {
-    fn is_empty(&self) -> bool {
-        self.avatar.is_none()
-            && self.href.is_none()
-            && self.chat.is_none()
-            && self.funnel.is_none()
-            && self.note.is_none()
-            && self.team.is_none()
-            && self.fields.is_empty()
-    }
-}
-
-fn field_to_json(v: FieldValue) -> Value {
-    match v {
-        FieldValue::Text(s) => Value::String(s),
-        FieldValue::List(items) => Value::from(items),
-    }
-}
-
-fn field_from_json(v: Value) -> FieldValue {
-    match v {
-        Value::String(s) => FieldValue::Text(s),
-        Value::Array(items) => FieldValue::List(
-            items
-                .into_iter()
-                .filter_map(|i| i.as_str().map(str::to_string))
-                .collect(),
-        ),
-        other => FieldValue::Text(other.to_string()),
-    }
-}
-
-/// Who wrote a conversation's last message and when, kept on its row so a
-/// view can ask without a lookup (100,000 lookups cost a frame).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LastMessage {
-    pub who: Option<crate::index::Who>,
-    pub at: Option<DateTime<Utc>>,
-    /// The contact's activity when it was fetched: a row whose activity
-    /// moved since has a newer message, not known yet.
-    pub activity: Option<DateTime<Utc>>,
-}
-
-impl From<&crate::index::Preview> for LastMessage {
-    fn from(p: &crate::index::Preview) -> LastMessage {
-        LastMessage {
-            who: p.who,
-            at: p.at,
-            activity: p.activity,
-        }
-    }
-}
-
-/// One loaded contact as the list keeps it. Converted from `api::Contact`
-/// on arrival; [`Row::to_contact`] gives the API shape back (without
-/// `customFieldsMetadata`, which the details pane fetches with the contact).
-#[derive(Debug, PartialEq)]
-pub struct Row {
-    pub uuid: Arc<str>,
-    pub name: Box<str>,
-    pub phone_number: Box<str>,
-    pub source: Arc<str>,
-    pub assigned_user: Option<Arc<str>>,
-    pub tags: Box<[Arc<str>]>,
-    pub created_at: Option<DateTime<Utc>>,
-    pub closed_at: Option<DateTime<Utc>>,
-    pub last_message_at: Option<DateTime<Utc>>,
-    /// Uuid of the contact's team (views filter on it).
-    pub team: Option<Arc<str>>,
-    /// The `lastMessageAt` the agent has seen.
-    pub seen: Option<DateTime<Utc>>,
-    /// The conversation's last message, when the index has fetched it.
-    pub last: Option<LastMessage>,
-    extra: Option<Box<str>>,
-}
-
-impl Row {
-    fn new(c: Contact, seen: Option<DateTime<Utc>>, strings: &mut Interner) -> Row {
-        let team = c.team_uuid().map(|t| strings.get(t));
-        let extra = Extra {
-            avatar: c.avatar_url,
-            href: c.href,
-            chat: c.conversation_href,
-            funnel: c.funnel_id,
-            note: c.note,
-            team: c.team,
-            fields: c
-                .custom_fields
-                .into_iter()
-                .map(|(k, v)| (k, field_to_json(v)))
-                .collect(),
-        };
-        // Strings, maps of strings and plain values always serialise.
-        let extra = (!extra.is_empty())
-            .then(|| serde_json::to_string(&extra).ok().map(String::into_boxed_str))
-            .flatten();
-        Row {
-            uuid: Arc::from(c.uuid),
-            name: c.name.into_boxed_str(),
-            phone_number: c.phone_number.into_boxed_str(),
-            source: strings.get(&c.source),
-            assigned_user: c.assigned_user.as_deref().map(|a| strings.get(a)),
-            tags: c.tags.iter().map(|t| strings.get(t)).collect(),
-            created_at: c.created_at,
-            closed_at: c.closed_at,
-            last_message_at: c.last_message_at,
-            team,
-            seen: seen.or(c.last_message_at),
-            last: None,
-            extra,
-        }
-    }
-
-    /// The contact in the API's shape (a fresh copy: for the one contact a
-    /// form, a write or the details pane works on, never for every row).
-    pub fn to_contact(&self) -> Contact {
-        let x = self.extra();
-        Contact {
-            uuid: self.uuid.to_string(),
-            name: self.name.to_string(),
-            phone_number: self.phone_number.to_string(),
-            source: self.source.to_string(),
-            assigned_user: self.assigned_user.as_deref().map(str::to_string),
-            tags: self.tags.iter().map(|t| t.to_string()).collect(),
-            created_at: self.created_at,
-            closed_at: self.closed_at,
-            last_message_at: self.last_message_at,
-            avatar_url: x.avatar,
-            href: x.href,
-            conversation_href: x.chat,
-            funnel_id: x.funnel,
-            note: x.note,
-            team: x.team,
-            custom_fields: x.fields.into_iter().map(|(k, v)| (k, field_from_json(v))).collect(),
-            custom_fields_metadata: None,
-        }
-    }
-
-    /// What the list keeps aside, decoded.
-    fn extra(&self) -> Extra {
-        self.extra
-            .as_deref()
-            .and_then(|s| serde_json::from_str(s).ok())
-            .unwrap_or_default()
-    }
-
-    /// The note, decoded from what the list keeps aside.
-    pub fn note(&self) -> Option<String> {
-        self.extra().note
-    }
-
-    /// The custom fields, decoded from what the list keeps aside.
-    pub fn custom_fields(&self) -> BTreeMap<String, FieldValue> {
-        self.extra()
-            .fields
-            .into_iter()
-            .map(|(k, v)| (k, field_from_json(v)))
-            .collect()
-    }
-
-    pub fn is_open(&self) -> bool {
-        self.closed_at.is_none()
-    }
-
-    /// The latest known activity: `lastMessageAt`, else `createdAt`.
-    pub fn last_activity(&self) -> Option<DateTime<Utc>> {
-        self.last_message_at.or(self.created_at)
-    }
-
-    /// True when `c`, a newer copy of this contact, brings a message this
-    /// row did not have (a contact without messages yet does not count).
-    pub fn new_message_in(&self, c: &Contact) -> bool {
-        self.last_message_at.is_some() && c.last_message_at > self.last_message_at
-    }
-
-    /// True when the contact has a message the agent has not seen.
-    pub fn has_new(&self) -> bool {
-        match (self.last_message_at, self.seen) {
-            (Some(at), Some(seen)) => at > seen,
-            _ => false,
-        }
-    }
-
-    /// The name, or the phone number for a contact without one.
-    pub fn label(&self) -> &str {
-        if self.name.is_empty() {
-            &self.phone_number
-        } else {
-            &self.name
-        }
-    }
-
-    /// The text `/` matches: name, phone and tags.
-    fn haystack(&self) -> Box<str> {
-        let mut s = String::with_capacity(self.name.len() + self.phone_number.len() + 2 + self.tags.len() * 8);
-        s.push_str(&self.name);
-        s.push(' ');
-        s.push_str(&self.phone_number);
-        s.push(' ');
-        for (i, t) in self.tags.iter().enumerate() {
-            if i > 0 {
-                s.push(' ');
-            }
-            s.push_str(t);
-        }
-        s.into_boxed_str()
-    }
-}
+use crate::api::Contact;
+use row::Interner;
+pub use row::{LastMessage, Row};
 
 /// What [`ContactStore::upsert_sorted`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -349,6 +103,14 @@ impl ContactStore {
             self.version += 1;
         }
         true
+    }
+
+    /// Gives back what growing one row at a time reserved (up to a third
+    /// of the rows' memory): for when a long load has finished.
+    pub fn shrink_to_fit(&mut self) {
+        self.rows.shrink_to_fit();
+        self.index.shrink_to_fit();
+        Arc::make_mut(&mut self.hay).shrink_to_fit();
     }
 
     /// Drops everything.

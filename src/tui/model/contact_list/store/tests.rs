@@ -1,4 +1,5 @@
 use super::*;
+use crate::api::{ContactTeam, FieldValue};
 use crate::tui::fixtures::contacts;
 
 #[test]
@@ -51,4 +52,45 @@ fn the_index_follows_rows_inserted_in_front() {
     }
     assert_eq!(&*store.get(2).unwrap().name, "Renamed");
     assert_eq!(&*store.haystacks()[2], store.get(2).unwrap().haystack().as_ref());
+}
+
+#[test]
+fn links_funnels_and_teams_are_kept_compactly_and_given_back_exactly() {
+    let mut cs = contacts(0..6);
+    let dash = "https://app.example.com";
+    for (i, c) in cs.iter_mut().enumerate() {
+        c.href = Some(format!("{dash}/contacts/{}", c.uuid));
+        c.conversation_href = Some(format!("{dash}/chat/{:032x}", 0xabc0 + i));
+        c.funnel_id = Some("727c6f04-d35e-4634-b963-0fe5228cd3a2".into());
+        c.team = Some(ContactTeam {
+            uuid: Some("a26bde22e25bd8837a5d9e364cf83c54".into()),
+            name: Some("VIP Care 💎".into()),
+        });
+    }
+    // Links of other shapes are kept as they came.
+    cs[1].conversation_href = Some(format!("{dash}/chat/ABCDEF0123456789ABCDEF0123456789"));
+    cs[2].href = Some("https://elsewhere.example/c/1".into());
+    cs[3].href = None;
+    cs[4].conversation_href = Some(format!("{dash}/chat/95fa92f5-737d-c591-f519-cc948f9da83d"));
+    cs[5].team = Some(ContactTeam {
+        uuid: None,
+        name: Some("Nameless".into()),
+    });
+    let mut store = ContactStore::default();
+    store.set(cs.clone());
+    for c in &cs {
+        assert_eq!(&store.by_id(&c.uuid).unwrap().to_contact(), c, "{}", c.uuid);
+    }
+    let (a, b) = (store.by_id(&cs[0].uuid).unwrap(), store.by_id(&cs[1].uuid).unwrap());
+    assert!(
+        a.common
+            .as_ref()
+            .zip(b.common.as_ref())
+            .is_some_and(|(a, b)| Arc::ptr_eq(a, b)),
+        "one copy of the dashboard, funnel and team they share"
+    );
+    assert!(
+        a.chat.is_some() && b.chat.is_none(),
+        "an id of the usual shape is kept as bytes"
+    );
 }
