@@ -11,6 +11,7 @@
 
 mod open;
 mod preview;
+pub mod private;
 mod schema;
 mod search;
 mod store;

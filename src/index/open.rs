@@ -1,13 +1,13 @@
 //! Opening the index file: permissions, pragmas, and what to do with a file
 //! that cannot be used.
 
-use std::fs::{DirBuilder, OpenOptions};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use rusqlite::{Connection, ErrorCode};
 
+use super::private;
 use super::schema::{self, Unusable};
 use super::{Index, IndexError, Opened};
 
@@ -53,26 +53,28 @@ pub fn open(path: &Path) -> Result<Opened, IndexError> {
     }
 }
 
-/// The directory (0700 when created) and the file (0600) exist before
-/// SQLite opens it; SQLite gives its -wal and -shm files the same mode.
+/// The directory (0700 when created, refused when others could tamper
+/// with it) and the file (0600 when created, never through a symlink)
+/// exist before SQLite opens it; SQLite gives its -wal and -shm files the
+/// file's mode.
 fn prepare(path: &Path) -> Result<(), IndexError> {
-    let io = |e: std::io::Error| IndexError::Io(format!("{}: {e}", path.display()));
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        let mut builder = DirBuilder::new();
-        builder.recursive(true);
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        builder.create(dir).map_err(io)?;
+        private::ensure_dir(dir).map_err(IndexError::Io)?;
     }
-    let mut options = OpenOptions::new();
-    options.create(true).append(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path).map_err(io)?;
+    let io = |e: std::io::Error| IndexError::Io(format!("{}: {e}", path.display()));
+    let file = private::file_options()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(io)?;
     #[cfg(unix)]
     {
+        // A file an older frontdesk left readable by others.
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
+        if file.metadata().map_err(io)?.permissions().mode() & 0o077 != 0 {
+            file.set_permissions(std::fs::Permissions::from_mode(0o600))
+                .map_err(io)?;
+        }
     }
     Ok(())
 }
@@ -122,6 +124,9 @@ fn try_open(path: &Path, patience: Duration) -> Result<Index, Failure> {
         Some(Unusable::Foreign) => return Err(Failure::MoveAside("is not a frontdesk index".into())),
         None => {}
     }
+    if let Some(damage) = damage(&conn).map_err(classify)? {
+        return Err(Failure::MoveAside(format!("is damaged ({damage})")));
+    }
     conn.pragma_update(None, "journal_mode", "WAL").map_err(classify)?;
     conn.pragma_update(None, "synchronous", "NORMAL").map_err(classify)?;
     // Takes the write lock even when there is nothing to migrate: it is
@@ -133,6 +138,15 @@ fn try_open(path: &Path, patience: Duration) -> Result<Index, Failure> {
         path: Some(path.to_path_buf()),
         journal: None,
     })
+}
+
+/// SQLite's quick check (every page of every table and index read once,
+/// without cross-checking indexes against tables): `None` when sound, else
+/// its first complaint. It notices pages damaged anywhere in the file, not
+/// only a broken header.
+pub(super) fn damage(conn: &Connection) -> Result<Option<String>, rusqlite::Error> {
+    let verdict: String = conn.query_row("PRAGMA quick_check(1)", [], |r| r.get(0))?;
+    Ok((verdict != "ok").then(|| verdict.lines().next().unwrap_or_default().to_string()))
 }
 
 /// Renames the file (and its -wal/-shm) to `<name>.corrupt-<timestamp>`.
@@ -173,11 +187,15 @@ pub fn inspect(path: &Path) -> Health {
         Err(e) => Health::Unusable(e.to_string()),
         Ok(Some(Unusable::Newer(v))) => Health::Unusable(format!("written by a newer frontdesk (schema {v})")),
         Ok(Some(Unusable::Foreign)) => Health::Unusable("not a frontdesk index".into()),
-        // A file created but not set up yet has no tables: nothing in it.
-        Ok(None) => Health::Usable {
-            contacts: conn
-                .query_row("SELECT count(*) FROM contacts", [], |r| r.get(0))
-                .unwrap_or(0),
+        Ok(None) => match damage(&conn) {
+            Ok(Some(why)) => Health::Unusable(format!("damaged ({why})")),
+            Err(e) => Health::Unusable(format!("damaged ({e})")),
+            // A file created but not set up yet has no tables: nothing in it.
+            Ok(None) => Health::Usable {
+                contacts: conn
+                    .query_row("SELECT count(*) FROM contacts", [], |r| r.get(0))
+                    .unwrap_or(0),
+            },
         },
     }
 }
