@@ -198,6 +198,29 @@ fn cache_clear_deletes_the_index() {
 }
 
 #[test]
+fn cache_clear_also_deletes_the_copies_moved_aside() {
+    let e = env(20);
+    let path = e.cache_path();
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, b"this is not a database, not even close; padding padding").unwrap();
+    assert_eq!(e.run(&["sync"]).0, 0, "moves the bad file aside");
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let ours = || -> Vec<String> {
+        std::fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .flatten()
+            .map(|f| f.file_name().to_string_lossy().into_owned())
+            .filter(|f| f.starts_with(&name))
+            .collect()
+    };
+    assert!(ours().iter().any(|f| f.contains(".corrupt-")), "{:?}", ours());
+    let (code, out, err) = e.run(&["cache", "clear"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("deleted the local index"), "{out}");
+    assert!(ours().is_empty(), "left behind: {:?}", ours());
+}
+
+#[test]
 fn a_corrupt_index_is_moved_aside_with_one_line_and_the_sync_goes_on() {
     let e = env(20);
     let path = e.cache_path();
