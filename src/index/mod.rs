@@ -9,6 +9,7 @@
 //! made; one locked by another process falls back to memory. Either way the
 //! caller gets a one-line warning to show.
 
+mod forget;
 mod open;
 mod preview;
 pub mod private;
@@ -77,6 +78,7 @@ impl Index {
             path: None,
             journal: None,
         };
+        schema::configure(&index.conn)?;
         schema::migrate(&mut index.conn)?;
         Ok(index)
     }

@@ -129,6 +129,7 @@ fn try_open(path: &Path, patience: Duration) -> Result<Index, Failure> {
     }
     conn.pragma_update(None, "journal_mode", "WAL").map_err(classify)?;
     conn.pragma_update(None, "synchronous", "NORMAL").map_err(classify)?;
+    super::schema::configure(&conn).map_err(classify)?;
     // Takes the write lock even when there is nothing to migrate: it is
     // the probe that tells a file another process holds from a usable one.
     schema::migrate(&mut conn).map_err(classify)?;
