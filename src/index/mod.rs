@@ -39,6 +39,19 @@ pub enum IndexError {
     Io(String),
 }
 
+impl IndexError {
+    /// Another connection holds the file (a sync in another process).
+    pub fn is_busy(&self) -> bool {
+        matches!(
+            self,
+            IndexError::Sqlite(e) if matches!(
+                e.sqlite_error_code(),
+                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+            )
+        )
+    }
+}
+
 /// The account's local index.
 pub struct Index {
     conn: Connection,
@@ -110,6 +123,25 @@ pub struct SharedIndex(std::sync::Arc<std::sync::Mutex<Index>>);
 impl SharedIndex {
     pub fn new(index: Index) -> SharedIndex {
         SharedIndex(std::sync::Arc::new(std::sync::Mutex::new(index)))
+    }
+}
+
+impl SharedIndex {
+    /// Runs `f` when the index can be had within `patience`: another task
+    /// (a sync storing a page, or waiting on another process's write) may
+    /// hold it. `None` when it could not be had.
+    pub fn try_with_for<R>(&self, patience: std::time::Duration, f: impl FnOnce(&mut Index) -> R) -> Option<R> {
+        let deadline = std::time::Instant::now() + patience;
+        loop {
+            match self.0.try_lock() {
+                Ok(mut guard) => return Some(f(&mut guard)),
+                Err(std::sync::TryLockError::Poisoned(p)) => return Some(f(&mut p.into_inner())),
+                Err(std::sync::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                Err(std::sync::TryLockError::WouldBlock) => return None,
+            }
+        }
     }
 }
 

@@ -45,4 +45,7 @@ pub enum IndexMsg {
     /// Something the agent should know worth one line (the index started
     /// over for another account's data).
     Notice(String),
+    /// Whether the last `/` search found the index busy (a sync writing)
+    /// and served the loaded rows alone.
+    SearchBusy(bool),
 }

@@ -39,6 +39,7 @@ pub(crate) fn on_msg(model: &mut Model, msg: IndexMsg, fx: &mut Vec<Effect>) {
             let now = model.now;
             model.status.push(ToastKind::Info, text, now);
         }
+        IndexMsg::SearchBusy(busy) => model.sync.index_busy = busy,
     }
 }
 
