@@ -4,10 +4,12 @@
 //! FTS5 search over them. It is a cache, never the truth: it is filled by
 //! [`sync`] and by writes the API accepted. The API key is never stored.
 //!
-//! Opening never fails on a bad file: one that is corrupt, of a newer schema
-//! or not ours is moved aside (`<name>.corrupt-<timestamp>`) and a fresh one
-//! made; one locked by another process falls back to memory. Either way the
-//! caller gets a one-line warning to show.
+//! Opening never fails on a bad file: one that is corrupt (pages damaged
+//! anywhere: SQLite's quick check, see `open`), of a newer schema or not
+//! ours is moved aside (`<name>.corrupt-<timestamp>`) and a fresh one made;
+//! one locked by another process falls back to memory. Either way the
+//! caller gets a one-line warning to show. Only a directory others could
+//! tamper with is an error (see `private`).
 
 mod forget;
 mod open;

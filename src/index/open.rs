@@ -124,7 +124,8 @@ fn try_open(path: &Path, patience: Duration) -> Result<Index, Failure> {
         Some(Unusable::Foreign) => return Err(Failure::MoveAside("is not a frontdesk index".into())),
         None => {}
     }
-    if let Some(damage) = damage(&conn).map_err(classify)? {
+    let check = integrity_due(&conn, path);
+    if check && let Some(damage) = damage(&conn).map_err(classify)? {
         return Err(Failure::MoveAside(format!("is damaged ({damage})")));
     }
     conn.pragma_update(None, "journal_mode", "WAL").map_err(classify)?;
@@ -133,12 +134,41 @@ fn try_open(path: &Path, patience: Duration) -> Result<Index, Failure> {
     // Takes the write lock even when there is nothing to migrate: it is
     // the probe that tells a file another process holds from a usable one.
     schema::migrate(&mut conn).map_err(classify)?;
+    if check {
+        let now = super::store::stamp(Utc::now());
+        if let Err(e) = conn.execute("UPDATE sync_state SET checked_at = ?1 WHERE id = 1", [now]) {
+            tracing::debug!("recording the integrity check: {e}");
+        }
+    }
     conn.busy_timeout(BUSY_TIMEOUT).map_err(classify)?;
     Ok(Index {
         conn,
         path: Some(path.to_path_buf()),
         journal: None,
     })
+}
+
+/// A file up to this size is checked at every open (a few tens of
+/// milliseconds); a bigger one once a day (at 100,000 contacts and their
+/// messages, 270 MB, the check takes 0.6 s, more on a slow disk: too much
+/// for every command). `doctor` always checks.
+const ALWAYS_CHECK_UP_TO: u64 = 32 << 20;
+
+/// How often a big file is checked at open.
+const CHECK_EVERY: chrono::TimeDelta = chrono::TimeDelta::hours(24);
+
+/// Whether opening `path` runs the quick check: see [`ALWAYS_CHECK_UP_TO`].
+fn integrity_due(conn: &Connection, path: &Path) -> bool {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(u64::MAX);
+    // No such column before schema 4: never checked.
+    let last: Option<String> = conn
+        .query_row("SELECT checked_at FROM sync_state WHERE id = 1", [], |r| r.get(0))
+        .unwrap_or(None);
+    check_due(size, super::store::parse_stamp(last), Utc::now())
+}
+
+pub(super) fn check_due(size: u64, last: Option<chrono::DateTime<Utc>>, now: chrono::DateTime<Utc>) -> bool {
+    size <= ALWAYS_CHECK_UP_TO || last.is_none_or(|t| now - t >= CHECK_EVERY || t > now)
 }
 
 /// SQLite's quick check (every page of every table and index read once,

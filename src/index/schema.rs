@@ -66,10 +66,12 @@ pub(super) const MIGRATIONS: &[&str] = &[
         WHEN NOT EXISTS (SELECT 1 FROM contacts)
         BEGIN DELETE FROM search_terms; END;",
     // 4: the fingerprint of the account the index holds (see
-    // `sync::identity`), and the search table erasing what it deletes
-    // (FTS5's secure-delete: a removed contact's words do not stay in its
-    // pages until they are merged).
+    // `sync::identity`), when the file last passed an integrity check
+    // (see `open`), and the search table erasing what it deletes (FTS5's
+    // secure-delete: a removed contact's words do not stay in its pages
+    // until they are merged).
     "ALTER TABLE sync_state ADD COLUMN account TEXT;
+    ALTER TABLE sync_state ADD COLUMN checked_at TEXT;
     INSERT INTO search (search, rank) VALUES ('secure-delete', 1);",
 ];
 

@@ -126,3 +126,15 @@ fn the_index_directory_and_file_are_private_from_the_start() {
     assert_eq!(mode(path.parent().unwrap()), 0o700);
     assert_eq!(mode(&path), 0o600);
 }
+
+#[test]
+fn a_big_file_is_checked_at_open_once_a_day_a_small_one_always() {
+    let now = at(100_000);
+    let hour = chrono::TimeDelta::hours(1);
+    let (small, big) = (1 << 20, 300 << 20);
+    assert!(open::check_due(small, Some(now - hour), now));
+    assert!(open::check_due(big, None, now), "never checked");
+    assert!(!open::check_due(big, Some(now - hour), now));
+    assert!(open::check_due(big, Some(now - hour * 25), now));
+    assert!(open::check_due(big, Some(now + hour), now), "a clock set back");
+}
