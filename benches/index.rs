@@ -196,6 +196,18 @@ fn bench(c: &mut Criterion) {
             black_box((rows.len(), previews.len()))
         })
     });
+    // What opening a file not checked for a day (or doctor) adds: SQLite's
+    // quick check of the whole file.
+    let raw = rusqlite::Connection::open(&path).expect("raw connection");
+    g.sample_size(10);
+    g.bench_function("integrity quick_check of the 100k index", |b| {
+        b.iter(|| {
+            let verdict: String = raw
+                .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
+                .expect("quick_check");
+            black_box(verdict)
+        })
+    });
     g.finish();
 }
 

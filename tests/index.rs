@@ -9,7 +9,7 @@ use frontdesk::api::{
     Client, Contact, ContactFilter, ContactId, ContactPatch, Message, MessageStatus, NewContact, PageRequest,
     RetryPolicy, SendMessage,
 };
-use frontdesk::index::sync::{Budget, fetch_previews, full_sync, incremental_sync};
+use frontdesk::index::sync::{Budget, STARTED_OVER, check_account, fetch_previews, full_sync, incremental_sync};
 use frontdesk::index::{Index, Order, Who};
 use frontdesk::server::{RunningServer, ServerConfig};
 
@@ -183,6 +183,43 @@ async fn contacts_deleted_on_the_server_disappear_after_a_full_pass() {
         assert!(index.get(uuid).unwrap().is_none());
     }
     assert_eq!(indexed(&index), fresh_walk(&api).await);
+}
+
+#[tokio::test]
+async fn a_server_reset_to_other_data_starts_the_index_over_and_the_same_account_keeps_it() {
+    let first = common::spawn(common::config(40, 5)).await;
+    let reset = common::spawn(common::config(30, 6)).await;
+    let (first, reset) = (client(&first, 3), client(&reset, 3));
+    let mut index = Index::in_memory().unwrap();
+    index.record_changes(true);
+    let report = full_sync(&first, &mut index, &unlimited(), &mut |_| {}).await.unwrap();
+    assert!(!report.started_over, "a first sync only learns the account");
+    assert_eq!(check_account(&first, &mut index, &unlimited()).await.unwrap(), None);
+    assert_eq!(index.count().unwrap(), 40, "the same account keeps its index");
+    let old: HashSet<String> = indexed(&index).into_keys().collect();
+    index.take_changes().unwrap();
+
+    // The same profile now reaches other data: before any walk, the old
+    // account's contacts are gone from views and search, and the removals
+    // are in the journal for the list.
+    let said = check_account(&reset, &mut index, &unlimited()).await.unwrap();
+    assert_eq!(said, Some(STARTED_OVER));
+    assert!(!STARTED_OVER.contains('\n'));
+    assert_eq!(index.count().unwrap(), 0);
+    assert!(
+        index.sync_state().unwrap().full_walk_finished_at.is_none(),
+        "a full walk is due"
+    );
+    let removed: HashSet<String> = index.take_changes().unwrap().removed.into_iter().collect();
+    assert_eq!(removed, old);
+    let report = full_sync(&reset, &mut index, &unlimited(), &mut |_| {}).await.unwrap();
+    assert!(!report.started_over);
+    assert_eq!(indexed(&index), fresh_walk(&reset).await);
+
+    // A full sync notices it by itself too.
+    let report = full_sync(&first, &mut index, &unlimited(), &mut |_| {}).await.unwrap();
+    assert!(report.started_over);
+    assert_eq!(indexed(&index), fresh_walk(&first).await);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -198,6 +198,29 @@ fn cache_clear_deletes_the_index() {
 }
 
 #[test]
+fn cache_clear_also_deletes_the_copies_moved_aside() {
+    let e = env(20);
+    let path = e.cache_path();
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, b"this is not a database, not even close; padding padding").unwrap();
+    assert_eq!(e.run(&["sync"]).0, 0, "moves the bad file aside");
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let ours = || -> Vec<String> {
+        std::fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .flatten()
+            .map(|f| f.file_name().to_string_lossy().into_owned())
+            .filter(|f| f.starts_with(&name))
+            .collect()
+    };
+    assert!(ours().iter().any(|f| f.contains(".corrupt-")), "{:?}", ours());
+    let (code, out, err) = e.run(&["cache", "clear"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("deleted the local index"), "{out}");
+    assert!(ours().is_empty(), "left behind: {:?}", ours());
+}
+
+#[test]
 fn a_corrupt_index_is_moved_aside_with_one_line_and_the_sync_goes_on() {
     let e = env(20);
     let path = e.cache_path();
@@ -215,6 +238,37 @@ fn a_corrupt_index_is_moved_aside_with_one_line_and_the_sync_goes_on() {
         err.contains("warning") && err.contains("corrupt") && err.contains(".corrupt-"),
         "{err}"
     );
+}
+
+#[test]
+fn a_server_reset_to_other_data_leaves_no_ghost_in_search_and_says_so_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("server.sqlite");
+    let e = Env {
+        server: common::spawn_blocking(frontdesk::server::ServerConfig {
+            db: Some(db.clone()),
+            ..common::config(25, 9)
+        }),
+        home: tempfile::tempdir().unwrap(),
+    };
+    assert_eq!(e.run(&["sync"]).0, 0);
+    let c = e.a_contact();
+    let (name, uuid) = (c["name"].as_str().unwrap(), c["uuid"].as_str().unwrap().to_string());
+    let (_, out, _) = e.run(&["contacts", "search", name, "--json"]);
+    assert!(uuids(&out).contains(&uuid), "{out}");
+
+    // The server is reset to other data (its contacts gone, its teams new)
+    // behind the same URL and key.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("DELETE FROM contacts; UPDATE teams SET uuid = lower(hex(randomblob(16)));")
+        .unwrap();
+    let (code, out, err) = e.run(&["contacts", "search", name, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!uuids(&out).contains(&uuid), "a ghost of the old data: {out}");
+    assert_eq!(err.lines().count(), 1, "one line:\n{err}");
+    assert!(err.contains("started over"), "{err}");
+    let (_, _, err) = e.run(&["contacts", "search", name, "--json"]);
+    assert!(err.is_empty(), "said once: {err}");
 }
 
 #[test]

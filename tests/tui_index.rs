@@ -142,6 +142,56 @@ async fn the_worker_keeps_an_index_and_the_list_up_to_date() {
     assert_eq!(index.with(|ix| ix.count()).unwrap(), 60, "the index is still readable");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_index_of_another_account_starts_over_with_a_notice_and_its_contacts_leave_the_list() {
+    let old = common::spawn(common::config(20, 3)).await;
+    let now = common::spawn(common::config(15, 4)).await;
+    let old_client = Client::new(&old.base_url, &old.api_key, Duration::from_secs(10)).unwrap();
+    let client = Client::new(&now.base_url, &now.api_key, Duration::from_secs(10)).unwrap();
+    let mut index = Index::in_memory().unwrap();
+    let budget = frontdesk::index::sync::Budget::new(0.0);
+    frontdesk::index::sync::full_sync(&old_client, &mut index, &budget, &mut |_| {})
+        .await
+        .unwrap();
+    let old_uuids: HashSet<String> = index
+        .list(frontdesk::index::Order::Activity, 100, 0)
+        .unwrap()
+        .into_iter()
+        .map(|c| c.uuid)
+        .collect();
+    // A walk finished recently: the worker starts with an incremental pass.
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let link = index_worker::spawn(
+        Worker {
+            client,
+            index: SharedIndex::new(index),
+            sync_rate: 0.0,
+            full_every: Duration::from_secs(1800),
+            in_memory: true,
+        },
+        tx,
+    );
+    let seen = until(&mut rx, |m| matches!(m, IndexMsg::Notice(_))).await;
+    let removed: HashSet<String> = seen
+        .iter()
+        .filter_map(|m| match m {
+            IndexMsg::Changed(c) => Some(c.removed.iter().cloned()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert_eq!(removed, old_uuids, "the old account's contacts leave the list");
+    let Some(IndexMsg::Notice(text)) = seen.last() else {
+        unreachable!()
+    };
+    assert!(text.contains("started over") && !text.contains('\n'), "{text}");
+    // And the new account's walk follows at once.
+    until(&mut rx, complete).await;
+    let mut index = link.index.clone();
+    use frontdesk::index::IndexAccess;
+    assert_eq!(index.with(|ix| ix.count()).unwrap(), 15);
+}
+
 /// The trickle walks every open conversation once, from a cursor, and
 /// hands its last messages to the list in a few batches rather than one
 /// message (and one recount of every view) per request.

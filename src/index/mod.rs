@@ -4,13 +4,17 @@
 //! FTS5 search over them. It is a cache, never the truth: it is filled by
 //! [`sync`] and by writes the API accepted. The API key is never stored.
 //!
-//! Opening never fails on a bad file: one that is corrupt, of a newer schema
-//! or not ours is moved aside (`<name>.corrupt-<timestamp>`) and a fresh one
-//! made; one locked by another process falls back to memory. Either way the
-//! caller gets a one-line warning to show.
+//! Opening never fails on a bad file: one that is corrupt (pages damaged
+//! anywhere: SQLite's quick check, see `open`), of a newer schema or not
+//! ours is moved aside (`<name>.corrupt-<timestamp>`) and a fresh one made;
+//! one locked by another process falls back to memory. Either way the
+//! caller gets a one-line warning to show. Only a directory others could
+//! tamper with is an error (see `private`).
 
+mod forget;
 mod open;
 mod preview;
+pub mod private;
 mod schema;
 mod search;
 mod store;
@@ -35,6 +39,19 @@ pub enum IndexError {
     Json(#[from] serde_json::Error),
     #[error("the local index could not be opened: {0}")]
     Io(String),
+}
+
+impl IndexError {
+    /// Another connection holds the file (a sync in another process).
+    pub fn is_busy(&self) -> bool {
+        matches!(
+            self,
+            IndexError::Sqlite(e) if matches!(
+                e.sqlite_error_code(),
+                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+            )
+        )
+    }
 }
 
 /// The account's local index.
@@ -76,6 +93,7 @@ impl Index {
             path: None,
             journal: None,
         };
+        schema::configure(&index.conn)?;
         schema::migrate(&mut index.conn)?;
         Ok(index)
     }
@@ -107,6 +125,25 @@ pub struct SharedIndex(std::sync::Arc<std::sync::Mutex<Index>>);
 impl SharedIndex {
     pub fn new(index: Index) -> SharedIndex {
         SharedIndex(std::sync::Arc::new(std::sync::Mutex::new(index)))
+    }
+}
+
+impl SharedIndex {
+    /// Runs `f` when the index can be had within `patience`: another task
+    /// (a sync storing a page, or waiting on another process's write) may
+    /// hold it. `None` when it could not be had.
+    pub fn try_with_for<R>(&self, patience: std::time::Duration, f: impl FnOnce(&mut Index) -> R) -> Option<R> {
+        let deadline = std::time::Instant::now() + patience;
+        loop {
+            match self.0.try_lock() {
+                Ok(mut guard) => return Some(f(&mut guard)),
+                Err(std::sync::TryLockError::Poisoned(p)) => return Some(f(&mut p.into_inner())),
+                Err(std::sync::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                Err(std::sync::TryLockError::WouldBlock) => return None,
+            }
+        }
     }
 }
 

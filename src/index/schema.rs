@@ -65,6 +65,14 @@ pub(super) const MIGRATIONS: &[&str] = &[
     CREATE TRIGGER search_terms_forget AFTER DELETE ON contacts
         WHEN NOT EXISTS (SELECT 1 FROM contacts)
         BEGIN DELETE FROM search_terms; END;",
+    // 4: the fingerprint of the account the index holds (see
+    // `sync::identity`), when the file last passed an integrity check
+    // (see `open`), and the search table erasing what it deletes (FTS5's
+    // secure-delete: a removed contact's words do not stay in its pages
+    // until they are merged).
+    "ALTER TABLE sync_state ADD COLUMN account TEXT;
+    ALTER TABLE sync_state ADD COLUMN checked_at TEXT;
+    INSERT INTO search (search, rank) VALUES ('secure-delete', 1);",
 ];
 
 /// The schema version this build writes.
@@ -97,6 +105,13 @@ pub fn check(conn: &Connection) -> Result<Option<Unusable>, rusqlite::Error> {
         return Ok(Some(Unusable::Newer(version)));
     }
     Ok(None)
+}
+
+/// What each connection sets: deleted content is overwritten with zeros
+/// (in the file and in the pages the WAL holds), so a removed contact's
+/// text does not stay readable in free pages.
+pub fn configure(conn: &Connection) -> Result<(), rusqlite::Error> {
+    conn.pragma_update(None, "secure_delete", "ON")
 }
 
 /// Applies the migrations the file lacks, in one write transaction, so two

@@ -53,8 +53,8 @@ pub struct SyncState {
 /// Uuids changed or removed since the journal was last read.
 #[derive(Debug, Default)]
 pub(crate) struct Journal {
-    upserted: Vec<String>,
-    removed: Vec<String>,
+    pub(super) upserted: Vec<String>,
+    pub(super) removed: Vec<String>,
 }
 
 /// What changed in the index: the contacts stored new or changed (as
@@ -117,35 +117,6 @@ impl Index {
             j.upserted.extend(stored);
         }
         Ok(changed)
-    }
-
-    /// Removes the contacts a completed walk that started at `walk_started`
-    /// did not see (`seen`: the uuids it yielded). Contacts stored after the
-    /// walk started (by an incremental pass) are kept. Returns how many.
-    pub fn remove_missing(&mut self, walk_started: DateTime<Utc>, seen: &HashSet<String>) -> Result<usize, IndexError> {
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let stale: Vec<String> = {
-            let mut stmt = tx.prepare("SELECT uuid FROM contacts WHERE seen_at < ?1")?;
-            let rows = stmt.query_map([stamp(walk_started)], |r| r.get::<_, String>(0))?;
-            rows.filter_map(Result::ok).filter(|u| !seen.contains(u)).collect()
-        };
-        for uuid in &stale {
-            remove_one(&tx, uuid)?;
-        }
-        if !stale.is_empty() {
-            // The words only they held go too: customers' words are not
-            // kept on disk for contacts the account no longer has.
-            tx.execute_batch(
-                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocab USING fts5vocab(main, 'search', 'row');
-                 DELETE FROM search_terms WHERE term NOT IN (SELECT term FROM temp.search_vocab);",
-            )?;
-        }
-        tx.commit()?;
-        let n = stale.len();
-        if let Some(j) = self.journal.as_mut() {
-            j.removed.extend(stale);
-        }
-        Ok(n)
     }
 
     /// One contact.
@@ -383,14 +354,4 @@ fn put_messages(
         ],
     )?;
     super::search::reindex(tx, uuid)
-}
-
-fn remove_one(tx: &Transaction<'_>, uuid: &str) -> Result<(), IndexError> {
-    tx.execute(
-        "DELETE FROM search WHERE rowid = (SELECT rowid FROM contacts WHERE uuid = ?1)",
-        [uuid],
-    )?;
-    tx.execute("DELETE FROM contacts WHERE uuid = ?1", [uuid])?;
-    tx.execute("DELETE FROM messages WHERE contact_uuid = ?1", [uuid])?;
-    Ok(())
 }

@@ -14,6 +14,8 @@
 //! token bucket spaces requests, and a 429 halves the pace and waits rather
 //! than failing the sync.
 
+mod identity;
+
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -25,6 +27,7 @@ use tokio::time::Instant;
 
 use super::{Index, IndexAccess, IndexError, Preview, Wanted};
 use crate::api::{ApiError, Client, Contact, ContactFilter, ContactId, CursorGuard, PageRequest};
+pub use identity::{STARTED_OVER, check_account, fingerprint};
 
 /// Background requests per second unless configured otherwise.
 pub const DEFAULT_SYNC_RATE: f64 = 5.0;
@@ -234,20 +237,28 @@ pub struct FullReport {
     pub removed: u64,
     /// Times the walk started again after a failure.
     pub restarts: u32,
+    /// The index held another account's data and started over first
+    /// (say [`STARTED_OVER`]).
+    pub started_over: bool,
 }
 
-/// One complete walk of the account into `index`. Failures that may pass
+/// One complete walk of the account into `index`, after checking the
+/// index holds this account ([`check_account`]). Failures that may pass
 /// (a 429, a 5xx, a timeout, a broken connection) start the walk again,
-/// up to [`MAX_RESTARTS`] times; what was stored stays stored.
+/// up to [`MAX_RESTARTS`] times; what was stored stays stored. At the end
+/// the contacts the service no longer lists are removed.
 pub async fn full_sync(
     client: &Client,
     index: &mut impl IndexAccess,
     budget: &Budget,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<FullReport, SyncError> {
+    let mut report = FullReport {
+        started_over: check_account(client, index, budget).await?.is_some(),
+        ..FullReport::default()
+    };
     let started = Utc::now();
     let mut seen: HashSet<String> = HashSet::new();
-    let mut report = FullReport::default();
     let mut expected = None;
     let mut rate_limited = 0u32;
     'walk: loop {

@@ -59,15 +59,11 @@ const ACCOUNT_DAYS: u64 = 1;
 /// or another frontdesk holds it. A file older than a day is removed first.
 fn kept_account() -> Option<(PathBuf, std::fs::File)> {
     let dir = crate::index::cache_dir()?;
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
+    if let Err(why) = crate::index::private::ensure_dir(&dir) {
+        tracing::warn!("the demo account is kept in memory: {why}");
+        return None;
     }
-    builder.create(&dir).ok()?;
-    let lock = std::fs::OpenOptions::new()
+    let lock = crate::index::private::file_options()
         .create(true)
         .truncate(false)
         .write(true)
@@ -108,7 +104,13 @@ pub async fn start(log: Option<&Path>, keep_account: bool) -> Result<DemoServer,
         .tempdir()
         .map_err(|e| DemoError(format!("cannot create a private directory for the demo: {e}")))?;
     let manifest = dir.path().join("manifest.json");
-    let stderr = match log.and_then(|p| std::fs::OpenOptions::new().create(true).append(true).open(p).ok()) {
+    let stderr = match log.and_then(|p| {
+        crate::index::private::file_options()
+            .create(true)
+            .append(true)
+            .open(p)
+            .ok()
+    }) {
         Some(f) => Stdio::from(f),
         None => Stdio::null(),
     };

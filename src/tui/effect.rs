@@ -211,7 +211,9 @@ impl Runner {
                         .await
                         .ok()
                         .flatten();
-                    if let Some(done) = done {
+                    if let Some((done, busy)) = done {
+                        let busy = crate::tui::msg::index::IndexMsg::SearchBusy(busy);
+                        let _ = tx.send(Msg::Index(busy));
                         let _ = tx.send(Msg::ContactsSearched(done));
                     }
                 })
@@ -254,26 +256,34 @@ impl Runner {
 }
 
 /// `/` over the loaded rows, and over the index (fields, notes, cached
-/// messages; typos) for the contacts the rows do not match.
+/// messages; typos) for the contacts the rows do not match. While a sync
+/// holds the index (or another process's write keeps it waiting), the
+/// loaded rows answer alone at once, and the answer says it was busy.
 fn search_with_index(
     job: crate::tui::model::contact_list::SearchJob,
     index: Option<crate::index::SharedIndex>,
-) -> Option<crate::tui::model::contact_list::SearchDone> {
-    use crate::index::IndexAccess;
+) -> Option<(crate::tui::model::contact_list::SearchDone, bool)> {
     let latest = job.latest.clone();
     let generation = job.generation;
     let mut done = job.run()?;
-    if let Some(mut index) = index {
+    let mut busy = false;
+    if let Some(index) = index {
         if latest.load(std::sync::atomic::Ordering::Relaxed) != generation {
             return None;
         }
-        match index.with(|ix| ix.search(&done.query, SEARCH_HITS)) {
-            Ok(hits) => done.hits = hits.into_iter().map(|(uuid, _)| uuid).collect(),
-            Err(e) => tracing::warn!("searching the local index failed: {e}"),
+        match index.try_with_for(INDEX_PATIENCE, |ix| ix.search(&done.query, SEARCH_HITS)) {
+            Some(Ok(hits)) => done.hits = hits.into_iter().map(|(uuid, _)| uuid).collect(),
+            Some(Err(e)) if e.is_busy() => busy = true,
+            Some(Err(e)) => tracing::warn!("searching the local index failed: {e}"),
+            None => busy = true,
         }
     }
-    Some(done)
+    Some((done, busy))
 }
+
+/// How long a `/` search waits for the index a sync holds before the
+/// loaded rows answer alone.
+const INDEX_PATIENCE: std::time::Duration = std::time::Duration::from_millis(150);
 
 /// The index's best hits a `/` search adds to the rows' own matches.
 const SEARCH_HITS: usize = 200;

@@ -24,10 +24,14 @@ use tokio::time::Instant;
 
 use crate::api::{ApiError, Client, Contact, Message};
 use crate::index::sync::{Budget, Foreground, FullReport, IncrementalReport, Progress, SyncError};
-use crate::index::{IndexAccess, Order, Preview, SharedIndex, Wanted, sync};
+use crate::index::{IndexAccess, Preview, SharedIndex, Wanted, sync};
 use crate::tui::msg::Msg;
 use crate::tui::msg::index::{IndexMsg, SyncStatus};
 use trickle::Trickle;
+
+mod load;
+
+use load::load;
 
 /// Contacts read from the index per message to the UI.
 pub const LOAD_BATCH: usize = 2000;
@@ -116,6 +120,9 @@ enum Done {
     Progress(Progress),
     /// The pass's result, and whether it changed the index.
     Incremental(Result<IncrementalReport, SyncError>, bool),
+    /// The incremental pass found the index holding another account's
+    /// data and started it over instead: a full walk is due now.
+    StartedOver,
     Previews {
         tried: Vec<Wanted>,
         /// The last messages fetched.
@@ -134,6 +141,9 @@ struct State {
     full_running: bool,
     incremental_running: bool,
     incremental_again: bool,
+    /// The next incremental pass first checks which account the index
+    /// holds (once a session; a full walk checks by itself).
+    check_account: bool,
     previews_running: bool,
     /// Batches the UI asked for, newest last (served first).
     lazy: Vec<Vec<Wanted>>,
@@ -170,6 +180,7 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
         full_running: false,
         incremental_running: false,
         incremental_again: false,
+        check_account: false,
         previews_running: false,
         lazy: Vec::new(),
         tried: HashMap::new(),
@@ -189,6 +200,7 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
     });
     if st.status.complete {
         st.incremental_again = true;
+        st.check_account = true;
     }
     send(IndexMsg::Status(st.status.clone()));
     let (done_tx, mut done_rx) = unbounded_channel::<Done>();
@@ -257,7 +269,13 @@ fn start_work(w: &Worker, budget: &Budget, st: &mut State, done: &UnboundedSende
         st.incremental_running = true;
         let (client, mut index, budget, done) = (w.client.clone(), w.index.clone(), budget.clone(), done.clone());
         let tx = tx.clone();
+        let check = std::mem::take(&mut st.check_account);
         tokio::task::spawn_local(async move {
+            if check && let Ok(Some(_)) = sync::check_account(&client, &mut index, &budget).await {
+                forward_changes(&mut index, &tx);
+                let _ = done.send(Done::StartedOver);
+                return;
+            }
             let result = sync::incremental_sync(&client, &mut index, &budget).await;
             let changed = forward_changes(&mut index, &tx);
             let _ = done.send(Done::Incremental(result, changed));
@@ -395,41 +413,6 @@ fn on_cmd(index: &mut SharedIndex, st: &mut State, cmd: IndexCmd, send: &impl Fn
     }
 }
 
-/// Reads the index's contacts from `skip` on and its previews, in batches.
-fn load(index: &mut SharedIndex, generation: u64, skip: usize, send: &impl Fn(IndexMsg)) {
-    let mut at = skip;
-    loop {
-        match index.with(|ix| ix.list(Order::Activity, LOAD_BATCH, at)) {
-            Ok(contacts) => {
-                let done = contacts.len() < LOAD_BATCH;
-                at += contacts.len();
-                send(IndexMsg::Loaded {
-                    generation,
-                    contacts,
-                    done,
-                });
-                if done {
-                    break;
-                }
-            }
-            Err(e) => {
-                send(IndexMsg::Problem(format!("reading the local index failed: {e}")));
-                send(IndexMsg::Loaded {
-                    generation,
-                    contacts: Vec::new(),
-                    done: true,
-                });
-                return;
-            }
-        }
-    }
-    match index.with(|ix| ix.all_previews()) {
-        Ok(p) if !p.is_empty() => send(IndexMsg::Previews(p)),
-        Ok(_) => {}
-        Err(e) => tracing::warn!("reading previews from the index failed: {e}"),
-    }
-}
-
 fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
     let now = Utc::now();
     match done {
@@ -445,6 +428,9 @@ fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
             st.status.walking = None;
             match result {
                 Ok(report) => {
+                    if report.started_over {
+                        send(IndexMsg::Notice(sync::STARTED_OVER.into()));
+                    }
                     tracing::info!(
                         seen = report.seen,
                         changed = report.changed,
@@ -460,6 +446,13 @@ fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
                     st.full_due = Some(Instant::now() + FULL_RETRY);
                 }
             }
+        }
+        Done::StartedOver => {
+            st.incremental_running = false;
+            send(IndexMsg::Notice(sync::STARTED_OVER.into()));
+            st.status.complete = false;
+            st.status.synced_at = None;
+            st.full_due = Some(Instant::now());
         }
         Done::Incremental(result, changed) => {
             st.incremental_running = false;

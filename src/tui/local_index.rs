@@ -35,20 +35,7 @@ pub struct Local {
 /// `--no-cache`, or when the file cannot be opened at all (said in
 /// `warning`, never fatal).
 pub fn open(settings: &Settings, demo: bool) -> Local {
-    let memory = |warning: Option<String>| -> Local {
-        match Index::in_memory() {
-            Ok(ix) => Local {
-                index: Some(SharedIndex::new(ix)),
-                warning,
-                in_memory: true,
-            },
-            Err(e) => Local {
-                index: None,
-                warning: Some(format!("the local index is off: {e}")),
-                in_memory: true,
-            },
-        }
-    };
+    let memory = in_memory;
     if !settings.cache {
         return memory(None);
     }
@@ -65,7 +52,13 @@ pub fn open(settings: &Settings, demo: bool) -> Local {
             "no cache directory (HOME is not set): the local index is kept in memory".into(),
         ));
     };
-    match Index::open(&path) {
+    open_at(&path)
+}
+
+/// The index file at `path`; memory, with the reason as the warning, when
+/// it cannot be opened (a directory others could tamper with, say).
+fn open_at(path: &std::path::Path) -> Local {
+    match Index::open(path) {
         Ok(opened) => {
             let in_memory = opened.index.path().is_none();
             Local {
@@ -74,7 +67,23 @@ pub fn open(settings: &Settings, demo: bool) -> Local {
                 in_memory,
             }
         }
-        Err(e) => memory(Some(format!("{e}; keeping it in memory this time"))),
+        Err(e) => in_memory(Some(format!("{e}; keeping it in memory this time"))),
+    }
+}
+
+/// An index in memory, with `warning` to show.
+fn in_memory(warning: Option<String>) -> Local {
+    match Index::in_memory() {
+        Ok(ix) => Local {
+            index: Some(SharedIndex::new(ix)),
+            warning,
+            in_memory: true,
+        },
+        Err(e) => Local {
+            index: None,
+            warning: Some(format!("the local index is off: {e}")),
+            in_memory: true,
+        },
     }
 }
 
@@ -128,4 +137,24 @@ pub fn show_cached(model: &mut Model, cached: Cached) -> Vec<Effect> {
         fx.push(Effect::Index(IndexCmd::Load { generation, skip: n }));
     }
     fx
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    #[test]
+    fn a_cache_directory_others_can_write_to_means_memory_and_says_the_fix() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("frontdesk");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let local = open_at(&dir.join("index.sqlite"));
+        assert!(local.in_memory && local.index.is_some(), "runs on, in memory");
+        let warning = local.warning.unwrap_or_default();
+        assert!(warning.contains("writable by others: chmod 700 it"), "{warning}");
+        assert!(warning.contains("in memory") && !warning.contains('\n'), "{warning}");
+    }
 }

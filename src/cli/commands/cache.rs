@@ -1,7 +1,7 @@
 //! `frontdesk cache path|clear`, and opening the account's local index for
 //! the commands that read it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 
@@ -21,29 +21,57 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: CacheCmd) -> Result<(), CliError> {
     match cmd {
         CacheCmd::Path => ctx.emit(&format!("{}\n", path.display())),
         CacheCmd::Clear => {
-            let mut removed = 0;
-            for suffix in ["", "-wal", "-shm"] {
-                let mut p = path.clone().into_os_string();
-                p.push(suffix);
-                match std::fs::remove_file(&p) {
-                    Ok(()) => removed += 1,
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                    Err(e) => {
-                        return Err(CliError::Other(format!(
-                            "cannot delete {}: {e}",
-                            PathBuf::from(p).display()
-                        )));
-                    }
-                }
-            }
-            let doc = if removed > 0 {
-                format!("deleted the local index {}\n", path.display())
-            } else {
-                format!("there was no local index at {}\n", path.display())
+            let (main, aside) = clear(&path)?;
+            let doc = match (main, aside) {
+                (false, 0) => format!("there was no local index at {}\n", path.display()),
+                (_, 0) => format!("deleted the local index {}\n", path.display()),
+                (_, n) => format!(
+                    "deleted the local index {} and {n} damaged cop{} moved aside\n",
+                    path.display(),
+                    if n == 1 { "y" } else { "ies" }
+                ),
             };
             ctx.emit(&doc)
         }
     }
+}
+
+/// Deletes the index file, its -wal and -shm, and every copy of it moved
+/// aside (`<name>.corrupt-<stamp>`, with their own -wal/-shm): customers'
+/// data must not outlive a clear. Returns whether the index itself was
+/// there, and how many copies moved aside were deleted.
+fn clear(path: &Path) -> Result<(bool, usize), CliError> {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
+        return Ok((false, 0));
+    };
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((false, 0)),
+        Err(e) => return Err(CliError::Other(format!("cannot read {}: {e}", dir.display()))),
+    };
+    let (mut main, mut aside) = (false, 0);
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(rest) = file.to_str().and_then(|f| f.strip_prefix(name)) else {
+            continue;
+        };
+        let copy = rest.starts_with(".corrupt-");
+        if !(copy || matches!(rest, "" | "-wal" | "-shm")) {
+            continue;
+        }
+        let p = entry.path();
+        match std::fs::remove_file(&p) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(CliError::Other(format!("cannot delete {}: {e}", p.display()))),
+        }
+        if rest.is_empty() {
+            main = true;
+        } else if copy && !rest.ends_with("-wal") && !rest.ends_with("-shm") {
+            aside += 1;
+        }
+    }
+    Ok((main, aside))
 }
 
 /// This account's index file: the cache directory and a hash of the

@@ -270,6 +270,11 @@ fn index_check(settings: &Settings) -> Check {
 fn index_file_check(path: &std::path::Path) -> Check {
     use crate::index::Health;
     let shown = path.display();
+    if let Some(dir) = path.parent().filter(|d| d.exists())
+        && let Err(why) = crate::index::private::check_dir(dir)
+    {
+        return check("index", Verdict::Fail, why);
+    }
     match crate::index::inspect(path) {
         Health::Missing => check(
             "index",

@@ -6,7 +6,7 @@ use super::cache::open_index;
 use crate::api::{Client, RetryPolicy};
 use crate::cli::output::progress_bar;
 use crate::cli::{CliError, Ctx};
-use crate::index::sync::{Budget, SyncError, full_sync, incremental_sync};
+use crate::index::sync::{Budget, STARTED_OVER, SyncError, check_account, full_sync, incremental_sync};
 use crate::index::{Index, IndexError};
 
 #[derive(Debug, Args)]
@@ -50,6 +50,9 @@ pub async fn run(ctx: &mut Ctx<'_>, _args: SyncArgs) -> Result<(), CliError> {
     .await;
     pb.finish_and_clear();
     let report = report.map_err(sync_err)?;
+    if report.started_over {
+        started_over(ctx);
+    }
     ctx.emit(&format!(
         "synced {} contacts ({} new or changed, {} removed)\n",
         report.seen, report.changed, report.removed
@@ -57,10 +60,20 @@ pub async fn run(ctx: &mut Ctx<'_>, _args: SyncArgs) -> Result<(), CliError> {
 }
 
 /// Brings the index up to date before reading it: an incremental pass, or
-/// a full sync when no walk has completed yet.
+/// a full sync when no walk has completed yet or the index held another
+/// account's data (said on stderr).
 pub(crate) async fn refresh(ctx: &mut Ctx<'_>, index: &mut Index) -> Result<(), CliError> {
     let client = sync_client(ctx)?;
     let budget = Budget::new(ctx.settings()?.sync_rate);
+    let state = index.sync_state().map_err(index_err)?;
+    if state.full_walk_finished_at.is_some()
+        && check_account(&client, index, &budget)
+            .await
+            .map_err(sync_err)?
+            .is_some()
+    {
+        started_over(ctx);
+    }
     let state = index.sync_state().map_err(index_err)?;
     if state.full_walk_finished_at.is_some() {
         incremental_sync(&client, index, &budget).await.map_err(sync_err)?;
@@ -68,7 +81,14 @@ pub(crate) async fn refresh(ctx: &mut Ctx<'_>, index: &mut Index) -> Result<(), 
         let pb = progress_bar(ctx.progress, "building the local index");
         let done = full_sync(&client, index, &budget, &mut |p| pb.set_position(p.done)).await;
         pb.finish_and_clear();
-        done.map_err(sync_err)?;
+        if done.map_err(sync_err)?.started_over {
+            started_over(ctx);
+        }
     }
     Ok(())
+}
+
+/// The one line saying the index started over, on stderr.
+fn started_over(ctx: &mut Ctx<'_>) {
+    let _ = writeln!(ctx.err, "frontdesk: notice: {STARTED_OVER}");
 }

@@ -312,6 +312,8 @@ fn words_of_removed_contacts_leave_the_typo_list() {
 }
 
 mod budget;
+mod damaged;
+mod forget;
 mod journal;
 mod locked;
 mod previews;

@@ -51,9 +51,13 @@ fn a_version_2_file_gets_its_typo_words_from_what_it_already_holds() {
         let mut ix = Index::open(&path).unwrap().index;
         ix.upsert_contacts(&[contact("a", "Ada Lovelace", "+1", 1)], at(0))
             .unwrap();
-        // As a version-2 file: no words table.
+        // As a version-2 file: no words table (nor what came after it).
         ix.conn
-            .execute_batch("DROP TRIGGER search_terms_forget; DROP TABLE search_terms; PRAGMA user_version = 2;")
+            .execute_batch(
+                "DROP TRIGGER search_terms_forget; DROP TABLE search_terms;
+                 ALTER TABLE sync_state DROP COLUMN account;
+                 ALTER TABLE sync_state DROP COLUMN checked_at; PRAGMA user_version = 2;",
+            )
             .unwrap();
     }
     let opened = Index::open(&path).unwrap();

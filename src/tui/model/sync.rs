@@ -22,6 +22,8 @@ pub struct SyncView {
     pub asked: HashMap<String, Option<DateTime<Utc>>>,
     /// Contacts are still being read from the index (list generation).
     pub loading: Option<u64>,
+    /// The last search found the index busy (a sync writing to it).
+    pub index_busy: bool,
 }
 
 impl SyncView {

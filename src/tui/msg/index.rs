@@ -42,4 +42,10 @@ pub enum IndexMsg {
     /// Something went wrong in the background worth one line (never the
     /// passing failures `offline` covers).
     Problem(String),
+    /// Something the agent should know worth one line (the index started
+    /// over for another account's data).
+    Notice(String),
+    /// Whether the last `/` search found the index busy (a sync writing)
+    /// and served the loaded rows alone.
+    SearchBusy(bool),
 }

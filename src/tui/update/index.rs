@@ -35,6 +35,11 @@ pub(crate) fn on_msg(model: &mut Model, msg: IndexMsg, fx: &mut Vec<Effect>) {
             let now = model.now;
             model.status.push(ToastKind::Error, text, now);
         }
+        IndexMsg::Notice(text) => {
+            let now = model.now;
+            model.status.push(ToastKind::Info, text, now);
+        }
+        IndexMsg::SearchBusy(busy) => model.sync.index_busy = busy,
     }
 }
 

@@ -116,6 +116,10 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
 /// 5 s". True when it is worth the agent's attention.
 pub fn freshness(model: &Model, sync: &SyncStatus) -> (String, bool) {
     let now = model.now;
+    let searching = model.list.view.search.as_ref().is_some_and(|s| !s.query.is_empty());
+    if model.sync.index_busy && searching {
+        return ("index busy (sync)".to_string(), true);
+    }
     if let Some(at) = sync.retry_at.filter(|t| *t > now) {
         let secs = (at - now).num_seconds().max(1);
         return (format!("rate limited: next try in {secs} s"), true);

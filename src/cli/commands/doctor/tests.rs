@@ -56,3 +56,48 @@ fn the_index_line_reads_the_file_without_changing_it() {
     assert!(bad.text.contains("frontdesk cache clear"), "{}", bad.text);
     assert!(path.exists(), "doctor moved nothing aside");
 }
+
+#[test]
+fn the_index_line_reports_pages_damaged_in_the_middle_of_the_file() {
+    use std::io::{Seek, SeekFrom, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("frontdesk/index.sqlite");
+    {
+        let mut ix = crate::index::Index::open(&path).unwrap().index;
+        let contacts: Vec<crate::api::Contact> = (0..3000)
+            .map(|i| crate::api::Contact {
+                uuid: format!("u{i:05}"),
+                name: format!("Person {i} with a name long enough to fill pages"),
+                phone_number: format!("+44 7700 9{i:05}"),
+                ..Default::default()
+            })
+            .collect();
+        ix.upsert_contacts(&contacts, chrono::Utc::now()).unwrap();
+    }
+    assert_eq!(index_file_check(&path).verdict, Verdict::Ok);
+    let len = std::fs::metadata(&path).unwrap().len();
+    let mut f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    f.seek(SeekFrom::Start(len / 2 / 4096 * 4096)).unwrap();
+    f.write_all(&[0xa5; 4096 * 8]).unwrap();
+    drop(f);
+    let bad = index_file_check(&path);
+    assert_eq!(bad.verdict, Verdict::Fail, "{}", bad.text);
+    assert!(
+        bad.text.contains("damaged") && bad.text.contains("frontdesk cache clear"),
+        "{}",
+        bad.text
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn the_index_line_reports_a_directory_others_can_write_to() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("frontdesk/index.sqlite");
+    drop(crate::index::Index::open(&path).unwrap());
+    std::fs::set_permissions(path.parent().unwrap(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let bad = index_file_check(&path);
+    assert_eq!(bad.verdict, Verdict::Fail, "{}", bad.text);
+    assert!(bad.text.contains("chmod 700"), "{}", bad.text);
+}
