@@ -1,25 +1,32 @@
+use std::io::Write;
 use std::process::ExitCode;
 
 use frontdesk::cli::Command;
+
+/// One line on stderr. A closed stderr (the terminal hung up) is no reason
+/// to panic on the way out: the line is dropped (the log has it).
+fn say(line: &str) {
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
 
 fn main() -> ExitCode {
     let cli = frontdesk::cli::parse();
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("frontdesk: cannot start the async runtime: {e}");
+            say(&format!("frontdesk: cannot start the async runtime: {e}"));
             return ExitCode::FAILURE;
         }
     };
     match cli.command {
         None => {
             if let Err(e) = color_eyre::install() {
-                eprintln!("frontdesk: {e}");
+                say(&format!("frontdesk: {e}"));
             }
             match runtime.block_on(frontdesk::tui::run(cli.global, cli.demo)) {
-                Ok(()) => ExitCode::SUCCESS,
+                Ok(exit) => ExitCode::from(exit.code()),
                 Err(e) => {
-                    eprintln!("frontdesk: {e}");
+                    say(&format!("frontdesk: {e}"));
                     ExitCode::FAILURE
                 }
             }
@@ -27,7 +34,7 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => match runtime.block_on(frontdesk::server::run(args.options())) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("frontdesk serve: {e}");
+                say(&format!("frontdesk serve: {e}"));
                 ExitCode::FAILURE
             }
         },

@@ -186,8 +186,9 @@ pub struct Ctx<'a> {
     pub format: Format,
     /// Colour in tables and records (stdout is a terminal, `NO_COLOR` unset).
     pub color: bool,
-    /// Progress on stderr for `--all` (stderr is a terminal).
-    pub progress: bool,
+    /// Progress of long steps on stderr: a bar on a terminal, a line every
+    /// few seconds off one.
+    pub progress: output::ProgressMode,
     pub out: &'a mut dyn Write,
     pub err: &'a mut dyn Write,
     settings: Option<Settings>,
@@ -232,7 +233,12 @@ impl<'a> Ctx<'a> {
         Ok(client)
     }
 
-    /// Writes a finished document in one go.
+    /// Writes a finished document in one go, as it is: frontdesk's own
+    /// text, line breaks and all. Whatever came from outside (the server,
+    /// the config file, flags) must already be inert in it: build the
+    /// document from pieces passed through [`sanitize`] (one line) or
+    /// `output::sanitize_multiline`, never sanitize the whole document
+    /// (that pictures its own line breaks as `⏎`).
     pub fn emit(&mut self, doc: &str) -> Result<(), CliError> {
         self.out.write_all(doc.as_bytes())?;
         self.out.flush()?;
@@ -256,10 +262,16 @@ pub async fn run(global: GlobalArgs, command: Command) -> i32 {
 pub async fn run_with(global: GlobalArgs, output: OutputArgs, command: Command) -> i32 {
     let stdout = std::io::stdout();
     let color = use_color(stdout.is_terminal(), std::env::var_os("NO_COLOR"));
-    let progress = std::io::stderr().is_terminal();
+    let (progress, warning) = output::ProgressMode::for_stderr(
+        std::io::stderr().is_terminal(),
+        std::env::var(output::LINE_EVERY_ENV).ok(),
+    );
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let mut err = std::io::stderr();
-    let code = run_to(global, output, command, &mut out, &mut err, color, progress).await;
+    if let Some(w) = warning {
+        let _ = writeln!(err, "frontdesk: warning: {w}");
+    }
+    let code = run_to_mode(global, output, command, &mut out, &mut err, color, progress).await;
     match out.flush() {
         Ok(()) => code,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => BROKEN_PIPE_EXIT,
@@ -271,7 +283,7 @@ pub async fn run_with(global: GlobalArgs, output: OutputArgs, command: Command) 
 }
 
 /// Runs a command writing to the given streams (tests and the bench use a
-/// sink). Returns the exit code.
+/// sink); `progress` shows a bar on stderr. Returns the exit code.
 pub async fn run_to(
     global: GlobalArgs,
     output: OutputArgs,
@@ -280,6 +292,23 @@ pub async fn run_to(
     err: &mut dyn Write,
     color: bool,
     progress: bool,
+) -> i32 {
+    let mode = if progress {
+        output::ProgressMode::Bar
+    } else {
+        output::ProgressMode::Off
+    };
+    run_to_mode(global, output, command, out, err, color, mode).await
+}
+
+async fn run_to_mode(
+    global: GlobalArgs,
+    output: OutputArgs,
+    command: Command,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    color: bool,
+    progress: output::ProgressMode,
 ) -> i32 {
     let mut ctx = Ctx {
         global,

@@ -11,8 +11,11 @@ use serde::Serialize;
 
 use super::CliError;
 
+mod progress;
 mod table;
 
+pub(crate) use progress::Progress;
+pub use progress::{LINE_EVERY, LINE_EVERY_ENV, ProgressMode};
 pub(crate) use table::render_table;
 
 /// Output format chosen by `--json` / `--jsonl`.
@@ -243,20 +246,6 @@ impl<T: Tabular> ListWriter<T> {
         out.flush()?;
         Ok(())
     }
-}
-
-/// Progress of an `--all` walk on stderr; hidden unless stderr is a terminal.
-pub(crate) fn progress_bar(visible: bool, what: &str) -> indicatif::ProgressBar {
-    if !visible {
-        return indicatif::ProgressBar::hidden();
-    }
-    let pb = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg}: {human_pos} {elapsed}") {
-        pb.set_style(style);
-    }
-    pb.set_message(what.to_string());
-    pb.enable_steady_tick(std::time::Duration::from_millis(120));
-    pb
 }
 
 #[cfg(test)]

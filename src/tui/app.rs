@@ -6,6 +6,7 @@
 //! came in or the clock changed what is shown: idle means asleep.
 
 use std::io::Write;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -19,6 +20,7 @@ use super::effect::{Effect, Runner};
 use super::model::{Model, Toast};
 use super::msg::Msg;
 use super::msg::index::IndexMsg;
+use super::reconnect::Reconnect;
 use super::terminal::{TerminalGuard, osc52};
 use super::theme::Theme;
 use super::update::update;
@@ -30,29 +32,80 @@ pub const ANIMATION: Duration = Duration::from_millis(120);
 /// while nothing else happens.
 pub const CLOCK: Duration = Duration::from_secs(15);
 
+/// Why the app is ending when it is not the agent's own quit: the first
+/// signal that came, or the terminal going away. Shared by the sources
+/// that see it and the start-up code that turns it into an exit status.
+#[derive(Debug, Clone, Default)]
+pub struct Ending(Arc<Mutex<Option<Signalled>>>);
+
+/// A terminating signal: its number (the exit status is 128 + it) and what
+/// happened, for the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signalled {
+    pub number: i32,
+    pub why: String,
+}
+
+impl Ending {
+    /// Records `number` and why, unless an earlier ending was recorded.
+    pub fn set(&self, number: i32, why: impl Into<String>) {
+        if let Ok(mut slot) = self.0.lock()
+            && slot.is_none()
+        {
+            *slot = Some(Signalled {
+                number,
+                why: why.into(),
+            });
+        }
+    }
+
+    /// The recorded ending, if any.
+    pub fn get(&self) -> Option<Signalled> {
+        self.0.lock().ok().and_then(|s| s.clone())
+    }
+}
+
+/// The tasks feeding the loop, and what they saw of the ending.
+pub struct Sources {
+    pub tasks: Vec<tokio::task::JoinHandle<()>>,
+    pub ending: Ending,
+}
+
+impl Sources {
+    pub fn abort(&self) {
+        for t in &self.tasks {
+            t.abort();
+        }
+    }
+}
+
 /// Feeds terminal events, refreshes and signals into `tx` (the loop keeps
-/// its own clock).
-pub fn spawn_sources(tx: &UnboundedSender<Msg>, refresh: Duration) -> Vec<tokio::task::JoinHandle<()>> {
+/// its own clock). Input that fails or ends means the terminal hung up:
+/// it ends the app as SIGHUP does.
+pub fn spawn_sources(tx: &UnboundedSender<Msg>, refresh: Duration) -> Sources {
+    let ending = Ending::default();
     let mut tasks = Vec::new();
     let t = tx.clone();
+    let end = ending.clone();
     tasks.push(tokio::spawn(async move {
         let mut events = EventStream::new();
-        while let Some(ev) = events.next().await {
-            let msg = match ev {
-                Ok(Event::Key(k)) => Msg::Key(k),
-                Ok(Event::Paste(s)) => Msg::Paste(s),
-                Ok(Event::Mouse(m)) => Msg::Mouse(m),
-                Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
-                Ok(_) => continue,
-                Err(e) => {
-                    tracing::error!("terminal input failed: {e}");
-                    break;
-                }
+        let why = loop {
+            let msg = match events.next().await {
+                Some(Ok(Event::Key(k))) => Msg::Key(k),
+                Some(Ok(Event::Paste(s))) => Msg::Paste(s),
+                Some(Ok(Event::Mouse(m))) => Msg::Mouse(m),
+                Some(Ok(Event::Resize(w, h))) => Msg::Resize(w, h),
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => break format!("terminal input failed: {e}"),
+                None => break "terminal input ended".to_string(),
             };
             if t.send(msg).is_err() {
                 return;
             }
-        }
+        };
+        tracing::info!("{why}: the terminal hung up");
+        super::terminal::hung_up();
+        end.set(libc::SIGHUP, format!("SIGHUP (the terminal hung up: {why})"));
         let _ = t.send(Msg::Quit);
     }));
     let t = tx.clone();
@@ -68,6 +121,7 @@ pub fn spawn_sources(tx: &UnboundedSender<Msg>, refresh: Duration) -> Vec<tokio:
         }
     }));
     let t = tx.clone();
+    let end = ending.clone();
     tasks.push(tokio::spawn(async move {
         use tokio::signal::unix::{SignalKind, signal};
         // Every terminating signal ends through the normal path, which
@@ -79,17 +133,20 @@ pub fn spawn_sources(tx: &UnboundedSender<Msg>, refresh: Duration) -> Vec<tokio:
             signal(SignalKind::interrupt()),
             signal(SignalKind::quit()),
         ) else {
+            tracing::warn!("cannot listen for signals");
             return;
         };
-        tokio::select! {
-            _ = term.recv() => tracing::info!("SIGTERM: quitting"),
-            _ = hup.recv() => tracing::info!("SIGHUP: quitting"),
-            _ = int.recv() => tracing::info!("SIGINT: quitting"),
-            _ = quit.recv() => tracing::info!("SIGQUIT: quitting"),
-        }
+        let (number, name) = tokio::select! {
+            _ = term.recv() => (libc::SIGTERM, "SIGTERM"),
+            _ = hup.recv() => (libc::SIGHUP, "SIGHUP"),
+            _ = int.recv() => (libc::SIGINT, "SIGINT"),
+            _ = quit.recv() => (libc::SIGQUIT, "SIGQUIT"),
+        };
+        tracing::info!("{name}: quitting");
+        end.set(number, name);
         let _ = t.send(Msg::Quit);
     }));
-    tasks
+    Sources { tasks, ending }
 }
 
 /// What the clock alone can change on screen: toasts and the step of
@@ -178,16 +235,31 @@ impl Painter {
     }
 }
 
+/// What the loop runs with besides the model.
+pub struct Loop<'a> {
+    pub guard: &'a mut TerminalGuard,
+    pub runner: &'a mut Runner,
+    pub rx: &'a mut UnboundedReceiver<Msg>,
+    pub theme: Theme,
+    /// Trying to reach the server again (it could not be reached at start).
+    pub reconnect: Option<Reconnect>,
+}
+
 /// Runs until the model asks to quit.
-pub async fn run_loop(
-    guard: &mut TerminalGuard,
-    model: &mut Model,
-    runner: &mut Runner,
-    rx: &mut UnboundedReceiver<Msg>,
-    theme: Theme,
-    initial: Vec<Effect>,
-) -> std::io::Result<()> {
+pub async fn run_loop(l: Loop<'_>, model: &mut Model, initial: Vec<Effect>) -> std::io::Result<()> {
+    let Loop {
+        guard,
+        runner,
+        rx,
+        theme,
+        mut reconnect,
+    } = l;
     perform(guard, runner, initial)?;
+    if let Some(r) = reconnect.as_mut()
+        && r.step(model).is_none()
+    {
+        reconnect = None;
+    }
     let mut painter = Painter::default();
     // The title and what it was computed from (store, seen, Waiting).
     type TitleBasis = (u64, u64, Option<usize>);
@@ -195,7 +267,11 @@ pub async fn run_loop(
     guard.terminal.draw(|f| view(model, f, &theme))?;
     painter.animating = take_spun();
     loop {
-        let wake = Instant::now() + painter.sleep_for(model, Utc::now());
+        let mut sleep = painter.sleep_for(model, Utc::now());
+        if let Some(r) = &reconnect {
+            sleep = sleep.min(r.sleep_for(Utc::now()));
+        }
+        let wake = Instant::now() + sleep;
         let first = tokio::select! {
             m = rx.recv() => match m {
                 Some(m) => m,
@@ -214,6 +290,22 @@ pub async fn run_loop(
         while let Some(msg) = next.take().or_else(|| rx.try_recv().ok()) {
             news |= is_news(&msg);
             effects.extend(update(model, msg));
+        }
+        if let Some(r) = reconnect.as_mut() {
+            match r.step(model) {
+                Some(step) => {
+                    news |= step.changed;
+                    if let Some(msg) = step.due {
+                        tracing::info!("trying the server again");
+                        effects.extend(update(model, msg));
+                    }
+                }
+                None => {
+                    tracing::info!("the server answered");
+                    reconnect = None;
+                    news = true;
+                }
+            }
         }
         perform(guard, runner, effects)?;
         if model.quit {

@@ -1,8 +1,10 @@
 //! The first run: no key configured, no config file yet, a terminal on
 //! both ends and no `--demo`. A short screen offers the demo or setting up
-//! an account (base URL, the key typed without echo, an optional user
-//! uuid and collaborator email), checks the key with one cheap request (GET /plan) before saving,
-//! and saves with `config init`'s rules (commented file, mode 0600).
+//! an account, chosen with one key (d or s; q or Esc leaves) read in raw
+//! mode, cooked mode given back before anything else is asked: the base
+//! URL, the key typed without echo, an optional user uuid and collaborator
+//! email. The key is checked with one cheap request (GET /plan) before
+//! saving with `config init`'s rules (commented file, mode 0600).
 
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -13,10 +15,75 @@ use crate::config::{DEFAULT_PROFILE, GlobalArgs, Settings};
 const TRIES: usize = 3;
 
 /// What the agent chose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Choice {
     Demo,
     /// An account was saved: load the settings again.
     Saved,
+    /// q, Esc or Ctrl-C at the chooser: nothing opens.
+    Leave,
+}
+
+/// What one key at the chooser means, if anything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    Demo,
+    SetUp,
+    Leave,
+}
+
+/// The chooser's key: d, s (either case); q, Esc and Ctrl-C leave.
+pub fn pick(key: &crossterm::event::KeyEvent) -> Option<Pick> {
+    use crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    match key.code {
+        KeyCode::Char('c') if ctrl => Some(Pick::Leave),
+        _ if ctrl => None,
+        KeyCode::Char('d' | 'D') => Some(Pick::Demo),
+        KeyCode::Char('s' | 'S') => Some(Pick::SetUp),
+        KeyCode::Char('q' | 'Q') | KeyCode::Esc => Some(Pick::Leave),
+        _ => None,
+    }
+}
+
+/// Raw mode while it lives; cooked mode again when dropped (errors and
+/// panics too).
+struct Raw;
+
+impl Raw {
+    fn on() -> std::io::Result<Raw> {
+        crossterm::terminal::enable_raw_mode()?;
+        Ok(Raw)
+    }
+}
+
+impl Drop for Raw {
+    fn drop(&mut self) {
+        let _ = crossterm::terminal::disable_raw_mode();
+    }
+}
+
+/// Waits for one key that means something at the chooser.
+fn choose() -> std::io::Result<Pick> {
+    let raw = Raw::on()?;
+    let picked = loop {
+        if let crossterm::event::Event::Key(key) = crossterm::event::read()?
+            && let Some(p) = pick(&key)
+        {
+            break p;
+        }
+    };
+    drop(raw);
+    let shown = match picked {
+        Pick::Demo => "d",
+        Pick::SetUp => "s",
+        Pick::Leave => "q",
+    };
+    println!("{shown}");
+    Ok(picked)
 }
 
 /// True when the first-run screen should show instead of the demo.
@@ -51,12 +118,15 @@ pub async fn run(settings: &Settings, global: &GlobalArgs) -> Result<Choice, Str
         "  s  set up an account (saved to {}, readable by you alone)\n",
         path.display()
     );
-    loop {
-        match ask("Choose d or s: ").map_err(io)?.to_ascii_lowercase().as_str() {
-            "d" | "demo" => return Ok(Choice::Demo),
-            "s" | "setup" | "set up" => break,
-            _ => continue,
+    print!("Choose d or s (q leaves): ");
+    std::io::stdout().flush().map_err(io)?;
+    match choose().map_err(io)? {
+        Pick::Demo => return Ok(Choice::Demo),
+        Pick::Leave => {
+            println!("Nothing was saved; run `frontdesk` again to choose, or `frontdesk --demo`.");
+            return Ok(Choice::Leave);
         }
+        Pick::SetUp => {}
     }
     let base_url = loop {
         let url = ask("Base URL of the service (ending in /v1): ").map_err(io)?;
@@ -107,4 +177,27 @@ pub async fn run(settings: &Settings, global: &GlobalArgs) -> Result<Choice, Str
     }
     println!("Opening the demo instead; run `frontdesk config init` to try again.");
     Ok(Choice::Demo)
+}
+
+#[cfg(test)]
+mod tests {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    use super::{Pick, pick};
+
+    #[test]
+    fn one_key_picks() {
+        let k = |c| KeyEvent::new(c, KeyModifiers::NONE);
+        assert_eq!(pick(&k(KeyCode::Char('d'))), Some(Pick::Demo));
+        assert_eq!(pick(&k(KeyCode::Char('S'))), Some(Pick::SetUp));
+        assert_eq!(pick(&k(KeyCode::Esc)), Some(Pick::Leave));
+        assert_eq!(pick(&k(KeyCode::Char('q'))), Some(Pick::Leave));
+        assert_eq!(pick(&k(KeyCode::Enter)), None);
+        assert_eq!(pick(&k(KeyCode::Char('x'))), None);
+        assert_eq!(
+            pick(&KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+            Some(Pick::Leave)
+        );
+        assert_eq!(pick(&KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)), None);
+    }
 }

@@ -16,6 +16,7 @@ pub(crate) mod local_index;
 pub(crate) mod logging;
 pub mod model;
 pub mod msg;
+pub mod reconnect;
 pub(crate) mod reply;
 pub mod terminal;
 pub(crate) use crate::text;
@@ -25,24 +26,64 @@ pub mod update;
 pub mod view;
 pub mod zone;
 
+use std::io::IsTerminal;
+use std::time::Duration;
+
 use color_eyre::eyre::eyre;
 
-use crate::api::{Client, ContactFilter, PageRequest};
+use crate::api::{ApiError, Client, ContactFilter, Page, PageRequest};
 use crate::config::GlobalArgs;
 use model::{Model, Session, ToastKind};
 use msg::{ListFetch, Msg};
 
+/// The longest the first screen waits for the server when nothing is
+/// cached: after it the screen opens and says the server cannot be reached.
+pub const FIRST_SCREEN: Duration = Duration::from_secs(5);
+
+/// How the TUI ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Exit {
+    /// The agent quit (or left the first-run screen).
+    Quit,
+    /// A terminating signal, or the terminal hanging up (as SIGHUP).
+    Signal(app::Signalled),
+}
+
+impl Exit {
+    /// The process exit status: 0, or 128 + the signal's number.
+    pub fn code(&self) -> u8 {
+        match self {
+            Exit::Quit => 0,
+            Exit::Signal(s) => u8::try_from(128 + s.number).unwrap_or(1),
+        }
+    }
+}
+
 /// Opens the TUI: the configured account, or the embedded demo server when
 /// no key is configured or `demo` is set. Errors before the UI starts come
-/// back as one clear line for main to print.
-pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
+/// back as one clear line for main to print. Every ending (quit, signal,
+/// error) is the log's last line, with its exit status.
+pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<Exit> {
     let log = logging::init();
     let log_path = log.as_ref().map(|(_, p)| p.clone());
+    let result = run_logged(global, demo, log_path).await;
+    match &result {
+        Ok(Exit::Quit) => tracing::info!("exit 0: quit"),
+        Ok(exit @ Exit::Signal(s)) => tracing::info!("exit {}: {}", exit.code(), s.why),
+        Err(e) => tracing::error!("exit 1: {e}"),
+    }
+    drop(log);
+    result
+}
+
+async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::PathBuf>) -> color_eyre::Result<Exit> {
     let mut settings = crate::config::load(&global).map_err(|e| eyre!("{e}"))?;
-    if first_run::applies(&settings, demo)
-        && let first_run::Choice::Saved = first_run::run(&settings, &global).await.map_err(|e| eyre!("{e}"))?
-    {
-        settings = crate::config::load(&global).map_err(|e| eyre!("{e}"))?;
+    if first_run::applies(&settings, demo) {
+        match first_run::run(&settings, &global).await.map_err(|e| eyre!("{e}"))? {
+            first_run::Choice::Saved => settings = crate::config::load(&global).map_err(|e| eyre!("{e}"))?,
+            first_run::Choice::Demo => {}
+            first_run::Choice::Leave => return Ok(Exit::Quit),
+        }
     }
     let demo_mode = demo || settings.api_key.is_none();
     let mut known = model::Known::default();
@@ -78,15 +119,21 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     tracing::info!(demo = demo_mode, account = %account, "starting");
     let local = local_index::open(&settings, demo_mode);
     let cached = local_index::first_rows(&local);
-    // With nothing cached, one request before the screen changes: a bad URL
-    // or key is one line. With a cached list, the screen comes first.
+    // With nothing cached, one request (at most FIRST_SCREEN) before the
+    // screen changes: a bad URL or key is one line. A server that cannot be
+    // reached is a screen that says so and keeps trying (on a terminal; off
+    // one, one line too). With a cached list, the screen comes first.
+    let mut unreachable = None;
     let first = if cached.as_ref().is_none_or(|c| c.contacts.is_empty()) {
-        Some(
-            client
-                .list_contacts(&ContactFilter::default(), &PageRequest::First)
-                .await
-                .map_err(|e| eyre!("{e}"))?,
-        )
+        match first_page(&client).await {
+            Ok(page) => Some(Ok(page)),
+            Err(e) if transient(&e) && on_a_terminal() => {
+                tracing::warn!("cannot reach the server at start: {e}");
+                unreachable = Some(e.to_string());
+                Some(Err(e))
+            }
+            Err(e) => return Err(eyre!("{e}")),
+        }
     } else {
         None
     };
@@ -139,7 +186,7 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
                     id,
                     generation,
                     fetch: ListFetch::Next,
-                    result: Ok(first),
+                    result: first,
                 },
             ));
         }
@@ -150,6 +197,7 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
         }
     }
     effects.extend(update::startup(&mut model));
+    let reconnect = unreachable.map(|e| reconnect::Reconnect::new(&host_of(client.base_url()), &e, now));
 
     let options = terminal::Options {
         title: settings.looks.title,
@@ -157,6 +205,7 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
     };
     let mut guard = terminal::setup_with(options).map_err(|e| eyre!("cannot set up the terminal: {e}"))?;
     let sources = app::spawn_sources(&tx, settings.refresh_interval);
+    let ending = sources.ending.clone();
     let mut runner = effect::Runner::new(client, tx.clone());
     if let Some(index) = local.index {
         let worker = index_worker::Worker {
@@ -171,11 +220,61 @@ pub async fn run(global: GlobalArgs, demo: bool) -> color_eyre::Result<()> {
         };
         runner = runner.with_index(index_worker::spawn(worker, tx));
     }
-    let result = app::run_loop(&mut guard, &mut model, &mut runner, &mut rx, theme, effects).await;
-    for s in sources {
-        s.abort();
+    let parts = app::Loop {
+        guard: &mut guard,
+        runner: &mut runner,
+        rx: &mut rx,
+        theme,
+        reconnect,
+    };
+    let result = app::run_loop(parts, &mut model, effects).await;
+    sources.abort();
+    if let Err(e) = &result
+        && terminal::is_hang_up_error(e)
+    {
+        // The terminal went away under a write: the hang-up SIGHUP says.
+        terminal::hung_up();
+        ending.set(libc::SIGHUP, format!("SIGHUP (the terminal hung up: {e})"));
     }
     drop(guard);
-    tracing::info!("quit");
-    result.map_err(|e| eyre!("terminal error: {e}"))
+    match (ending.get(), result) {
+        (Some(signalled), _) => Ok(Exit::Signal(signalled)),
+        (None, Ok(())) => Ok(Exit::Quit),
+        (None, Err(e)) => Err(eyre!("terminal error: {e}")),
+    }
+}
+
+/// The first page of contacts, within [`FIRST_SCREEN`].
+async fn first_page(client: &Client) -> Result<Page<crate::api::Contact>, ApiError> {
+    let (filter, at) = (ContactFilter::default(), PageRequest::First);
+    let request = client.list_contacts(&filter, &at);
+    match tokio::time::timeout(FIRST_SCREEN, request).await {
+        Ok(result) => result,
+        Err(_) => Err(ApiError::Timeout(format!("{} s", FIRST_SCREEN.as_secs()))),
+    }
+}
+
+/// Failures that may pass by themselves (the network, the server's load):
+/// worth a screen that keeps trying. A wrong key or URL is not.
+fn transient(e: &ApiError) -> bool {
+    matches!(
+        e,
+        ApiError::Transport(_) | ApiError::Timeout(_) | ApiError::Server { .. } | ApiError::RateLimited { .. }
+    )
+}
+
+fn on_a_terminal() -> bool {
+    std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+}
+
+/// `host:port` of a base URL, for "cannot reach …".
+fn host_of(base_url: &str) -> String {
+    match url::Url::parse(base_url) {
+        Ok(u) => match (u.host_str(), u.port_or_known_default()) {
+            (Some(h), Some(p)) => format!("{h}:{p}"),
+            (Some(h), None) => h.to_string(),
+            _ => base_url.to_string(),
+        },
+        Err(_) => base_url.to_string(),
+    }
 }

@@ -3,8 +3,15 @@
 //! SIGHUP, SIGINT and SIGQUIT (they become `Msg::Quit`, so the normal path
 //! restores). Restore also gives back the window title (pushed with
 //! XTWINOPS 22 at setup, popped with 23) and turns mouse capture off.
+//!
+//! After a hang-up (SIGHUP, or the terminal's input closing) the terminal
+//! may be gone: every write fails with EIO. Nothing on the way out may then
+//! print to it, or a write error would panic (`eprintln!` in ratatui's
+//! `Terminal::drop`, the panic hook's report) and the panic in the panic
+//! hook would abort the process.
 
 use std::io::{self, Stdout, Write};
+use std::mem::ManuallyDrop;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crossterm::event::{DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture};
@@ -18,6 +25,25 @@ pub type Term = Terminal<CrosstermBackend<Stdout>>;
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 static TITLE_PUSHED: AtomicBool = AtomicBool::new(false);
 static MOUSE_ON: AtomicBool = AtomicBool::new(false);
+/// The terminal hung up: nothing more is written to it.
+static HUNG_UP: AtomicBool = AtomicBool::new(false);
+
+/// Marks the terminal as gone (SIGHUP, input closed, a write failing with
+/// EIO): restore and the panic hook then leave it alone.
+pub fn hung_up() {
+    HUNG_UP.store(true, Ordering::SeqCst);
+}
+
+/// Whether the terminal is known to be gone.
+pub fn is_hung_up() -> bool {
+    HUNG_UP.load(Ordering::SeqCst)
+}
+
+/// Whether an error writing to or reading from the terminal means it is
+/// gone (EIO on a tty whose other side closed).
+pub fn is_hang_up_error(e: &io::Error) -> bool {
+    e.raw_os_error() == Some(libc::EIO) || e.kind() == io::ErrorKind::BrokenPipe
+}
 
 /// Saves the window title on the terminal's title stack (XTWINOPS).
 const PUSH_TITLE: &str = "\x1b[22;0t";
@@ -46,6 +72,11 @@ pub fn title_sequence(text: &str) -> String {
 /// Leaves the alternate screen and raw mode. Safe to call twice.
 pub fn restore() {
     if ACTIVE.swap(false, Ordering::SeqCst) {
+        if is_hung_up() {
+            // No terminal to write to; its modes went with it.
+            let _ = disable_raw_mode();
+            return;
+        }
         let mut out = io::stdout();
         if MOUSE_ON.swap(false, Ordering::SeqCst) {
             let _ = execute!(out, DisableMouseCapture);
@@ -62,7 +93,9 @@ pub fn restore() {
 
 /// Restores the terminal when dropped (errors and unwinding panics too).
 pub struct TerminalGuard {
-    pub terminal: Term,
+    /// Dropped by hand: ratatui's own drop prints to stderr when it cannot
+    /// show the cursor, which panics once the terminal is gone.
+    pub terminal: ManuallyDrop<Term>,
     options: Options,
     /// The title last written, so an unchanged one is not sent again.
     title: Option<String>,
@@ -86,7 +119,13 @@ impl Drop for TerminalGuard {
     fn drop(&mut self) {
         // ratatui shows a cursor it hid when it drops; do it first so that
         // leaving the alternate screen stays the last thing written.
-        let _ = self.terminal.show_cursor();
+        let shown = !is_hung_up() && self.terminal.show_cursor().is_ok();
+        if shown {
+            // SAFETY: dropped once, here, and never used again.
+            unsafe { ManuallyDrop::drop(&mut self.terminal) };
+        }
+        // Otherwise the terminal is left undropped: its drop would try to
+        // show the cursor again and print the failure to a closed stderr.
         restore();
     }
 }
@@ -128,7 +167,7 @@ pub fn setup_with(options: Options) -> io::Result<TerminalGuard> {
         }
     };
     Ok(TerminalGuard {
-        terminal,
+        terminal: ManuallyDrop::new(terminal),
         options,
         title: None,
     })
@@ -140,8 +179,12 @@ fn install_panic_hook() {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             restore();
-            tracing::error!("panic: {info}");
-            previous(info);
+            tracing::error!("exit 101: panic: {info}");
+            // The report goes to stderr; with the terminal gone that write
+            // would panic inside the hook and abort.
+            if !is_hung_up() {
+                previous(info);
+            }
         }));
     });
 }

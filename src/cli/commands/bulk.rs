@@ -19,7 +19,7 @@ use super::print_object;
 use super::sync::index_err;
 use super::views::{all_views, load};
 use crate::api::{ApiError, Client, Contact, split_list};
-use crate::cli::output::{Format, Tabular, list_doc};
+use crate::cli::output::{Format, Progress, ProgressMode, Tabular, list_doc};
 use crate::cli::{CliError, Ctx, api_err};
 use crate::index::Index;
 use crate::triage::bulk::{self, Action, Outcome};
@@ -251,7 +251,7 @@ async fn act(
     targets: &[Contact],
     action: &Action,
 ) -> Vec<Outcome> {
-    let pb = if ctx.progress {
+    let bar = if ctx.progress == ProgressMode::Bar {
         let pb = indicatif::ProgressBar::with_draw_target(
             Some(targets.len() as u64),
             indicatif::ProgressDrawTarget::stderr(),
@@ -264,6 +264,8 @@ async fn act(
     } else {
         indicatif::ProgressBar::hidden()
     };
+    let mut pb = Progress::with_bar(ctx.progress, bar, action.doing(), "contacts");
+    pb.set_length(targets.len() as u64);
     let mut unstored = None;
     let outcomes = bulk::apply(client, targets, action, bulk::CONCURRENCY, &mut |o| {
         pb.inc(1);

@@ -22,11 +22,20 @@ pub fn run(ctx: &mut Ctx<'_>, args: KeysArgs) -> Result<(), CliError> {
     for p in &problems {
         let _ = writeln!(ctx.err, "frontdesk: warning: {}", crate::cli::sanitize(p));
     }
-    let width = map.rows().iter().map(|r| r.label.chars().count()).max().unwrap_or(0);
+    // The labels are the config file's keys: each made inert on its own,
+    // so the document's own line breaks stay line breaks.
+    let labels: Vec<String> = map
+        .rows()
+        .iter()
+        .map(|r| match r.label.as_str() {
+            "" => "(none)".to_string(),
+            label => crate::cli::sanitize(label),
+        })
+        .collect();
+    let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let mut doc = String::new();
-    for r in map.rows() {
-        let label = if r.label.is_empty() { "(none)" } else { &r.label };
+    for (r, label) in map.rows().iter().zip(&labels) {
         doc.push_str(&format!("{label:<width$}  {:<14} {}\n", r.name, r.help));
     }
-    ctx.emit(&crate::cli::sanitize(&doc))
+    ctx.emit(&doc)
 }

@@ -29,7 +29,7 @@ use clap::Args;
 use futures::stream::BoxStream;
 use futures::{Stream, StreamExt};
 
-use super::output::{ListWriter, Tabular, progress_bar};
+use super::output::{ListWriter, Progress, Tabular};
 use super::{CliError, Command, Ctx};
 use crate::api::{ApiError, Page, PageRequest};
 
@@ -125,7 +125,7 @@ where
     T: Tabular,
     S: Stream<Item = Result<Page<T>, ApiError>> + Unpin,
 {
-    let pb = progress_bar(ctx.progress, what);
+    let mut pb = Progress::new(ctx.progress, what, "received");
     let mut writer = ListWriter::new(ctx.format, ctx.color);
     while let Some(page) = pages.next().await {
         let page = match page {

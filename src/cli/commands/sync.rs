@@ -4,7 +4,7 @@ use clap::Args;
 
 use super::cache::open_index;
 use crate::api::{Client, RetryPolicy};
-use crate::cli::output::progress_bar;
+use crate::cli::output::Progress;
 use crate::cli::{CliError, Ctx};
 use crate::index::sync::{Budget, STARTED_OVER, SyncError, check_account, full_sync, incremental_sync};
 use crate::index::{Index, IndexError};
@@ -39,7 +39,7 @@ pub(crate) fn index_err(e: IndexError) -> CliError {
 pub async fn run(ctx: &mut Ctx<'_>, _args: SyncArgs) -> Result<(), CliError> {
     let client = sync_client(ctx)?;
     let mut index = open_index(ctx)?;
-    let pb = progress_bar(ctx.progress, "syncing contacts");
+    let mut pb = Progress::new(ctx.progress, "syncing contacts", "contacts");
     let budget = Budget::new(ctx.settings()?.sync_rate);
     let report = full_sync(&client, &mut index, &budget, &mut |p| {
         if let Some(n) = p.expected {
@@ -78,8 +78,14 @@ pub(crate) async fn refresh(ctx: &mut Ctx<'_>, index: &mut Index) -> Result<(), 
     if state.full_walk_finished_at.is_some() {
         incremental_sync(&client, index, &budget).await.map_err(sync_err)?;
     } else {
-        let pb = progress_bar(ctx.progress, "building the local index");
-        let done = full_sync(&client, index, &budget, &mut |p| pb.set_position(p.done)).await;
+        let mut pb = Progress::new(ctx.progress, "building the local index", "contacts");
+        let done = full_sync(&client, index, &budget, &mut |p| {
+            if let Some(n) = p.expected {
+                pb.set_length(n.max(p.done));
+            }
+            pb.set_position(p.done)
+        })
+        .await;
         pb.finish_and_clear();
         if done.map_err(sync_err)?.started_over {
             started_over(ctx);

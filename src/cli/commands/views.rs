@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::cache::open_index;
 use super::sync::{index_err, refresh, sync_client, sync_err};
 use crate::api::Contact;
-use crate::cli::output::{Tabular, list_doc, progress_bar};
+use crate::cli::output::{Progress, Tabular, list_doc};
 use crate::cli::{CliError, Ctx};
 use crate::index::sync::{Budget, fetch_previews};
 use crate::index::{Index, Order, Preview, Wanted};
@@ -60,7 +60,8 @@ pub(crate) async fn load(
         if !wanted.is_empty() {
             let client = sync_client(ctx)?;
             let budget = Budget::new(ctx.settings()?.sync_rate);
-            let pb = progress_bar(ctx.progress, "reading who wrote last");
+            let mut pb = Progress::new(ctx.progress, "reading who wrote last", "conversations");
+            pb.set_length(wanted.len() as u64);
             // In batches, so the progress shows how far it got.
             for batch in wanted.chunks(PREVIEW_BATCH) {
                 let (fetched, failed) = fetch_previews(&client, index, &budget, batch).await;
