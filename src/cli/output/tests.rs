@@ -94,3 +94,24 @@ fn record_aligns_keys_and_indents_continuation_lines() {
     let colored = render_record(&[("k".into(), "v".into())], true);
     assert!(colored.contains("\x1b[1mk\x1b[0m"));
 }
+
+#[test]
+fn record_values_line_up_after_wide_and_escaped_keys() {
+    // Custom field names come from the server: measured in columns, as shown.
+    let s = render_record(
+        &[
+            ("城市".into(), "a".into()),
+            ("plan".into(), "b".into()),
+            ("x\u{1b}[1m".into(), "c".into()),
+        ],
+        false,
+    );
+    let at: Vec<usize> = s
+        .lines()
+        .map(|l| {
+            let key = l.trim_end_matches(|c| c != ' ').trim_end();
+            crate::text::width(key) + (l.len() - key.len() - 1)
+        })
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] == w[1]), "values start at {at:?}:\n{s}");
+}
