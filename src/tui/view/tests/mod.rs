@@ -13,11 +13,13 @@ use crate::tui::theme::Theme;
 use crate::tui::update::update;
 
 mod bulk;
+pub(crate) mod grid;
 mod index;
 mod styles;
 mod thread;
 mod undo;
 mod views;
+mod widths;
 
 /// A model with contacts, the first one's thread, details and bot loaded.
 pub(super) fn rich(w: u16, h: u16) -> Model {
