@@ -15,6 +15,7 @@ use crate::tui::update::update;
 mod bulk;
 pub(crate) mod grid;
 mod index;
+mod invisible;
 mod styles;
 mod thread;
 mod undo;
