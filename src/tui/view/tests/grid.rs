@@ -2,15 +2,24 @@
 //! no cell hidden under a wide grapheme before it still holds text, and
 //! every box keeps its right border in one column from `┐` down to `┘`.
 
-use ratatui::buffer::Buffer;
-use unicode_width::UnicodeWidthStr;
+use ratatui::buffer::{Buffer, CellWidth};
 
 const RIGHT_EDGE: [&str; 3] = ["│", "┤", "┃"];
 
+fn row(buf: &Buffer, y: u16) -> String {
+    (buf.area.x..buf.area.right()).map(|x| buf[(x, y)].symbol()).collect()
+}
+
 /// `Err` with the first thing a terminal would show out of place.
 pub(crate) fn intact(buf: &Buffer) -> Result<(), String> {
+    nothing_hidden(buf)?;
+    boxes_whole(buf)
+}
+
+/// No cell under a wide grapheme holds text (ratatui's diff would never
+/// write it).
+pub(crate) fn nothing_hidden(buf: &Buffer) -> Result<(), String> {
     let a = buf.area;
-    let row = |y: u16| (a.x..a.right()).map(|x| buf[(x, y)].symbol()).collect::<String>();
     for y in a.y..a.bottom() {
         let mut covered_until = a.x;
         let mut by = (a.x, "");
@@ -22,15 +31,23 @@ pub(crate) fn intact(buf: &Buffer) -> Result<(), String> {
                         "row {y}: {s:?} at column {x} is hidden under the wide {:?} at column {}\n{}",
                         by.1,
                         by.0,
-                        row(y)
+                        row(buf, y)
                     ));
                 }
                 continue;
             }
-            covered_until = x + (UnicodeWidthStr::width(s) as u16).max(1);
+            // As ratatui's diff counts it.
+            covered_until = x + buf[(x, y)].cell_width().max(1);
             by = (x, s);
         }
     }
+    Ok(())
+}
+
+/// Every box keeps its right border in one column from `┐` down to `┘`.
+/// Only where no overlay may cover another box's border (one pane).
+pub(crate) fn boxes_whole(buf: &Buffer) -> Result<(), String> {
+    let a = buf.area;
     for y in a.y..a.bottom() {
         for x in a.x..a.right() {
             if buf[(x, y)].symbol() != "┐" {
@@ -45,7 +62,7 @@ pub(crate) fn intact(buf: &Buffer) -> Result<(), String> {
                 return Err(format!(
                     "the box with its corner at column {x}, row {y} lost its right border on row {yy}: {:?}\n{}",
                     buf[(x, yy)].symbol(),
-                    row(yy)
+                    row(buf, yy)
                 ));
             }
         }
@@ -55,7 +72,12 @@ pub(crate) fn intact(buf: &Buffer) -> Result<(), String> {
 
 /// Panics with the screen when `intact` fails.
 pub(crate) fn assert_intact(buf: &Buffer, what: &str) {
-    if let Err(e) = intact(buf) {
+    panic_on(intact(buf), buf, what);
+}
+
+/// Panics with the screen when `check` failed.
+pub(crate) fn panic_on(check: Result<(), String>, buf: &Buffer, what: &str) {
+    if let Err(e) = check {
         let screen: Vec<String> = (buf.area.y..buf.area.bottom())
             .map(|y| (buf.area.x..buf.area.right()).map(|x| buf[(x, y)].symbol()).collect())
             .collect();

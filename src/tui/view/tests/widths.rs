@@ -54,12 +54,12 @@ fn esc(m: &mut Model) {
 
 #[test]
 fn wide_names_keep_every_border_in_its_column_at_80x24() {
-    for row in 0..WIDE_NAMES.len() {
+    for (row, name) in WIDE_NAMES.iter().enumerate() {
         let mut m = wide_model(80, 24);
         for _ in 0..row {
             update(&mut m, key('j'));
         }
-        let at = |what: &str| format!("{what} on {:?}", WIDE_NAMES[row]);
+        let at = |what: &str| format!("{what} on {name:?}");
         assert_intact(draw(&m).backend().buffer(), &at("list"));
         for p in [Pane::Thread, Pane::Details] {
             m.focus = p;
