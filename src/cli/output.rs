@@ -76,11 +76,16 @@ pub(crate) trait Recordable: Serialize {
 
 /// Renders key/value pairs, keys aligned; multi-line values are indented.
 pub(crate) fn render_record(fields: &[(String, String)], color: bool) -> String {
-    let width = fields.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+    // Keys are measured as shown (sanitized, in columns: `crate::text::width`).
+    let width = fields
+        .iter()
+        .map(|(k, _)| crate::text::width(&sanitize(k)))
+        .max()
+        .unwrap_or(0);
     let mut s = String::new();
     for (k, v) in fields {
         let key = sanitize(k);
-        let pad = " ".repeat(width.saturating_sub(key.chars().count()));
+        let pad = " ".repeat(width.saturating_sub(crate::text::width(&key)));
         if color {
             s.push_str(&format!("\x1b[1m{key}\x1b[0m{pad}  "));
         } else {

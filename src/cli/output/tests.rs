@@ -4,11 +4,11 @@ use super::*;
 fn sanitize_makes_escape_sequences_and_controls_inert() {
     assert_eq!(sanitize("a\x1b[31mred\x1b[0m"), "a␛[31mred␛[0m");
     assert_eq!(sanitize("t\x1b]0;title\x07x"), "t␛]0;title␇x");
-    assert_eq!(sanitize("a\u{7}b\u{7f}c\u{9b}d"), "a␇b␡c\u{FFFD}d");
+    assert_eq!(sanitize("a\u{7}b\u{7f}c\u{9b}d"), "a␇b␡c<U+009B>d");
     assert_eq!(sanitize("line1\nline2\tx\r"), "line1⏎ line2    x");
     assert_eq!(
         sanitize("abc\u{202e}fed\u{2066}x\u{2069}"),
-        "abc\u{FFFD}fed\u{FFFD}x\u{FFFD}"
+        "abc<U+202E>fed<U+2066>x<U+2069>"
     );
     assert_eq!(sanitize("émoji 😀 中文"), "émoji 😀 中文");
     assert_eq!(sanitize("trailing esc\x1b"), "trailing esc␛");
@@ -93,4 +93,25 @@ fn record_aligns_keys_and_indents_continuation_lines() {
     assert_eq!(s, "uuid      abc\nnote      one\n          two\nlong key  v\n");
     let colored = render_record(&[("k".into(), "v".into())], true);
     assert!(colored.contains("\x1b[1mk\x1b[0m"));
+}
+
+#[test]
+fn record_values_line_up_after_wide_and_escaped_keys() {
+    // Custom field names come from the server: measured in columns, as shown.
+    let s = render_record(
+        &[
+            ("城市".into(), "a".into()),
+            ("plan".into(), "b".into()),
+            ("x\u{1b}[1m".into(), "c".into()),
+        ],
+        false,
+    );
+    let at: Vec<usize> = s
+        .lines()
+        .map(|l| {
+            let key = l.trim_end_matches(|c| c != ' ').trim_end();
+            crate::text::width(key) + (l.len() - key.len() - 1)
+        })
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] == w[1]), "values start at {at:?}:\n{s}");
 }

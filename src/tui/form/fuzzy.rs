@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use super::input::LineInput;
-use crate::tui::text::{sanitize_line, truncate, width};
+use crate::tui::text::{clean_line, truncate, width};
 use crate::tui::theme::Theme;
 
 thread_local! {
@@ -180,10 +180,10 @@ impl FuzzyPicker {
         let widest = self
             .items
             .iter()
-            .map(|i| width(&sanitize_line(&i.label)) + width(&sanitize_line(&i.detail)) + 4)
+            .map(|i| width(&clean_line(&i.label)) + width(&clean_line(&i.detail)) + 4)
             .max()
             .unwrap_or(0)
-            .max(width(&sanitize_line(&self.title)) + 4)
+            .max(width(&clean_line(&self.title)) + 4)
             .max(48);
         let w = (widest as u16 + 2)
             .min(area.width.saturating_sub(2).max(area.width.min(20)))
@@ -197,7 +197,7 @@ impl FuzzyPicker {
             .borders(Borders::ALL)
             .border_style(theme.border_focused())
             .title(Span::styled(
-                format!(" {} ", truncate(&sanitize_line(&self.title), w as usize)),
+                format!(" {} ", truncate(&clean_line(&self.title), w as usize)),
                 theme.accent(),
             ));
         let inner = block.inner(rect);
@@ -236,8 +236,8 @@ impl FuzzyPicker {
                 .map(|(n, &i)| {
                     let item = &self.items[i];
                     let selected = start + n == self.cursor;
-                    let label = sanitize_line(&item.label);
-                    let detail = sanitize_line(&item.detail);
+                    let label = clean_line(&item.label);
+                    let detail = clean_line(&item.detail);
                     let label = truncate(&label, cols.saturating_sub(2)).into_owned();
                     let room = cols.saturating_sub(width(&label) + 4);
                     let mut spans = vec![Span::raw(if selected { "▸ " } else { "  " }), Span::raw(label)];

@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use unicode_segmentation::UnicodeSegmentation;
 
-use crate::tui::text::{sanitize_line, width};
+use crate::tui::text::{clean_line, width};
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct LineInput {
@@ -149,7 +149,7 @@ impl LineInput {
             .value
             .grapheme_indices(true)
             .map(|(i, g)| {
-                let shown = sanitize_line(g);
+                let shown = clean_line(g);
                 let w = width(&shown);
                 (shown, w, i >= self.cursor)
             })

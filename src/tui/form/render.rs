@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::field::{FieldState, RowValue};
 use super::{Field, Form};
-use crate::tui::text::{sanitize_line, truncate, width};
+use crate::tui::text::{clean_line, truncate, width};
 use crate::tui::theme::Theme;
 
 /// A `w` x `h` rectangle centred in `area` (clamped to it).
@@ -47,7 +47,7 @@ struct Geometry {
 }
 
 fn one_line(s: &str, cols: usize) -> String {
-    truncate(&sanitize_line(s), cols).into_owned()
+    truncate(&clean_line(s), cols).into_owned()
 }
 
 impl Form {
@@ -73,7 +73,7 @@ impl Form {
     fn bottom_lines(&self, cols: u16) -> u16 {
         let mut n = 1; // footer
         if let Some(e) = &self.server_error {
-            let w = width(&sanitize_line(e)) as u16 + 2;
+            let w = width(&clean_line(e)) as u16 + 2;
             n += w.div_ceil(cols.max(1)).clamp(1, 3);
         }
         if self.busy {
@@ -89,7 +89,7 @@ impl Form {
         let label_w = self
             .fields
             .iter()
-            .map(|f| width(&sanitize_line(&f.label)) + 2)
+            .map(|f| width(&clean_line(&f.label)) + 2)
             .max()
             .unwrap_or(0)
             .min(22) as u16;
@@ -97,9 +97,9 @@ impl Form {
             .fields
             .iter()
             .map(|f| match &f.state {
-                FieldState::Text { input, .. } => width(&sanitize_line(input.value())),
+                FieldState::Text { input, .. } => width(&clean_line(input.value())),
                 FieldState::Choice { options, .. } | FieldState::Multi { options, .. } => {
-                    options.iter().map(|o| width(&sanitize_line(o)) + 4).max().unwrap_or(0)
+                    options.iter().map(|o| width(&clean_line(o)) + 4).max().unwrap_or(0)
                 }
                 FieldState::Note { .. } => 60,
             })
@@ -107,7 +107,7 @@ impl Form {
             .unwrap_or(0)
             .clamp(36, 72) as u16;
         let desired = (label_w + 2 + content_w + 2)
-            .max(width(&sanitize_line(&self.title)) as u16 + 6)
+            .max(width(&clean_line(&self.title)) as u16 + 6)
             .max(
                 self.fields
                     .iter()
@@ -303,7 +303,7 @@ impl Form {
                     }
                 } else {
                     let text = area.lines().join(" ⏎ ");
-                    let room = cols.saturating_sub(count.len() + 1);
+                    let room = cols.saturating_sub(width(&count) + 1);
                     let line = if text.is_empty() {
                         Line::from(vec![Span::styled(one_line("—", room), theme.dim())])
                     } else {
@@ -420,10 +420,7 @@ impl Form {
         let cols = r.width as usize;
         let mut lines: Vec<Line> = Vec::new();
         if let Some(e) = &self.server_error {
-            lines.push(Line::from(Span::styled(
-                format!("✗ {}", sanitize_line(e)),
-                theme.error(),
-            )));
+            lines.push(Line::from(Span::styled(format!("✗ {}", clean_line(e)), theme.error())));
         }
         if self.busy {
             lines.push(Line::from(Span::styled("saving…", theme.warning())));

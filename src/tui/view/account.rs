@@ -13,13 +13,13 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use super::{clean, spinner};
 use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountAreas, AccountForm, AccountTab, Remote, Scroll, account_areas};
-use crate::tui::text::{plain_flags, sanitize, width};
+use crate::tui::text::{clean_text, width};
 use crate::tui::theme::Theme;
 use crate::tui::update::account::footer_keys;
 
 /// Server text for a wrapped paragraph: inert, newlines kept.
 fn block_text(s: &str) -> String {
-    plain_flags(&sanitize(s, true)).into_owned()
+    clean_text(s)
 }
 
 fn local(t: Option<DateTime<Utc>>, tz: Option<Zone>) -> String {

@@ -14,7 +14,7 @@ use super::spinner;
 use super::thread::wrap;
 use crate::tui::model::Model;
 use crate::tui::model::compose::Stage;
-use crate::tui::text::{plain_flags, sanitize, truncate};
+use crate::tui::text::{clean_text, truncate};
 use crate::tui::theme::Theme;
 
 const HINT: &str = "Enter newline · Ctrl-S send · Ctrl-T template · Esc close";
@@ -97,7 +97,7 @@ pub fn render_overlay(model: &Model, frame: &mut Frame, theme: &Theme) {
         Stage::Templates(p) => p.render(frame, area, theme),
         Stage::Values { template, form } => {
             // The template's text above the form, so the values make sense.
-            let text = plain_flags(&sanitize(&template.text, true)).into_owned();
+            let text = clean_text(&template.text);
             let w = area.width.min(70);
             let body = wrap(&text, w.saturating_sub(2) as usize);
             let h = (body.len() as u16 + 2).min(area.height / 3);
@@ -150,7 +150,7 @@ pub fn outbox_lines(model: &Model, w: u16, tz: Option<Zone>) -> Vec<(bool, Strin
         let t = super::local(o.at, tz);
         let header = format!("{} you › {}", t.format("%H:%M"), o.marker());
         out.push((true, truncate(&header, w).into_owned()));
-        for l in wrap(&plain_flags(&sanitize(&o.text, true)), w - 4) {
+        for l in wrap(&clean_text(&o.text), w - 4) {
             out.push((false, l));
         }
     }

@@ -9,7 +9,7 @@ use super::clean;
 use super::{pane_block, spinner};
 use crate::api::Contact;
 use crate::tui::model::{Model, Pane};
-use crate::tui::text::{plain_flags, sanitize, width};
+use crate::tui::text::{clean_text, width};
 use crate::tui::theme::Theme;
 
 fn shown(model: &Model) -> Option<std::borrow::Cow<'_, Contact>> {
@@ -108,11 +108,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     }
     lines.push(Line::styled("note", theme.dim()));
     match c.note.as_deref().filter(|n| !n.is_empty()) {
-        Some(n) => lines.extend(
-            plain_flags(&sanitize(n, true))
-                .lines()
-                .map(|l| Line::raw(format!(" {l}"))),
-        ),
+        Some(n) => lines.extend(clean_text(n).lines().map(|l| Line::raw(format!(" {l}")))),
         None => lines.push(Line::raw(" —")),
     }
     if let Some(h) = &c.conversation_href {

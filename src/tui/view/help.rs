@@ -14,6 +14,7 @@ use crate::tui::keymap;
 use crate::tui::theme::Theme;
 
 use super::overlay::centered;
+use super::{clean, fit};
 
 /// Key labels wider than this are cut (a `[keys]` line can bind many keys).
 const MAX_LABEL: usize = 12;
@@ -49,7 +50,7 @@ pub fn help_rows() -> Vec<HelpRow> {
 fn label_width(rows: &[HelpRow]) -> usize {
     rows.iter()
         .filter_map(|r| match r {
-            HelpRow::Key { label, .. } => Some(width(label)),
+            HelpRow::Key { label, .. } => Some(width(&clean(label))),
             HelpRow::Heading(_) => None,
         })
         .max()
@@ -61,7 +62,8 @@ fn label_width(rows: &[HelpRow]) -> usize {
 /// the help cut with `…` first, then the name, so nothing ends mid-word
 /// without one.
 fn fit_row(label: &str, help: &str, name: &str, lw: usize, w: usize) -> (String, String, String) {
-    let label = format!(" {:<lw$}  ", truncate(label, lw), lw = lw);
+    // A `[keys]` label is outside text: inert, and padded by its width.
+    let label = format!(" {}  ", fit(&clean(label), lw));
     let room = w.saturating_sub(width(&label));
     let name_w = width(name) + 2;
     if width(help) + name_w <= room {

@@ -7,12 +7,13 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use crate::text::{truncate, width};
+use crate::text::truncate;
 use crate::tui::model::Model;
 use crate::tui::model::undo::{KEEP, State};
 use crate::tui::theme::Theme;
 
 use super::overlay::centered;
+use super::{clean, fit};
 
 /// Widest the box gets.
 const MAX_W: u16 = 100;
@@ -38,11 +39,13 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, selected: usize, the
         Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(1)]).areas(inner);
     let iw = inner.width as usize;
     let what_w = iw.saturating_sub(1 + TIME_W + 2 + 2 + COUNT_W + 2 + STATE_W);
+    // `what` and a state's reason carry contact and team names: cleaned,
+    // and `what` padded by width; the state is last, cut by the pane.
     let cols = |time: &str, what: &str, count: &str, state: &str| -> String {
         format!(
-            " {time:<TIME_W$}  {what}{pad}  {count:>COUNT_W$}  {state:<STATE_W$}",
-            what = truncate(what, what_w),
-            pad = " ".repeat(what_w.saturating_sub(width(&truncate(what, what_w)))),
+            " {time:<TIME_W$}  {}  {count:>COUNT_W$}  {}",
+            fit(&clean(what), what_w),
+            clean(state),
         )
     };
     frame.render_widget(
@@ -80,11 +83,11 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, selected: usize, the
                     let (cannot, why) = e.cannot();
                     let mut d = format!(" Enter undoes it on {n} contact{}", if *n == 1 { "" } else { "s" });
                     if let Some(why) = why.filter(|_| cannot > 0) {
-                        d.push_str(&format!(" ({cannot} cannot be: {why})"));
+                        d.push_str(&format!(" ({cannot} cannot be: {})", clean(why)));
                     }
                     d
                 }
-                (_, Some(why)) => format!(" {why}"),
+                (_, Some(why)) => format!(" {}", clean(&why)),
                 _ => String::new(),
             };
         }

@@ -135,7 +135,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         .why_empty(model.views.me.as_deref())
         .filter(|_| !searching)
     {
-        for line in wrap_words(&why, w) {
+        for line in wrap_words(&clean(&why), w) {
             lines.push(Line::styled(line, theme.dim()));
         }
     } else if list.visible_len() == 0 && !list.store.is_empty() && !searching {

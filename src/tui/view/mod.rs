@@ -14,7 +14,7 @@ pub(crate) mod tabs;
 pub(crate) mod thread;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use chrono::{DateTime, Utc};
 use ratatui::Frame;
@@ -77,6 +77,7 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
     account::render(model, frame, theme);
     overlay::render(model, frame, theme);
     compose::render_overlay(model, frame, theme);
+    overlay::settle_wide(frame.buffer_mut());
 }
 
 /// A pane's frame, with the focused one set apart (bold + marker, so it
@@ -114,14 +115,10 @@ pub fn relative(now: DateTime<Utc>, t: Option<DateTime<Utc>>) -> String {
     }
 }
 
-/// Server text for one line: inert (`text::sanitize_line`) and with flags
-/// as letters (their width is not agreed on).
+/// Server text for one line: inert, invisible characters shown, flags
+/// as letters (`text::clean_line`).
 pub fn clean(s: &str) -> String {
-    let line = super::text::sanitize_line(s);
-    match super::text::plain_flags(&line) {
-        std::borrow::Cow::Borrowed(_) => line,
-        std::borrow::Cow::Owned(o) => o,
-    }
+    super::text::clean_line(s)
 }
 
 /// Pads or cuts `s` (already sanitized) to exactly `w` columns.

@@ -78,6 +78,7 @@ fn draw(w: u16, h: u16, render: &dyn Fn(&mut ratatui::Frame, Rect)) -> Terminal<
     for cell in t.backend().buffer().content() {
         assert!(!cell.symbol().contains('\u{1b}'), "raw ESC reached a cell at {w}x{h}");
     }
+    crate::tui::view::tests::grid::assert_intact(t.backend().buffer(), &format!("at {w}x{h}"));
     t
 }
 
@@ -265,4 +266,51 @@ fn the_filter_form_says_enter_applies_not_saves() {
     let n = note_form(&hostile_contact());
     let t = draw(80, 24, &|fr, a| n.render(fr, a, &Theme::plain()));
     assert!(format!("{}", t.backend()).contains("Ctrl-S save"));
+}
+
+/// CJK, emoji, ZWJ, VS16, tag-sequence and flag names, as the tester had them.
+const WIDE: &[&str] = &[
+    "山田太郎 株式会社テスト営業部",
+    "👩\u{200d}💻 Dev 👨\u{200d}👩\u{200d}👧\u{200d}👦 family",
+    "🇯🇵 Tanaka 🇧🇷 Silva",
+    "❤\u{fe0f} Love ☺\u{fe0f} ✔\u{fe0f} ok",
+    "🏴\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f} England",
+    "한국어 이름 테스트 김철수",
+];
+
+#[test]
+fn wide_names_keep_every_form_and_picker_border_in_its_column() {
+    let wide = |f: &dyn Fn(&str) -> String| WIDE.iter().map(|n| f(n)).collect::<Vec<_>>();
+    let mut c = hostile_contact();
+    for name in WIDE {
+        c.name = s(name);
+        c.tags = vec![s(name)];
+        let teams: Vec<(String, String)> = WIDE.iter().enumerate().map(|(i, n)| (format!("t{i}"), s(n))).collect();
+        let mut forms = vec![
+            edit_contact_form(&c),
+            note_form(&c),
+            tags_form(&c, &wide(&|n| s(n))),
+            assign_form(&c, &wide(&|n| format!("{n}@例子.中国"))),
+            team_form(&c, &teams),
+        ];
+        forms[2].handle_key(k(KeyCode::Down));
+        for f in &forms {
+            // `draw` checks the grid: every box keeps its right border.
+            draw(80, 24, &|fr, a| f.render(fr, a, &Theme::plain()));
+        }
+        let items = WIDE
+            .iter()
+            .map(|n| PickItem {
+                label: s(n),
+                detail: s(name),
+                key: s("x"),
+            })
+            .collect();
+        let p = FuzzyPicker::new(*name, items);
+        draw(80, 24, &|fr, a| p.render(fr, a, &Theme::plain()));
+    }
+    let t = draw(80, 24, &|fr, a| {
+        tags_form(&c, &wide(&|n| s(n))).render(fr, a, &Theme::plain())
+    });
+    insta::assert_snapshot!("wide_names_tags_picker_80x24", t.backend());
 }

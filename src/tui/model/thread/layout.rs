@@ -11,7 +11,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::api::{Message, MessageStatus};
-use crate::text::{plain_flags, sanitize, sanitize_line, truncate, width};
+use crate::text::{truncate, width};
 use crate::tui::zone::{Zone, local};
 
 /// What a line of the thread is, for its style and alignment.
@@ -62,8 +62,7 @@ pub fn body_lines(m: &Message, w: u16) -> Vec<String> {
     let w = text_width(w);
     let s = side(m);
     let indent = if s == Side::Sent { 4 } else { 2 };
-    let text = sanitize(&m.text, true);
-    wrap(&plain_flags(&text), w - indent)
+    wrap(&crate::text::clean_text(&m.text), w - indent)
         .into_iter()
         .map(|l| {
             if s == Side::Sent {
@@ -143,8 +142,7 @@ pub fn header(m: &Message, w: u16, tz: Option<Zone>, mark: Option<&str>, selecte
 }
 
 fn clean(s: &str) -> String {
-    let line = sanitize_line(s);
-    plain_flags(&line).into_owned()
+    crate::text::clean_line(s)
 }
 
 /// Word wrap by display width; words wider than a line break by grapheme.

@@ -226,6 +226,17 @@ fn draw(m: &Model) -> String {
     t.draw(|f| crate::tui::view::view(m, f, &Theme::plain())).unwrap();
     let text = format!("{}", t.backend());
     assert!(!text.contains('\u{1b}'), "raw ESC reached the screen");
+    let (buf, at) = (t.backend().buffer(), format!("at {}x{}", m.width, m.height));
+    use crate::tui::view::tests::grid;
+    grid::panic_on(
+        if m.is_wide() {
+            grid::nothing_hidden(buf)
+        } else {
+            grid::intact(buf)
+        },
+        buf,
+        &at,
+    );
     text
 }
 

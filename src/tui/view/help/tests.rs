@@ -58,3 +58,14 @@ fn at_160x48_every_row_shows_without_scrolling() {
         assert!(s.contains(&whole), "{whole} uncut: {s}");
     }
 }
+
+#[test]
+fn a_wide_or_invisible_key_label_keeps_the_help_column_in_place() {
+    // `[keys]` can bind any one character: the label is outside text.
+    for label in ["j", "你", "👩\u{200d}💻", "é"] {
+        let (l, _, _) = fit_row(label, "Next contact", "next", 2, 60);
+        assert_eq!(width(&l), 2 + 3, "{label:?} gives {l:?}");
+    }
+    let (l, _, _) = fit_row("\u{202e}", "Next contact", "next", 8, 60);
+    assert_eq!(l, " <U+202E>  ");
+}

@@ -13,11 +13,14 @@ use crate::tui::theme::Theme;
 use crate::tui::update::update;
 
 mod bulk;
+pub(crate) mod grid;
 mod index;
+mod invisible;
 mod styles;
 mod thread;
 mod undo;
 mod views;
+mod widths;
 
 /// A model with contacts, the first one's thread, details and bot loaded.
 pub(super) fn rich(w: u16, h: u16) -> Model {
@@ -74,6 +77,14 @@ pub(super) fn draw(m: &Model) -> Terminal<TestBackend> {
     let text = format!("{}", t.backend());
     assert!(!text.contains('\u{1b}'), "raw ESC reached the screen");
     assert!(!text.contains('\u{7}'), "raw BEL reached the screen");
+    // Side by side, an overlay covers the panes' borders: then only the cells.
+    let buf = t.backend().buffer();
+    let check = if m.is_wide() {
+        grid::nothing_hidden(buf)
+    } else {
+        grid::intact(buf)
+    };
+    grid::panic_on(check, buf, &format!("at {}x{}", m.width, m.height));
     t
 }
 

@@ -14,7 +14,7 @@ use crate::tui::msg::{Msg, WriteKind};
 use crate::tui::update::update;
 
 /// `c` on the selected contact, and the server says it is closed.
-fn close_selected(m: &mut Model) {
+pub(super) fn close_selected(m: &mut Model) {
     let fx = update(m, key('c'));
     let (id, uuid) = fx
         .iter()
