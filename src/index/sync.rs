@@ -390,27 +390,52 @@ pub async fn fetch_previews(
     wanted: &[Wanted],
 ) -> (Vec<(String, Preview)>, Option<SyncError>) {
     let mut out = Vec::new();
+    // Pages are stored a few at a time, in one transaction: the search
+    // table then writes one segment for them, not one each (and merges
+    // far less), which halves what a page costs to keep.
+    let mut pages: Vec<crate::index::Thread> = Vec::new();
+    let mut store = |pages: &mut Vec<crate::index::Thread>, out: &mut Vec<(String, Preview)>| {
+        if pages.is_empty() {
+            return Ok(());
+        }
+        index.with(|ix| ix.store_threads(pages))?;
+        out.extend(pages.drain(..).map(|(uuid, activity, items)| {
+            let p = Preview::of(&items, activity);
+            (uuid, p)
+        }));
+        Ok::<(), SyncError>(())
+    };
     let mut i = 0;
+    let mut error = None;
     while let Some((uuid, activity)) = wanted.get(i) {
         budget.take().await;
         match client
             .list_messages(&ContactId::from(uuid.as_str()), &PageRequest::First)
             .await
         {
-            Ok(page) => {
-                if let Err(e) = index.with(|ix| ix.store_messages(uuid, *activity, &page.items)) {
-                    return (out, Some(e.into()));
-                }
-                out.push((uuid.clone(), Preview::of(&page.items, *activity)));
-            }
+            Ok(page) => pages.push((uuid.clone(), *activity, page.items)),
             Err(ApiError::RateLimited { retry_after }) => {
                 budget.back_off(retry_after);
                 continue;
             }
             Err(ApiError::NotFound { .. }) => {}
-            Err(e) => return (out, Some(e.into())),
+            Err(e) => {
+                error = Some(e.into());
+                break;
+            }
         }
         i += 1;
+        if pages.len() >= STORE_PAGES
+            && let Err(e) = store(&mut pages, &mut out)
+        {
+            return (out, Some(e));
+        }
     }
-    (out, None)
+    if let Err(e) = store(&mut pages, &mut out) {
+        return (out, Some(e));
+    }
+    (out, error)
 }
+
+/// Pages of last messages stored together.
+const STORE_PAGES: usize = 16;

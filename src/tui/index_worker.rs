@@ -31,10 +31,11 @@ use trickle::Trickle;
 
 mod load;
 
+pub use load::LOAD_BATCH;
+use load::{forward_changes, forward_changes_to};
+
 use load::load;
 
-/// Contacts read from the index per message to the UI.
-pub const LOAD_BATCH: usize = 2000;
 /// Last messages fetched per task (the budget paces them).
 const PREVIEW_BATCH: usize = 8;
 /// After a failed preview fetch, the trickle rests this long.
@@ -211,7 +212,8 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
         if let Some(due) = st.full_due {
             wake = wake.min(due);
         }
-        for rest in [st.trickle_rest_until, st.failed_until, st.trickle.due()]
+        let paced = st.trickle.paced_until(Instant::now());
+        for rest in [st.trickle_rest_until, st.failed_until, st.trickle.due(), paced]
             .into_iter()
             .flatten()
         {
@@ -318,68 +320,20 @@ fn next_previews(w: &Worker, st: &mut State, now: Instant) -> (Vec<Wanted>, bool
         }
         return (batch, true);
     }
-    if st.full_running || st.trickle_rest_until.is_some_and(|r| r > now) {
+    if st.full_running || st.trickle_rest_until.is_some_and(|r| r > now) || st.trickle.paced_until(now).is_some() {
         return (Vec::new(), false);
     }
     st.trickle_rest_until = None;
     let mut index = w.index.clone();
-    // From the cursor down; past the end, once more from the newest.
-    for _ in 0..2 {
-        let from_top = st.trickle.cursor().is_none();
-        let mut batch = Vec::new();
-        let mut last = None;
-        // Conversations tried this session (a 404) are stepped over.
-        while batch.len() < PREVIEW_BATCH {
-            let stale = index
-                .with(|ix| ix.stale_previews_after(last.as_ref().or(st.trickle.cursor()), 4 * PREVIEW_BATCH))
-                .unwrap_or_default();
-            let Some(end) = stale.last().cloned() else { break };
-            let room = PREVIEW_BATCH - batch.len();
-            batch.extend(stale.into_iter().filter(|(u, a)| st.tried.get(u) != Some(a)).take(room));
-            // Filled: the next batch starts past its last; else past this
-            // page (all of it taken or stepped over).
-            last = Some(if batch.len() == PREVIEW_BATCH {
-                batch.last().cloned().unwrap_or(end)
-            } else {
-                end
-            });
-        }
-        if !batch.is_empty() {
-            st.trickle.moved_to(last);
-            return (batch, false);
-        }
-        st.trickle.rewind();
-        if from_top {
-            break;
-        }
+    let batch = st.trickle.next_batch(&mut index, &st.tried, PREVIEW_BATCH);
+    if !batch.is_empty() {
+        st.trickle.pace(batch.len(), now, w.sync_rate <= 0.0);
+        return (batch, false);
     }
     // Every open conversation is up to date: look again when the index
     // changes, or in a while.
     st.trickle_rest_until = Some(now + TRICKLE_IDLE);
     (Vec::new(), false)
-}
-
-/// Sends what changed in the index since the last call to the UI; true
-/// when something did.
-fn forward_changes(index: &mut SharedIndex, tx: &UnboundedSender<Msg>) -> bool {
-    forward_changes_to(index, &|m| {
-        let _ = tx.send(Msg::Index(m));
-    })
-}
-
-/// [`forward_changes`] through `send`.
-fn forward_changes_to(index: &mut SharedIndex, send: &impl Fn(IndexMsg)) -> bool {
-    match index.with(|ix| ix.take_changes()) {
-        Ok(changes) if !changes.is_empty() => {
-            send(IndexMsg::Changed(changes));
-            true
-        }
-        Ok(_) => false,
-        Err(e) => {
-            tracing::warn!("reading the index's changes failed: {e}");
-            false
-        }
-    }
 }
 
 fn on_cmd(index: &mut SharedIndex, st: &mut State, cmd: IndexCmd, send: &impl Fn(IndexMsg)) {
@@ -467,24 +421,15 @@ fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
         }
         Done::Previews {
             tried,
-            fetched,
+            fetched: previews,
             asked,
             error,
         } => {
             st.previews_running = false;
-            let fetched: std::collections::HashSet<String> = if asked {
-                let mut all = st.trickle.take();
-                let uuids = fetched.iter().map(|(u, _)| u.clone()).collect();
-                all.extend(fetched);
-                if !all.is_empty() {
-                    send(IndexMsg::Previews(all));
-                }
-                uuids
-            } else {
-                let uuids = fetched.iter().map(|(u, _)| u.clone()).collect();
-                st.trickle.hold(fetched, Instant::now());
-                uuids
-            };
+            let fetched: std::collections::HashSet<String> = previews.iter().map(|(u, _)| u.clone()).collect();
+            if let Some(now) = st.trickle.arrived(previews, asked, Instant::now()) {
+                send(IndexMsg::Previews(now));
+            }
             let Some(e) = error else {
                 // Fetched, or gone from the server (404): not tried again
                 // until the contact moves.

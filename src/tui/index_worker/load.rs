@@ -1,9 +1,14 @@
 //! Reading the index for the list: its contacts in batches, then every
-//! preview it holds.
+//! preview it holds; and what changed in it since the last look.
 
-use super::LOAD_BATCH;
+use tokio::sync::mpsc::UnboundedSender;
+
 use crate::index::{IndexAccess, Order, SharedIndex};
+use crate::tui::msg::Msg;
 use crate::tui::msg::index::IndexMsg;
+
+/// Contacts read from the index per message to the UI.
+pub const LOAD_BATCH: usize = 2000;
 
 /// Reads the index's contacts from `skip` on and its previews, in batches.
 pub(super) fn load(index: &mut SharedIndex, generation: u64, skip: usize, send: &impl Fn(IndexMsg)) {
@@ -37,5 +42,28 @@ pub(super) fn load(index: &mut SharedIndex, generation: u64, skip: usize, send: 
         Ok(p) if !p.is_empty() => send(IndexMsg::Previews(p)),
         Ok(_) => {}
         Err(e) => tracing::warn!("reading previews from the index failed: {e}"),
+    }
+}
+
+/// Sends what changed in the index since the last call to the UI; true
+/// when something did.
+pub(super) fn forward_changes(index: &mut SharedIndex, tx: &UnboundedSender<Msg>) -> bool {
+    forward_changes_to(index, &|m| {
+        let _ = tx.send(Msg::Index(m));
+    })
+}
+
+/// [`forward_changes`] through `send`.
+pub(super) fn forward_changes_to(index: &mut SharedIndex, send: &impl Fn(IndexMsg)) -> bool {
+    match index.with(|ix| ix.take_changes()) {
+        Ok(changes) if !changes.is_empty() => {
+            send(IndexMsg::Changed(changes));
+            true
+        }
+        Ok(_) => false,
+        Err(e) => {
+            tracing::warn!("reading the index's changes failed: {e}");
+            false
+        }
     }
 }
