@@ -163,9 +163,9 @@ fn error_at(path: &Path, text: &str, e: &toml::de::Error) -> ConfigError {
         Some(span) => {
             let line = line_of(text, span.start);
             let setting = setting_on(text, line).map(|s| format!(" ({s})")).unwrap_or_default();
-            ConfigError(format!("{} line {line}{setting}: {problem}", path.display()))
+            ConfigError::new(format!("{} line {line}{setting}: {problem}", path.display()))
         }
-        None => ConfigError(format!("{}: {problem}", path.display())),
+        None => ConfigError::new(format!("{}: {problem}", path.display())),
     }
 }
 
