@@ -267,12 +267,12 @@ pub fn load_from(
     if let (Some(p), None) = (&explicit, &file) {
         warnings.push(format!(
             "the config file {} does not exist; using flags and environment only",
-            p.display()
+            shown(p)
         ));
     }
     let shown_path = path
         .as_ref()
-        .map(|p| p.display().to_string())
+        .map(|p| shown(p))
         .unwrap_or_else(|| "the config file".into());
     let mut file = file.unwrap_or_default();
 
@@ -460,7 +460,7 @@ fn read_file(path: &Path, warnings: &mut Vec<String>) -> Result<Option<FileConfi
         Err(e) => {
             return Err(ConfigError::new(format!(
                 "the config file {} cannot be read: {e}",
-                path.display()
+                shown(path)
             )));
         }
     };
@@ -481,7 +481,7 @@ fn permission_warning(path: &Path) -> Option<String> {
         format!(
             "{p} holds an API key and other users can read it (mode {:o}); run: chmod 600 {p}",
             mode & 0o777,
-            p = path.display()
+            p = shown(path)
         )
     })
 }

@@ -19,7 +19,9 @@ fn main() -> ExitCode {
             match runtime.block_on(frontdesk::tui::run(cli.global, cli.demo)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("frontdesk: {e}");
+                    // One inert line: the error may quote a path, a name or
+                    // a server's words.
+                    eprintln!("frontdesk: {}", frontdesk::text::sanitize_line(&e.to_string()));
                     ExitCode::FAILURE
                 }
             }

@@ -31,6 +31,12 @@ fn quoted(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
+/// A TOML key for a table header: bare when it can be, else quoted on one
+/// line with its escapes (dots, spaces, quotes, `]`, newlines), by toml_edit.
+fn key(s: &str) -> String {
+    toml_edit::Key::new(s).display_repr().into_owned()
+}
+
 /// The file's text: every setting explained, the account filled in.
 pub fn render(p: &NewProfile) -> String {
     let mut account = format!(
@@ -52,7 +58,7 @@ pub fn render(p: &NewProfile) -> String {
     } else {
         (
             format!("default_profile = {}\n\n", quoted(&p.profile)),
-            format!("[profiles.{}]\n{account}", quoted(&p.profile)),
+            format!("[profiles.{}]\n{account}", key(&p.profile)),
         )
     };
     format!(

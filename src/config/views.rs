@@ -52,7 +52,7 @@ fn line_of(text: &str, at: usize) -> usize {
 /// out and the problem (`FILE line N: view "X": problem`) goes to
 /// `warnings`; the others load.
 pub(super) fn parse(path: &Path, text: &str, value: &Spanned<DeValue<'_>>, warnings: &mut Vec<String>) -> Vec<View> {
-    let at = |span: std::ops::Range<usize>| format!("{} line {}", path.display(), line_of(text, span.start));
+    let at = |span: std::ops::Range<usize>| format!("{} line {}", super::shown(path), line_of(text, span.start));
     let DeValue::Array(items) = value.get_ref() else {
         warnings.push(format!(
             "{}: views must be written as [[views]] tables, one per view",

@@ -49,7 +49,7 @@ pub async fn run(settings: &Settings, global: &GlobalArgs) -> Result<Choice, Str
     println!("  d  open the demo (a local server with made-up customers)");
     println!(
         "  s  set up an account (saved to {}, readable by you alone)\n",
-        path.display()
+        crate::config::shown(&path)
     );
     loop {
         match ask("Choose d or s: ").map_err(io)?.to_ascii_lowercase().as_str() {
@@ -99,7 +99,7 @@ pub async fn run(settings: &Settings, global: &GlobalArgs) -> Result<Choice, Str
                     user_email: user_email.clone(),
                 };
                 write(&path, &render(&profile), false)?;
-                println!("The key works. Saved to {} (mode 0600).", path.display());
+                println!("The key works. Saved to {} (mode 0600).", crate::config::shown(&path));
                 return Ok(Choice::Saved);
             }
             Err(e) => println!("That did not work: {}", crate::text::sanitize_line(&e.to_string())),
