@@ -19,6 +19,7 @@
 //! sort = "waiting"         # activity (newest first) or waiting (longest first)
 //! ```
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use toml::Spanned;
@@ -61,16 +62,27 @@ pub(super) fn parse(path: &Path, text: &str, value: &Spanned<DeValue<'_>>, warni
         return Vec::new();
     };
     let mut out: Vec<View> = Vec::new();
+    // The names and short names taken so far, folded as `same` compares
+    // them: one lookup a view, not a scan (5,000 views load at once).
+    let mut taken: HashSet<String> = HashSet::new();
+    fn take(v: &View, taken: &mut HashSet<String>) {
+        taken.insert(folded(&v.name));
+        taken.insert(folded(&v.short));
+    }
+    for v in &builtin_views() {
+        take(v, &mut taken);
+    }
     for item in items {
         match view_of(item) {
             Ok(view) => {
-                if builtin_views().iter().chain(&out).any(|v| v.is_named(&view.name)) {
+                if taken.contains(&folded(&view.name)) {
                     warnings.push(format!(
                         "{}: view \"{}\": another view already has this name; rename it",
                         at(item.span()),
                         crate::text::sanitize_line(&view.name)
                     ));
                 } else {
+                    take(&view, &mut taken);
                     out.push(view);
                 }
             }
@@ -84,6 +96,11 @@ pub(super) fn parse(path: &Path, text: &str, value: &Spanned<DeValue<'_>>, warni
         }
     }
     out
+}
+
+/// A name as `crate::triage::same` compares it: trimmed, any case.
+fn folded(name: &str) -> String {
+    name.trim().to_lowercase()
 }
 
 type Problem = (std::ops::Range<usize>, Option<String>, String);
