@@ -2,7 +2,6 @@
 //! inert (issue 22): config warnings printed by the CLI, and the TUI's
 //! startup error that main prints.
 
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
