@@ -37,6 +37,7 @@ use crate::api::ApiKey;
 
 mod file;
 pub mod init;
+mod save;
 mod views;
 
 pub use file::KeyEntry;
@@ -193,9 +194,30 @@ impl Settings {
 }
 
 /// A configuration problem, as a sentence naming the file, line and problem.
+/// Its text is inert (see `ConfigError::new`): names, values and paths in it
+/// came from a file, a flag or the environment.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{0}")]
-pub struct ConfigError(pub String);
+pub struct ConfigError(String);
+
+impl ConfigError {
+    /// The problem, made inert for a terminal: escape sequences and bidi
+    /// controls from the file, a flag or the environment show as visible
+    /// marks, and it stays one line.
+    pub fn new(message: impl AsRef<str>) -> ConfigError {
+        ConfigError(crate::text::sanitize_line(message.as_ref()))
+    }
+
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A path from a flag, the environment or the platform, inert for a
+/// message.
+pub(crate) fn shown(path: &Path) -> String {
+    crate::text::sanitize_line(&path.display().to_string())
+}
 
 /// Default request timeout.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(15);
@@ -245,12 +267,12 @@ pub fn load_from(
     if let (Some(p), None) = (&explicit, &file) {
         warnings.push(format!(
             "the config file {} does not exist; using flags and environment only",
-            p.display()
+            shown(p)
         ));
     }
     let shown_path = path
         .as_ref()
-        .map(|p| p.display().to_string())
+        .map(|p| shown(p))
         .unwrap_or_else(|| "the config file".into());
     let mut file = file.unwrap_or_default();
 
@@ -288,7 +310,7 @@ pub fn load_from(
             } else {
                 format!("known profiles: {}", known.join(", "))
             };
-            return Err(ConfigError(format!(
+            return Err(ConfigError::new(format!(
                 "there is no profile named {profile_name:?} in {shown_path} ({known})"
             )));
         }
@@ -334,13 +356,13 @@ pub fn load_from(
                 Some(Source::Env) => ENV_USER_EMAIL.to_string(),
                 _ => format!("user_email in {shown_path} (profile {profile_name:?})"),
             };
-            ConfigError(format!("{from}: {problem}"))
+            ConfigError::new(format!("{from}: {problem}"))
         })?;
     }
 
     let secs = |name: &str, own: Option<u64>, global: Option<u64>, default: Duration| match own.or(global) {
         None => Ok(default),
-        Some(0) => Err(ConfigError(format!(
+        Some(0) => Err(ConfigError::new(format!(
             "{shown_path}: {name} must be at least 1 (profile {profile_name:?})"
         ))),
         Some(n) => Ok(Duration::from_secs(n)),
@@ -352,7 +374,7 @@ pub fn load_from(
         (Some(r), _) => r,
         (None, Some(r)) if r.is_finite() && r >= 0.0 => r,
         (None, Some(_)) => {
-            return Err(ConfigError(format!(
+            return Err(ConfigError::new(format!(
                 "{shown_path}: sync_rate must be a number of requests per second, 0 or more"
             )));
         }
@@ -361,7 +383,7 @@ pub fn load_from(
     let full_sync_interval = match file.full_sync_minutes {
         None => DEFAULT_FULL_SYNC,
         Some(0) => {
-            return Err(ConfigError(format!(
+            return Err(ConfigError::new(format!(
                 "{shown_path}: full_sync_minutes must be at least 1"
             )));
         }
@@ -390,7 +412,7 @@ pub fn load_from(
     }
 
     if api_key.is_some() && base_url.is_none() {
-        return Err(ConfigError(format!(
+        return Err(ConfigError::new(format!(
             "an API key is set for profile {profile_name:?} but no base URL: set base_url in {shown_path}, \
              {ENV_BASE_URL} or --base-url"
         )));
@@ -436,9 +458,9 @@ fn read_file(path: &Path, warnings: &mut Vec<String>) -> Result<Option<FileConfi
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {
-            return Err(ConfigError(format!(
+            return Err(ConfigError::new(format!(
                 "the config file {} cannot be read: {e}",
-                path.display()
+                shown(path)
             )));
         }
     };
@@ -459,7 +481,7 @@ fn permission_warning(path: &Path) -> Option<String> {
         format!(
             "{p} holds an API key and other users can read it (mode {:o}); run: chmod 600 {p}",
             mode & 0o777,
-            p = path.display()
+            p = shown(path)
         )
     })
 }

@@ -26,7 +26,9 @@ fn main() -> ExitCode {
             match runtime.block_on(frontdesk::tui::run(cli.global, cli.demo)) {
                 Ok(exit) => ExitCode::from(exit.code()),
                 Err(e) => {
-                    say(&format!("frontdesk: {e}"));
+                    // One inert line: the error may quote a path, a name or
+                    // a server's words.
+                    say(&format!("frontdesk: {}", frontdesk::text::sanitize_line(&e.to_string())));
                     ExitCode::FAILURE
                 }
             }

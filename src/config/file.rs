@@ -9,7 +9,8 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::ConfigError;
+use super::{ConfigError, shown};
+use crate::text::sanitize_line;
 
 /// One account's keys, in a profile or at the top level.
 #[derive(Debug, Default, Deserialize)]
@@ -163,9 +164,9 @@ fn error_at(path: &Path, text: &str, e: &toml::de::Error) -> ConfigError {
         Some(span) => {
             let line = line_of(text, span.start);
             let setting = setting_on(text, line).map(|s| format!(" ({s})")).unwrap_or_default();
-            ConfigError(format!("{} line {line}{setting}: {problem}", path.display()))
+            ConfigError::new(format!("{} line {line}{setting}: {problem}", shown(path)))
         }
-        None => ConfigError(format!("{}: {problem}", path.display())),
+        None => ConfigError::new(format!("{}: {problem}", shown(path))),
     }
 }
 
@@ -179,7 +180,7 @@ pub(super) fn parse(path: &Path, text: &str, warnings: &mut Vec<String>) -> Resu
     for (k, v) in doc.get_ref() {
         let name: &str = k.get_ref();
         if !TOP_KEYS.contains(&name) {
-            unknown.push(name.to_string());
+            unknown.push(sanitize_line(name));
         }
         if name == "profiles"
             && let toml::de::DeValue::Table(profiles) = v.get_ref()
@@ -188,7 +189,7 @@ pub(super) fn parse(path: &Path, text: &str, warnings: &mut Vec<String>) -> Resu
                 if let toml::de::DeValue::Table(body) = body.get_ref() {
                     for k in body.keys() {
                         if !PROFILE_KEYS.contains(&k.get_ref().as_ref()) {
-                            unknown.push(format!("profiles.{}.{}", p.get_ref(), k.get_ref()));
+                            unknown.push(sanitize_line(&format!("profiles.{}.{}", p.get_ref(), k.get_ref())));
                         }
                     }
                 }
@@ -204,7 +205,7 @@ pub(super) fn parse(path: &Path, text: &str, warnings: &mut Vec<String>) -> Resu
     if !unknown.is_empty() {
         warnings.push(format!(
             "{} has settings frontdesk does not know (ignored): {}",
-            path.display(),
+            shown(path),
             unknown.join(", ")
         ));
     }
@@ -220,7 +221,7 @@ fn key_entries(
     warnings: &mut Vec<String>,
 ) -> Vec<KeyEntry> {
     use toml::de::DeValue;
-    let at = |span: std::ops::Range<usize>| format!("{} line {}", path.display(), line_of(text, span.start));
+    let at = |span: std::ops::Range<usize>| format!("{} line {}", shown(path), line_of(text, span.start));
     let DeValue::Table(table) = keys.get_ref() else {
         warnings.push(format!(
             "{}: keys must be a table of action = [\"key\", …]",
@@ -260,8 +261,9 @@ fn key_entries(
                 at: at(span),
             }),
             None => warnings.push(format!(
-                "{}: keys.{action} must be a key name or a list of key names, like [\"j\", \"down\"]",
-                at(span)
+                "{}: keys.{} must be a key name or a list of key names, like [\"j\", \"down\"]",
+                at(span),
+                sanitize_line(&action)
             )),
         }
     }

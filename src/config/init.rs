@@ -1,7 +1,6 @@
 //! Writing a new config file (`frontdesk config init` and the first-run
 //! screen): commented, one profile, mode 0600 from its creation.
 
-use std::io::Write;
 use std::path::Path;
 
 /// What a new file holds.
@@ -32,6 +31,12 @@ fn quoted(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
+/// A TOML key for a table header: bare when it can be, else quoted on one
+/// line with its escapes (dots, spaces, quotes, `]`, newlines), by toml_edit.
+fn key(s: &str) -> String {
+    toml_edit::Key::new(s).display_repr().into_owned()
+}
+
 /// The file's text: every setting explained, the account filled in.
 pub fn render(p: &NewProfile) -> String {
     let mut account = format!(
@@ -53,7 +58,7 @@ pub fn render(p: &NewProfile) -> String {
     } else {
         (
             format!("default_profile = {}\n\n", quoted(&p.profile)),
-            format!("[profiles.{}]\n{account}", quoted(&p.profile)),
+            format!("[profiles.{}]\n{account}", key(&p.profile)),
         )
     };
     format!(
@@ -82,44 +87,20 @@ pub fn render(p: &NewProfile) -> String {
     )
 }
 
-/// Writes `text` to `path` as a new file, mode 0600 from the start (the key
-/// is never readable by others, not even for a moment). An existing file is
-/// replaced only with `overwrite`. The folder is created (0700) if missing.
+/// Writes `text` to `path`, mode 0600 (the key is never readable by others,
+/// not even for a moment: the text goes to a private file renamed into
+/// place). An existing file is replaced only with `overwrite`; a symlink is
+/// written through, a read-only file refused (`save::rewrite`). The folder
+/// is created (0700) if missing.
 pub fn write(path: &Path, text: &str, overwrite: bool) -> Result<(), String> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        let mut b = std::fs::DirBuilder::new();
-        b.recursive(true);
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
-        b.create(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    let mut o = std::fs::OpenOptions::new();
-    o.write(true);
-    if overwrite {
-        o.create(true).truncate(true);
-    } else {
-        o.create_new(true);
-    }
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
-    let mut f = o.open(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            format!("{} exists already (pass --force to replace it)", path.display())
-        } else {
-            format!("cannot write {}: {e}", path.display())
-        }
-    })?;
-    // An overwritten file keeps its old mode: make it private too.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        f.set_permissions(std::fs::Permissions::from_mode(0o600))
-            .map_err(|e| format!("cannot make {} private: {e}", path.display()))?;
-    }
-    f.write_all(text.as_bytes())
-        .and_then(|()| f.sync_all())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    super::save::rewrite(path, true, |old| match old {
+        Some(_) if !overwrite => Err(super::ConfigError::new(format!(
+            "{} exists already (pass --force to replace it)",
+            super::shown(path)
+        ))),
+        _ => Ok(text.to_string()),
+    })
+    .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@
 //! sort = "waiting"         # activity (newest first) or waiting (longest first)
 //! ```
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use toml::Spanned;
@@ -52,7 +53,7 @@ fn line_of(text: &str, at: usize) -> usize {
 /// out and the problem (`FILE line N: view "X": problem`) goes to
 /// `warnings`; the others load.
 pub(super) fn parse(path: &Path, text: &str, value: &Spanned<DeValue<'_>>, warnings: &mut Vec<String>) -> Vec<View> {
-    let at = |span: std::ops::Range<usize>| format!("{} line {}", path.display(), line_of(text, span.start));
+    let at = |span: std::ops::Range<usize>| format!("{} line {}", super::shown(path), line_of(text, span.start));
     let DeValue::Array(items) = value.get_ref() else {
         warnings.push(format!(
             "{}: views must be written as [[views]] tables, one per view",
@@ -61,16 +62,27 @@ pub(super) fn parse(path: &Path, text: &str, value: &Spanned<DeValue<'_>>, warni
         return Vec::new();
     };
     let mut out: Vec<View> = Vec::new();
+    // The names and short names taken so far, folded as `same` compares
+    // them: one lookup a view, not a scan (5,000 views load at once).
+    let mut taken: HashSet<String> = HashSet::new();
+    fn take(v: &View, taken: &mut HashSet<String>) {
+        taken.insert(folded(&v.name));
+        taken.insert(folded(&v.short));
+    }
+    for v in &builtin_views() {
+        take(v, &mut taken);
+    }
     for item in items {
         match view_of(item) {
             Ok(view) => {
-                if builtin_views().iter().chain(&out).any(|v| v.is_named(&view.name)) {
+                if taken.contains(&folded(&view.name)) {
                     warnings.push(format!(
                         "{}: view \"{}\": another view already has this name; rename it",
                         at(item.span()),
                         crate::text::sanitize_line(&view.name)
                     ));
                 } else {
+                    take(&view, &mut taken);
                     out.push(view);
                 }
             }
@@ -84,6 +96,11 @@ pub(super) fn parse(path: &Path, text: &str, value: &Spanned<DeValue<'_>>, warni
         }
     }
     out
+}
+
+/// A name as `crate::triage::same` compares it: trimmed, any case.
+fn folded(name: &str) -> String {
+    name.trim().to_lowercase()
 }
 
 type Problem = (std::ops::Range<usize>, Option<String>, String);
@@ -278,23 +295,24 @@ fn table_of(view: &View) -> toml_edit::Table {
 /// it replaces the view of the same name (any case) where it stands, or is
 /// added after the others. Everything else in the file (comments, order,
 /// spacing) stays. A file that does not exist is created (mode 0600); one
-/// that does keeps its mode.
+/// that does keeps its mode; a symlink is written through, a read-only
+/// file refused, and saves at once wait for each other (`save::rewrite`).
 pub fn save_view(path: &Path, view: &View) -> Result<(), ConfigError> {
-    let shown = path.display();
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(ConfigError(format!("the config file {shown} cannot be read: {e}"))),
-    };
+    super::save::rewrite(path, false, |text| with_view(path, text.unwrap_or_default(), view))
+}
+
+/// The file's text with `view` saved into it (see `save_view`).
+fn with_view(path: &Path, text: &str, view: &View) -> Result<String, ConfigError> {
+    let shown = super::shown(path);
     let mut doc: toml_edit::DocumentMut = text
         .parse()
-        .map_err(|e: toml_edit::TomlError| ConfigError(format!("{shown}: {}", e.message())))?;
+        .map_err(|e: toml_edit::TomlError| ConfigError::new(format!("{shown}: {}", e.message())))?;
     let new = table_of(view);
     let item = doc
         .entry("views")
         .or_insert_with(|| toml_edit::Item::ArrayOfTables(toml_edit::ArrayOfTables::new()));
     let Some(views) = item.as_array_of_tables_mut() else {
-        return Err(ConfigError(format!(
+        return Err(ConfigError::new(format!(
             "{shown}: views is not written as [[views]] tables, so a view cannot be added to it"
         )));
     };
@@ -312,30 +330,7 @@ pub fn save_view(path: &Path, view: &View) -> Result<(), ConfigError> {
         }
         None => views.push(new),
     }
-    write_keeping_mode(path, &doc.to_string())
-}
-
-/// Writes `text` to `path` through a file beside it renamed into place, so
-/// a crash never leaves half a config file; the mode is kept (0600 new).
-fn write_keeping_mode(path: &Path, text: &str) -> Result<(), ConfigError> {
-    let fail = |e: std::io::Error| ConfigError(format!("the config file {} cannot be written: {e}", path.display()));
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(fail)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    std::io::Write::write_all(&mut tmp, text.as_bytes()).map_err(fail)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(path)
-            .map(|m| m.permissions().mode() & 0o777)
-            .unwrap_or(0o600);
-        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(mode)).map_err(fail)?;
-    }
-    tmp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
+    Ok(doc.to_string())
 }
 
 #[cfg(test)]

@@ -116,7 +116,7 @@ pub async fn run(settings: &Settings, global: &GlobalArgs) -> Result<Choice, Str
     println!("  d  open the demo (a local server with made-up customers)");
     println!(
         "  s  set up an account (saved to {}, readable by you alone)\n",
-        path.display()
+        crate::config::shown(&path)
     );
     print!("Choose d or s (q leaves): ");
     std::io::stdout().flush().map_err(io)?;
@@ -169,7 +169,7 @@ pub async fn run(settings: &Settings, global: &GlobalArgs) -> Result<Choice, Str
                     user_email: user_email.clone(),
                 };
                 write(&path, &render(&profile), false)?;
-                println!("The key works. Saved to {} (mode 0600).", path.display());
+                println!("The key works. Saved to {} (mode 0600).", crate::config::shown(&path));
                 return Ok(Choice::Saved);
             }
             Err(e) => println!("That did not work: {}", crate::text::sanitize_line(&e.to_string())),

@@ -34,7 +34,7 @@ pub fn run(ctx: &mut Ctx<'_>, cmd: ConfigCmd) -> Result<(), CliError> {
     match cmd {
         ConfigCmd::Path => {
             let path = config_path(ctx)?;
-            ctx.emit(&format!("{}\n", path.display()))
+            ctx.emit(&format!("{}\n", sanitize(&path.display().to_string())))
         }
         ConfigCmd::Init(a) => init(ctx, a),
         ConfigCmd::Check => check(ctx),

@@ -69,3 +69,38 @@ fn the_template_explains_the_index_settings_and_they_load_uncommented() {
         (false, 3.0, 45 * 60)
     );
 }
+
+#[test]
+fn any_profile_name_init_writes_parses_back_to_the_same_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, name) in [
+        "work",
+        "a.b",
+        "with space",
+        "quo\"te",
+        "it's",
+        "br]ack[et",
+        "new\nline",
+        "tab\there",
+        "back\\slash",
+        "\u{1b}]2;pwned\u{7}",
+        "'''",
+        "\"\"\"",
+        "émile 👍",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let path = dir.path().join(format!("{i}/config.toml"));
+        write(&path, &render(&profile(name)), false).unwrap_or_else(|e| panic!("{name:?}: {e}"));
+        let args = GlobalArgs {
+            config: Some(path.clone()),
+            ..Default::default()
+        };
+        let text = std::fs::read_to_string(&path).unwrap();
+        let s = load_from(&args, &|_| None, None).unwrap_or_else(|e| panic!("{name:?}: {e}\n{text}"));
+        assert_eq!(s.profile, name, "{text}");
+        assert_eq!(s.base_url.as_deref(), Some("https://api.example.com/v1"), "{text}");
+        assert!(s.warnings.is_empty(), "{name:?}: {:?}", s.warnings);
+    }
+}

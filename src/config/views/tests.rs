@@ -223,3 +223,31 @@ fn saving_into_a_missing_file_creates_it_readable_by_its_owner_only() {
         assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
     }
 }
+
+#[test]
+fn among_thousands_of_views_a_repeated_name_is_still_caught() {
+    let mut text = String::new();
+    for i in 0..3_000 {
+        text.push_str(&format!("[[views]]\nname = \"View {i}\"\nshort = \"V{i}\"\n"));
+    }
+    // The same name in another case, another view's short name, a
+    // built-in's name and a built-in's short one.
+    for name in ["view 17", "v2999", "OPEN", "Unassign"] {
+        text.push_str(&format!("[[views]]\nname = \"{name}\"\n"));
+    }
+    text.push_str("[[views]]\nname = \"Émile\"\n[[views]]\nname = \"ÉMILE\"\n");
+    let (s, _, _d) = load(&text);
+    assert_eq!(s.views.len(), 3_001, "{:?}", s.warnings);
+    let repeated: Vec<&String> = s
+        .warnings
+        .iter()
+        .filter(|w| w.contains("another view already has this name"))
+        .collect();
+    assert_eq!(repeated.len(), 5, "{repeated:?}");
+    for name in ["view 17", "v2999", "OPEN", "Unassign", "ÉMILE"] {
+        assert!(
+            repeated.iter().any(|w| w.contains(&format!("view \"{name}\""))),
+            "{name}: {repeated:?}"
+        );
+    }
+}

@@ -50,7 +50,12 @@ pub struct Views {
     pub saved: Vec<View>,
     pub current: usize,
     pub places: Vec<Place>,
+    /// Each view's count, as last counted (see `counted`).
     pub counts: Vec<Count>,
+    /// Which counts are up to date with `basis`. Only the views the strip
+    /// shows, the current one and the built-ins (the title's Waiting) are
+    /// counted on a change; the others when they come on screen.
+    pub counted: Vec<bool>,
     /// The agent's collaborator email: who "me" is.
     pub me: Option<String>,
     /// Contacts that left the current view through the agent's own action:
@@ -95,6 +100,7 @@ impl Views {
             all,
             places: vec![Place::default(); n],
             counts: vec![Count::default(); n],
+            counted: vec![false; n],
             me,
             keep: HashSet::new(),
             keep_anchor: None,

@@ -53,7 +53,8 @@ pub(crate) fn refresh(model: &mut Model, fx: &mut Vec<Effect>) {
     }
     let now_basis = basis(model);
     if model.views.basis == Some(now_basis) {
-        return;
+        // Tabs that came on the strip (a resize) get their counts.
+        return count_shown(model, now_basis.complete);
     }
     model.views.basis = Some(now_basis);
     let before = model.list.selected_uuid();
@@ -85,42 +86,28 @@ fn place(model: &Model) -> Place {
     }
 }
 
-/// The current view's rows and every count, computed again; the selection
-/// goes to `follow`: on its contact at the same height on screen, or (a
-/// contact that left the view) where it stood.
+/// The current view's rows and the counts the screen shows, computed
+/// again; the selection goes to `follow`: on its contact at the same height
+/// on screen, or (a contact that left the view) where it stood.
 fn recompute(model: &mut Model, complete: bool, follow: &Place) {
+    model.views.counted.iter_mut().for_each(|c| *c = false);
+    model.views.counted.resize(model.views.all.len(), false);
+    count_shown(model, complete);
     let searching = model.list.view.searched().is_some();
     let views = &model.views;
     let me = views.me.as_deref();
     let now = model.now;
-    let current = views.current.min(views.all.len().saturating_sub(1));
     let everything = views.shows_everything();
-    let mut counts = vec![0usize; views.all.len()];
-    let mut unsure = vec![false; views.all.len()];
     let mut rows: Vec<u32> = Vec::new();
     let mut greyed: HashSet<Arc<str>> = HashSet::new();
-    for (i, row) in model.list.store.iter().enumerate() {
-        let f = RowFacts::new(row);
-        for (k, v) in views.all.iter().enumerate() {
-            let m = v.filter.matches(&f, me, now);
-            if m {
-                counts[k] += 1;
-            } else if v.filter.needs_last_message()
-                && !unsure[k]
-                && !f.closed()
-                && f.last_who().is_none()
-                && v.filter.matches_but_waiting(&f, me, now)
-            {
-                // Who wrote last is not known yet: it may belong.
-                unsure[k] = true;
-            }
-            if k == current && !everything {
-                if m {
-                    rows.push(i as u32);
-                } else if views.keep.contains(&row.uuid) {
-                    rows.push(i as u32);
-                    greyed.insert(row.uuid.clone());
-                }
+    if !everything {
+        let filter = &views.current().filter;
+        for (i, row) in model.list.store.iter().enumerate() {
+            if filter.matches(&RowFacts::new(row), me, now) {
+                rows.push(i as u32);
+            } else if views.keep.contains(&row.uuid) {
+                rows.push(i as u32);
+                greyed.insert(row.uuid.clone());
             }
         }
     }
@@ -136,14 +123,6 @@ fn recompute(model: &mut Model, complete: bool, follow: &Place) {
         crate::triage::sort_positions(&mut order, &facts, sort);
         rows = order.iter().map(|&p| rows[p]).collect();
     }
-    model.views.counts = counts
-        .into_iter()
-        .zip(unsure)
-        .map(|(n, u)| Count {
-            n,
-            at_least: !complete || u,
-        })
-        .collect();
     model.views.greyed = greyed;
     let store = &model.list.store;
     model.list.view.rows = (!everything).then(|| {
@@ -163,6 +142,76 @@ fn recompute(model: &mut Model, complete: bool, follow: &Place) {
     }
     let h = model.list_height();
     model.list.clamp(h);
+}
+
+/// How many views are built in (first in `Views::all`): always counted,
+/// the title shows Waiting's.
+fn builtins() -> usize {
+    crate::triage::builtin_views().len()
+}
+
+/// The strip's inner width: the list pane's, less its borders.
+fn strip_width(model: &Model) -> usize {
+    let w = model.areas().list.map_or(model.width, |r| r.width);
+    usize::from(w.saturating_sub(2))
+}
+
+/// Counts the views the screen shows that are not counted yet: the
+/// strip's tabs, the current view and the built-ins. A count can widen a
+/// tab and shift the strip, so until none is left (a few rounds at most).
+fn count_shown(model: &mut Model, complete: bool) {
+    let w = strip_width(model);
+    for _ in 0..4 {
+        let views = &model.views;
+        let win = crate::tui::view::tabs::window(views, w);
+        let mut wanted: Vec<usize> = (0..builtins().min(views.all.len()))
+            .chain(win.start..win.end)
+            .chain([views.current])
+            .filter(|&i| i < views.all.len() && !views.counted.get(i).copied().unwrap_or(false))
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        if wanted.is_empty() {
+            return;
+        }
+        count(model, &wanted, complete);
+    }
+}
+
+/// Counts views `which` over the loaded contacts in one pass.
+fn count(model: &mut Model, which: &[usize], complete: bool) {
+    let views = &model.views;
+    let me = views.me.as_deref();
+    let now = model.now;
+    let mut counts = vec![0usize; which.len()];
+    let mut unsure = vec![false; which.len()];
+    for row in model.list.store.iter() {
+        let f = RowFacts::new(row);
+        for (k, &i) in which.iter().enumerate() {
+            let v = &views.all[i];
+            if v.filter.matches(&f, me, now) {
+                counts[k] += 1;
+            } else if v.filter.needs_last_message()
+                && !unsure[k]
+                && !f.closed()
+                && f.last_who().is_none()
+                && v.filter.matches_but_waiting(&f, me, now)
+            {
+                // Who wrote last is not known yet: it may belong.
+                unsure[k] = true;
+            }
+        }
+    }
+    let views = &mut model.views;
+    views.counts.resize(views.all.len(), Count::default());
+    views.counted.resize(views.all.len(), false);
+    for (k, &i) in which.iter().enumerate() {
+        views.counts[i] = Count {
+            n: counts[k],
+            at_least: !complete || unsure[k],
+        };
+        views.counted[i] = true;
+    }
 }
 
 /// Shows view `i`: its rows at once, where its selection last stood.
@@ -322,6 +371,7 @@ pub(crate) fn submit_filter(model: &mut Model, form: &crate::tui::form::Form, fx
             model.views.saved.push(view.clone());
             model.views.places.push(Place::default());
             model.views.counts.push(Count::default());
+            model.views.counted.push(false);
             model.views.all.len() - 1
         }
     };

@@ -30,44 +30,83 @@ fn label(views: &Views, i: usize, short: bool) -> String {
     format!("{key}{}{edited} {count}", crate::tui::view::clean(name))
 }
 
-/// The strip for an inner width of `w` columns: as many tabs as fit, the
-/// current one always among them, `‹` `›` where some are cut off.
-pub fn strip(views: &Views, w: usize, theme: &Theme) -> Line<'static> {
+/// Which tabs the strip shows: `start..end`, by short names or whole ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    pub start: usize,
+    pub end: usize,
+    pub short: bool,
+}
+
+/// The tabs the strip of inner width `w` shows: as many as fit, the current
+/// one always among them. It costs the tabs near the current one, not all
+/// of them (a config may hold thousands of views); the update counts these.
+pub fn window(views: &Views, w: usize) -> Window {
     let n = views.all.len();
     if n == 0 || w == 0 {
-        return Line::raw("");
+        return Window {
+            start: 0,
+            end: 0,
+            short: false,
+        };
     }
     // Whole names when they all fit; else the short ones (80 columns).
-    let mut labels: Vec<String> = (0..n).map(|i| label(views, i, false)).collect();
-    if labels.iter().map(|l| width(l) + 2).sum::<usize>() > w {
-        labels = (0..n).map(|i| label(views, i, true)).collect();
-    }
+    let mut total = 0;
+    let short = (0..n).any(|i| {
+        total += width(&label(views, i, false)) + 2;
+        total > w
+    });
     // Each tab takes its label and a space either side (brackets for the
-    // current one).
-    let cost = |i: usize| width(&labels[i]) + 2;
+    // current one); `‹` and `›` one column each where tabs are cut off.
+    let cost = |i: usize| width(&label(views, i, short)) + 2;
     let current = views.current.min(n - 1);
-    // The widest window from `start` that holds the current tab.
-    let mut start = 0;
-    loop {
-        let mut used = usize::from(start > 0);
-        let mut end = start;
-        while end < n && used + cost(end) + usize::from(end + 1 < n) <= w {
-            used += cost(end);
-            end += 1;
+    let right = usize::from(current + 1 < n);
+    // The first tab: as far left as still leaves the current one room.
+    let mut start = current;
+    let mut used = cost(current);
+    while start > 0 {
+        let c = cost(start - 1);
+        if usize::from(start > 1) + used + c + right > w {
+            break;
         }
-        if end > current || start >= current {
-            return render(views, &labels, start, end.max(start + 1).min(n), theme);
+        used += c;
+        start -= 1;
+    }
+    // Then as many as fit from there.
+    let mut used = usize::from(start > 0);
+    let mut end = start;
+    while end < n {
+        let c = cost(end);
+        if used + c + usize::from(end + 1 < n) > w {
+            break;
         }
-        start += 1;
+        used += c;
+        end += 1;
+    }
+    Window {
+        start,
+        end: end.max(start + 1).min(n),
+        short,
     }
 }
 
-fn render(views: &Views, labels: &[String], start: usize, end: usize, theme: &Theme) -> Line<'static> {
+/// The strip for an inner width of `w` columns: as many tabs as fit, the
+/// current one always among them, `‹` `›` where some are cut off.
+pub fn strip(views: &Views, w: usize, theme: &Theme) -> Line<'static> {
+    let win = window(views, w);
+    if win.start == win.end {
+        return Line::raw("");
+    }
+    let labels: Vec<String> = (win.start..win.end).map(|i| label(views, i, win.short)).collect();
+    render(views, &labels, win, theme)
+}
+
+fn render(views: &Views, labels: &[String], win: Window, theme: &Theme) -> Line<'static> {
     let mut spans = Vec::new();
-    if start > 0 {
+    if win.start > 0 {
         spans.push(Span::styled("‹", theme.dim()));
     }
-    for (i, text) in labels.iter().enumerate().take(end).skip(start) {
+    for (i, text) in (win.start..win.end).zip(labels) {
         if i == views.current {
             spans.push(Span::styled(
                 format!("[{text}]"),
@@ -79,7 +118,7 @@ fn render(views: &Views, labels: &[String], start: usize, end: usize, theme: &Th
             spans.push(Span::raw(format!(" {text} ")));
         }
     }
-    if end < labels.len() {
+    if win.end < views.all.len() {
         spans.push(Span::styled("›", theme.dim()));
     }
     Line::from(spans)

@@ -9,6 +9,7 @@ mod index;
 mod list;
 mod list_search;
 mod list_walk;
+mod many_views;
 mod overlays;
 mod thread;
 mod undo;
