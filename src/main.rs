@@ -28,7 +28,10 @@ fn main() -> ExitCode {
                 Err(e) => {
                     // One inert line: the error may quote a path, a name or
                     // a server's words.
-                    say(&format!("frontdesk: {}", frontdesk::text::sanitize_line(&e.to_string())));
+                    say(&format!(
+                        "frontdesk: {}",
+                        frontdesk::text::sanitize_line(&e.to_string())
+                    ));
                     ExitCode::FAILURE
                 }
             }

@@ -345,6 +345,7 @@ fn perform(guard: &mut TerminalGuard, runner: &mut Runner, effects: Vec<Effect>)
                 out.flush()?;
             }
             Effect::Redraw => guard.terminal.clear()?,
+            Effect::ReleaseMemory => release_memory(),
             other => {
                 tracing::debug!(effect = effect_name(&other), "spawn");
                 runner.spawn(other);
@@ -352,6 +353,18 @@ fn perform(guard: &mut TerminalGuard, runner: &mut Runner, effects: Vec<Effect>)
         }
     }
     Ok(())
+}
+
+/// Returns the free pages of every malloc arena to the system. Contacts
+/// read from the index are decoded on its thread and freed on this one;
+/// glibc keeps what they freed in that thread's arena, about 17 MB for
+/// 100,000 contacts, until asked.
+fn release_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim takes no pointers; it only gives free pages back.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 fn effect_name(e: &Effect) -> &'static str {

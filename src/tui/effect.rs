@@ -115,6 +115,8 @@ pub enum Effect {
     CopyToClipboard(String),
     Bell,
     Redraw,
+    /// A big load has been taken in: give what it freed back to the system.
+    ReleaseMemory,
 }
 
 /// Tasks that replace each other: a new one aborts the one before.
@@ -448,7 +450,9 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
         Effect::Thread(e) => Msg::Thread(thread::perform(client, e).await),
         // Spawned by the runner itself (several messages).
         Effect::FetchContacts { .. } => return None,
-        Effect::CopyToClipboard(_) | Effect::Bell | Effect::Redraw | Effect::Index(_) => return None,
+        Effect::CopyToClipboard(_) | Effect::Bell | Effect::Redraw | Effect::ReleaseMemory | Effect::Index(_) => {
+            return None;
+        }
     })
 }
 

@@ -73,6 +73,7 @@ fn loaded(model: &mut Model, generation: u64, contacts: Vec<crate::api::Contact>
     if done {
         model.sync.loading = None;
         model.list.store.shrink_to_fit();
+        fx.push(Effect::ReleaseMemory);
         whole_when_complete(model);
     }
     search::recompute_search(model, fx);

@@ -59,6 +59,15 @@ fn changed(m: &mut Model, upserted: Vec<crate::api::Contact>, removed: Vec<Strin
 }
 
 #[test]
+fn memory_is_given_back_once_the_whole_index_is_read_not_before() {
+    let (mut m, generation) = reading_index();
+    let fx = read(&mut m, generation, 0..10, false);
+    assert!(!fx.contains(&Effect::ReleaseMemory));
+    let fx = read(&mut m, generation, 10..20, true);
+    assert!(fx.contains(&Effect::ReleaseMemory), "{fx:?}");
+}
+
+#[test]
 fn a_complete_index_is_the_whole_list_and_no_page_is_fetched() {
     let mut m = indexed_model(50, 80, 24);
     assert_eq!(m.list.store.len(), 50);
