@@ -726,35 +726,6 @@ fn quit(
     let _ = reader.join();
 }
 
-/// A proxy on 127.0.0.1:0 in front of `upstream`: while `gate` is shut it
-/// accepts connections and holds them, so no answer can arrive.
-async fn gated_proxy(upstream: &str) -> (String, Arc<tokio::sync::watch::Sender<bool>>) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let upstream_addr = upstream
-        .trim_start_matches("http://")
-        .split('/')
-        .next()
-        .unwrap()
-        .to_string();
-    let (gate, _) = tokio::sync::watch::channel(true);
-    let gate = Arc::new(gate);
-    let open = gate.clone();
-    tokio::spawn(async move {
-        while let Ok((mut inbound, _)) = listener.accept().await {
-            let mut rx = open.subscribe();
-            let upstream_addr = upstream_addr.clone();
-            tokio::spawn(async move {
-                let _ = rx.wait_for(|open| *open).await;
-                if let Ok(mut out) = tokio::net::TcpStream::connect(&upstream_addr).await {
-                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut out).await;
-                }
-            });
-        }
-    });
-    (format!("http://{addr}/v1"), gate)
-}
-
 /// Issue 8: a second start draws the list from the local index before the
 /// server (answering after 2 s) has said anything, then syncs behind it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -766,7 +737,7 @@ async fn a_second_start_shows_the_cached_list_before_the_first_response() {
         ..Default::default()
     })
     .await;
-    let (base, gate) = gated_proxy(&server.base_url).await;
+    let (base, gate) = common::gated_proxy(&server.base_url, true).await;
     let key = server.api_key.clone();
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().to_path_buf();

@@ -2,43 +2,12 @@
 //! says it cannot reach the host and when it tries again, and recovers by
 //! itself once the server answers.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use frontdesk::server::ServerConfig;
 
 mod common;
 mod pty;
-
-/// A proxy on 127.0.0.1:0 in front of `upstream`: while `gate` is shut it
-/// accepts connections and holds them, so no answer can arrive (a host
-/// that swallows packets, the slowest way to fail).
-async fn gated_proxy(upstream: &str) -> (String, Arc<tokio::sync::watch::Sender<bool>>) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let upstream_addr = upstream
-        .trim_start_matches("http://")
-        .split('/')
-        .next()
-        .unwrap()
-        .to_string();
-    let (gate, _) = tokio::sync::watch::channel(false);
-    let gate = Arc::new(gate);
-    let open = gate.clone();
-    tokio::spawn(async move {
-        while let Ok((mut inbound, _)) = listener.accept().await {
-            let mut rx = open.subscribe();
-            let upstream_addr = upstream_addr.clone();
-            tokio::spawn(async move {
-                let _ = rx.wait_for(|open| *open).await;
-                if let Ok(mut out) = tokio::net::TcpStream::connect(&upstream_addr).await {
-                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut out).await;
-                }
-            });
-        }
-    });
-    (format!("http://{addr}/v1"), gate)
-}
 
 fn tui(tmp: &std::path::Path, base: &str, key: &str) -> pty::Tui {
     let mut cmd = pty::command(tmp, &["--config", tmp.join("none.toml").to_str().unwrap()]);
@@ -56,7 +25,7 @@ fn an_unanswering_server_opens_the_screen_and_recovers() {
         activity: false,
         ..Default::default()
     });
-    let (base, gate) = common::runtime().block_on(gated_proxy(&server.base_url));
+    let (base, gate) = common::runtime().block_on(common::gated_proxy(&server.base_url, false));
     let host = base.trim_start_matches("http://").trim_end_matches("/v1").to_string();
     let tmp = tempfile::tempdir().unwrap();
     let mut tui = tui(tmp.path(), &base, &server.api_key);

@@ -162,3 +162,34 @@ pub fn wait_until(limit: std::time::Duration, mut done: impl FnMut() -> bool) ->
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
+
+/// A proxy on 127.0.0.1:0 in front of `upstream`: while `gate` is shut it
+/// accepts connections and holds them, so no answer can arrive (a host
+/// that swallows packets, the slowest way to fail). `open` is how the gate
+/// starts.
+pub async fn gated_proxy(upstream: &str, open: bool) -> (String, std::sync::Arc<tokio::sync::watch::Sender<bool>>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let upstream_addr = upstream
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let (gate, _) = tokio::sync::watch::channel(open);
+    let gate = std::sync::Arc::new(gate);
+    let open = gate.clone();
+    tokio::spawn(async move {
+        while let Ok((mut inbound, _)) = listener.accept().await {
+            let mut rx = open.subscribe();
+            let upstream_addr = upstream_addr.clone();
+            tokio::spawn(async move {
+                let _ = rx.wait_for(|open| *open).await;
+                if let Ok(mut out) = tokio::net::TcpStream::connect(&upstream_addr).await {
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut out).await;
+                }
+            });
+        }
+    });
+    (format!("http://{addr}/v1"), gate)
+}
