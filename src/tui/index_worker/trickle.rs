@@ -9,9 +9,12 @@
 //!   row, which at 100,000 contacts is the idle app's largest cost. What the
 //!   UI asked for (rows on screen) is never held;
 //! - it goes at most [`RATE`] conversations a second (the sync budget
-//!   still applies), so that keeping a big account's previews costs about
-//!   0.2% of a core rather than 1%: 3,600 conversations an hour, while
-//!   what the agent scrolls to is fetched at once.
+//!   still applies): each costs 2 to 4 ms of the index thread (the
+//!   request, its JSON, and the search table's writes), so at the sync
+//!   budget's 5 a second keeping a big account's previews took 1% of a
+//!   core for hours; at one every 2 s it is about 0.15%, 1,800
+//!   conversations an hour, while what the agent scrolls to is fetched at
+//!   once.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -24,7 +27,7 @@ use crate::index::{IndexAccess, Preview, SharedIndex, Wanted};
 /// How long fetched last messages wait to reach the UI together.
 pub const HOLD: Duration = Duration::from_secs(15);
 /// Conversations a second the trickle fetches at most.
-pub const RATE: f64 = 1.0;
+pub const RATE: f64 = 0.5;
 /// Held back at most this many: more go at once.
 pub const HOLD_MAX: usize = 500;
 
