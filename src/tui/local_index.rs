@@ -4,7 +4,6 @@
 //! network catches up behind it.
 
 use super::effect::Effect;
-use super::index_worker::IndexCmd;
 use super::model::Model;
 use super::msg::Msg;
 use super::msg::index::{IndexMsg, SyncStatus};
@@ -124,6 +123,7 @@ pub fn show_cached(model: &mut Model, cached: Cached) -> Vec<Effect> {
     let generation = model.list.paging.generation;
     let done = n < FIRST_ROWS;
     model.sync.loading = Some(generation);
+    model.sync.load_next = 0;
     let mut fx = update(model, Msg::Index(IndexMsg::Previews(cached.previews)));
     fx.extend(update(
         model,
@@ -133,9 +133,6 @@ pub fn show_cached(model: &mut Model, cached: Cached) -> Vec<Effect> {
             done,
         }),
     ));
-    if !done {
-        fx.push(Effect::Index(IndexCmd::Load { generation, skip: n }));
-    }
     fx
 }
 

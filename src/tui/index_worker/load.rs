@@ -10,32 +10,30 @@ use crate::tui::msg::index::IndexMsg;
 /// Contacts read from the index per message to the UI.
 pub const LOAD_BATCH: usize = 2000;
 
-/// Reads the index's contacts from `skip` on and its previews, in batches.
+/// Reads one batch of the index's contacts from `skip` on (the list asks
+/// for the next when it has taken this one in), and after the last every
+/// preview the index holds.
 pub(super) fn load(index: &mut SharedIndex, generation: u64, skip: usize, send: &impl Fn(IndexMsg)) {
-    let mut at = skip;
-    loop {
-        match index.with(|ix| ix.list(Order::Activity, LOAD_BATCH, at)) {
-            Ok(contacts) => {
-                let done = contacts.len() < LOAD_BATCH;
-                at += contacts.len();
-                send(IndexMsg::Loaded {
-                    generation,
-                    contacts,
-                    done,
-                });
-                if done {
-                    break;
-                }
-            }
-            Err(e) => {
-                send(IndexMsg::Problem(format!("reading the local index failed: {e}")));
-                send(IndexMsg::Loaded {
-                    generation,
-                    contacts: Vec::new(),
-                    done: true,
-                });
+    match index.with(|ix| ix.list(Order::Activity, LOAD_BATCH, skip)) {
+        Ok(contacts) => {
+            let done = contacts.len() < LOAD_BATCH;
+            send(IndexMsg::Loaded {
+                generation,
+                contacts,
+                done,
+            });
+            if !done {
                 return;
             }
+        }
+        Err(e) => {
+            send(IndexMsg::Problem(format!("reading the local index failed: {e}")));
+            send(IndexMsg::Loaded {
+                generation,
+                contacts: Vec::new(),
+                done: true,
+            });
+            return;
         }
     }
     match index.with(|ix| ix.all_previews()) {

@@ -64,6 +64,13 @@ fn loaded(model: &mut Model, generation: u64, contacts: Vec<crate::api::Contact>
         return; // a filter came in between
     }
     let selected = model.list.selected_uuid();
+    model.sync.load_next += contacts.len();
+    if !done {
+        fx.push(Effect::Index(IndexCmd::Load {
+            generation,
+            skip: model.sync.load_next,
+        }));
+    }
     for c in contacts {
         model.known.learn(&c);
         let uuid = c.uuid.clone();

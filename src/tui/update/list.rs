@@ -375,6 +375,7 @@ pub(crate) fn set_filter(model: &mut Model, filter: ContactFilter, fx: &mut Vec<
         // Back to the whole account: read it from the index.
         let generation = model.list.paging.generation;
         model.sync.loading = Some(generation);
+        model.sync.load_next = 0;
         fx.push(Effect::Index(IndexCmd::Load { generation, skip: 0 }));
         return;
     }

@@ -59,6 +59,32 @@ fn changed(m: &mut Model, upserted: Vec<crate::api::Contact>, removed: Vec<Strin
 }
 
 #[test]
+fn the_index_is_read_one_batch_at_a_time_each_asked_for_when_the_last_is_in() {
+    let (mut m, generation) = reading_index();
+    let loads = |fx: &[Effect]| -> Vec<usize> {
+        fx.iter()
+            .filter_map(|e| match e {
+                Effect::Index(IndexCmd::Load { skip, .. }) => Some(*skip),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(loads(&read(&mut m, generation, 0..10, false)), [10]);
+    assert_eq!(loads(&read(&mut m, generation, 10..25, false)), [25]);
+    assert_eq!(
+        loads(&read(&mut m, generation + 1, 25..30, false)),
+        [] as [usize; 0],
+        "not for another list"
+    );
+    assert_eq!(
+        loads(&read(&mut m, generation, 25..30, true)),
+        [] as [usize; 0],
+        "the last batch"
+    );
+    assert_eq!(m.list.store.len(), 30);
+}
+
+#[test]
 fn memory_is_given_back_once_the_whole_index_is_read_not_before() {
     let (mut m, generation) = reading_index();
     let fx = read(&mut m, generation, 0..10, false);
