@@ -464,7 +464,7 @@ def idle_big(binary, workdir, args, rows):
             tui.wait_for(rf"Contacts {n} ", args.load_timeout)
             # As for every idle figure here: after the start's one-off work
             # (the last messages of the rows on screen and the next screen,
-            # fetched at the sync budget's pace).
+            # and the trickle's first 600, fetched at the sync budget's pace).
             time.sleep(args.trickle_big)
             tui.settle(2.0)
             cpu = tui.idle_cpu(args.idle_big)
@@ -492,7 +492,7 @@ def main():
     ap.add_argument("--trickle", type=float, default=45.0,
                     help="seconds to let a first start fetch its last messages before measuring idle")
     ap.add_argument("--idle-big", type=float, default=60.0, help="seconds of idle with --contacts listed")
-    ap.add_argument("--trickle-big", type=float, default=30.0,
+    ap.add_argument("--trickle-big", type=float, default=150.0,
                     help="seconds after the list is whole before idlebig measures (the start's one-off work)")
     ap.add_argument("--thread-messages", type=int, default=20_000)
     ap.add_argument("--contacts", type=int, default=100_000)

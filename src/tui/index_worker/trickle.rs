@@ -14,7 +14,9 @@
 //!   budget's 5 a second keeping a big account's previews took 1% of a
 //!   core for hours; at one every 2 s it is about 0.15%, 1,800
 //!   conversations an hour, while what the agent scrolls to is fetched at
-//!   once.
+//!   once. The first [`FAST_START`] of a session go at the budget's pace,
+//!   so a small account (the demo's 200 open conversations) has every
+//!   last message within a minute.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -28,6 +30,8 @@ use crate::index::{IndexAccess, Preview, SharedIndex, Wanted};
 pub const HOLD: Duration = Duration::from_secs(15);
 /// Conversations a second the trickle fetches at most.
 pub const RATE: f64 = 0.5;
+/// Conversations fetched at the sync budget's pace before [`RATE`] applies.
+pub const FAST_START: usize = 600;
 /// Held back at most this many: more go at once.
 pub const HOLD_MAX: usize = 500;
 
@@ -41,6 +45,8 @@ pub struct Trickle {
     held_since: Option<Instant>,
     /// No batch starts before this (the pace).
     paced: Option<Instant>,
+    /// Conversations the trickle handed out this session.
+    handed_out: usize,
 }
 
 impl Trickle {
@@ -96,7 +102,9 @@ impl Trickle {
     /// seconds have passed. `unpaced` (a sync rate of 0: no limit) leaves
     /// the pace to the budget.
     pub fn pace(&mut self, n: usize, now: Instant, unpaced: bool) {
-        self.paced = (!unpaced).then(|| now + Duration::from_secs_f64(n as f64 / RATE));
+        self.handed_out += n;
+        let fast = unpaced || self.handed_out <= FAST_START;
+        self.paced = (!fast).then(|| now + Duration::from_secs_f64(n as f64 / RATE));
     }
 
     /// When the next batch may start, if that is after `now`.

@@ -86,9 +86,11 @@ fn the_cursor_goes_back_to_the_top_when_the_index_changes() {
 }
 
 #[test]
-fn the_trickle_keeps_its_pace_unless_the_sync_rate_is_unlimited() {
+fn the_trickle_keeps_its_pace_after_a_fast_start_unless_the_sync_rate_is_unlimited() {
     let t0 = Instant::now();
     let mut t = Trickle::default();
+    t.pace(FAST_START, t0, false);
+    assert_eq!(t.paced_until(t0), None, "the first ones at the budget's pace");
     t.pace(8, t0, false);
     assert_eq!(t.paced_until(t0), Some(t0 + Duration::from_secs_f64(8.0 / RATE)));
     assert_eq!(
