@@ -120,16 +120,18 @@ pub fn freshness(model: &Model, sync: &SyncStatus) -> (String, bool) {
     if model.sync.index_busy && searching {
         return ("index busy (sync)".to_string(), true);
     }
-    if let Some(at) = sync.retry_at.filter(|t| *t > now) {
-        let secs = (at - now).num_seconds().max(1);
-        return (format!("rate limited: next try in {secs} s"), true);
-    }
+    // Out of reach comes first: a pause left by an earlier rate limit
+    // must not pass for the reason nothing arrives.
     if sync.offline {
         let from = match sync.synced_at {
             Some(t) => format!(" from {}", local_clock(model, t)),
             None => String::new(),
         };
         return (format!("offline: showing the index{from}"), true);
+    }
+    if let Some(at) = sync.retry_at.filter(|t| *t > now) {
+        let secs = (at - now).num_seconds().max(1);
+        return (format!("rate limited: next try in {secs} s"), true);
     }
     if let Some((done, expected)) = sync.walking {
         let of = match expected {

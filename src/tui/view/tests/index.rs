@@ -99,6 +99,15 @@ fn the_status_bar_says_how_fresh_the_index_is() {
         ),
         (
             SyncStatus {
+                offline: true,
+                retry_at: Some(now() + chrono::Duration::seconds(5)),
+                synced_at: Some(now() - chrono::Duration::minutes(18)),
+                ..base.clone()
+            },
+            "offline: showing the index from 15:12",
+        ),
+        (
+            SyncStatus {
                 synced_at: Some(now() - chrono::Duration::minutes(3)),
                 in_memory: true,
                 ..base.clone()
