@@ -8,3 +8,4 @@ pub mod server;
 pub mod text;
 pub mod triage;
 pub mod tui;
+pub mod webhook;
