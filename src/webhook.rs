@@ -82,7 +82,7 @@ pub fn verify(header: Option<&str>, body: &[u8], secret: &[u8], now: i64) -> Res
 }
 
 fn decode_hex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 || s.len() > 128 {
+    if !s.len().is_multiple_of(2) || s.len() > 128 {
         return None;
     }
     (0..s.len())
