@@ -3,11 +3,6 @@ use std::process::ExitCode;
 
 use frontdesk::cli::Command;
 
-/// mimalloc keeps small allocations of one size together, so the many
-/// small strings of a big list do not leave glibc's holes between them.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// One line on stderr. A closed stderr (the terminal hung up) is no reason
 /// to panic on the way out: the line is dropped (the log has it).
 fn say(line: &str) {

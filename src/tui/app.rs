@@ -355,11 +355,10 @@ fn perform(guard: &mut TerminalGuard, runner: &mut Runner, effects: Vec<Effect>)
     Ok(())
 }
 
-/// Returns the free pages of every glibc malloc arena to the system. The
-/// app's own memory is mimalloc's (see main.rs), which gives pages back by
-/// itself; what glibc still holds is SQLite's, grown while the index's
-/// contacts were read for the list. Under glibc alone this gave back 17 MB
-/// at 100,000 contacts.
+/// Returns the free pages of every glibc malloc arena to the system: the
+/// temporaries of reading 100,000 contacts from the index (SQLite's pages,
+/// the decoded JSON) leave free pages that glibc keeps otherwise. This gave
+/// back 17 MB at 100,000 contacts.
 fn release_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim takes no pointers; it only gives free pages back.
