@@ -109,6 +109,8 @@ mod contacts_read;
 mod contacts_write;
 #[path = "server/database.rs"]
 mod database;
+#[path = "server/faults.rs"]
+mod faults;
 #[path = "server/messages.rs"]
 mod messages;
 #[path = "server/query.rs"]

@@ -122,6 +122,10 @@ pub enum Command {
     Cache(commands::cache::CacheCmd),
     /// The views (Mine, Unassigned, Waiting, Open, All and the config file's) and how many contacts each holds
     Views(commands::views::ViewsArgs),
+    /// The bulk runs made from this machine, newest first, with what each did
+    History(commands::history::HistoryArgs),
+    /// Take a bulk run back, reverting only what is still as it left it
+    Undo(commands::undo::UndoArgs),
 }
 
 /// Why a command failed, and so its exit code.

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::server::{ServeOptions, ServerConfig};
+use crate::server::{FaultKnobs, ServeOptions, ServerConfig};
 
 /// `frontdesk serve` command-line options.
 #[derive(Clone, clap::Args)]
@@ -53,6 +53,15 @@ pub struct ServeArgs {
     /// Stop when standard input reaches its end (a parent holding the pipe has gone).
     #[arg(long, hide = true)]
     pub exit_with_stdin: bool,
+    /// Share of writes (0.0 to 1.0) that are carried out and then answer 500.
+    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    pub apply_then_fail: f64,
+    /// Hold each matching read's answer this long after computing it (a slow answer carrying old state).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub hold_ms: u64,
+    /// The paths --hold-ms holds, under /v1, `*` for one segment (default: the contact list, /contacts).
+    #[arg(long, value_name = "PATTERN")]
+    pub hold_path: Option<String>,
 }
 
 impl ServeArgs {
@@ -73,6 +82,11 @@ impl ServeArgs {
                 rate_limit: self.rate_limit,
                 header_timeout: Duration::from_secs(self.header_timeout_secs.max(1)),
                 max_connections: self.max_connections.max(1),
+                knobs: FaultKnobs {
+                    apply_then_fail: self.apply_then_fail,
+                    hold_ms: self.hold_ms,
+                    hold_path: self.hold_path.clone(),
+                },
                 ..ServerConfig::default()
             },
         }

@@ -73,6 +73,10 @@ pub(super) const MIGRATIONS: &[&str] = &[
     "ALTER TABLE sync_state ADD COLUMN account TEXT;
     ALTER TABLE sync_state ADD COLUMN checked_at TEXT;
     INSERT INTO search (search, rank) VALUES ('secure-delete', 1);",
+    // 5: per contact, the time of the newest state the index holds (when
+    // the answer that carried it was asked for, or a write's answer came):
+    // an older answer arriving late never replaces a newer state.
+    "ALTER TABLE contacts ADD COLUMN state_at TEXT;",
 ];
 
 /// The schema version this build writes.

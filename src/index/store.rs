@@ -100,14 +100,30 @@ impl Index {
     }
 
     /// Stores `contacts` (insert or replace) in one transaction, marking
-    /// them seen at `seen_at`. Returns how many were new or changed.
+    /// them seen at `seen_at`, a state as of `seen_at` (see
+    /// [`Index::upsert_states`]). Returns how many were new or changed.
     pub fn upsert_contacts(&mut self, contacts: &[Contact], seen_at: DateTime<Utc>) -> Result<usize, IndexError> {
+        self.upsert_states(contacts, seen_at, seen_at)
+    }
+
+    /// Stores `contacts` as they were at `state_at` (when the request that
+    /// read them was sent, or when a write's answer came), marking them
+    /// seen at `seen_at`. A contact the index holds in a newer state is
+    /// kept as it is: a slow answer never puts an older state back.
+    /// Returns how many were new or changed.
+    pub fn upsert_states(
+        &mut self,
+        contacts: &[Contact],
+        seen_at: DateTime<Utc>,
+        state_at: DateTime<Utc>,
+    ) -> Result<usize, IndexError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let seen = stamp(seen_at);
+        let state = stamp(state_at);
         let mut changed = 0;
         let mut stored = Vec::new();
         for c in contacts {
-            if upsert_one(&tx, c, &seen)? {
+            if upsert_one(&tx, c, &seen, &state)? {
                 changed += 1;
                 stored.push(c.uuid.clone());
             }
@@ -287,26 +303,35 @@ impl Index {
     }
 }
 
-/// Inserts or replaces one contact; true when it was new or changed.
-fn upsert_one(tx: &Transaction<'_>, c: &Contact, seen: &str) -> Result<bool, IndexError> {
+/// Inserts or replaces one contact, unless the index holds a newer state
+/// of it; true when it was new or changed.
+fn upsert_one(tx: &Transaction<'_>, c: &Contact, seen: &str, state: &str) -> Result<bool, IndexError> {
     let json = serde_json::to_string(c)?;
-    let old: Option<String> = tx
-        .query_row("SELECT json FROM contacts WHERE uuid = ?1", [&c.uuid], |r| r.get(0))
+    let old: Option<(String, Option<String>)> = tx
+        .query_row("SELECT json, state_at FROM contacts WHERE uuid = ?1", [&c.uuid], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
         .optional()?;
-    if old.as_deref() == Some(json.as_str()) {
+    let newer_held = old
+        .as_ref()
+        .and_then(|(_, at)| at.as_deref())
+        .is_some_and(|at| at > state);
+    if newer_held || old.as_ref().is_some_and(|(j, _)| j == &json) {
         tx.execute(
-            "UPDATE contacts SET seen_at = max(seen_at, ?2) WHERE uuid = ?1",
-            params![c.uuid, seen],
+            "UPDATE contacts SET seen_at = max(seen_at, ?2),
+                 state_at = CASE WHEN ?3 = json THEN max(coalesce(state_at, ''), ?4) ELSE state_at END
+             WHERE uuid = ?1",
+            params![c.uuid, seen, json, state],
         )?;
         return Ok(false);
     }
     tx.execute(
         "INSERT INTO contacts (uuid, name, phone, source, assignee, team_uuid, tags, custom_fields,
-             closed_at, note, activity, created_at, json, seen_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+             closed_at, note, activity, created_at, json, seen_at, state_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
          ON CONFLICT (uuid) DO UPDATE SET name = ?2, phone = ?3, source = ?4, assignee = ?5,
              team_uuid = ?6, tags = ?7, custom_fields = ?8, closed_at = ?9, note = ?10,
-             activity = ?11, created_at = ?12, json = ?13, seen_at = max(seen_at, ?14)",
+             activity = ?11, created_at = ?12, json = ?13, seen_at = max(seen_at, ?14), state_at = ?15",
         params![
             c.uuid,
             c.name,
@@ -322,6 +347,7 @@ fn upsert_one(tx: &Transaction<'_>, c: &Contact, seen: &str) -> Result<bool, Ind
             c.created_at.map(stamp),
             json,
             seen,
+            state,
         ],
     )?;
     super::search::reindex(tx, &c.uuid)?;

@@ -265,6 +265,8 @@ pub async fn full_sync(
         let mut pages = client.walk_contacts_complete(ContactFilter::default());
         loop {
             budget.take().await;
+            // The page shows the contacts as they were when it was asked for.
+            let asked = Utc::now();
             match pages.next().await {
                 None => break 'walk,
                 Some(Ok(page)) => {
@@ -277,7 +279,7 @@ pub async fn full_sync(
                         expected,
                     };
                     report.changed += index.with(|ix| -> Result<u64, IndexError> {
-                        let changed = ix.upsert_contacts(&page.items, started)? as u64;
+                        let changed = ix.upsert_states(&page.items, started, asked)? as u64;
                         ix.set_walk_progress(started, now.done, now.expected)?;
                         Ok(changed)
                     })?;
@@ -331,6 +333,7 @@ pub async fn incremental_sync(
     let mut run = 0;
     loop {
         budget.take().await;
+        let asked = Utc::now();
         let page = match client.list_contacts(&filter, &at).await {
             Ok(page) => page,
             Err(ApiError::RateLimited { retry_after }) => {
@@ -343,7 +346,7 @@ pub async fn incremental_sync(
         report.requests += 1;
         let (matches, changed) = index.with(|ix| -> Result<(bool, usize), IndexError> {
             let matches = !page.items.is_empty() && page_matches(ix, &page.items)?;
-            Ok((matches, ix.upsert_contacts(&page.items, Utc::now())?))
+            Ok((matches, ix.upsert_states(&page.items, Utc::now(), asked)?))
         })?;
         report.changed += changed as u64;
         run = if matches { run + 1 } else { 0 };

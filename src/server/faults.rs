@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::Json;
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rand::Rng;
@@ -36,26 +36,59 @@ pub async fn auth(State(state): State<Shared>, req: Request, next: Next) -> Resp
     }
 }
 
+/// The knobs that make races reproducible: a write carried out whose
+/// answer is lost, and an answer held back after it was computed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FaultKnobs {
+    /// Share of writes (0.0 to 1.0) that are applied and then answer 500.
+    pub apply_then_fail: f64,
+    /// Time a matching GET's answer is held after it was computed (0: none).
+    pub hold_ms: u64,
+    /// The paths held, under `/v1`: `*` stands for one segment
+    /// (`/contacts/*/messages`). `None`: the contact list, `/contacts`.
+    pub hold_path: Option<String>,
+}
+
+impl FaultKnobs {
+    fn active(&self) -> bool {
+        self.apply_then_fail > 0.0 || self.hold_ms > 0
+    }
+
+    /// Whether a GET of `path` (with its `/v1`) is held.
+    fn holds(&self, path: &str) -> bool {
+        if self.hold_ms == 0 {
+            return false;
+        }
+        let pattern = self.hold_path.as_deref().unwrap_or("/contacts");
+        let path = path.strip_prefix("/v1").unwrap_or(path);
+        let want: Vec<&str> = pattern.trim_matches('/').split('/').collect();
+        let got: Vec<&str> = path.trim_matches('/').split('/').collect();
+        want.len() == got.len() && want.iter().zip(&got).all(|(w, g)| *w == "*" || w == g)
+    }
+}
+
 pub struct Faults {
     latency: Duration,
     fail_rate: f64,
     rate_limit: Option<u32>,
+    knobs: FaultKnobs,
     /// (second of the current window, requests seen in it)
     window: Mutex<(u64, u32)>,
 }
 
 impl Faults {
-    pub fn new(latency_ms: u64, fail_rate: f64, rate_limit: Option<u32>) -> Arc<Self> {
+    pub fn with_knobs(latency_ms: u64, fail_rate: f64, rate_limit: Option<u32>, knobs: FaultKnobs) -> Arc<Self> {
         Arc::new(Faults {
             latency: Duration::from_millis(latency_ms),
             fail_rate,
             rate_limit,
+            knobs,
             window: Mutex::new((0, 0)),
         })
     }
 
     pub fn active(&self) -> bool {
-        !self.latency.is_zero() || self.fail_rate > 0.0 || self.rate_limit.is_some()
+        !self.latency.is_zero() || self.fail_rate > 0.0 || self.rate_limit.is_some() || self.knobs.active()
     }
 
     /// Fixed one-second windows: simple, and `Retry-After` is then exact.
@@ -95,7 +128,24 @@ pub async fn faults(State(f): State<Arc<Faults>>, req: Request, next: Next) -> R
         )
             .into_response();
     }
-    next.run(req).await
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let resp = next.run(req).await;
+    let write = !matches!(method, Method::GET | Method::HEAD | Method::OPTIONS);
+    let k = &f.knobs;
+    if write && resp.status().is_success() && k.apply_then_fail > 0.0 && rand::rng().random::<f64>() < k.apply_then_fail
+    {
+        tracing::warn!(%path, "answering 500 after applying the write (--apply-then-fail)");
+        return (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Json(json!({ "error": "simulated failure after the change was made" })),
+        )
+            .into_response();
+    }
+    if method == Method::GET && k.holds(&path) {
+        tokio::time::sleep(Duration::from_millis(k.hold_ms)).await;
+    }
+    resp
 }
 
 /// A request that takes longer than `limit` (headers in to answer out)

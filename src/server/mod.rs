@@ -48,6 +48,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub use clock::Clock;
+pub use faults::FaultKnobs;
 pub use manifest::{Manifest, ManifestChannel, ManifestField, ManifestStatus, ManifestTeam, ManifestUser};
 pub use process::run;
 
@@ -89,6 +90,8 @@ pub struct ServerConfig {
     pub request_timeout: Duration,
     /// Most connections served at once; more wait in the accept queue.
     pub max_connections: usize,
+    /// Writes applied then answered 500, answers held back.
+    pub knobs: FaultKnobs,
 }
 
 impl std::fmt::Debug for ServerConfig {
@@ -124,6 +127,7 @@ impl Default for ServerConfig {
             header_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
             max_connections: 256,
+            knobs: FaultKnobs::default(),
         }
     }
 }
@@ -189,6 +193,11 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
     };
     if !(0.0..=1.0).contains(&config.fail_rate) {
         return Err(ServerError::Config("fail rate must lie between 0 and 1".into()));
+    }
+    if !(0.0..=1.0).contains(&config.knobs.apply_then_fail) {
+        return Err(ServerError::Config(
+            "the apply-then-fail rate must lie between 0 and 1".into(),
+        ));
     }
     let addr = listener.local_addr()?;
     let base_url = format!("http://{addr}/v1");

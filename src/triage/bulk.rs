@@ -16,7 +16,8 @@ use crate::api::{ApiError, BotAction, Client, Contact, ContactId, ContactPatch};
 pub const CONCURRENCY: usize = 4;
 
 /// What to do to each contact.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "do", content = "with", rename_all = "snake_case")]
 pub enum Action {
     Close,
     Reopen,

@@ -14,7 +14,9 @@ pub mod bulk;
 mod count;
 mod duration;
 mod facts;
+pub mod undo;
 mod view;
+pub mod write;
 
 pub use count::{Keyed, abbreviate_count, count_views, select, sort_positions};
 pub use duration::{format_duration, parse_duration};

@@ -6,24 +6,25 @@
 //!
 //! The single forms (`contacts close UUID`) print the contact as before.
 
-use std::collections::HashSet;
 use std::io::{BufRead, IsTerminal};
 use std::time::Duration;
 
 use chrono::Utc;
 use clap::Args;
-use serde::Serialize;
 
 use super::cache::{index_path, open_index};
 use super::print_object;
 use super::sync::index_err;
 use super::views::{all_views, load};
-use crate::api::{ApiError, Client, Contact, split_list};
-use crate::cli::output::{Format, Progress, ProgressMode, Tabular, list_doc};
-use crate::cli::{CliError, Ctx, api_err};
-use crate::index::Index;
-use crate::triage::bulk::{self, Action, Outcome};
+use crate::api::{Contact, split_list};
+use crate::cli::output::{Format, list_doc};
+use crate::cli::{CliError, Ctx};
+use crate::triage::bulk::Action;
+use crate::triage::write::{Chosen, Settled, write_one};
 use crate::triage::{View, builtin_views, find_view, parse_duration, select};
+
+mod act;
+use act::ResultRow;
 
 /// Above this many contacts, ask first (unless `--yes`).
 pub const CONFIRM_ABOVE: usize = 20;
@@ -49,30 +50,6 @@ pub struct BulkArgs {
 impl BulkArgs {
     fn is_bulk(&self) -> bool {
         self.view.is_some() || self.older_than.is_some()
-    }
-}
-
-/// One contact's outcome as printed.
-#[derive(Debug, Serialize)]
-struct ResultRow {
-    uuid: String,
-    name: String,
-    ok: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-}
-
-impl Tabular for ResultRow {
-    fn headers() -> &'static [&'static str] {
-        &["NAME", "UUID", "RESULT"]
-    }
-
-    fn row(&self) -> Vec<String> {
-        vec![
-            self.name.clone(),
-            self.uuid.clone(),
-            self.error.clone().unwrap_or_else(|| "ok".into()),
-        ]
     }
 }
 
@@ -127,9 +104,15 @@ async fn single(ctx: &mut Ctx<'_>, uuid: &str, action: &Action) -> Result<(), Cl
         Action::Reopen => "open",
         other => other.verb(),
     };
-    let c = bulk::apply_one(&client, &uuid, action)
-        .await
-        .map_err(api_err(format!("contacts {label} {uuid}")))?;
+    let c = match write_one(&client, &uuid, "", action, None).await.settled {
+        Settled::Applied(c) | Settled::Skipped(c) => c,
+        Settled::Failed(e) => return Err(CliError::Other(format!("contacts {label} {uuid}: {e}"))),
+        Settled::Unknown(e) => {
+            return Err(CliError::Other(format!(
+                "contacts {label} {uuid}: {e}; whether it was applied is unknown: read the contact before trying again"
+            )));
+        }
+    };
     remember(ctx, std::slice::from_ref(&c));
     print_object(ctx, &c)
 }
@@ -216,9 +199,17 @@ async fn many(ctx: &mut Ctx<'_>, action: &Action, args: &BulkArgs) -> Result<(),
     if targets.len() > CONFIRM_ABOVE && !args.yes {
         confirm(ctx, &format!("{verb} {} contacts ({what})?", targets.len()))?;
     }
-    let outcomes = act(ctx, &client, &mut index, &targets, action).await;
-    settle(ctx, &mut index, &outcomes);
-    report(ctx, action, &what, outcomes)
+    let chosen = Chosen {
+        filter: view.filter.clone(),
+        me: me.clone(),
+        now,
+    };
+    let of = act::RunOf {
+        action,
+        what: &what,
+        chosen,
+    };
+    act::run(ctx, &client, &mut index, &targets, of).await
 }
 
 /// Asks on the terminal; without one, refuses.
@@ -239,111 +230,4 @@ fn confirm(ctx: &mut Ctx<'_>, question: &str) -> Result<(), CliError> {
     } else {
         Err(CliError::usage("nothing changed"))
     }
-}
-
-/// Runs the action with a progress bar, writing each contact the API
-/// returns into the index as it comes (so an interrupted run leaves the
-/// index knowing what was done).
-async fn act(
-    ctx: &mut Ctx<'_>,
-    client: &Client,
-    index: &mut Index,
-    targets: &[Contact],
-    action: &Action,
-) -> Vec<Outcome> {
-    let bar = if ctx.progress == ProgressMode::Bar {
-        let pb = indicatif::ProgressBar::with_draw_target(
-            Some(targets.len() as u64),
-            indicatif::ProgressDrawTarget::stderr(),
-        );
-        if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} {pos}/{len} {wide_bar} {elapsed}") {
-            pb.set_style(style);
-        }
-        pb.set_message(action.doing());
-        pb
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let mut pb = Progress::with_bar(ctx.progress, bar, action.doing(), "contacts");
-    pb.set_length(targets.len() as u64);
-    let mut unstored = None;
-    let outcomes = bulk::apply(client, targets, action, bulk::CONCURRENCY, &mut |o| {
-        pb.inc(1);
-        if let Ok(c) = &o.result
-            && let Err(e) = index.upsert_contacts(std::slice::from_ref(c), Utc::now())
-        {
-            unstored = Some(e);
-        }
-    })
-    .await;
-    pb.finish_and_clear();
-    if let Some(e) = unstored {
-        let _ = writeln!(ctx.err, "frontdesk: warning: the local index was not updated: {e}");
-    }
-    outcomes
-}
-
-/// Forgets the contacts the server no longer has (404), so the next
-/// command does not act on them again.
-fn settle(ctx: &mut Ctx<'_>, index: &mut Index, outcomes: &[Outcome]) {
-    let gone: HashSet<&str> = outcomes
-        .iter()
-        .filter(|o| matches!(o.result, Err(ApiError::NotFound { .. })))
-        .map(|o| o.uuid.as_str())
-        .collect();
-    if gone.is_empty() {
-        return;
-    }
-    // The index removes what a walk did not see: a "walk" that saw every
-    // contact but the gone ones removes just those.
-    let removed = index
-        .list(crate::index::Order::Activity, usize::MAX >> 1, 0)
-        .map(|all| {
-            all.into_iter()
-                .map(|c| c.uuid)
-                .filter(|u| !gone.contains(u.as_str()))
-                .collect()
-        })
-        .and_then(|keep: HashSet<String>| index.remove_missing(Utc::now(), &keep));
-    if let Err(e) = removed {
-        let _ = writeln!(ctx.err, "frontdesk: warning: the local index was not updated: {e}");
-    }
-}
-
-fn report(ctx: &mut Ctx<'_>, action: &Action, what: &str, outcomes: Vec<Outcome>) -> Result<(), CliError> {
-    let total = outcomes.len();
-    let rows: Vec<ResultRow> = outcomes
-        .into_iter()
-        .map(|o| ResultRow {
-            ok: o.result.is_ok(),
-            error: o.result.err().map(|e| e.to_string()),
-            uuid: o.uuid,
-            name: o.name,
-        })
-        .collect();
-    let failed = rows.iter().filter(|r| !r.ok).count();
-    let summary = format!("{} {} of {total} contacts ({what})", action.done(), total - failed);
-    match ctx.format {
-        Format::Table => {
-            let failures: Vec<ResultRow> = rows.into_iter().filter(|r| !r.ok).collect();
-            let mut doc = String::new();
-            if !failures.is_empty() {
-                doc = list_doc(Format::Table, ctx.color, &failures)?;
-            }
-            doc.push_str(&summary);
-            doc.push('\n');
-            ctx.emit(&doc)?;
-        }
-        format => {
-            let doc = list_doc(format, ctx.color, &rows)?;
-            ctx.emit(&doc)?;
-            let _ = writeln!(ctx.err, "{summary}");
-        }
-    }
-    if failed > 0 {
-        return Err(CliError::Other(format!(
-            "{failed} of {total} contacts failed (listed above); the same command again retries them"
-        )));
-    }
-    Ok(())
 }

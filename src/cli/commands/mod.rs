@@ -11,6 +11,7 @@ pub mod contacts;
 pub mod custom_statuses;
 pub mod doctor;
 pub mod funnels;
+pub mod history;
 pub mod keys;
 pub mod man;
 pub mod messages;
@@ -20,6 +21,7 @@ pub mod status;
 pub mod sync;
 pub mod teams;
 pub mod templates;
+pub mod undo;
 pub mod views;
 pub mod webhooks;
 
@@ -56,6 +58,8 @@ pub(crate) async fn dispatch(ctx: &mut Ctx<'_>, command: Command) -> Result<(), 
         Command::Sync(c) => sync::run(ctx, c).await,
         Command::Cache(c) => cache::run(ctx, c).await,
         Command::Views(c) => views::run(ctx, c).await,
+        Command::History(c) => history::run(ctx, c).await,
+        Command::Undo(c) => undo::run(ctx, c).await,
     }
 }
 

@@ -19,3 +19,19 @@ fn the_key_stays_out_of_debug_output() {
         assert!(text.contains("<redacted>"), "{text}");
     }
 }
+
+#[test]
+fn the_race_knobs_reach_the_server_config() {
+    let w = Wrap::parse_from([
+        "serve",
+        "--apply-then-fail",
+        "0.3",
+        "--hold-ms",
+        "250",
+        "--hold-path",
+        "/contacts/*",
+    ]);
+    let knobs = w.serve.options().config.knobs;
+    assert_eq!(knobs.apply_then_fail, 0.3);
+    assert_eq!((knobs.hold_ms, knobs.hold_path.as_deref()), (250, Some("/contacts/*")));
+}

@@ -316,5 +316,6 @@ mod damaged;
 mod forget;
 mod journal;
 mod locked;
+mod newest;
 mod previews;
 mod typos;

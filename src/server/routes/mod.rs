@@ -73,7 +73,7 @@ pub fn router(state: Shared, cfg: &ServerConfig) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::from_fn(faults::json_errors))
         .layer(from_fn_with_state(state.clone(), faults::auth));
-    let f = Faults::new(cfg.latency_ms, cfg.fail_rate, cfg.rate_limit);
+    let f = Faults::with_knobs(cfg.latency_ms, cfg.fail_rate, cfg.rate_limit, cfg.knobs.clone());
     if f.active() {
         app = app.layer(from_fn_with_state(f, faults::faults));
     }
