@@ -5,6 +5,8 @@ pub mod cli;
 pub mod config;
 pub mod index;
 pub mod server;
+pub mod snippets;
+pub mod snooze;
 pub mod text;
 pub mod triage;
 pub mod tui;

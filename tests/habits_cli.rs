@@ -259,3 +259,97 @@ async fn doctor_with_a_wrong_key_and_with_the_server_stopped() {
     assert!(out.contains("FAIL  network  cannot reach"), "{out}");
     assert!(!out.contains(&good), "{out}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn snippets_are_listed_and_shown_filled_for_a_contact() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "").unwrap();
+    let config = config.to_str().unwrap().to_string();
+    let run_here = |args: Vec<String>, env: Vec<(String, String)>| async move {
+        tokio::task::spawn_blocking(move || {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            run(&args, "", &env)
+        })
+        .await
+        .unwrap()
+    };
+    let args = |a: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = a.iter().map(|s| s.to_string()).collect();
+        v.extend(["--config".to_string(), config.clone()]);
+        v
+    };
+
+    // No file yet: an empty list, and where to write one.
+    let (code, out, err) = run_here(args(&["snippets", "list"]), vec![]).await;
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("snippets.toml"), "{err}");
+    assert!(!out.contains("thanks"), "{out}");
+
+    std::fs::write(
+        dir.path().join("snippets.toml"),
+        "thanks = \"Thanks {{contact.first_name}}! {{cursor}}-- {{agent.name}}\"\n\
+         \"bad name\" = \"x\"\n\
+         [plan]\nlabel = \"Their plan\"\ntext = \"You are on {{contact.custom.Nope}}.\"\n",
+    )
+    .unwrap();
+    let (code, out, err) = run_here(args(&["snippets", "list"]), vec![]).await;
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("thanks") && out.contains("Their plan"), "{out}");
+    assert!(err.contains("\"bad name\" left out"), "{err}");
+    let (code, out, _) = run_here(args(&["snippets", "show", "thanks"]), vec![]).await;
+    assert_eq!(code, 0);
+    assert_eq!(out, "Thanks {{contact.first_name}}! {{cursor}}-- {{agent.name}}\n");
+    let (code, _, err) = run_here(args(&["snippets", "show", "nope"]), vec![]).await;
+    assert_eq!(code, 2);
+    assert!(err.contains("no snippet \"nope\" (there are: plan, thanks)"), "{err}");
+
+    // Filled for a contact of the embedded server.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server = start(
+        listener,
+        ServerConfig {
+            contacts: 3,
+            activity: false,
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    let client =
+        frontdesk::api::Client::new(&server.base_url, &server.api_key, std::time::Duration::from_secs(5)).unwrap();
+    let page = client
+        .list_contacts(&Default::default(), &frontdesk::api::PageRequest::First)
+        .await
+        .unwrap();
+    let contact = &page.items[0];
+    let first = contact.name.split_whitespace().next().unwrap().to_string();
+    let env = vec![
+        ("FRONTDESK_BASE_URL".to_string(), server.base_url.clone()),
+        ("FRONTDESK_API_KEY".to_string(), server.api_key.clone()),
+    ];
+    let (code, out, err) = run_here(
+        args(&[
+            "snippets",
+            "show",
+            "thanks",
+            "--contact",
+            &contact.uuid,
+            "--agent",
+            "Dana",
+        ]),
+        env.clone(),
+    )
+    .await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, format!("Thanks {first}! -- Dana\n"));
+    let (code, out, err) = run_here(args(&["snippets", "show", "plan", "--contact", &contact.uuid]), env).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out, "You are on {{contact.custom.Nope}}.\n",
+        "a missing variable stays visible"
+    );
+    assert!(err.contains("{{contact.custom.Nope}} has no value"), "{err}");
+    server.stop().await;
+}

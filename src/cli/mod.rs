@@ -109,6 +109,9 @@ pub enum Command {
     Doctor,
     /// Print the keys in force (the config file's [keys] applied)
     Keys(commands::keys::KeysArgs),
+    /// Canned replies (snippets.toml beside the config file): list, show one filled for a contact
+    #[command(subcommand)]
+    Snippets(commands::snippets::SnippetsCmd),
     /// Write, check or locate the config file
     #[command(subcommand)]
     Config(commands::config::ConfigCmd),

@@ -17,6 +17,7 @@ pub mod man;
 pub mod messages;
 pub mod plan;
 pub mod search;
+pub mod snippets;
 pub mod status;
 pub mod sync;
 pub mod teams;
@@ -53,6 +54,7 @@ pub(crate) async fn dispatch(ctx: &mut Ctx<'_>, command: Command) -> Result<(), 
         Command::Man => man::run(ctx),
         Command::Doctor => doctor::run(ctx).await,
         Command::Keys(a) => keys::run(ctx, a),
+        Command::Snippets(c) => snippets::run(ctx, c).await,
         Command::Config(c) => config::run(ctx, c),
         Command::Search(c) => search::run(ctx, c).await,
         Command::Sync(c) => sync::run(ctx, c).await,
