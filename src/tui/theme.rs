@@ -324,7 +324,9 @@ pub fn from_text(text: &str, shown: &str) -> Result<Theme, String> {
 }
 
 fn from_file(path: &std::path::Path) -> Result<Theme, String> {
-    let shown = path.display().to_string();
+    // The path came from the config file or a flag: made inert before it
+    // is quoted in a message.
+    let shown = crate::text::sanitize_line(&path.display().to_string());
     let text = std::fs::read_to_string(path).map_err(|e| format!("the theme file {shown} cannot be read: {e}"))?;
     from_text(&text, &shown)
 }

@@ -100,4 +100,7 @@ fn a_theme_file_restyles_named_styles() {
     assert!(e.contains("dark, light, high-contrast, mono"), "{e}");
     let e = Theme::load(Some("/nonexistent/theme.toml"), false).unwrap_err();
     assert!(e.contains("cannot be read"), "{e}");
+    // The path came from the config file: it reaches the toast inert.
+    let e = Theme::load(Some("/nonexistent/\u{1b}[2J\u{202e}x.toml"), false).unwrap_err();
+    assert!(!e.contains('\u{1b}') && !e.contains('\u{202e}'), "{e:?}");
 }
