@@ -4,6 +4,7 @@ pub mod api;
 pub mod cli;
 pub mod config;
 pub mod index;
+pub mod macros;
 pub mod notify;
 pub mod server;
 pub mod snippets;
