@@ -7,7 +7,7 @@ use crate::tui::form::{FormOutcome, FuzzyPicker, PickItem, PickOutcome};
 use crate::tui::keymap::{self, action_named};
 use crate::tui::model::{FormKind, Model, Overlay, ToastKind};
 
-use super::{actions, details, many, run_action};
+use super::{actions, details, many};
 
 /// The palette: every action of the key table.
 pub fn palette() -> FuzzyPicker {
@@ -27,11 +27,13 @@ pub(crate) fn open_palette(model: &mut Model) {
     model.overlay = Some(Overlay::Palette(palette()));
 }
 
-pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
+/// A key on the open overlay; the palette's choice comes back as the
+/// action to run (the caller runs actions, the overlay only picks one).
+pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Option<keymap::Action> {
     if super::recheck::key(model, &key, fx) {
-        return;
+        return None;
     }
-    let Some(overlay) = model.overlay.as_mut() else { return };
+    let overlay = model.overlay.as_mut()?;
     match overlay {
         Overlay::Help { scroll } => match key.code {
             KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('?') | KeyCode::Enter => model.overlay = None,
@@ -55,9 +57,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
             PickOutcome::Cancelled => model.overlay = None,
             PickOutcome::Chosen(name) => {
                 model.overlay = None;
-                if let Some(action) = action_named(&name) {
-                    run_action(model, action, fx);
-                }
+                return action_named(&name);
             }
         },
         Overlay::CustomStatus(picker) => match picker.handle_key(key) {
@@ -112,6 +112,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
         },
         Overlay::History { .. } => super::undo::history_key(model, key, fx),
     }
+    None
 }
 
 pub(crate) fn paste(model: &mut Model, text: &str, fx: &mut Vec<Effect>) {
