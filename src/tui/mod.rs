@@ -24,6 +24,7 @@ pub mod theme;
 pub mod title;
 pub mod update;
 pub mod view;
+pub mod widgets;
 pub mod zone;
 
 use std::io::IsTerminal;

@@ -132,7 +132,7 @@ pub fn view_filter_form(
             Some("a name saves it as a view in the config file; empty: this session only"),
         ),
     ];
-    Form::new(format!("Filter {}", crate::tui::view::clean(&view.name)), fields)
+    Form::new(format!("Filter {}", crate::tui::widgets::clean(&view.name)), fields)
 }
 
 /// The filter the form describes, and the name to save it under (if any),

@@ -16,7 +16,6 @@ pub(crate) use results::loaded;
 use super::catalog;
 use crate::tui::effect::Effect;
 use crate::tui::effect::account::AccountEffect;
-pub use crate::tui::keymap::account_footer as footer_keys;
 use crate::tui::keymap::{self, AccountAction};
 use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountTab, Remote, Scroll, TemplateDetail, account_areas};

@@ -379,7 +379,7 @@ pub(crate) fn submit_filter(model: &mut Model, form: &crate::tui::form::Form, fx
     switch(model, i, fx);
     model.status.push(
         ToastKind::Info,
-        format!("saving the view {}…", crate::tui::view::clean(&name)),
+        format!("saving the view {}…", crate::tui::widgets::clean(&name)),
         now,
     );
     fx.push(Effect::SaveView { path, view });
@@ -390,7 +390,7 @@ pub(crate) fn submit_filter(model: &mut Model, form: &crate::tui::form::Form, fx
 pub(crate) fn saved(model: &mut Model, name: &str, result: Result<(), String>) {
     use crate::tui::model::ToastKind;
     let now = model.now;
-    let shown = crate::tui::view::clean(name);
+    let shown = crate::tui::widgets::clean(name);
     match result {
         Ok(()) => {
             if let Some(i) = model.views.all.iter().position(|v| v.is_named(name))

@@ -1,30 +1,17 @@
 //! The account overlay: a tab bar, the tab's list (only the rows on screen
 //! are formatted), the selected row's details, and a footer of keys.
 
-use chrono::{DateTime, Utc};
-
-use crate::tui::zone::Zone;
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, Clear, Paragraph};
 
-use super::{clean, spinner};
+use crate::tui::keymap::account_footer as footer_keys;
 use crate::tui::model::Model;
-use crate::tui::model::account::{Account, AccountAreas, AccountForm, AccountTab, Remote, Scroll, account_areas};
-use crate::tui::text::{clean_text, width};
+use crate::tui::model::account::{Account, AccountAreas, AccountForm, AccountTab, account_areas};
+use crate::tui::text::width;
 use crate::tui::theme::Theme;
-use crate::tui::update::account::footer_keys;
-
-/// Server text for a wrapped paragraph: inert, newlines kept.
-fn block_text(s: &str) -> String {
-    clean_text(s)
-}
-
-fn local(t: Option<DateTime<Utc>>, tz: Option<Zone>) -> String {
-    super::stamp(t, tz).unwrap_or_default()
-}
+use crate::tui::widgets::{clean, spinner};
 
 pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
     let Some(acc) = model.account.as_ref() else { return };
@@ -122,95 +109,9 @@ fn footer(acc: &Account, frame: &mut Frame, area: Rect, theme: &Theme) {
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// Loading, error or empty states in `area`; true when the list itself
-/// should be drawn (there is data). An error with data shows on the last
-/// line of `area`, which it takes.
-fn state<T>(model: &Model, remote: &Remote<Vec<T>>, frame: &mut Frame, area: &mut Rect, theme: &Theme) -> bool {
-    match (&remote.data, &remote.error) {
-        (None, Some(e)) => {
-            let p = Paragraph::new(Line::styled(format!("✗ {}", clean(e)), theme.error())).wrap(Wrap { trim: false });
-            frame.render_widget(p, *area);
-            false
-        }
-        (None, None) => {
-            let s = if remote.loading.is_some() {
-                format!("{} loading…", spinner(model.frame))
-            } else {
-                String::new()
-            };
-            frame.render_widget(Paragraph::new(Line::styled(s, theme.dim())), *area);
-            false
-        }
-        (Some(items), e) => {
-            if let Some(e) = e
-                && area.height > 1
-            {
-                let last = Rect::new(area.x, area.y + area.height - 1, area.width, 1);
-                frame.render_widget(
-                    Paragraph::new(Line::styled(format!("✗ {}", clean(e)), theme.error())),
-                    last,
-                );
-                area.height -= 1;
-            }
-            if items.is_empty() {
-                frame.render_widget(Paragraph::new(Line::styled("(none)", theme.dim())), *area);
-                return false;
-            }
-            true
-        }
-    }
-}
-
-/// Header plus the visible rows of a list.
-fn table<T>(
-    frame: &mut Frame,
-    area: Rect,
-    cols: &[columns::Col],
-    items: &[T],
-    cursor: Option<Scroll>,
-    theme: &Theme,
-    cells: impl Fn(&T) -> Vec<String>,
-) {
-    let w = columns::widths(cols, (area.width as usize).saturating_sub(2));
-    let headers: Vec<String> = cols.iter().map(|c| c.header.to_string()).collect();
-    let mut lines = vec![Line::styled(
-        format!("  {}", columns::row_text(&headers, &w)),
-        theme.dim(),
-    )];
-    let height = area.height.saturating_sub(1) as usize;
-    let c = cursor.unwrap_or_default();
-    let shown = c.visible(items.len(), height);
-    for (i, item) in items.iter().enumerate().skip(shown.start).take(shown.len()) {
-        let text = columns::row_text(&cells(item), &w);
-        if cursor.is_some() && i == c.selected.min(items.len().saturating_sub(1)) {
-            lines.push(Line::styled(format!("▶ {text}"), theme.selected()));
-        } else {
-            lines.push(Line::raw(format!("  {text}")));
-        }
-    }
-    frame.render_widget(Paragraph::new(lines), area);
-}
-
-/// A detail area: a top rule with a title, then wrapped lines.
-fn detail(frame: &mut Frame, area: Rect, title: String, lines: Vec<Line<'static>>, theme: &Theme) {
-    let block = Block::new()
-        .borders(Borders::TOP)
-        .border_style(theme.border())
-        .title(Span::styled(format!(" {title} "), theme.accent()));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
-}
-
-fn text_lines(s: &str, style: Style) -> Vec<Line<'static>> {
-    block_text(s)
-        .split('\n')
-        .map(|l| Line::styled(l.to_string(), style))
-        .collect()
-}
-
 mod columns;
 mod lists;
+mod parts;
 mod teams;
 mod webhooks;
 

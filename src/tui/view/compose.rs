@@ -9,13 +9,13 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
-use super::overlay::centered;
-use super::spinner;
-use super::thread::wrap;
 use crate::tui::model::Model;
 use crate::tui::model::compose::Stage;
+use crate::tui::model::thread::layout::wrap;
 use crate::tui::text::{clean_text, truncate};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::centered;
+use crate::tui::widgets::spinner;
 
 const HINT: &str = "Enter newline · Ctrl-S send · Ctrl-T template · Esc close";
 
@@ -43,7 +43,7 @@ pub fn split(model: &Model, area: Rect) -> (Rect, Option<Rect>) {
 fn foot_lines(model: &Model, uuid: &str, w: u16) -> Vec<String> {
     match model.compose.errors.get(uuid) {
         Some(e) => {
-            let mut l = wrap(&super::clean(e), w.max(1) as usize);
+            let mut l = wrap(&crate::tui::widgets::clean(e), w.max(1) as usize);
             l.truncate(2);
             l
         }
@@ -147,7 +147,7 @@ pub fn outbox_lines(model: &Model, w: u16, tz: Option<Zone>) -> Vec<(bool, Strin
         }) {
             continue;
         }
-        let t = super::local(o.at, tz);
+        let t = crate::tui::widgets::local(o.at, tz);
         let header = format!("{} you › {}", t.format("%H:%M"), o.marker());
         out.push((true, truncate(&header, w).into_owned()));
         for l in wrap(&clean_text(&o.text), w - 4) {

@@ -5,12 +5,13 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
-use super::clean;
-use super::{pane_block, spinner};
+use super::pane::pane_block;
 use crate::api::Contact;
 use crate::tui::model::{Model, Pane};
 use crate::tui::text::{clean_text, width};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::clean;
+use crate::tui::widgets::spinner;
 
 fn shown(model: &Model) -> Option<std::borrow::Cow<'_, Contact>> {
     let uuid = model.thread.contact.as_deref()?;
@@ -25,7 +26,7 @@ fn field<'a>(label: &str, value: String, theme: &Theme) -> Line<'a> {
 }
 
 fn when(model: &Model, t: Option<chrono::DateTime<chrono::Utc>>) -> String {
-    super::stamp(t, model.session.tz).unwrap_or_else(|| "—".into())
+    crate::tui::widgets::stamp(t, model.session.tz).unwrap_or_else(|| "—".into())
 }
 
 pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
@@ -138,7 +139,10 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
 /// `14:02` today, `Nov 19` before: short enough for the narrow bot panel.
 fn since(model: &Model, t: chrono::DateTime<chrono::Utc>) -> String {
     let tz = model.session.tz;
-    let (t, now) = (super::local(t, tz), super::local(model.now, tz));
+    let (t, now) = (
+        crate::tui::widgets::local(t, tz),
+        crate::tui::widgets::local(model.now, tz),
+    );
     if t.date_naive() == now.date_naive() {
         t.format("%H:%M").to_string()
     } else {

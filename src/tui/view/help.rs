@@ -13,8 +13,8 @@ use crate::text::{truncate, width};
 use crate::tui::keymap;
 use crate::tui::theme::Theme;
 
-use super::overlay::centered;
-use super::{clean, fit};
+use crate::tui::widgets::centered;
+use crate::tui::widgets::{clean, fit};
 
 /// Key labels wider than this are cut (a `[keys]` line can bind many keys).
 const MAX_LABEL: usize = 12;

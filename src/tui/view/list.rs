@@ -5,14 +5,15 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::clean;
-use super::{fit, pane_block, relative, spinner};
+use super::pane::pane_block;
 use crate::index::{Preview, Who};
 use crate::text::columns::{Column, fit_columns};
 use crate::tui::model::contact_list::Row;
 use crate::tui::model::{Model, Pane};
 use crate::tui::text::truncate;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::clean;
+use crate::tui::widgets::{fit, relative, spinner};
 
 /// Column widths for an inner width.
 struct Cols {

@@ -3,17 +3,9 @@
 
 use ratatui::Frame;
 use ratatui::buffer::{Buffer, CellWidth};
-use ratatui::layout::Rect;
 
 use crate::tui::model::{Model, Overlay};
 use crate::tui::theme::Theme;
-
-/// A centred rectangle of at most `w` x `h` inside `area`.
-pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width);
-    let h = h.min(area.height);
-    Rect::new(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h)
-}
 
 pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
     let area = frame.area();

@@ -5,9 +5,9 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::clean;
-use super::spinner;
 use crate::tui::keymap::{Action, first_key};
+use crate::tui::widgets::clean;
+use crate::tui::widgets::spinner;
 use chrono::{DateTime, Utc};
 
 use crate::tui::model::{Model, Pane, ToastKind};

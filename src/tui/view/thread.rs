@@ -8,12 +8,13 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use super::overlay::centered;
-use super::{clean, pane_block, spinner, stamp};
+use super::pane::pane_block;
 use crate::text::truncate;
 use crate::tui::model::thread::{Delivery, Geometry, Kind, Popup, Side};
 use crate::tui::model::{Model, Pane};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::centered;
+use crate::tui::widgets::{clean, spinner, stamp};
 
 /// Kept here for the composer's outbox lines, which wrap the same way.
 pub use crate::tui::model::thread::layout::wrap;

@@ -5,12 +5,12 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use super::columns::{col, flex};
-use super::{detail, local, state, table, text_lines};
+use super::parts::{detail, local, state, table, text_lines};
 use crate::api::{Template, TemplateStatus};
 use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountAreas, Remote};
 use crate::tui::theme::Theme;
-use crate::tui::view::{clean, spinner};
+use crate::tui::widgets::{clean, spinner};
 
 /// `✓ approved`, `✗ rejected` or `? other`.
 fn status_label(status: &TemplateStatus) -> String {

@@ -7,12 +7,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::columns::{col, flex};
-use super::{local, state, table};
+use super::parts::{local, state, table};
 use crate::api::{Team, TeamMember};
 use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountAreas, Remote};
 use crate::tui::theme::Theme;
-use crate::tui::view::{clean, spinner};
+use crate::tui::widgets::{clean, spinner};
 
 fn custom_status(m: &TeamMember) -> String {
     m.user_custom_status
