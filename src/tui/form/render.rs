@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::field::{FieldState, RowValue};
-use super::{Field, Form};
+use super::state::{Field, Form};
 use crate::tui::text::{clean_line, truncate, width};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::{centered, window_start};
@@ -251,7 +251,7 @@ impl Form {
             }
             FieldState::Multi { .. } => {
                 let line = match f.state.value() {
-                    super::FormValue::Many(v) if !v.is_empty() => Line::from(vec![
+                    super::spec::FormValue::Many(v) if !v.is_empty() => Line::from(vec![
                         Span::raw(one_line(&v.join(", "), cols.saturating_sub(2))),
                         Span::styled(" ▾", theme.dim()),
                     ]),

@@ -9,6 +9,7 @@ pub(crate) mod details;
 pub(crate) mod hints;
 pub mod marks;
 pub(crate) mod overlay;
+pub mod pane;
 pub(crate) mod scroll;
 pub(crate) mod status;
 pub mod sync;
@@ -25,6 +26,7 @@ pub use catalog::Catalog;
 pub use contact_list::{ContactList, PendingWrite, Search};
 pub use details::{Availability, BotPanel, Details, Known};
 pub use overlay::{FormKind, Overlay};
+pub use pane::Pane;
 pub use status::{StatusBar, Toast, ToastKind};
 pub use thread::Thread;
 
@@ -33,24 +35,6 @@ use super::msg::ReqId;
 
 /// Below this width one pane shows at a time.
 pub const WIDE: u16 = 100;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pane {
-    List,
-    Thread,
-    Details,
-}
-
-impl Pane {
-    pub const ALL: [Pane; 3] = [Pane::List, Pane::Thread, Pane::Details];
-    pub fn title(self) -> &'static str {
-        match self {
-            Pane::List => "Contacts",
-            Pane::Thread => "Thread",
-            Pane::Details => "Details",
-        }
-    }
-}
 
 /// Fixed facts about the session.
 #[derive(Debug, Clone, Default)]

@@ -16,7 +16,7 @@ pub(crate) fn loaded(model: &mut Model, msg: AccountMsg, fx: &mut Vec<Effect>) {
             if templates {
                 crate::tui::update::compose::templates_arrived(model);
             }
-            super::clamp_all(model);
+            super::rows::clamp_all(model);
             return;
         }
         catalog::Caught::Not(msg) => *msg,
@@ -87,7 +87,7 @@ pub(crate) fn loaded(model: &mut Model, msg: AccountMsg, fx: &mut Vec<Effect>) {
         | AccountMsg::Plan { .. }
         | AccountMsg::Funnels { .. } => {}
     }
-    super::clamp_all(model);
+    super::rows::clamp_all(model);
 }
 
 fn renamed(
