@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::account::{ACCOUNT_KEYMAP, AccountAction};
-use super::{Action, KEYMAP, Key, normalise};
+use super::table::{Action, KEYMAP, Key, normalise};
 use crate::config::KeyEntry;
 
 /// One row of the resolved map (of the inbox, or of a context such as the
