@@ -156,7 +156,7 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     }
     // One key map for the session: the defaults with the file's [keys].
     let (keys, problems) = keymap::Keymap::resolve(&settings.looks.keys);
-    keymap::install(keys);
+    model.keys = std::sync::Arc::new(keys);
     for p in problems {
         tracing::warn!("{p}");
         model.status.push(ToastKind::Info, p, now);

@@ -31,6 +31,7 @@ pub use status::{StatusBar, Toast, ToastKind};
 pub use thread::Thread;
 
 use super::form::Form;
+use super::keymap::resolve::Keymap;
 use super::msg::ReqId;
 
 /// Below this width one pane shows at a time.
@@ -68,6 +69,9 @@ pub struct Model {
     pub now: DateTime<Utc>,
     /// Advances with every tick: spinner frames.
     pub frame: u64,
+    /// The session's keys (the defaults with the config's `[keys]`): what
+    /// update maps keys through and what help, the palette and footers show.
+    pub keys: std::sync::Arc<Keymap>,
     pub width: u16,
     pub height: u16,
     pub focus: Pane,
@@ -143,6 +147,7 @@ impl Model {
             session,
             now,
             frame: 0,
+            keys: Default::default(),
             width: 80,
             height: 24,
             focus: Pane::List,

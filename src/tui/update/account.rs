@@ -18,7 +18,7 @@ pub(crate) use rows::{fetch_events, restart_log};
 use super::catalog;
 use crate::tui::effect::Effect;
 use crate::tui::effect::account::AccountEffect;
-use crate::tui::keymap::{self, AccountAction};
+use crate::tui::keymap::AccountAction;
 use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountTab, Remote, Scroll, TemplateDetail};
 
@@ -104,7 +104,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
         model.quit = true;
         return;
     }
-    let Some(action) = keymap::active().account_action_for(&key) else {
+    let Some(action) = model.keys.account_action_for(&key) else {
         return;
     };
     use AccountAction as A;

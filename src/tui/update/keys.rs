@@ -5,7 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::{account, actions, bulk, compose, details, index, list, many, marks, overlays, thread, undo, views};
 use crate::tui::effect::Effect;
-use crate::tui::keymap::{Action, action_for};
+use crate::tui::keymap::Action;
 use crate::tui::model::{Model, Pane, ToastKind};
 
 pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
@@ -31,7 +31,7 @@ pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
         list::search_key(model, key, fx);
         return;
     }
-    if let Some(n) = crate::tui::keymap::count_digit(&key, model.count) {
+    if let Some(n) = crate::tui::keymap::count_digit(&model.keys, &key, model.count) {
         // A lone 1…9 names a view, unless a motion follows it (`5j`).
         model.views.digit = match model.count {
             None if n <= 9 => {
@@ -47,7 +47,7 @@ pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
         model.count = Some(n);
         return;
     }
-    let action = action_for(&key);
+    let action = model.keys.action_for(&key);
     if let Some((n, _)) = model.views.digit.take()
         && !action.is_some_and(|a| a.takes_count())
     {

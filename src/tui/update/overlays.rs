@@ -10,8 +10,8 @@ use crate::tui::model::{FormKind, Model, Overlay, ToastKind};
 use super::{actions, details, many};
 
 /// The palette: every action of the key table.
-pub fn palette() -> FuzzyPicker {
-    let items = keymap::active()
+pub fn palette(keys: &keymap::Keymap) -> FuzzyPicker {
+    let items = keys
         .rows()
         .iter()
         .map(|b| PickItem {
@@ -24,7 +24,7 @@ pub fn palette() -> FuzzyPicker {
 }
 
 pub(crate) fn open_palette(model: &mut Model) {
-    model.overlay = Some(Overlay::Palette(palette()));
+    model.overlay = Some(Overlay::Palette(palette(&model.keys)));
 }
 
 /// A key on the open overlay; the palette's choice comes back as the
@@ -33,12 +33,13 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
     if super::recheck::key(model, &key, fx) {
         return None;
     }
+    let pressed = model.keys.action_for(&key);
     let overlay = model.overlay.as_mut()?;
     match overlay {
         Overlay::Help { scroll } => match key.code {
             KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('?') | KeyCode::Enter => model.overlay = None,
             code => {
-                let layout = crate::tui::view::help::layout_for(model.width, model.height);
+                let layout = crate::tui::view::help::layout_for(&model.keys, model.width, model.height);
                 let page = layout.visible.saturating_sub(1).max(1) as u16;
                 *scroll = match code {
                     KeyCode::Char('j') | KeyCode::Down => scroll.saturating_add(1),
@@ -91,11 +92,11 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
             }
             KeyCode::Esc | KeyCode::Char('q') | KeyCode::Enter => model.overlay = None,
             // The run's undo is offered at once, over its account.
-            _ if keymap::action_for(&key) == Some(keymap::Action::Undo) => {
+            _ if pressed == Some(keymap::Action::Undo) => {
                 model.overlay = None;
                 super::undo::undo_last(model, fx);
             }
-            _ if keymap::action_for(&key) == Some(keymap::Action::History) => super::undo::open_history(model),
+            _ if pressed == Some(keymap::Action::History) => super::undo::open_history(model),
             _ => {}
         },
         Overlay::Form { kind, uuid, form, .. } => match form.handle_key(key) {

@@ -9,7 +9,7 @@
 use crossterm::event::{KeyCode, KeyEvent};
 
 use crate::tui::effect::Effect;
-use crate::tui::keymap::{self, first_key};
+use crate::tui::keymap;
 use crate::tui::model::bulk::Purpose;
 use crate::tui::model::undo::KEEP;
 use crate::tui::model::{Model, Overlay, ToastKind};
@@ -18,7 +18,7 @@ use crate::tui::model::{Model, Overlay, ToastKind};
 pub(crate) fn undo_last(model: &mut Model, fx: &mut Vec<Effect>) {
     let now = model.now;
     let Some(id) = model.undo.offered(now) else {
-        let history = first_key(keymap::Action::History);
+        let history = model.keys.first_key(keymap::Action::History);
         let text = if model.undo.entries.is_empty() || history.is_empty() {
             "nothing to undo".to_string()
         } else {

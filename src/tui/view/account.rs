@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use crate::tui::keymap::account_footer as footer_keys;
+use crate::tui::keymap::{AccountAction, Keymap};
 use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountAreas, AccountForm, AccountTab, account_areas};
 use crate::tui::text::width;
@@ -32,7 +32,7 @@ pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
         AccountTab::Plan => teams::plan(model, acc, frame, &a, theme),
         AccountTab::Webhooks => webhooks::webhooks(model, acc, frame, &a, theme),
     }
-    footer(acc, frame, a.footer, theme);
+    footer(model, acc, frame, a.footer, theme);
     let form = match &acc.form {
         Some(AccountForm::Rename(r)) => Some(&r.form),
         Some(AccountForm::EventFilter(f)) => Some(f),
@@ -100,13 +100,54 @@ fn loading(model: &Model, acc: &Account) -> bool {
     own || acc.tab.parts().iter().any(|p| model.catalog.loading(*p))
 }
 
-fn footer(acc: &Account, frame: &mut Frame, area: Rect, theme: &Theme) {
+fn footer(model: &Model, acc: &Account, frame: &mut Frame, area: Rect, theme: &Theme) {
     let mut spans = Vec::new();
-    for (k, what) in footer_keys(acc.tab) {
+    for (k, what) in account_footer(&model.keys, acc.tab) {
         spans.push(Span::styled(format!("{k} "), theme.accent()));
         spans.push(Span::styled(format!("{what}  "), theme.dim()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The overlay's footer for `tab`: (keys, what) from the one key table,
+/// so rebound keys show as they are.
+fn account_footer(map: &Keymap, tab: AccountTab) -> Vec<(String, &'static str)> {
+    use AccountAction as A;
+    let first = |a: A| -> String {
+        let label = map
+            .account_rows()
+            .iter()
+            .find(|r| r.action == a)
+            .map_or("", |r| r.label.as_str());
+        label.split(' ').next().unwrap_or("").to_string()
+    };
+    // One action shows all its keys; a group shows the first key of each.
+    let join = |actions: &[A]| match actions {
+        [one] => map
+            .account_rows()
+            .iter()
+            .find(|r| r.action == *one)
+            .map_or(String::new(), |r| r.label.clone()),
+        many => many.iter().map(|a| first(*a)).collect::<Vec<_>>().join(" "),
+    };
+    let mut out = match tab {
+        AccountTab::Templates => vec![(first(A::Members), "details"), (join(&[A::Rename]), "rename")],
+        AccountTab::Channels => vec![(join(&[A::Rename]), "rename")],
+        AccountTab::Teams => vec![(join(&[A::Members]), "team")],
+        AccountTab::Plan => vec![],
+        AccountTab::Webhooks => vec![
+            (join(&[A::Filter]), "status"),
+            (join(&[A::Kinds]), "kinds"),
+            (join(&[A::NextPage, A::PrevPage]), "page"),
+        ],
+    };
+    out.extend([
+        (format!("{} 1-5", first(A::NextTab)), "tab"),
+        (join(&[A::Down, A::Up, A::Top, A::Bottom]), "move"),
+        (join(&[A::Refresh]), "refresh"),
+        (join(&[A::Close]), "close"),
+    ]);
+    out
 }
 
 mod columns;

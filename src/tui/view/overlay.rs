@@ -11,7 +11,7 @@ pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
     let area = frame.area();
     match &model.overlay {
         None => {}
-        Some(Overlay::Help { scroll }) => super::help::render(frame, area, *scroll, theme),
+        Some(Overlay::Help { scroll }) => super::help::render(&model.keys, frame, area, *scroll, theme),
         Some(Overlay::History { selected }) => super::history::render(model, frame, area, *selected, theme),
         Some(Overlay::Palette(p)) | Some(Overlay::CustomStatus(p)) => p.render(frame, area, theme),
         Some(Overlay::Confirm(c)) => super::many::confirm(c, frame, area, theme),

@@ -5,7 +5,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::tui::keymap::{Action, first_key};
+use crate::tui::keymap::Action;
 use crate::tui::widgets::clean;
 use crate::tui::widgets::spinner;
 use chrono::{DateTime, Utc};
@@ -48,7 +48,7 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         let text = if run.cancelled {
             format!("stopping {}/{} {}", run.done(), run.total, spinner(model.frame))
         } else {
-            let stop = first_key(Action::Cancel);
+            let stop = model.keys.first_key(Action::Cancel);
             format!(
                 "{} {}/{} {} {stop} stops",
                 run.doing,
@@ -100,7 +100,7 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     };
     let hint: String = shown
         .iter()
-        .map(|(a, what)| (first_key(*a), what))
+        .map(|(a, what)| (model.keys.first_key(*a), what))
         .filter(|(k, _)| !k.is_empty())
         .map(|(k, what)| format!("{k} {what} "))
         .collect::<Vec<_>>()
@@ -203,7 +203,7 @@ pub fn toast(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let text = format!("{prefix}{}", clean(&t.text));
     // While `u` can take the last action back, the toast line says so at
     // its end, whatever toast came since.
-    let key = first_key(Action::Undo);
+    let key = model.keys.first_key(Action::Undo);
     let offer = if model.undo.offered(model.now).is_some() && !key.is_empty() {
         format!(" {key} undo ")
     } else {

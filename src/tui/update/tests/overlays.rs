@@ -22,7 +22,7 @@ fn help_lists_every_keymap_entry() {
     let mut m = model_with(5, 160, 48);
     update(&mut m, key('?'));
     assert!(matches!(m.overlay, Some(Overlay::Help { .. })));
-    let text: String = crate::tui::view::help::all_lines(&crate::tui::theme::Theme::plain())
+    let text: String = crate::tui::view::help::all_lines(&m.keys, &crate::tui::theme::Theme::plain())
         .iter()
         .map(|l| l.to_string() + "\n")
         .collect();
@@ -88,7 +88,7 @@ fn palette_still_finds_an_action_by_its_description() {
 fn help_scrolls_by_line_and_page_within_its_rows_at_80x24() {
     let mut m = model_with(5, 80, 24);
     update(&mut m, key('?'));
-    let layout = crate::tui::view::help::layout_for(80, 24);
+    let layout = crate::tui::view::help::layout_for(&m.keys, 80, 24);
     let max = layout.max_scroll();
     let scroll = |m: &Model| match m.overlay {
         Some(Overlay::Help { scroll }) => scroll,
