@@ -7,19 +7,10 @@ use ratatui::layout::Rect;
 
 pub const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
-thread_local! {
-    /// Set whenever a spinner is drawn: the loop ticks only while one shows.
-    static SPUN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-pub fn spinner(frame: u64) -> &'static str {
-    SPUN.with(|s| s.set(true));
+/// The spinner's glyph at `frame` (the model's tick count). Views draw it
+/// through `Model::spinner`, which also notes that one showed.
+pub fn spinner_glyph(frame: u64) -> &'static str {
     SPINNER[(frame % SPINNER.len() as u64) as usize]
-}
-
-/// Whether a spinner was drawn since the last call.
-pub fn take_spun() -> bool {
-    SPUN.with(|s| s.replace(false))
 }
 
 /// "now", "5m", "3h", "2d", "4w", or the date.

@@ -72,6 +72,9 @@ pub struct Model {
     /// The session's keys (the defaults with the config's `[keys]`): what
     /// update maps keys through and what help, the palette and footers show.
     pub keys: std::sync::Arc<Keymap>,
+    /// Set when a view draws a spinner; the loop reads and clears it after
+    /// each frame ([`Model::take_spun`]) and ticks only while one shows.
+    spun: std::cell::Cell<bool>,
     pub width: u16,
     pub height: u16,
     pub focus: Pane,
@@ -142,12 +145,24 @@ pub struct Areas {
 }
 
 impl Model {
+    /// The spinner's glyph for this tick; notes that a spinner showed.
+    pub fn spinner(&self) -> &'static str {
+        self.spun.set(true);
+        crate::tui::widgets::spinner_glyph(self.frame)
+    }
+
+    /// Whether a spinner was drawn since the last call.
+    pub fn take_spun(&self) -> bool {
+        self.spun.replace(false)
+    }
+
     pub fn new(session: Session, user: Option<String>, now: DateTime<Utc>) -> Model {
         Model {
             session,
             now,
             frame: 0,
             keys: Default::default(),
+            spun: Default::default(),
             width: 80,
             height: 24,
             focus: Pane::List,

@@ -11,7 +11,7 @@ use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountAreas, AccountForm, AccountTab, account_areas};
 use crate::tui::text::width;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::{clean, spinner};
+use crate::tui::widgets::clean;
 
 pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
     let Some(acc) = model.account.as_ref() else { return };
@@ -69,7 +69,7 @@ fn tabs(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme
         right = format!("status: {}{kinds}{size} │ page {}/{} ", w.filter.label(), w.page, pages);
     }
     if loading(model, acc) {
-        right.push_str(spinner(model.frame));
+        right.push_str(model.spinner());
         right.push(' ');
     }
     let left_w = spans.iter().map(|s| width(&s.content)).sum::<usize>();

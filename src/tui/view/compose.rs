@@ -15,7 +15,6 @@ use crate::tui::model::thread::layout::wrap;
 use crate::tui::text::{clean_text, truncate};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::centered;
-use crate::tui::widgets::spinner;
 
 const HINT: &str = "Enter newline · Ctrl-S send · Ctrl-T template · Esc close";
 
@@ -78,9 +77,9 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         return;
     }
     let line = if model.compose.sending(uuid) {
-        Line::styled(format!("{} sending…", spinner(model.frame)), theme.dim())
+        Line::styled(format!("{} sending…", model.spinner()), theme.dim())
     } else if let Stage::LoadingTemplates = model.compose.stage {
-        Line::styled(format!("{} loading templates…", spinner(model.frame)), theme.dim())
+        Line::styled(format!("{} loading templates…", model.spinner()), theme.dim())
     } else {
         Line::styled(truncate(HINT, w).into_owned(), theme.dim())
     };

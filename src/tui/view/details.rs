@@ -11,7 +11,6 @@ use crate::tui::model::{Model, Pane};
 use crate::tui::text::{clean_text, width};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::clean;
-use crate::tui::widgets::spinner;
 
 fn shown(model: &Model) -> Option<std::borrow::Cow<'_, Contact>> {
     let uuid = model.thread.contact.as_deref()?;
@@ -32,7 +31,7 @@ fn when(model: &Model, t: Option<chrono::DateTime<chrono::Utc>>) -> String {
 pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let mut title = "Details".to_string();
     if model.details.loading.is_some() {
-        title = format!("{title} {}", spinner(model.frame));
+        title = format!("{title} {}", model.spinner());
     }
     let block = pane_block(model, Pane::Details, title, theme);
     let Some(c) = shown(model) else {
@@ -162,7 +161,7 @@ pub fn render_bot(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     if panel.contact.is_none() {
         lines.push(Line::styled("no contact selected", theme.dim()));
     } else if panel.loading.is_some() {
-        lines.push(Line::styled(format!("{} loading…", spinner(model.frame)), theme.dim()));
+        lines.push(Line::styled(format!("{} loading…", model.spinner()), theme.dim()));
     } else if let Some(e) = &panel.error {
         lines.push(Line::styled(clean(e), theme.dim()));
         hint = Some("b starts the bot");
@@ -187,10 +186,7 @@ pub fn render_bot(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         }
     }
     if panel.pending.is_some() {
-        lines.push(Line::styled(
-            format!("{} saving…", spinner(model.frame)),
-            theme.warning(),
-        ));
+        lines.push(Line::styled(format!("{} saving…", model.spinner()), theme.warning()));
     } else if let Some(h) = hint {
         lines.push(Line::styled(h, theme.dim()));
     }
@@ -258,7 +254,7 @@ pub fn render_availability(model: &Model, frame: &mut Frame, area: Rect, theme: 
     };
     let mut first = vec![state];
     if av.pending.is_some() {
-        first.push(Span::styled(format!(" {}", spinner(model.frame)), theme.warning()));
+        first.push(Span::styled(format!(" {}", model.spinner()), theme.warning()));
     }
     lines.push(Line::from(first));
     let custom = match (&av.custom_status, &av.statuses) {

@@ -62,5 +62,5 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
     overlay::settle_wide(frame.buffer_mut());
 }
 
-pub use crate::tui::widgets::{SPINNER, clean, fit, local, relative, spinner, stamp, take_spun};
+pub use crate::tui::widgets::{SPINNER, clean, fit, local, relative, stamp};
 pub use pane::pane_block;

@@ -7,7 +7,6 @@ use ratatui::widgets::Paragraph;
 
 use crate::tui::keymap::Action;
 use crate::tui::widgets::clean;
-use crate::tui::widgets::spinner;
 use chrono::{DateTime, Utc};
 
 use crate::tui::model::{Model, Pane, ToastKind};
@@ -46,7 +45,7 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         // "closing 37/120 Esc stops", early: it matters more than the counts.
         spans.push(Span::raw(" │ "));
         let text = if run.cancelled {
-            format!("stopping {}/{} {}", run.done(), run.total, spinner(model.frame))
+            format!("stopping {}/{} {}", run.done(), run.total, model.spinner())
         } else {
             let stop = model.keys.first_key(Action::Cancel);
             format!(
@@ -54,7 +53,7 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
                 run.doing,
                 run.done(),
                 run.total,
-                spinner(model.frame)
+                model.spinner()
             )
         };
         spans.push(Span::styled(text, theme.warning()));
@@ -77,7 +76,7 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         let mut count = format!(" │ {} loaded", list.store.len());
         if list.paging.loading.is_some() || list.paging.refreshing.is_some() {
             count.push(' ');
-            count.push_str(spinner(model.frame));
+            count.push_str(model.spinner());
         } else if list.paging.exhausted {
             count.push_str(" (all)");
         }
@@ -138,10 +137,7 @@ pub fn freshness(model: &Model, sync: &SyncStatus) -> (String, bool) {
             Some(n) if n > done => format!(" / ~{}", thousands(n)),
             _ => String::new(),
         };
-        return (
-            format!("syncing {}{of} {}", thousands(done), spinner(model.frame)),
-            false,
-        );
+        return (format!("syncing {}{of} {}", thousands(done), model.spinner()), false);
     }
     let text = match sync.synced_at {
         None => "not synced yet".to_string(),

@@ -10,7 +10,7 @@ use crate::api::{Template, TemplateStatus};
 use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountAreas, Remote};
 use crate::tui::theme::Theme;
-use crate::tui::widgets::{clean, spinner};
+use crate::tui::widgets::clean;
 
 /// `✓ approved`, `✗ rejected` or `? other`.
 fn status_label(status: &TemplateStatus) -> String {
@@ -67,7 +67,7 @@ fn template_record(model: &Model, remote: &Remote<Template>, frame: &mut Frame, 
     }
     let Some(t) = &remote.data else {
         if remote.loading.is_some() {
-            lines.push(Line::styled(format!("{} loading…", spinner(model.frame)), theme.dim()));
+            lines.push(Line::styled(format!("{} loading…", model.spinner()), theme.dim()));
         }
         return detail(frame, area, "Template".into(), lines, theme);
     };

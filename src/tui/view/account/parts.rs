@@ -13,7 +13,7 @@ use crate::tui::model::Model;
 use crate::tui::model::account::{Remote, Scroll};
 use crate::tui::text::clean_text;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::{clean, spinner};
+use crate::tui::widgets::clean;
 use crate::tui::zone::Zone;
 
 /// Server text for a wrapped paragraph: inert, newlines kept.
@@ -43,7 +43,7 @@ pub(super) fn state<T>(
         }
         (None, None) => {
             let s = if remote.loading.is_some() {
-                format!("{} loading…", spinner(model.frame))
+                format!("{} loading…", model.spinner())
             } else {
                 String::new()
             };
