@@ -4,7 +4,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use crate::tui::effect::Effect;
 use crate::tui::form::{FormOutcome, FuzzyPicker, PickItem, PickOutcome};
-use crate::tui::keymap::{self, action_named};
+use crate::tui::keymap::{self, Action as Key, action_named};
 use crate::tui::model::{FormKind, Model, Overlay, ToastKind};
 
 use super::{actions, details, many};
@@ -36,18 +36,20 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
     let pressed = model.keys.action_for(&key);
     let overlay = model.overlay.as_mut()?;
     match overlay {
-        Overlay::Help { scroll } => match key.code {
-            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('?') | KeyCode::Enter => model.overlay = None,
-            code => {
+        // The list's motions scroll help, whatever keys they are bound
+        // to; Cancel, Quit and Help close it (Enter and Space as well).
+        Overlay::Help { scroll } => match (pressed, key.code) {
+            (Some(Key::Cancel | Key::Quit | Key::Help), _) | (_, KeyCode::Enter) => model.overlay = None,
+            (action, code) => {
                 let layout = crate::tui::view::help::layout_for(&model.keys, model.width, model.height);
                 let page = layout.visible.saturating_sub(1).max(1) as u16;
-                *scroll = match code {
-                    KeyCode::Char('j') | KeyCode::Down => scroll.saturating_add(1),
-                    KeyCode::Char('k') | KeyCode::Up => scroll.saturating_sub(1),
-                    KeyCode::PageDown | KeyCode::Char(' ') => scroll.saturating_add(page),
-                    KeyCode::PageUp => scroll.saturating_sub(page),
-                    KeyCode::Char('g') | KeyCode::Home => 0,
-                    KeyCode::Char('G') | KeyCode::End => layout.max_scroll(),
+                *scroll = match (action, code) {
+                    (Some(Key::MoveDown), _) => scroll.saturating_add(1),
+                    (Some(Key::MoveUp), _) => scroll.saturating_sub(1),
+                    (Some(Key::PageDown), _) | (_, KeyCode::Char(' ')) => scroll.saturating_add(page),
+                    (Some(Key::PageUp), _) => scroll.saturating_sub(page),
+                    (Some(Key::Top), _) => 0,
+                    (Some(Key::Bottom), _) => layout.max_scroll(),
                     _ => *scroll,
                 }
                 .min(layout.max_scroll());

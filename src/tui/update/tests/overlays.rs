@@ -110,3 +110,32 @@ fn help_scrolls_by_line_and_page_within_its_rows_at_80x24() {
     update(&mut m, key('k'));
     assert_eq!(scroll(&m), 0);
 }
+
+#[test]
+fn help_scrolls_and_closes_with_the_keys_the_config_binds() {
+    let mut m = model_with(5, 80, 24);
+    let bind = |action: &str, key: &str| crate::config::KeyEntry {
+        action: action.into(),
+        keys: vec![key.into()],
+        at: "test".into(),
+    };
+    let (keys, problems) =
+        crate::tui::keymap::Keymap::resolve(&[bind("next", "z"), bind("bottom", "E"), bind("help", "H")]);
+    assert!(problems.is_empty(), "{problems:?}");
+    m.keys = std::sync::Arc::new(keys);
+    update(&mut m, key('H'));
+    assert!(matches!(m.overlay, Some(Overlay::Help { scroll: 0 })), "H opens help");
+    update(&mut m, key('z'));
+    assert!(
+        matches!(m.overlay, Some(Overlay::Help { scroll: 1 })),
+        "z scrolls the help as it moves the list"
+    );
+    update(&mut m, key('E'));
+    let max = crate::tui::view::help::layout_for(&m.keys, 80, 24).max_scroll();
+    assert!(
+        matches!(m.overlay, Some(Overlay::Help { scroll }) if scroll == max),
+        "E goes to the end"
+    );
+    update(&mut m, key('H'));
+    assert!(m.overlay.is_none(), "the key that opens help closes it");
+}
