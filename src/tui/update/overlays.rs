@@ -84,21 +84,22 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
             }
             _ => {}
         },
-        Overlay::Summary(s) => match key.code {
-            KeyCode::Char('j') | KeyCode::Down => s.scroll = s.scroll.saturating_add(1).min(s.max_scroll(model.height)),
-            KeyCode::Char('k') | KeyCode::Up => s.scroll = s.scroll.saturating_sub(1),
-            KeyCode::Char('g') | KeyCode::Home => s.scroll = 0,
-            KeyCode::Char('.') => {
+        // The list's motions scroll the failures; Repeat retries them.
+        Overlay::Summary(s) => match (pressed, key.code) {
+            (Some(Key::MoveDown), _) => s.scroll = s.scroll.saturating_add(1).min(s.max_scroll(model.height)),
+            (Some(Key::MoveUp), _) => s.scroll = s.scroll.saturating_sub(1),
+            (Some(Key::Top), _) => s.scroll = 0,
+            (Some(Key::Repeat), _) => {
                 model.overlay = None;
                 many::repeat(model, fx);
             }
-            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Enter => model.overlay = None,
+            (Some(Key::Cancel | Key::Quit), _) | (_, KeyCode::Enter) => model.overlay = None,
             // The run's undo is offered at once, over its account.
-            _ if pressed == Some(keymap::Action::Undo) => {
+            (Some(Key::Undo), _) => {
                 model.overlay = None;
                 super::undo::undo_last(model, fx);
             }
-            _ if pressed == Some(keymap::Action::History) => super::undo::open_history(model),
+            (Some(Key::History), _) => super::undo::open_history(model),
             _ => {}
         },
         Overlay::Form { kind, uuid, form, .. } => match form.handle_key(key) {

@@ -139,3 +139,30 @@ fn help_scrolls_and_closes_with_the_keys_the_config_binds() {
     update(&mut m, key('H'));
     assert!(m.overlay.is_none(), "the key that opens help closes it");
 }
+
+#[test]
+fn a_run_summary_scrolls_and_closes_with_the_keys_the_config_binds() {
+    let mut m = model_with(5, 80, 24);
+    let bind = |action: &str, key: &str| crate::config::KeyEntry {
+        action: action.into(),
+        keys: vec![key.into()],
+        at: "test".into(),
+    };
+    let (keys, problems) = crate::tui::keymap::Keymap::resolve(&[bind("next", "z"), bind("cancel", "H")]);
+    assert!(problems.is_empty(), "{problems:?}");
+    m.keys = std::sync::Arc::new(keys);
+    m.overlay = Some(Overlay::Summary(crate::tui::model::bulk::Summary {
+        title: "closed".into(),
+        counts: "0 done, 40 failed".into(),
+        failures: (0..40).map(|i| format!("contact {i}: gone")).collect(),
+        hint: None,
+        scroll: 0,
+    }));
+    update(&mut m, key('z'));
+    assert!(
+        matches!(&m.overlay, Some(Overlay::Summary(s)) if s.scroll == 1),
+        "z scrolls the failures as it moves the list"
+    );
+    update(&mut m, key('H'));
+    assert!(m.overlay.is_none(), "the key bound to cancel closes the summary");
+}
