@@ -24,7 +24,7 @@ use super::reconnect::Reconnect;
 use super::terminal::{TerminalGuard, osc52};
 use super::theme::Theme;
 use super::update::update;
-use super::view::{take_spun, view};
+use super::view::view;
 
 /// Spinner frames while something is loading.
 pub const ANIMATION: Duration = Duration::from_millis(120);
@@ -265,7 +265,7 @@ pub async fn run_loop(l: Loop<'_>, model: &mut Model, initial: Vec<Effect>) -> s
     type TitleBasis = (u64, u64, Option<usize>);
     let mut title: Option<(TitleBasis, String)> = None;
     guard.terminal.draw(|f| view(model, f, &theme))?;
-    painter.animating = take_spun();
+    painter.animating = model.take_spun();
     loop {
         let mut sleep = painter.sleep_for(model, Utc::now());
         if let Some(r) = &reconnect {
@@ -313,7 +313,7 @@ pub async fn run_loop(l: Loop<'_>, model: &mut Model, initial: Vec<Effect>) -> s
         }
         if painter.wants_frame(news, &before, model) {
             guard.terminal.draw(|f| view(model, f, &theme))?;
-            painter.animating = take_spun();
+            painter.animating = model.take_spun();
             // Counting the waiting rows is O(loaded): only when they changed.
             let version = (
                 model.list.store.version(),

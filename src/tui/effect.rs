@@ -3,6 +3,7 @@
 //! holds the task handles, so a superseded fetch is aborted here.
 
 pub(crate) mod account;
+pub mod find;
 pub mod list_walk;
 pub mod thread;
 
@@ -387,9 +388,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
         }
         Effect::FindContact { id, identifier } => {
             use futures::StreamExt;
-            let mut pages = client
-                .walk_contacts(ContactFilter::default())
-                .take(super::update::recheck::FIND_PAGES);
+            let mut pages = client.walk_contacts(ContactFilter::default()).take(find::FIND_PAGES);
             let mut result = Ok(None);
             while let Some(page) = pages.next().await {
                 match page {
@@ -397,7 +396,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
                         let hit = p
                             .items
                             .into_iter()
-                            .find(|c| super::update::recheck::same_number(&c.phone_number, &identifier));
+                            .find(|c| find::same_number(&c.phone_number, &identifier));
                         if hit.is_some() {
                             result = Ok(hit);
                             break;

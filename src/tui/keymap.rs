@@ -5,223 +5,23 @@
 //! disagree.
 
 mod account;
-mod resolve;
+pub mod resolve;
+mod table;
 
-pub use account::{ACCOUNT_KEYMAP, AccountAction, account_footer};
-pub use resolve::{Keymap, Row, active, install, key_label, parse_key};
+pub use account::{ACCOUNT_KEYMAP, AccountAction};
+pub use resolve::{Keymap, Row, key_label, parse_key};
+pub use table::{Action, Binding, KEYMAP, Key};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-
-/// Everything the user can ask for with one key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Action {
-    MoveDown,
-    MoveUp,
-    Top,
-    Bottom,
-    PageDown,
-    PageUp,
-    NextPane,
-    PrevPane,
-    Search,
-    Filter,
-    ServerFilter,
-    NextView,
-    PrevView,
-    ToggleClosed,
-    CloseAndNext,
-    Edit,
-    Tags,
-    Assign,
-    Team,
-    Note,
-    Bot,
-    Reply,
-    NewContact,
-    Availability,
-    CustomStatus,
-    CopyLink,
-    Refresh,
-    Help,
-    Palette,
-    Account,
-    Redraw,
-    Cancel,
-    Quit,
-    DeleteMessage,
-    MessageInfo,
-    Undo,
-    History,
-    Mark,
-    MarkRange,
-    MarkAll,
-    Repeat,
-}
-
-/// A key as the table writes it: a code plus whether Ctrl is held.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Key {
-    pub code: KeyCode,
-    pub ctrl: bool,
-}
-
-const fn ch(c: char) -> Key {
-    Key {
-        code: KeyCode::Char(c),
-        ctrl: false,
-    }
-}
-const fn ctrl(c: char) -> Key {
-    Key {
-        code: KeyCode::Char(c),
-        ctrl: true,
-    }
-}
-const fn code(code: KeyCode) -> Key {
-    Key { code, ctrl: false }
-}
-
-/// One row of the table.
-#[derive(Debug)]
-pub struct Binding {
-    pub action: Action,
-    pub keys: &'static [Key],
-    /// How help shows the keys.
-    pub label: &'static str,
-    /// The palette's name for the action (also its key in the picker).
-    pub name: &'static str,
-    /// What it does, for help and the palette.
-    pub help: &'static str,
-}
-
-macro_rules! bind {
-    ($action:ident, [$($k:expr),+], $label:literal, $name:literal, $help:literal) => {
-        Binding { action: Action::$action, keys: &[$($k),+], label: $label, name: $name, help: $help }
-    };
-}
-
-pub static KEYMAP: &[Binding] = &[
-    bind!(
-        MoveDown,
-        [ch('j'), code(KeyCode::Down)],
-        "j ↓",
-        "next",
-        "Next contact / scroll down"
-    ),
-    bind!(
-        MoveUp,
-        [ch('k'), code(KeyCode::Up)],
-        "k ↑",
-        "previous",
-        "Previous contact / scroll up"
-    ),
-    bind!(Top, [ch('g'), code(KeyCode::Home)], "g", "top", "Go to the top"),
-    bind!(
-        Bottom,
-        [ch('G'), code(KeyCode::End)],
-        "G",
-        "bottom",
-        "Go to the end, keep loading"
-    ),
-    bind!(
-        PageDown,
-        [code(KeyCode::PageDown)],
-        "PgDn",
-        "page-down",
-        "One screen down"
-    ),
-    bind!(PageUp, [code(KeyCode::PageUp)], "PgUp", "page-up", "One screen up"),
-    bind!(NextPane, [code(KeyCode::Tab)], "Tab", "next-pane", "Next pane"),
-    bind!(
-        PrevPane,
-        [code(KeyCode::BackTab)],
-        "S-Tab",
-        "previous-pane",
-        "Previous pane"
-    ),
-    bind!(Search, [ch('/')], "/", "search", "Search the whole account"),
-    bind!(NextView, [ch(']')], "]", "next-view", "Next view (1…9 jump to one)"),
-    bind!(PrevView, [ch('[')], "[", "previous-view", "Previous view"),
-    bind!(Filter, [ch('f')], "f", "filter", "Filter this view, save it as a view"),
-    bind!(
-        ServerFilter,
-        [ch('F')],
-        "F",
-        "server-filter",
-        "Walk the API filtered: source, tags, team"
-    ),
-    bind!(ToggleClosed, [ch('c')], "c", "close", "Close or reopen conversation"),
-    bind!(CloseAndNext, [ch('C')], "C", "close-next", "Close, go to next open one"),
-    bind!(Edit, [ch('e')], "e", "edit", "Edit name and custom fields"),
-    bind!(Tags, [ch('t')], "t", "tags", "Edit tags"),
-    bind!(Assign, [ch('a')], "a", "assign", "Assign or unassign someone"),
-    bind!(Team, [ch('T')], "T", "team", "Set the team"),
-    bind!(Note, [ch('n')], "n", "note", "Edit the note"),
-    bind!(Bot, [ch('b')], "b", "bot", "Start or stop the bot"),
-    bind!(Mark, [ch(' ')], "Space", "mark", "Mark or unmark, go to next"),
-    bind!(MarkRange, [ch('V')], "V", "mark-range", "Mark a range: V, move, V"),
-    bind!(MarkAll, [ch('*')], "*", "mark-all", "Mark all in view (again: none)"),
-    bind!(Repeat, [ch('.')], ".", "repeat", "Repeat last action on the marks"),
-    bind!(Reply, [ch('R')], "R", "reply", "Reply to the customer"),
-    bind!(NewContact, [ch('N')], "N", "new-contact", "Create a contact"),
-    bind!(Availability, [ch('v')], "v", "availability", "Toggle my availability"),
-    bind!(CustomStatus, [ch('s')], "s", "custom-status", "Set my custom status"),
-    bind!(CopyLink, [ch('y')], "y", "copy-link", "Copy chat link (OSC 52)"),
-    bind!(Undo, [ch('u')], "u", "undo", "Undo the last action (10 s)"),
-    bind!(History, [ch('U')], "U", "history", "Last 20 actions: undo one"),
-    bind!(Refresh, [ch('r')], "r", "refresh", "Refresh now"),
-    bind!(Help, [ch('?')], "?", "help", "Show the keys"),
-    bind!(Palette, [ch(':'), ctrl('k')], ": C-k", "palette", "Command palette"),
-    bind!(Account, [ch('A')], "A", "account", "Templates, channels, teams, log"),
-    bind!(Redraw, [ctrl('l')], "C-l", "redraw", "Redraw the screen"),
-    bind!(
-        Cancel,
-        [code(KeyCode::Esc)],
-        "Esc",
-        "cancel",
-        "Stop a run / clear marks, search"
-    ),
-    bind!(Quit, [ch('q'), ctrl('c')], "q C-c", "quit", "Quit"),
-    bind!(
-        DeleteMessage,
-        [ch('d')],
-        "d",
-        "delete-message",
-        "Delete the selected message"
-    ),
-    bind!(
-        MessageInfo,
-        [ch('i')],
-        "i",
-        "message-info",
-        "Details of the selected message"
-    ),
-];
-
-/// The action bound to `key` in the active (resolved) map, if any. Shift
-/// is ignored for characters (terminals disagree on whether `G` carries it).
-pub fn action_for(key: &KeyEvent) -> Option<Action> {
-    active().action_for(key)
-}
-
-/// The key as the table writes it: Ctrl letters lower-cased, Shift dropped.
-pub(crate) fn normalise(key: &KeyEvent) -> Key {
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    let code = match key.code {
-        KeyCode::Char(c) if ctrl => KeyCode::Char(c.to_ascii_lowercase()),
-        c => c,
-    };
-    Key { code, ctrl }
-}
 
 /// Counts stop here: `99999j` is a typo, not a wish.
 const MAX_COUNT: u32 = 9999;
 
 /// A digit that starts or continues a count (`5j`, `12k`): the new count.
 /// `0` only continues one, and a digit bound to an action is that action.
-pub fn count_digit(key: &KeyEvent, count: Option<u32>) -> Option<u32> {
+pub fn count_digit(map: &Keymap, key: &KeyEvent, count: Option<u32>) -> Option<u32> {
     let KeyCode::Char(c) = key.code else { return None };
-    if key.modifiers.contains(KeyModifiers::CONTROL) || action_for(key).is_some() {
+    if key.modifiers.contains(KeyModifiers::CONTROL) || map.action_for(key).is_some() {
         return None;
     }
     let d = c.to_digit(10)?;
@@ -229,22 +29,6 @@ pub fn count_digit(key: &KeyEvent, count: Option<u32>) -> Option<u32> {
         return None;
     }
     Some((count.unwrap_or(0) * 10 + d).min(MAX_COUNT))
-}
-
-impl Action {
-    /// Motions a count repeats (`5j`); other actions run once.
-    pub fn takes_count(self) -> bool {
-        matches!(
-            self,
-            Action::MoveDown | Action::MoveUp | Action::PageDown | Action::PageUp
-        )
-    }
-}
-
-/// The first key of `action` in the active map, for footers ("" when it
-/// has none).
-pub fn first_key(action: Action) -> String {
-    active().label(action).split(' ').next().unwrap_or("").to_string()
 }
 
 /// The default row of `action`.

@@ -136,7 +136,8 @@ pub fn show_cached(model: &mut Model, cached: Cached) -> Vec<Effect> {
     fx
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use std::os::unix::fs::PermissionsExt;
 

@@ -69,7 +69,8 @@ pub fn init() -> Option<(WorkerGuard, PathBuf)> {
     ok.then_some((guard, path))
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use std::os::unix::fs::PermissionsExt;
 

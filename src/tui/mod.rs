@@ -24,6 +24,7 @@ pub mod theme;
 pub mod title;
 pub mod update;
 pub mod view;
+pub mod widgets;
 pub mod zone;
 
 use std::io::IsTerminal;
@@ -155,7 +156,7 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     }
     // One key map for the session: the defaults with the file's [keys].
     let (keys, problems) = keymap::Keymap::resolve(&settings.looks.keys);
-    keymap::install(keys);
+    model.keys = std::sync::Arc::new(keys);
     for p in problems {
         tracing::warn!("{p}");
         model.status.push(ToastKind::Info, p, now);

@@ -3,8 +3,13 @@
 //! produced them so stale ones can be recognised and dropped.
 
 pub(crate) mod account;
+pub mod compose;
 pub mod index;
+pub mod req;
+pub mod search;
 pub mod thread;
+
+pub use req::ReqId;
 
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
@@ -71,9 +76,6 @@ impl WriteKind {
         }
     }
 }
-
-/// A request id: unique for the life of the app.
-pub type ReqId = u64;
 
 #[derive(Debug, Clone)]
 pub enum Msg {
@@ -152,9 +154,9 @@ pub enum Msg {
         result: Result<Vec<TeamMember>, ApiError>,
     },
     /// What a `/` search found (run off the UI thread).
-    ContactsSearched(crate::tui::model::contact_list::SearchDone),
+    ContactsSearched(search::SearchDone),
     /// Results of the reply composer's effects.
-    Compose(super::reply::ComposeMsg),
+    Compose(compose::ComposeMsg),
     /// Results for the account overlay.
     Account(account::AccountMsg),
     /// Results of a thread message's delete or status.

@@ -4,8 +4,9 @@
 
 use std::time::Duration;
 
-use crate::api::{ApiError, Client, MessageSendRequest, SendMessage, SentMessage};
+use crate::api::{Client, SendMessage};
 
+pub use super::msg::compose::ComposeMsg;
 use super::msg::{Msg, ReqId};
 
 /// Polls of a sent message's status, and the wait before each.
@@ -22,31 +23,6 @@ pub enum ComposeEffect {
     },
     /// GET /messages/status/:uuid after `after`.
     PollStatus { id: ReqId, uuid: String, after: Duration },
-}
-
-#[derive(Debug, Clone)]
-pub enum ComposeMsg {
-    Sent {
-        id: ReqId,
-        contact: String,
-        result: Result<SentMessage, ApiError>,
-    },
-    Status {
-        id: ReqId,
-        uuid: String,
-        result: Result<MessageSendRequest, ApiError>,
-    },
-}
-
-impl ComposeMsg {
-    /// What failed, for the log file.
-    pub fn failure(&self) -> Option<(&'static str, &ApiError)> {
-        match self {
-            ComposeMsg::Sent { result: Err(e), .. } => Some(("send message", e)),
-            ComposeMsg::Status { result: Err(e), .. } => Some(("message status", e)),
-            _ => None,
-        }
-    }
 }
 
 pub async fn perform(client: Client, effect: ComposeEffect) -> Msg {

@@ -7,9 +7,9 @@ use ratatui::backend::TestBackend;
 /// Draws like the loop does and says whether a spinner was on screen.
 fn draw(model: &Model) -> bool {
     let mut terminal = Terminal::new(TestBackend::new(model.width, model.height)).expect("test backend");
-    take_spun();
+    model.take_spun();
     terminal.draw(|f| view(model, f, &Theme::plain())).expect("draw");
-    let spun = take_spun();
+    let spun = model.take_spun();
     if spun {
         eprintln!("{}", terminal.backend());
     }

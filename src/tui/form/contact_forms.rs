@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use super::{FieldId, FieldKind, FieldSpec, Form, FormValue, FuzzyPicker, PickItem, TextCheck};
+use super::fuzzy::{FuzzyPicker, PickItem};
+use super::spec::{FieldId, FieldKind, FieldSpec, FormValue, TextCheck};
+use super::state::Form;
 use crate::api::model::{Contact, CustomStatus, FieldType, FieldValue, split_list, validate_field_value};
 use crate::api::{ContactFilter, ContactPatch};
 

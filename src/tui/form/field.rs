@@ -7,7 +7,7 @@ use ratatui_textarea::{Input, Key, TextArea, WrapMode};
 
 use super::fuzzy::fuzzy_filter;
 use super::input::LineInput;
-use super::{FieldKind, FormValue, TextCheck};
+use super::spec::{FieldKind, FormValue, TextCheck};
 use crate::api::model::{FieldType, FieldValue, validate_field_value};
 use crate::tui::text::sanitize;
 

@@ -191,7 +191,7 @@ impl FuzzyPicker {
         let list_max = if area.height >= 30 { 15 } else { 8 };
         let rows = self.matches.len().clamp(1, list_max) as u16;
         let h = (rows + 4).min(area.height);
-        let rect = super::render::centred(area, w, h);
+        let rect = crate::tui::widgets::centered(area, w, h);
         frame.render_widget(Clear, rect);
         let block = Block::default()
             .borders(Borders::ALL)
@@ -228,7 +228,7 @@ impl FuzzyPicker {
         if self.matches.is_empty() {
             frame.render_widget(Paragraph::new(Span::styled("no match", theme.dim())), list_area);
         } else {
-            let start = super::render::window_start(self.cursor, self.matches.len(), list_h);
+            let start = crate::tui::widgets::window_start(self.cursor, self.matches.len(), list_h);
             let lines: Vec<Line> = self.matches[start..]
                 .iter()
                 .take(list_h)

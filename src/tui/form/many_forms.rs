@@ -4,7 +4,8 @@
 //! forms, titled for the count.
 
 use super::contact_forms::{form_many, form_one, spec};
-use super::{FieldId, FieldKind, Form};
+use super::spec::{FieldId, FieldKind};
+use super::state::Form;
 
 /// `t` with marks: two pickers, add and remove.
 pub fn tags_change_form(count: usize, known_tags: &[String]) -> Form {

@@ -1,14 +1,15 @@
 //! The new-contact form (`N`): the fields of POST /contacts, and the body
 //! it stands for.
 
-use super::FieldId;
+use super::spec::FieldId;
 use std::collections::BTreeMap;
 
 use super::contact_forms::{
     NOTE_MAX_CHARS, cf_key, check_email, checked_note, custom_field_kind, custom_value, form_many, form_one, form_text,
     spec, team_labels, team_uuid_of, text,
 };
-use super::{FieldKind, FieldSpec, Form, FormValue, TextCheck};
+use super::spec::{FieldKind, FieldSpec, FormValue, TextCheck};
+use super::state::Form;
 use crate::api::{BotAction, FieldMeta, FieldValue, NewContact};
 
 fn custom_field_specs(field_meta: &BTreeMap<String, FieldMeta>) -> Vec<FieldSpec> {

@@ -9,30 +9,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::field::{FieldState, RowValue};
-use super::{Field, Form};
+use super::state::{Field, Form};
 use crate::tui::text::{clean_line, truncate, width};
 use crate::tui::theme::Theme;
-
-/// A `w` x `h` rectangle centred in `area` (clamped to it).
-pub(crate) fn centred(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width);
-    let h = h.min(area.height);
-    Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    }
-}
-
-/// First visible row of a `height`-row window over `len` rows that keeps
-/// `cursor` near the middle.
-pub(crate) fn window_start(cursor: usize, len: usize, height: usize) -> usize {
-    if height == 0 || len <= height {
-        return 0;
-    }
-    cursor.saturating_sub(height / 2).min(len - height)
-}
+use crate::tui::widgets::{centered, window_start};
 
 struct Geometry {
     inner: Rect,
@@ -126,7 +106,7 @@ impl Form {
             .collect();
         let total: u16 = heights.iter().sum();
         let h = (total + bottom_h + 3).min(area.height);
-        let rect = centred(area, w, h);
+        let rect = centered(area, w, h);
         let inner = Rect {
             x: rect.x + 1,
             y: rect.y + 1,
@@ -271,7 +251,7 @@ impl Form {
             }
             FieldState::Multi { .. } => {
                 let line = match f.state.value() {
-                    super::FormValue::Many(v) if !v.is_empty() => Line::from(vec![
+                    super::spec::FormValue::Many(v) if !v.is_empty() => Line::from(vec![
                         Span::raw(one_line(&v.join(", "), cols.saturating_sub(2))),
                         Span::styled(" ▾", theme.dim()),
                     ]),

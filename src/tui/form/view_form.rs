@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use super::contact_forms::{form_many, form_one, form_text, spec, team_label_of, team_labels, team_uuid_of, text};
-use super::{FieldId, FieldKind, Form, TextCheck};
+use super::spec::{FieldId, FieldKind, TextCheck};
+use super::state::Form;
 use crate::triage::{Assignee, State, View, ViewFilter, format_duration, parse_duration};
 
 fn choice(options: Vec<String>, selected: Option<String>) -> FieldKind {
@@ -132,7 +133,7 @@ pub fn view_filter_form(
             Some("a name saves it as a view in the config file; empty: this session only"),
         ),
     ];
-    Form::new(format!("Filter {}", crate::tui::view::clean(&view.name)), fields)
+    Form::new(format!("Filter {}", crate::tui::widgets::clean(&view.name)), fields)
 }
 
 /// The filter the form describes, and the name to save it under (if any),

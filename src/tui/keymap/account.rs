@@ -4,8 +4,7 @@
 
 use crossterm::event::KeyCode;
 
-use super::{Key, ch, code};
-use crate::tui::model::account::AccountTab;
+use super::table::{Key, ch, code};
 
 /// What a key does in the account overlay.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -113,45 +112,3 @@ pub static ACCOUNT_KEYMAP: &[AccountBinding] = &[
         "Webhook log: previous page"
     ),
 ];
-
-/// The overlay's footer for `tab`: (keys, what) from the one key table,
-/// so rebound keys show as they are.
-pub fn account_footer(tab: AccountTab) -> Vec<(String, &'static str)> {
-    use AccountAction as A;
-    let map = super::active();
-    let first = |a: A| -> String {
-        let label = map
-            .account_rows()
-            .iter()
-            .find(|r| r.action == a)
-            .map_or("", |r| r.label.as_str());
-        label.split(' ').next().unwrap_or("").to_string()
-    };
-    // One action shows all its keys; a group shows the first key of each.
-    let join = |actions: &[A]| match actions {
-        [one] => map
-            .account_rows()
-            .iter()
-            .find(|r| r.action == *one)
-            .map_or(String::new(), |r| r.label.clone()),
-        many => many.iter().map(|a| first(*a)).collect::<Vec<_>>().join(" "),
-    };
-    let mut out = match tab {
-        AccountTab::Templates => vec![(first(A::Members), "details"), (join(&[A::Rename]), "rename")],
-        AccountTab::Channels => vec![(join(&[A::Rename]), "rename")],
-        AccountTab::Teams => vec![(join(&[A::Members]), "team")],
-        AccountTab::Plan => vec![],
-        AccountTab::Webhooks => vec![
-            (join(&[A::Filter]), "status"),
-            (join(&[A::Kinds]), "kinds"),
-            (join(&[A::NextPage, A::PrevPage]), "page"),
-        ],
-    };
-    out.extend([
-        (format!("{} 1-5", first(A::NextTab)), "tab"),
-        (join(&[A::Down, A::Up, A::Top, A::Bottom]), "move"),
-        (join(&[A::Refresh]), "refresh"),
-        (join(&[A::Close]), "close"),
-    ]);
-    out
-}

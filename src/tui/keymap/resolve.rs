@@ -2,12 +2,10 @@
 //! applied. Problems (an unknown action or key name, a key claimed twice)
 //! are reported with the file and line; everything else still loads.
 
-use std::sync::OnceLock;
-
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::account::{ACCOUNT_KEYMAP, AccountAction};
-use super::{Action, KEYMAP, Key, normalise};
+use super::table::{Action, KEYMAP, Key, normalise};
 use crate::config::KeyEntry;
 
 /// One row of the resolved map (of the inbox, or of a context such as the
@@ -31,21 +29,19 @@ pub struct Keymap {
     account: Vec<Row<AccountAction>>,
 }
 
-static ACTIVE: OnceLock<Keymap> = OnceLock::new();
-static DEFAULTS: OnceLock<Keymap> = OnceLock::new();
-
-/// Makes `map` the one the app uses (once, at start-up, before the first
-/// key). A second call is ignored.
-pub fn install(map: Keymap) {
-    let _ = ACTIVE.set(map);
-}
-
-/// The map in use: the installed one, or the defaults.
-pub fn active() -> &'static Keymap {
-    ACTIVE.get().unwrap_or_else(|| DEFAULTS.get_or_init(Keymap::defaults))
+impl Default for Keymap {
+    fn default() -> Keymap {
+        Keymap::defaults()
+    }
 }
 
 impl Keymap {
+    /// The first key of `action`, for footers and toasts ("" when it has
+    /// none).
+    pub fn first_key(&self, action: Action) -> String {
+        self.label(action).split(' ').next().unwrap_or("").to_string()
+    }
+
     /// The built-in keys.
     pub fn defaults() -> Keymap {
         Keymap {

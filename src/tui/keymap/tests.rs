@@ -1,5 +1,10 @@
 use super::*;
 
+/// The default map's action for `key`.
+fn action_for(key: &KeyEvent) -> Option<Action> {
+    Keymap::defaults().action_for(key)
+}
+
 fn key(code: KeyCode, m: KeyModifiers) -> KeyEvent {
     KeyEvent::new(code, m)
 }
@@ -46,10 +51,14 @@ fn shifted_letters_and_ctrl_keys() {
 #[test]
 fn digits_build_a_count() {
     let d = |c| key(KeyCode::Char(c), KeyModifiers::NONE);
-    assert_eq!(count_digit(&d('5'), None), Some(5));
-    assert_eq!(count_digit(&d('0'), Some(5)), Some(50));
-    assert_eq!(count_digit(&d('0'), None), None, "0 alone is no count");
-    assert_eq!(count_digit(&d('9'), Some(9999)), Some(MAX_COUNT));
-    assert_eq!(count_digit(&d('j'), Some(5)), None);
+    assert_eq!(count_digit(&Keymap::defaults(), &d('5'), None), Some(5));
+    assert_eq!(count_digit(&Keymap::defaults(), &d('0'), Some(5)), Some(50));
+    assert_eq!(
+        count_digit(&Keymap::defaults(), &d('0'), None),
+        None,
+        "0 alone is no count"
+    );
+    assert_eq!(count_digit(&Keymap::defaults(), &d('9'), Some(9999)), Some(MAX_COUNT));
+    assert_eq!(count_digit(&Keymap::defaults(), &d('j'), Some(5)), None);
     assert!(Action::MoveDown.takes_count() && !Action::ToggleClosed.takes_count());
 }

@@ -10,6 +10,7 @@ use super::catalog::{Catalog, Part};
 use crate::api::{EventQuery, Team, TeamMember, Template, WebhookEvent};
 use crate::tui::form::Form;
 use crate::tui::msg::ReqId;
+pub use crate::tui::msg::account::RenameTarget;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AccountTab {
@@ -121,13 +122,6 @@ impl Webhooks {
             items: self.items,
         }
     }
-}
-
-/// What `e` renames.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RenameTarget {
-    Template,
-    Channel,
 }
 
 impl RenameTarget {

@@ -83,7 +83,7 @@ pub struct Compose {
     pub needs_template: HashMap<String, bool>,
     pub outbox: Vec<Outgoing>,
     /// The pane focused before the composer opened: Esc goes back to it.
-    pub back: Option<super::Pane>,
+    pub back: Option<super::pane::Pane>,
 }
 
 impl Default for Compose {

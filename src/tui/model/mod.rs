@@ -9,6 +9,7 @@ pub(crate) mod details;
 pub(crate) mod hints;
 pub mod marks;
 pub(crate) mod overlay;
+pub mod pane;
 pub(crate) mod scroll;
 pub(crate) mod status;
 pub mod sync;
@@ -25,32 +26,16 @@ pub use catalog::Catalog;
 pub use contact_list::{ContactList, PendingWrite, Search};
 pub use details::{Availability, BotPanel, Details, Known};
 pub use overlay::{FormKind, Overlay};
+pub use pane::Pane;
 pub use status::{StatusBar, Toast, ToastKind};
 pub use thread::Thread;
 
 use super::form::Form;
+use super::keymap::resolve::Keymap;
 use super::msg::ReqId;
 
 /// Below this width one pane shows at a time.
 pub const WIDE: u16 = 100;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pane {
-    List,
-    Thread,
-    Details,
-}
-
-impl Pane {
-    pub const ALL: [Pane; 3] = [Pane::List, Pane::Thread, Pane::Details];
-    pub fn title(self) -> &'static str {
-        match self {
-            Pane::List => "Contacts",
-            Pane::Thread => "Thread",
-            Pane::Details => "Details",
-        }
-    }
-}
 
 /// Fixed facts about the session.
 #[derive(Debug, Clone, Default)]
@@ -84,6 +69,12 @@ pub struct Model {
     pub now: DateTime<Utc>,
     /// Advances with every tick: spinner frames.
     pub frame: u64,
+    /// The session's keys (the defaults with the config's `[keys]`): what
+    /// update maps keys through and what help, the palette and footers show.
+    pub keys: std::sync::Arc<Keymap>,
+    /// Set when a view draws a spinner; the loop reads and clears it after
+    /// each frame ([`Model::take_spun`]) and ticks only while one shows.
+    spun: std::cell::Cell<bool>,
     pub width: u16,
     pub height: u16,
     pub focus: Pane,
@@ -154,11 +145,24 @@ pub struct Areas {
 }
 
 impl Model {
+    /// The spinner's glyph for this tick; notes that a spinner showed.
+    pub fn spinner(&self) -> &'static str {
+        self.spun.set(true);
+        crate::tui::widgets::spinner_glyph(self.frame)
+    }
+
+    /// Whether a spinner was drawn since the last call.
+    pub fn take_spun(&self) -> bool {
+        self.spun.replace(false)
+    }
+
     pub fn new(session: Session, user: Option<String>, now: DateTime<Utc>) -> Model {
         Model {
             session,
             now,
             frame: 0,
+            keys: Default::default(),
+            spun: Default::default(),
             width: 80,
             height: 24,
             focus: Pane::List,

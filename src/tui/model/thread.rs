@@ -82,10 +82,7 @@ pub struct Thread {
 impl Thread {
     /// A stable identity for merging refreshed batches (notes have no uuid).
     pub fn key(m: &Message) -> String {
-        match &m.uuid {
-            Some(u) => u.clone(),
-            None => format!("{:?}|{}|{}", m.created_at, m.status, m.text),
-        }
+        layout::message_key(m)
     }
 
     /// Index of the selected message (the newest when none was chosen).

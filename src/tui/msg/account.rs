@@ -2,8 +2,7 @@
 //! overlay), each with the id of its request.
 
 use crate::api::{ApiError, Channel, EventQuery, Funnel, Page, Plan, Team, TeamMember, Template, WebhookEvent};
-use crate::tui::model::account::RenameTarget;
-use crate::tui::msg::ReqId;
+use crate::tui::msg::req::ReqId;
 
 /// What a rename answered with: the new title.
 #[derive(Debug, Clone, PartialEq)]
@@ -85,4 +84,11 @@ impl AccountMsg {
             _ => None,
         }
     }
+}
+
+/// What `e` renames.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RenameTarget {
+    Template,
+    Channel,
 }

@@ -1,7 +1,7 @@
 //! Results of the thread's message requests.
 
 use crate::api::{ApiError, MessageSendRequest};
-use crate::tui::msg::ReqId;
+use crate::tui::msg::req::ReqId;
 
 #[derive(Debug, Clone)]
 pub enum ThreadMsg {

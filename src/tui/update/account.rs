@@ -4,22 +4,23 @@
 
 mod forms;
 mod results;
+mod rows;
 
 #[cfg(test)]
 mod tests;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::layout::Rect;
 
 pub(crate) use results::loaded;
+pub use rows::visible_rows;
+pub(crate) use rows::{fetch_events, restart_log};
 
 use super::catalog;
 use crate::tui::effect::Effect;
 use crate::tui::effect::account::AccountEffect;
-pub use crate::tui::keymap::account_footer as footer_keys;
-use crate::tui::keymap::{self, AccountAction};
+use crate::tui::keymap::AccountAction;
 use crate::tui::model::Model;
-use crate::tui::model::account::{Account, AccountTab, Remote, Scroll, TemplateDetail, account_areas};
+use crate::tui::model::account::{Account, AccountTab, Remote, Scroll, TemplateDetail};
 
 /// `A`: opens on Templates and fetches what was never fetched.
 pub(crate) fn open(model: &mut Model, fx: &mut Vec<Effect>) {
@@ -66,14 +67,6 @@ fn refresh(model: &mut Model, fx: &mut Vec<Effect>) {
     }
 }
 
-fn fetch_events(model: &mut Model, fx: &mut Vec<Effect>) {
-    let id = model.next_id();
-    let Some(acc) = model.account.as_mut() else { return };
-    acc.webhooks.events.loading = Some(id);
-    let query = acc.webhooks.query();
-    fx.push(Effect::Account(AccountEffect::FetchEvents { id, query }));
-}
-
 /// The team's record and its members.
 fn fetch_team(model: &mut Model, team: String, fx: &mut Vec<Effect>) {
     let (detail, members) = (model.next_id(), model.next_id());
@@ -97,19 +90,6 @@ fn fetch_template(model: &mut Model, uuid: String, fx: &mut Vec<Effect>) {
     fx.push(Effect::Account(AccountEffect::FetchTemplate { id, uuid }));
 }
 
-/// Rows of the current tab's list that fit on screen.
-pub fn visible_rows(model: &Model, tab: AccountTab) -> usize {
-    let bottom = if model.status.current().is_some() { 2 } else { 1 };
-    let area = Rect::new(0, 0, model.width, model.height.saturating_sub(bottom));
-    let a = account_areas(area, tab);
-    let rows = match tab {
-        // A title line and a header row above the funnels.
-        AccountTab::Plan => a.detail.height.saturating_sub(2),
-        _ => a.list.height.saturating_sub(1),
-    };
-    rows.max(1) as usize
-}
-
 pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     let Some(acc) = model.account.as_mut() else { return };
     if acc.form.is_some() {
@@ -124,7 +104,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
         model.quit = true;
         return;
     }
-    let Some(action) = keymap::active().account_action_for(&key) else {
+    let Some(action) = model.keys.account_action_for(&key) else {
         return;
     };
     use AccountAction as A;
@@ -153,17 +133,6 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
         A::PrevPage if tab == AccountTab::Webhooks => turn_page(model, -1, fx),
         A::Rename | A::Members | A::Filter | A::Kinds | A::NextPage | A::PrevPage => {}
     }
-}
-
-/// The webhook log from its first page, after a filter changed.
-fn restart_log(model: &mut Model, fx: &mut Vec<Effect>) {
-    let Some(acc) = model.account.as_mut() else { return };
-    let w = &mut acc.webhooks;
-    w.page = 1;
-    w.pages = None;
-    w.events = Remote::default();
-    w.cursor = Scroll::default();
-    fetch_events(model, fx);
 }
 
 pub(crate) fn paste(model: &mut Model, text: &str) {
@@ -248,14 +217,4 @@ fn open_team(model: &mut Model, fx: &mut Vec<Effect>) {
     acc.members.detail = Remote::default();
     acc.members.list = Remote::default();
     fetch_team(model, team.uuid, fx);
-}
-
-/// Keeps every selection inside its list after new data.
-pub(crate) fn clamp_all(model: &mut Model) {
-    let heights: Vec<usize> = AccountTab::ALL.iter().map(|t| visible_rows(model, *t)).collect();
-    let Some(acc) = model.account.as_mut() else { return };
-    for (t, h) in AccountTab::ALL.iter().zip(heights) {
-        let (len, scroll) = acc.list_of(*t, &model.catalog);
-        scroll.clamp(len, h);
-    }
 }

@@ -9,7 +9,8 @@ use crate::tui::keymap::Action;
 use crate::tui::model::{FormKind, Model, Overlay, PendingWrite, ToastKind};
 use crate::tui::msg::{ReqId, WriteKind};
 
-use super::{details, list, recheck, selection_changed};
+use super::notes::selection_changed;
+use super::{details, list, recheck};
 
 fn kind_of(action: Action) -> Option<WriteKind> {
     Some(match action {
@@ -169,9 +170,9 @@ pub(crate) fn submit(model: &mut Model, fx: &mut Vec<Effect>) {
     // A write undo knows (not edit, not a new contact) remembers the
     // contact as it was.
     if let Ok(Effect::Patch { kind, patch, .. }) = &effect
-        && let Some(action) = super::undo::action_of(*kind, patch)
+        && let Some(action) = super::record::action_of(*kind, patch)
     {
-        super::undo::will_write(model, id, action, contact, None);
+        super::record::will_write(model, id, action, contact, None);
     }
     let Some(Overlay::Form { form: open, saving, .. }) = model.overlay.as_mut() else {
         return;
@@ -235,7 +236,7 @@ pub(crate) fn toggle_closed(model: &mut Model, and_next: bool, fx: &mut Vec<Effe
         } else {
             crate::triage::bulk::Action::Reopen
         };
-        super::undo::will_write(model, id, action, c.clone(), None);
+        super::record::will_write(model, id, action, c.clone(), None);
         fx.push(match kind {
             WriteKind::Close => Effect::Close {
                 id,
@@ -287,7 +288,7 @@ pub(crate) fn write_done(
                 // The index has it at once; a pass then brings in what
                 // else the write moved.
                 fx.push(Effect::Index(IndexCmd::Store(Box::new(contact.clone()))));
-                super::index::after_write(model, fx);
+                super::notes::after_write(model, fx);
             }
             if let Some((u, fk, _)) = &saving {
                 model.drafts.remove(&(u.clone(), *fk));
@@ -298,7 +299,7 @@ pub(crate) fn write_done(
             let name = crate::tui::text::sanitize_line(&contact.name);
             if kind == WriteKind::NewContact {
                 model.recheck = None;
-                add_created(model, contact.clone(), fx);
+                recheck::add_created(model, contact.clone(), fx);
             } else {
                 if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == contact.uuid) {
                     if contact.custom_fields_metadata.is_none() {
@@ -311,14 +312,14 @@ pub(crate) fn write_done(
                 }
                 model.list.store.replace(contact.clone());
             }
-            if !super::undo::wrote(model, id, &contact) {
+            if !super::record::wrote(model, id, &contact) {
                 model
                     .status
                     .push(ToastKind::Success, format!("{}: {name}", kind.done()), now);
             }
         }
         Err(e) => {
-            super::undo::write_failed(model, id);
+            super::record::write_failed(model, id);
             if let Some(before) = pending.and_then(|p| p.before) {
                 model.list.store.replace(before.clone());
                 if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == uuid) {
@@ -346,16 +347,4 @@ pub(crate) fn write_done(
             model.status.push(ToastKind::Error, text, now);
         }
     }
-}
-
-/// A contact created here (or found after a failed create): first in the
-/// list, selected.
-pub(crate) fn add_created(model: &mut Model, contact: Contact, fx: &mut Vec<Effect>) {
-    let uuid = contact.uuid.clone();
-    if !model.list.store.replace(contact.clone()) {
-        model.list.store.insert(0, vec![contact]);
-    }
-    list::recompute_search(model, fx);
-    super::views::select(model, &uuid, fx);
-    selection_changed(model, fx);
 }

@@ -102,14 +102,14 @@ fn finish_if_done(model: &mut Model, fx: &mut Vec<Effect>) {
     }
     let Some(run) = model.bulk.take() else { return };
     if model.sync.enabled() && !run.ok.is_empty() {
-        super::index::after_write(model, fx);
+        super::notes::after_write(model, fx);
     }
     finished(model, run, fx);
 }
 
 /// The run is over: say what happened.
 fn finished(model: &mut Model, run: Run, _fx: &mut Vec<Effect>) {
-    super::undo::record_run(model, &run);
+    super::record::record_run(model, &run);
     let now = model.now;
     // An action on marks unmarks the contacts it did and keeps the failed
     // (and the never sent) marked, so `.` takes up just them; an undo

@@ -31,8 +31,18 @@ pub(crate) fn fetch(model: &mut Model, part: Part, fx: &mut Vec<Effect>) {
     }));
 }
 
+/// What [`loaded`] did with a result: the caller does the follow-ups
+/// (the composer waits for templates, the account tabs clamp their rows).
+pub(crate) enum Caught {
+    /// A catalog part's result; `templates` when the templates settled.
+    Part { templates: bool },
+    /// Not a catalog result.
+    Not(Box<AccountMsg>),
+}
+
 /// Applies a catalog answer; any other message is handed back.
-pub(crate) fn loaded(model: &mut Model, msg: AccountMsg, fx: &mut Vec<Effect>) -> Option<AccountMsg> {
+pub(crate) fn loaded(model: &mut Model, msg: AccountMsg, fx: &mut Vec<Effect>) -> Caught {
+    let mut templates = false;
     let now = model.now;
     let cat = &mut model.catalog;
     match msg {
@@ -42,9 +52,7 @@ pub(crate) fn loaded(model: &mut Model, msg: AccountMsg, fx: &mut Vec<Effect>) -
                 ApiError::NotOffered { .. } => "this server does not offer templates".to_string(),
                 e => format!("could not load templates: {e}"),
             });
-            if cat.templates.settle(id, result, now) {
-                super::compose::templates_arrived(model);
-            }
+            templates = cat.templates.settle(id, result, now);
         }
         AccountMsg::Channels { id, result } => {
             if cat.channels.settle(id, result, now) {
@@ -92,10 +100,9 @@ pub(crate) fn loaded(model: &mut Model, msg: AccountMsg, fx: &mut Vec<Effect>) -
                 }
             }
         }
-        other => return Some(other),
+        other => return Caught::Not(Box::new(other)),
     }
-    super::account::clamp_all(model);
-    None
+    Caught::Part { templates }
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ pub(crate) fn open(model: &mut Model, fx: &mut Vec<Effect>) {
         return model.status.push(ToastKind::Info, "select a contact first", now);
     };
     if model.thread.contact.as_deref() != Some(uuid.as_str()) {
-        super::load_selected(model, fx);
+        super::select::load_selected(model, fx);
     }
     model.compose.open = Some(uuid);
     model.compose.stage = Stage::Edit;
@@ -363,7 +363,7 @@ fn sent(
             let poll = model.next_id();
             schedule_poll(model, &s.uuid, poll, fx);
             // The conversation moved to the top: the index learns it now.
-            super::index::after_write(model, fx);
+            super::notes::after_write(model, fx);
         }
         Err(e) => {
             let o = model.compose.outbox.remove(i);

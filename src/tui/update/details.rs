@@ -97,7 +97,7 @@ pub(crate) fn toggle_bot(model: &mut Model, fx: &mut Vec<Effect>) {
             uuid: uuid.clone(),
             ..Default::default()
         });
-    super::undo::will_write(model, id, crate::triage::bulk::Action::Bot(!running), before, known);
+    super::record::will_write(model, id, crate::triage::bulk::Action::Bot(!running), before, known);
     fx.push(Effect::SetBot { id, uuid, action });
 }
 
@@ -123,13 +123,13 @@ pub(crate) fn bot_set(model: &mut Model, id: ReqId, uuid: &str, result: Result<B
                 panel.bot = Some(bot);
                 panel.error = None;
             }
-            if !super::undo::bot_wrote(model, id, uuid, running) {
+            if !super::record::bot_wrote(model, id, uuid, running) {
                 let text = if running { "bot started" } else { "bot stopped" };
                 model.status.push(ToastKind::Success, text, now);
             }
         }
         Err(e) => {
-            super::undo::write_failed(model, id);
+            super::record::write_failed(model, id);
             model
                 .status
                 .push(ToastKind::Error, format!("could not change the bot: {e}"), now)

@@ -1,7 +1,9 @@
 //! The local index behind the list: contacts read from it, changes a sync
 //! brought in, last messages, freshness; and what the list asks of it.
 
-use super::{load_selected, search, selection_changed};
+use super::notes::selection_changed;
+use super::search;
+use super::select::load_selected;
 use crate::index::Changes;
 use crate::tui::effect::Effect;
 use crate::tui::index_worker::IndexCmd;
@@ -184,14 +186,6 @@ pub(crate) fn open_thread_followed(model: &Model) -> bool {
         .as_deref()
         .and_then(|u| model.list.get(u))
         .is_some_and(|r| r.last_message_at.is_some())
-}
-
-/// After a write of ours the API accepted: an incremental pass, so the
-/// index (and the list) see what it moved.
-pub(crate) fn after_write(model: &Model, fx: &mut Vec<Effect>) {
-    if model.sync.enabled() {
-        fx.push(Effect::Index(IndexCmd::Incremental));
-    }
 }
 
 /// Asks the worker for the last messages of the rows on screen and the

@@ -3,7 +3,9 @@
 
 use crossterm::event::KeyEvent;
 
-use super::{load_selected, search, selection_changed};
+use super::notes::selection_changed;
+use super::search;
+use super::select::load_selected;
 use crate::api::{ApiError, Contact, ContactFilter, Page, PageRequest};
 use crate::tui::effect::Effect;
 use crate::tui::index_worker::IndexCmd;
@@ -11,8 +13,6 @@ use crate::tui::keymap::Action;
 use crate::tui::model::contact_list::{PAGE_ROWS, TopUp};
 use crate::tui::model::{ContactList, Model, ToastKind};
 use crate::tui::msg::{ListFetch, ReqId};
-
-pub(crate) use search::{clear_search, recompute_search, start_search};
 
 /// Asks for the next batch (the first when nothing is loaded): as many
 /// pages as the prefetch distance is short of, and every page to the end
@@ -149,7 +149,7 @@ pub(crate) fn contacts_loaded(
     for uuid in &arrived {
         super::index::with_last(model, uuid);
     }
-    recompute_search(model, fx);
+    search::recompute_search(model, fx);
     let list = &mut model.list;
     if let Some(uuid) = &had_selection
         && let Some(row) = list.row_of(uuid)
@@ -358,7 +358,9 @@ pub(crate) fn select(model: &mut Model, index: usize, fx: &mut Vec<Effect>) {
 }
 
 pub(crate) fn search_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
-    search::key(model, key, fx)
+    if let Some(motion) = search::key(model, key, fx) {
+        move_selection(model, motion, fx);
+    }
 }
 
 /// A new filter: everything loaded under the old one is dropped, and so is

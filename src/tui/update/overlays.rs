@@ -4,14 +4,14 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use crate::tui::effect::Effect;
 use crate::tui::form::{FormOutcome, FuzzyPicker, PickItem, PickOutcome};
-use crate::tui::keymap::{self, action_named};
+use crate::tui::keymap::{self, Action as Key, action_named};
 use crate::tui::model::{FormKind, Model, Overlay, ToastKind};
 
-use super::{actions, details, many, run_action};
+use super::{actions, details, many};
 
 /// The palette: every action of the key table.
-pub fn palette() -> FuzzyPicker {
-    let items = keymap::active()
+pub fn palette(keys: &keymap::Keymap) -> FuzzyPicker {
+    let items = keys
         .rows()
         .iter()
         .map(|b| PickItem {
@@ -24,27 +24,32 @@ pub fn palette() -> FuzzyPicker {
 }
 
 pub(crate) fn open_palette(model: &mut Model) {
-    model.overlay = Some(Overlay::Palette(palette()));
+    model.overlay = Some(Overlay::Palette(palette(&model.keys)));
 }
 
-pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
+/// A key on the open overlay; the palette's choice comes back as the
+/// action to run (the caller runs actions, the overlay only picks one).
+pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Option<keymap::Action> {
     if super::recheck::key(model, &key, fx) {
-        return;
+        return None;
     }
-    let Some(overlay) = model.overlay.as_mut() else { return };
+    let pressed = model.keys.action_for(&key);
+    let overlay = model.overlay.as_mut()?;
     match overlay {
-        Overlay::Help { scroll } => match key.code {
-            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('?') | KeyCode::Enter => model.overlay = None,
-            code => {
-                let layout = crate::tui::view::help::layout_for(model.width, model.height);
+        // The list's motions scroll help, whatever keys they are bound
+        // to; Cancel, Quit and Help close it (Enter and Space as well).
+        Overlay::Help { scroll } => match (pressed, key.code) {
+            (Some(Key::Cancel | Key::Quit | Key::Help), _) | (_, KeyCode::Enter) => model.overlay = None,
+            (action, code) => {
+                let layout = crate::tui::view::help::layout_for(&model.keys, model.width, model.height);
                 let page = layout.visible.saturating_sub(1).max(1) as u16;
-                *scroll = match code {
-                    KeyCode::Char('j') | KeyCode::Down => scroll.saturating_add(1),
-                    KeyCode::Char('k') | KeyCode::Up => scroll.saturating_sub(1),
-                    KeyCode::PageDown | KeyCode::Char(' ') => scroll.saturating_add(page),
-                    KeyCode::PageUp => scroll.saturating_sub(page),
-                    KeyCode::Char('g') | KeyCode::Home => 0,
-                    KeyCode::Char('G') | KeyCode::End => layout.max_scroll(),
+                *scroll = match (action, code) {
+                    (Some(Key::MoveDown), _) => scroll.saturating_add(1),
+                    (Some(Key::MoveUp), _) => scroll.saturating_sub(1),
+                    (Some(Key::PageDown), _) | (_, KeyCode::Char(' ')) => scroll.saturating_add(page),
+                    (Some(Key::PageUp), _) => scroll.saturating_sub(page),
+                    (Some(Key::Top), _) => 0,
+                    (Some(Key::Bottom), _) => layout.max_scroll(),
                     _ => *scroll,
                 }
                 .min(layout.max_scroll());
@@ -55,9 +60,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
             PickOutcome::Cancelled => model.overlay = None,
             PickOutcome::Chosen(name) => {
                 model.overlay = None;
-                if let Some(action) = action_named(&name) {
-                    run_action(model, action, fx);
-                }
+                return action_named(&name);
             }
         },
         Overlay::CustomStatus(picker) => match picker.handle_key(key) {
@@ -81,21 +84,22 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
             }
             _ => {}
         },
-        Overlay::Summary(s) => match key.code {
-            KeyCode::Char('j') | KeyCode::Down => s.scroll = s.scroll.saturating_add(1).min(s.max_scroll(model.height)),
-            KeyCode::Char('k') | KeyCode::Up => s.scroll = s.scroll.saturating_sub(1),
-            KeyCode::Char('g') | KeyCode::Home => s.scroll = 0,
-            KeyCode::Char('.') => {
+        // The list's motions scroll the failures; Repeat retries them.
+        Overlay::Summary(s) => match (pressed, key.code) {
+            (Some(Key::MoveDown), _) => s.scroll = s.scroll.saturating_add(1).min(s.max_scroll(model.height)),
+            (Some(Key::MoveUp), _) => s.scroll = s.scroll.saturating_sub(1),
+            (Some(Key::Top), _) => s.scroll = 0,
+            (Some(Key::Repeat), _) => {
                 model.overlay = None;
                 many::repeat(model, fx);
             }
-            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Enter => model.overlay = None,
+            (Some(Key::Cancel | Key::Quit), _) | (_, KeyCode::Enter) => model.overlay = None,
             // The run's undo is offered at once, over its account.
-            _ if keymap::action_for(&key) == Some(keymap::Action::Undo) => {
+            (Some(Key::Undo), _) => {
                 model.overlay = None;
                 super::undo::undo_last(model, fx);
             }
-            _ if keymap::action_for(&key) == Some(keymap::Action::History) => super::undo::open_history(model),
+            (Some(Key::History), _) => super::undo::open_history(model),
             _ => {}
         },
         Overlay::Form { kind, uuid, form, .. } => match form.handle_key(key) {
@@ -112,6 +116,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
         },
         Overlay::History { .. } => super::undo::history_key(model, key, fx),
     }
+    None
 }
 
 pub(crate) fn paste(model: &mut Model, text: &str, fx: &mut Vec<Effect>) {

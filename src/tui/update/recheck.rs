@@ -12,10 +12,8 @@ use crate::tui::form::FormValue;
 use crate::tui::model::{FormKind, Model, Overlay, ToastKind};
 use crate::tui::msg::{ReqId, WriteKind};
 
-use super::actions::add_created;
-
-/// How many pages of GET /contacts (newest activity first) are searched.
-pub const FIND_PAGES: usize = 5;
+use super::notes::selection_changed;
+use super::search;
 
 /// Whether a failed create may still have been carried out: the client
 /// says so (`ApiError::MaybeApplied`: a 5xx, or the connection broke after
@@ -31,20 +29,6 @@ pub(crate) fn offer(err: &ApiError) -> String {
         other => other,
     };
     format!("{cause} · it may have been created anyway: Ctrl-F looks for it before you send it again")
-}
-
-/// Phone numbers compared by their digits and a leading `+`.
-pub(crate) fn same_number(a: &str, b: &str) -> bool {
-    let norm = |s: &str| -> String {
-        s.trim()
-            .chars()
-            .enumerate()
-            .filter(|(i, c)| c.is_ascii_digit() || (*i == 0 && *c == '+'))
-            .map(|(_, c)| c)
-            .collect()
-    };
-    let (a, b) = (norm(a), norm(b));
-    !a.trim_start_matches('+').is_empty() && a == b
 }
 
 /// Ctrl-F in the new-contact form after a failure that may have been
@@ -144,3 +128,15 @@ pub(crate) fn found(
 
 #[cfg(test)]
 mod tests;
+
+/// A contact created here (or found after a failed create): first in the
+/// list, selected.
+pub(crate) fn add_created(model: &mut Model, contact: Contact, fx: &mut Vec<Effect>) {
+    let uuid = contact.uuid.clone();
+    if !model.list.store.replace(contact.clone()) {
+        model.list.store.insert(0, vec![contact]);
+    }
+    search::recompute_search(model, fx);
+    super::views::select(model, &uuid, fx);
+    selection_changed(model, fx);
+}

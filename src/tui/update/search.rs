@@ -5,7 +5,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::{list, selection_changed};
+use super::notes::selection_changed;
 use crate::tui::effect::Effect;
 use crate::tui::keymap::Action;
 use crate::tui::model::contact_list::{SearchDone, SearchJob};
@@ -16,17 +16,20 @@ pub(crate) fn start_search(model: &mut Model) {
     search.editing = true;
 }
 
-pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
-    let Some(search) = model.list.view.search.as_mut() else {
-        return;
-    };
+/// A key while the query is typed; Up and Down come back as the list
+/// motion to run (the list, not the search, moves the selection).
+pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Option<Action> {
+    let search = model.list.view.search.as_mut()?;
     match key.code {
-        KeyCode::Esc => return clear_search(model, fx),
+        KeyCode::Esc => {
+            clear_search(model, fx);
+            return None;
+        }
         KeyCode::Enter => {
             search.editing = false;
             if search.query.is_empty() {
                 model.list.view.search = None;
-                return;
+                return None;
             }
             // Enter opens the best match (the selected row): at once, and
             // in the thread pane when one pane shows at a time.
@@ -34,23 +37,24 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
             if selected.is_some() {
                 if selected != model.thread.contact {
                     model.settle = None;
-                    super::load_selected(model, fx);
+                    super::select::load_selected(model, fx);
                 }
                 if !model.is_wide() {
                     model.focus = crate::tui::model::Pane::Thread;
                 }
             }
-            return;
+            return None;
         }
         KeyCode::Backspace => {
             search.query.pop();
         }
-        KeyCode::Down => return list::move_selection(model, Action::MoveDown, fx),
-        KeyCode::Up => return list::move_selection(model, Action::MoveUp, fx),
+        KeyCode::Down => return Some(Action::MoveDown),
+        KeyCode::Up => return Some(Action::MoveUp),
         KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => search.query.push(c),
-        _ => return,
+        _ => return None,
     }
     query_changed(model, fx);
+    None
 }
 
 /// Adds pasted text to the query being typed.

@@ -328,7 +328,7 @@ pub(crate) fn on_msg(model: &mut Model, msg: ThreadMsg, fx: &mut Vec<Effect>) {
                 Ok(()) => {
                     model.thread.remove(&key);
                     toast(model, ToastKind::Success, "message deleted");
-                    super::index::after_write(model, fx);
+                    super::notes::after_write(model, fx);
                 }
                 Err(e) => toast(model, ToastKind::Error, format!("could not delete the message: {e}")),
             }

@@ -10,7 +10,7 @@ use crate::tui::effect::Effect;
 use crate::tui::model::Model;
 use crate::tui::model::views::{Basis, Count, Place, RowFacts};
 
-use super::selection_changed;
+use super::notes::selection_changed;
 
 /// How long a lone digit waits for a motion before it switches views.
 pub(crate) const DIGIT_WAIT: std::time::Duration = std::time::Duration::from_millis(350);
@@ -65,7 +65,7 @@ pub(crate) fn refresh(model: &mut Model, fx: &mut Vec<Effect>) {
     if model.list.selected_uuid() != before {
         if before.is_none() && model.thread.contact.is_none() {
             // The first rows: open the first contact at once.
-            super::load_selected(model, fx);
+            super::select::load_selected(model, fx);
         } else {
             selection_changed(model, fx);
         }
@@ -379,7 +379,7 @@ pub(crate) fn submit_filter(model: &mut Model, form: &crate::tui::form::Form, fx
     switch(model, i, fx);
     model.status.push(
         ToastKind::Info,
-        format!("saving the view {}…", crate::tui::view::clean(&name)),
+        format!("saving the view {}…", crate::tui::widgets::clean(&name)),
         now,
     );
     fx.push(Effect::SaveView { path, view });
@@ -390,7 +390,7 @@ pub(crate) fn submit_filter(model: &mut Model, form: &crate::tui::form::Form, fx
 pub(crate) fn saved(model: &mut Model, name: &str, result: Result<(), String>) {
     use crate::tui::model::ToastKind;
     let now = model.now;
-    let shown = crate::tui::view::clean(name);
+    let shown = crate::tui::widgets::clean(name);
     match result {
         Ok(()) => {
             if let Some(i) = model.views.all.iter().position(|v| v.is_named(name))

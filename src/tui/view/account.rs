@@ -1,30 +1,17 @@
 //! The account overlay: a tab bar, the tab's list (only the rows on screen
 //! are formatted), the selected row's details, and a footer of keys.
 
-use chrono::{DateTime, Utc};
-
-use crate::tui::zone::Zone;
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, Clear, Paragraph};
 
-use super::{clean, spinner};
+use crate::tui::keymap::{AccountAction, Keymap};
 use crate::tui::model::Model;
-use crate::tui::model::account::{Account, AccountAreas, AccountForm, AccountTab, Remote, Scroll, account_areas};
-use crate::tui::text::{clean_text, width};
+use crate::tui::model::account::{Account, AccountAreas, AccountForm, AccountTab, account_areas};
+use crate::tui::text::width;
 use crate::tui::theme::Theme;
-use crate::tui::update::account::footer_keys;
-
-/// Server text for a wrapped paragraph: inert, newlines kept.
-fn block_text(s: &str) -> String {
-    clean_text(s)
-}
-
-fn local(t: Option<DateTime<Utc>>, tz: Option<Zone>) -> String {
-    super::stamp(t, tz).unwrap_or_default()
-}
+use crate::tui::widgets::clean;
 
 pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
     let Some(acc) = model.account.as_ref() else { return };
@@ -45,7 +32,7 @@ pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
         AccountTab::Plan => teams::plan(model, acc, frame, &a, theme),
         AccountTab::Webhooks => webhooks::webhooks(model, acc, frame, &a, theme),
     }
-    footer(acc, frame, a.footer, theme);
+    footer(model, acc, frame, a.footer, theme);
     let form = match &acc.form {
         Some(AccountForm::Rename(r)) => Some(&r.form),
         Some(AccountForm::EventFilter(f)) => Some(f),
@@ -82,7 +69,7 @@ fn tabs(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme
         right = format!("status: {}{kinds}{size} │ page {}/{} ", w.filter.label(), w.page, pages);
     }
     if loading(model, acc) {
-        right.push_str(spinner(model.frame));
+        right.push_str(model.spinner());
         right.push(' ');
     }
     let left_w = spans.iter().map(|s| width(&s.content)).sum::<usize>();
@@ -113,104 +100,59 @@ fn loading(model: &Model, acc: &Account) -> bool {
     own || acc.tab.parts().iter().any(|p| model.catalog.loading(*p))
 }
 
-fn footer(acc: &Account, frame: &mut Frame, area: Rect, theme: &Theme) {
+fn footer(model: &Model, acc: &Account, frame: &mut Frame, area: Rect, theme: &Theme) {
     let mut spans = Vec::new();
-    for (k, what) in footer_keys(acc.tab) {
+    for (k, what) in account_footer(&model.keys, acc.tab) {
         spans.push(Span::styled(format!("{k} "), theme.accent()));
         spans.push(Span::styled(format!("{what}  "), theme.dim()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// Loading, error or empty states in `area`; true when the list itself
-/// should be drawn (there is data). An error with data shows on the last
-/// line of `area`, which it takes.
-fn state<T>(model: &Model, remote: &Remote<Vec<T>>, frame: &mut Frame, area: &mut Rect, theme: &Theme) -> bool {
-    match (&remote.data, &remote.error) {
-        (None, Some(e)) => {
-            let p = Paragraph::new(Line::styled(format!("✗ {}", clean(e)), theme.error())).wrap(Wrap { trim: false });
-            frame.render_widget(p, *area);
-            false
-        }
-        (None, None) => {
-            let s = if remote.loading.is_some() {
-                format!("{} loading…", spinner(model.frame))
-            } else {
-                String::new()
-            };
-            frame.render_widget(Paragraph::new(Line::styled(s, theme.dim())), *area);
-            false
-        }
-        (Some(items), e) => {
-            if let Some(e) = e
-                && area.height > 1
-            {
-                let last = Rect::new(area.x, area.y + area.height - 1, area.width, 1);
-                frame.render_widget(
-                    Paragraph::new(Line::styled(format!("✗ {}", clean(e)), theme.error())),
-                    last,
-                );
-                area.height -= 1;
-            }
-            if items.is_empty() {
-                frame.render_widget(Paragraph::new(Line::styled("(none)", theme.dim())), *area);
-                return false;
-            }
-            true
-        }
-    }
-}
-
-/// Header plus the visible rows of a list.
-fn table<T>(
-    frame: &mut Frame,
-    area: Rect,
-    cols: &[columns::Col],
-    items: &[T],
-    cursor: Option<Scroll>,
-    theme: &Theme,
-    cells: impl Fn(&T) -> Vec<String>,
-) {
-    let w = columns::widths(cols, (area.width as usize).saturating_sub(2));
-    let headers: Vec<String> = cols.iter().map(|c| c.header.to_string()).collect();
-    let mut lines = vec![Line::styled(
-        format!("  {}", columns::row_text(&headers, &w)),
-        theme.dim(),
-    )];
-    let height = area.height.saturating_sub(1) as usize;
-    let c = cursor.unwrap_or_default();
-    let shown = c.visible(items.len(), height);
-    for (i, item) in items.iter().enumerate().skip(shown.start).take(shown.len()) {
-        let text = columns::row_text(&cells(item), &w);
-        if cursor.is_some() && i == c.selected.min(items.len().saturating_sub(1)) {
-            lines.push(Line::styled(format!("▶ {text}"), theme.selected()));
-        } else {
-            lines.push(Line::raw(format!("  {text}")));
-        }
-    }
-    frame.render_widget(Paragraph::new(lines), area);
-}
-
-/// A detail area: a top rule with a title, then wrapped lines.
-fn detail(frame: &mut Frame, area: Rect, title: String, lines: Vec<Line<'static>>, theme: &Theme) {
-    let block = Block::new()
-        .borders(Borders::TOP)
-        .border_style(theme.border())
-        .title(Span::styled(format!(" {title} "), theme.accent()));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
-}
-
-fn text_lines(s: &str, style: Style) -> Vec<Line<'static>> {
-    block_text(s)
-        .split('\n')
-        .map(|l| Line::styled(l.to_string(), style))
-        .collect()
+/// The overlay's footer for `tab`: (keys, what) from the one key table,
+/// so rebound keys show as they are.
+fn account_footer(map: &Keymap, tab: AccountTab) -> Vec<(String, &'static str)> {
+    use AccountAction as A;
+    let first = |a: A| -> String {
+        let label = map
+            .account_rows()
+            .iter()
+            .find(|r| r.action == a)
+            .map_or("", |r| r.label.as_str());
+        label.split(' ').next().unwrap_or("").to_string()
+    };
+    // One action shows all its keys; a group shows the first key of each.
+    let join = |actions: &[A]| match actions {
+        [one] => map
+            .account_rows()
+            .iter()
+            .find(|r| r.action == *one)
+            .map_or(String::new(), |r| r.label.clone()),
+        many => many.iter().map(|a| first(*a)).collect::<Vec<_>>().join(" "),
+    };
+    let mut out = match tab {
+        AccountTab::Templates => vec![(first(A::Members), "details"), (join(&[A::Rename]), "rename")],
+        AccountTab::Channels => vec![(join(&[A::Rename]), "rename")],
+        AccountTab::Teams => vec![(join(&[A::Members]), "team")],
+        AccountTab::Plan => vec![],
+        AccountTab::Webhooks => vec![
+            (join(&[A::Filter]), "status"),
+            (join(&[A::Kinds]), "kinds"),
+            (join(&[A::NextPage, A::PrevPage]), "page"),
+        ],
+    };
+    out.extend([
+        (format!("{} 1-5", first(A::NextTab)), "tab"),
+        (join(&[A::Down, A::Up, A::Top, A::Bottom]), "move"),
+        (join(&[A::Refresh]), "refresh"),
+        (join(&[A::Close]), "close"),
+    ]);
+    out
 }
 
 mod columns;
 mod lists;
+mod parts;
 mod teams;
 mod webhooks;
 

@@ -9,13 +9,12 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
-use super::overlay::centered;
-use super::spinner;
-use super::thread::wrap;
 use crate::tui::model::Model;
 use crate::tui::model::compose::Stage;
+use crate::tui::model::thread::layout::wrap;
 use crate::tui::text::{clean_text, truncate};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::centered;
 
 const HINT: &str = "Enter newline · Ctrl-S send · Ctrl-T template · Esc close";
 
@@ -43,7 +42,7 @@ pub fn split(model: &Model, area: Rect) -> (Rect, Option<Rect>) {
 fn foot_lines(model: &Model, uuid: &str, w: u16) -> Vec<String> {
     match model.compose.errors.get(uuid) {
         Some(e) => {
-            let mut l = wrap(&super::clean(e), w.max(1) as usize);
+            let mut l = wrap(&crate::tui::widgets::clean(e), w.max(1) as usize);
             l.truncate(2);
             l
         }
@@ -78,9 +77,9 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         return;
     }
     let line = if model.compose.sending(uuid) {
-        Line::styled(format!("{} sending…", spinner(model.frame)), theme.dim())
+        Line::styled(format!("{} sending…", model.spinner()), theme.dim())
     } else if let Stage::LoadingTemplates = model.compose.stage {
-        Line::styled(format!("{} loading templates…", spinner(model.frame)), theme.dim())
+        Line::styled(format!("{} loading templates…", model.spinner()), theme.dim())
     } else {
         Line::styled(truncate(HINT, w).into_owned(), theme.dim())
     };
@@ -147,7 +146,7 @@ pub fn outbox_lines(model: &Model, w: u16, tz: Option<Zone>) -> Vec<(bool, Strin
         }) {
             continue;
         }
-        let t = super::local(o.at, tz);
+        let t = crate::tui::widgets::local(o.at, tz);
         let header = format!("{} you › {}", t.format("%H:%M"), o.marker());
         out.push((true, truncate(&header, w).into_owned()));
         for l in wrap(&clean_text(&o.text), w - 4) {

@@ -5,12 +5,12 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
-use super::clean;
-use super::{pane_block, spinner};
+use super::pane::pane_block;
 use crate::api::Contact;
 use crate::tui::model::{Model, Pane};
 use crate::tui::text::{clean_text, width};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::clean;
 
 fn shown(model: &Model) -> Option<std::borrow::Cow<'_, Contact>> {
     let uuid = model.thread.contact.as_deref()?;
@@ -25,13 +25,13 @@ fn field<'a>(label: &str, value: String, theme: &Theme) -> Line<'a> {
 }
 
 fn when(model: &Model, t: Option<chrono::DateTime<chrono::Utc>>) -> String {
-    super::stamp(t, model.session.tz).unwrap_or_else(|| "—".into())
+    crate::tui::widgets::stamp(t, model.session.tz).unwrap_or_else(|| "—".into())
 }
 
 pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let mut title = "Details".to_string();
     if model.details.loading.is_some() {
-        title = format!("{title} {}", spinner(model.frame));
+        title = format!("{title} {}", model.spinner());
     }
     let block = pane_block(model, Pane::Details, title, theme);
     let Some(c) = shown(model) else {
@@ -138,7 +138,10 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
 /// `14:02` today, `Nov 19` before: short enough for the narrow bot panel.
 fn since(model: &Model, t: chrono::DateTime<chrono::Utc>) -> String {
     let tz = model.session.tz;
-    let (t, now) = (super::local(t, tz), super::local(model.now, tz));
+    let (t, now) = (
+        crate::tui::widgets::local(t, tz),
+        crate::tui::widgets::local(model.now, tz),
+    );
     if t.date_naive() == now.date_naive() {
         t.format("%H:%M").to_string()
     } else {
@@ -158,7 +161,7 @@ pub fn render_bot(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     if panel.contact.is_none() {
         lines.push(Line::styled("no contact selected", theme.dim()));
     } else if panel.loading.is_some() {
-        lines.push(Line::styled(format!("{} loading…", spinner(model.frame)), theme.dim()));
+        lines.push(Line::styled(format!("{} loading…", model.spinner()), theme.dim()));
     } else if let Some(e) = &panel.error {
         lines.push(Line::styled(clean(e), theme.dim()));
         hint = Some("b starts the bot");
@@ -183,10 +186,7 @@ pub fn render_bot(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         }
     }
     if panel.pending.is_some() {
-        lines.push(Line::styled(
-            format!("{} saving…", spinner(model.frame)),
-            theme.warning(),
-        ));
+        lines.push(Line::styled(format!("{} saving…", model.spinner()), theme.warning()));
     } else if let Some(h) = hint {
         lines.push(Line::styled(h, theme.dim()));
     }
@@ -254,7 +254,7 @@ pub fn render_availability(model: &Model, frame: &mut Frame, area: Rect, theme: 
     };
     let mut first = vec![state];
     if av.pending.is_some() {
-        first.push(Span::styled(format!(" {}", spinner(model.frame)), theme.warning()));
+        first.push(Span::styled(format!(" {}", model.spinner()), theme.warning()));
     }
     lines.push(Line::from(first));
     let custom = match (&av.custom_status, &av.statuses) {

@@ -10,11 +10,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
 use crate::text::{truncate, width};
-use crate::tui::keymap;
+use crate::tui::keymap::Keymap;
 use crate::tui::theme::Theme;
 
-use super::overlay::centered;
-use super::{clean, fit};
+use crate::tui::widgets::centered;
+use crate::tui::widgets::{clean, fit};
 
 /// Key labels wider than this are cut (a `[keys]` line can bind many keys).
 const MAX_LABEL: usize = 12;
@@ -33,8 +33,7 @@ pub enum HelpRow {
 }
 
 /// Every row, inbox keys first, then the account overlay's.
-pub fn help_rows() -> Vec<HelpRow> {
-    let map = keymap::active();
+pub fn help_rows(map: &Keymap) -> Vec<HelpRow> {
     let key = |label: &str, help, name| HelpRow::Key {
         label: label.to_string(),
         help,
@@ -126,8 +125,8 @@ impl HelpLayout {
 
 /// The layout for a terminal of `width` x `height` with the active keys
 /// (update uses it to keep the scroll in range and to page).
-pub fn layout_for(width: u16, height: u16) -> HelpLayout {
-    let rows = help_rows();
+pub fn layout_for(map: &Keymap, width: u16, height: u16) -> HelpLayout {
+    let rows = help_rows(map);
     let lw = label_width(&rows);
     HelpLayout::new(Rect::new(0, 0, width, height), rows.len(), natural_width(&rows, lw))
 }
@@ -151,13 +150,13 @@ fn to_lines(rows: &[HelpRow], lw: usize, w: usize, theme: &Theme) -> Vec<Line<'s
 /// Every row at its natural width, uncut: one line per row of the resolved
 /// key map with the action's short name (what the tests read).
 #[cfg(test)]
-pub fn all_lines(theme: &Theme) -> Vec<Line<'static>> {
-    let rows = help_rows();
+pub fn all_lines(map: &Keymap, theme: &Theme) -> Vec<Line<'static>> {
+    let rows = help_rows(map);
     to_lines(&rows, label_width(&rows), usize::MAX, theme)
 }
 
-pub fn render(frame: &mut Frame, area: Rect, scroll: u16, theme: &Theme) {
-    let rows = help_rows();
+pub fn render(map: &Keymap, frame: &mut Frame, area: Rect, scroll: u16, theme: &Theme) {
+    let rows = help_rows(map);
     let lw = label_width(&rows);
     let layout = HelpLayout::new(area, rows.len(), natural_width(&rows, lw));
     let scroll = scroll.min(layout.max_scroll());

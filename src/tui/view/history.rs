@@ -12,8 +12,8 @@ use crate::tui::model::Model;
 use crate::tui::model::undo::{KEEP, State};
 use crate::tui::theme::Theme;
 
-use super::overlay::centered;
-use super::{clean, fit};
+use crate::tui::widgets::centered;
+use crate::tui::widgets::{clean, fit};
 
 /// Widest the box gets.
 const MAX_W: u16 = 100;

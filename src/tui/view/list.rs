@@ -5,14 +5,15 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::clean;
-use super::{fit, pane_block, relative, spinner};
+use super::pane::pane_block;
 use crate::index::{Preview, Who};
 use crate::text::columns::{Column, fit_columns};
 use crate::tui::model::contact_list::Row;
 use crate::tui::model::{Model, Pane};
 use crate::tui::text::truncate;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::clean;
+use crate::tui::widgets::{fit, relative};
 
 /// Column widths for an inner width.
 struct Cols {
@@ -82,7 +83,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let mut title = format!("Contacts {}", list.store.len());
     if list.paging.loading.is_some() || list.paging.refreshing.is_some() {
         title.push(' ');
-        title.push_str(spinner(model.frame));
+        title.push_str(model.spinner());
     } else if !list.paging.exhausted && !list.store.is_empty() {
         title.push('+');
     }
@@ -146,7 +147,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     if list.store.is_empty() {
         let msg = match (&list.error, list.paging.loading.is_some()) {
             (Some(e), _) => format!("could not load contacts: {}", clean(e)),
-            (None, true) => format!("{} loading contacts…", spinner(model.frame)),
+            (None, true) => format!("{} loading contacts…", model.spinner()),
             (None, false) => "no contacts match".to_string(),
         };
         lines.push(Line::styled(msg, theme.dim()));
@@ -182,7 +183,7 @@ fn row(model: &Model, c: &Row, selected: bool, greyed: bool, cols: &Cols, theme:
     // marked row shows `*` beside it, so marks read without colour too.
     let sending = model.bulk.as_ref().is_some_and(|run| run.sending(&c.uuid));
     let (glyph, style) = if list.pending.contains_key(&c.uuid) || sending {
-        (spinner(model.frame), theme.warning())
+        (model.spinner(), theme.warning())
     } else if c.has_new() {
         ("●", theme.unread())
     } else {

@@ -6,11 +6,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use super::clean;
-use super::overlay::centered;
 use crate::tui::model::bulk::{Confirm, Summary};
 use crate::tui::text::truncate;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::centered;
+use crate::tui::widgets::clean;
 
 /// "Close 120 conversations?" with `y` and `n`.
 pub fn confirm(c: &Confirm, frame: &mut Frame, area: Rect, theme: &Theme) {

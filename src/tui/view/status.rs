@@ -5,9 +5,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::clean;
-use super::spinner;
-use crate::tui::keymap::{Action, first_key};
+use crate::tui::keymap::Action;
+use crate::tui::widgets::clean;
 use chrono::{DateTime, Utc};
 
 use crate::tui::model::{Model, Pane, ToastKind};
@@ -46,15 +45,15 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         // "closing 37/120 Esc stops", early: it matters more than the counts.
         spans.push(Span::raw(" │ "));
         let text = if run.cancelled {
-            format!("stopping {}/{} {}", run.done(), run.total, spinner(model.frame))
+            format!("stopping {}/{} {}", run.done(), run.total, model.spinner())
         } else {
-            let stop = first_key(Action::Cancel);
+            let stop = model.keys.first_key(Action::Cancel);
             format!(
                 "{} {}/{} {} {stop} stops",
                 run.doing,
                 run.done(),
                 run.total,
-                spinner(model.frame)
+                model.spinner()
             )
         };
         spans.push(Span::styled(text, theme.warning()));
@@ -77,7 +76,7 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         let mut count = format!(" │ {} loaded", list.store.len());
         if list.paging.loading.is_some() || list.paging.refreshing.is_some() {
             count.push(' ');
-            count.push_str(spinner(model.frame));
+            count.push_str(model.spinner());
         } else if list.paging.exhausted {
             count.push_str(" (all)");
         }
@@ -100,7 +99,7 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     };
     let hint: String = shown
         .iter()
-        .map(|(a, what)| (first_key(*a), what))
+        .map(|(a, what)| (model.keys.first_key(*a), what))
         .filter(|(k, _)| !k.is_empty())
         .map(|(k, what)| format!("{k} {what} "))
         .collect::<Vec<_>>()
@@ -138,10 +137,7 @@ pub fn freshness(model: &Model, sync: &SyncStatus) -> (String, bool) {
             Some(n) if n > done => format!(" / ~{}", thousands(n)),
             _ => String::new(),
         };
-        return (
-            format!("syncing {}{of} {}", thousands(done), spinner(model.frame)),
-            false,
-        );
+        return (format!("syncing {}{of} {}", thousands(done), model.spinner()), false);
     }
     let text = match sync.synced_at {
         None => "not synced yet".to_string(),
@@ -203,7 +199,7 @@ pub fn toast(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let text = format!("{prefix}{}", clean(&t.text));
     // While `u` can take the last action back, the toast line says so at
     // its end, whatever toast came since.
-    let key = first_key(Action::Undo);
+    let key = model.keys.first_key(Action::Undo);
     let offer = if model.undo.offered(model.now).is_some() && !key.is_empty() {
         format!(" {key} undo ")
     } else {

@@ -27,7 +27,7 @@ fn label(views: &Views, i: usize, short: bool) -> String {
         }
     };
     let name = if short { &v.short } else { &v.name };
-    format!("{key}{}{edited} {count}", crate::tui::view::clean(name))
+    format!("{key}{}{edited} {count}", crate::tui::widgets::clean(name))
 }
 
 /// Which tabs the strip shows: `start..end`, by short names or whole ones.

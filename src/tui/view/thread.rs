@@ -8,12 +8,13 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use super::overlay::centered;
-use super::{clean, pane_block, spinner, stamp};
+use super::pane::pane_block;
 use crate::text::truncate;
 use crate::tui::model::thread::{Delivery, Geometry, Kind, Popup, Side};
 use crate::tui::model::{Model, Pane};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::centered;
+use crate::tui::widgets::{clean, stamp};
 
 /// Kept here for the composer's outbox lines, which wrap the same way.
 pub use crate::tui::model::thread::layout::wrap;
@@ -32,7 +33,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         format!("Thread · {name}")
     };
     if t.loading.is_some() || t.loading_older.is_some() || t.refreshing.is_some() {
-        title = format!("{title} {}", spinner(model.frame));
+        title = format!("{title} {}", model.spinner());
     }
     let block = pane_block(
         model,
@@ -50,7 +51,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     if !t.loaded {
         let msg = match &t.error {
             Some(e) => format!("could not load messages: {}", clean(e)),
-            None => format!("{} loading messages…", spinner(model.frame)),
+            None => format!("{} loading messages…", model.spinner()),
         };
         frame.render_widget(Paragraph::new(Line::styled(msg, theme.dim())), inner);
         return;
@@ -76,11 +77,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     };
     let focused = model.focus == Pane::Thread;
     // Only a spinner on screen keeps the clock ticking: ask for one only then.
-    let spin = if t.loading_older.is_some() {
-        spinner(model.frame)
-    } else {
-        ""
-    };
+    let spin = if t.loading_older.is_some() { model.spinner() } else { "" };
     let visible = t.visible_lines(g, spin, focused, |u| marks.get(u).cloned(), outbox);
     let lines: Vec<Line> = visible
         .into_iter()
@@ -150,7 +147,7 @@ fn popup(model: &Model, p: &Popup, frame: &mut Frame, area: Rect, theme: &Theme)
             }
             let d = match delivery {
                 Delivery::NotSent => "none (not sent through the interface)".to_string(),
-                Delivery::Loading => format!("{} checking…", spinner(model.frame)),
+                Delivery::Loading => format!("{} checking…", model.spinner()),
                 Delivery::Known(r) => format!("{} (kept up to date)", clean(&r.status.to_string())),
                 Delivery::Unavailable(why) => clean(why),
             };

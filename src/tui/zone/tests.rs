@@ -8,7 +8,7 @@ fn each_timestamp_gets_the_offset_in_force_at_its_time() {
     let zone = Some(Zone::Named(chrono_tz::Europe::Berlin));
     let before = Utc.with_ymd_and_hms(2026, 3, 29, 0, 30, 0).unwrap();
     let after = Utc.with_ymd_and_hms(2026, 3, 29, 2, 30, 0).unwrap();
-    let shown = |t| crate::tui::view::stamp(Some(t), zone).unwrap();
+    let shown = |t| crate::tui::widgets::stamp(Some(t), zone).unwrap();
     assert_eq!(shown(before), "2026-03-29 01:30");
     assert_eq!(shown(after), "2026-03-29 04:30");
     assert_eq!(

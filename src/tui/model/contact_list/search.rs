@@ -13,6 +13,7 @@ use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 
 use super::store::Haystacks;
+pub use crate::tui::msg::search::SearchDone;
 
 /// The search the list shows.
 #[derive(Debug, Clone, Default)]
@@ -98,20 +99,6 @@ impl PartialEq for SearchJob {
             )
             && Arc::ptr_eq(&self.hay, &other.hay)
     }
-}
-
-/// What a search found.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SearchDone {
-    pub generation: u64,
-    pub query: String,
-    pub matches: Vec<u32>,
-    /// Contacts the local index found (by uuid, best first): fields,
-    /// notes and cached messages the rows' own text does not hold, and
-    /// near misses of a typo. Listed before the rows' own matches.
-    pub hits: Vec<String>,
-    pub layout: u64,
-    pub version: u64,
 }
 
 thread_local! {

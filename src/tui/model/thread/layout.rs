@@ -38,7 +38,7 @@ pub fn side(m: &Message) -> Side {
     }
 }
 
-/// Wrapped bodies at one width, by message identity ([`super::Thread::key`]).
+/// Wrapped bodies at one width, by message identity ([`message_key`]).
 /// Messages are immutable once sent, so an entry never goes stale; a new
 /// width empties the cache and messages are laid out again as they are
 /// needed (a resize costs what is drawn next, not the whole thread).
@@ -85,7 +85,7 @@ impl LayoutCache {
     /// Calls `f` with `m`'s body at width `w`, wrapping it only if needed.
     pub fn with_body<R>(&mut self, m: &Message, w: u16, f: impl FnOnce(&[String]) -> R) -> R {
         self.ensure_width(w);
-        let key = super::Thread::key(m);
+        let key = message_key(m);
         if let Some(lines) = self.bodies.get(&key) {
             return f(lines);
         }
@@ -183,3 +183,11 @@ pub fn wrap(text: &str, w: usize) -> Vec<String> {
 
 #[cfg(test)]
 mod tests;
+
+/// A stable identity for merging refreshed batches (notes have no uuid).
+pub fn message_key(m: &Message) -> String {
+    match &m.uuid {
+        Some(u) => u.clone(),
+        None => format!("{:?}|{}|{}", m.created_at, m.status, m.text),
+    }
+}

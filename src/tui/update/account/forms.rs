@@ -206,7 +206,7 @@ fn submit_event_filter(model: &mut Model, fx: &mut Vec<Effect>) {
     }
     w.subscriptions = kinds;
     w.items = items;
-    super::restart_log(model, fx);
+    super::rows::restart_log(model, fx);
 }
 
 #[cfg(test)]

@@ -11,8 +11,15 @@ use crate::tui::update::catalog;
 
 /// Applies a result.
 pub(crate) fn loaded(model: &mut Model, msg: AccountMsg, fx: &mut Vec<Effect>) {
-    let Some(msg) = catalog::loaded(model, msg, fx) else {
-        return;
+    let msg = match catalog::loaded(model, msg, fx) {
+        catalog::Caught::Part { templates } => {
+            if templates {
+                crate::tui::update::compose::templates_arrived(model);
+            }
+            super::rows::clamp_all(model);
+            return;
+        }
+        catalog::Caught::Not(msg) => *msg,
     };
     let now = model.now;
     match msg {
@@ -80,7 +87,7 @@ pub(crate) fn loaded(model: &mut Model, msg: AccountMsg, fx: &mut Vec<Effect>) {
         | AccountMsg::Plan { .. }
         | AccountMsg::Funnels { .. } => {}
     }
-    super::clamp_all(model);
+    super::rows::clamp_all(model);
 }
 
 fn renamed(

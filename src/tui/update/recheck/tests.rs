@@ -2,9 +2,9 @@
 
 use crossterm::event::KeyCode;
 
-use super::same_number;
 use crate::api::{ApiError, Contact};
 use crate::tui::effect::Effect;
+use crate::tui::effect::find::same_number;
 use crate::tui::fixtures::{code, contact, ctrl, key, model_with};
 use crate::tui::model::{Model, Overlay};
 use crate::tui::msg::{Msg, WriteKind};

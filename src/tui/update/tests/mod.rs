@@ -21,7 +21,7 @@ use super::*;
 use crate::api::{ApiError, BotAction, ContactFilter, CustomStatus, CustomStatusChange, PageRequest, UserStatus};
 use crate::tui::fixtures::*;
 use crate::tui::keymap::KEYMAP;
-use crate::tui::model::{FormKind, Overlay};
+use crate::tui::model::{FormKind, Overlay, Pane, ToastKind};
 use crate::tui::msg::{ListFetch, ThreadFetch, WriteKind};
 
 pub(super) fn err() -> ApiError {

@@ -22,7 +22,7 @@ fn help_lists_every_keymap_entry() {
     let mut m = model_with(5, 160, 48);
     update(&mut m, key('?'));
     assert!(matches!(m.overlay, Some(Overlay::Help { .. })));
-    let text: String = crate::tui::view::help::all_lines(&crate::tui::theme::Theme::plain())
+    let text: String = crate::tui::view::help::all_lines(&m.keys, &crate::tui::theme::Theme::plain())
         .iter()
         .map(|l| l.to_string() + "\n")
         .collect();
@@ -88,7 +88,7 @@ fn palette_still_finds_an_action_by_its_description() {
 fn help_scrolls_by_line_and_page_within_its_rows_at_80x24() {
     let mut m = model_with(5, 80, 24);
     update(&mut m, key('?'));
-    let layout = crate::tui::view::help::layout_for(80, 24);
+    let layout = crate::tui::view::help::layout_for(&m.keys, 80, 24);
     let max = layout.max_scroll();
     let scroll = |m: &Model| match m.overlay {
         Some(Overlay::Help { scroll }) => scroll,
@@ -109,4 +109,60 @@ fn help_scrolls_by_line_and_page_within_its_rows_at_80x24() {
     assert_eq!(scroll(&m), 0);
     update(&mut m, key('k'));
     assert_eq!(scroll(&m), 0);
+}
+
+#[test]
+fn help_scrolls_and_closes_with_the_keys_the_config_binds() {
+    let mut m = model_with(5, 80, 24);
+    let bind = |action: &str, key: &str| crate::config::KeyEntry {
+        action: action.into(),
+        keys: vec![key.into()],
+        at: "test".into(),
+    };
+    let (keys, problems) =
+        crate::tui::keymap::Keymap::resolve(&[bind("next", "z"), bind("bottom", "E"), bind("help", "H")]);
+    assert!(problems.is_empty(), "{problems:?}");
+    m.keys = std::sync::Arc::new(keys);
+    update(&mut m, key('H'));
+    assert!(matches!(m.overlay, Some(Overlay::Help { scroll: 0 })), "H opens help");
+    update(&mut m, key('z'));
+    assert!(
+        matches!(m.overlay, Some(Overlay::Help { scroll: 1 })),
+        "z scrolls the help as it moves the list"
+    );
+    update(&mut m, key('E'));
+    let max = crate::tui::view::help::layout_for(&m.keys, 80, 24).max_scroll();
+    assert!(
+        matches!(m.overlay, Some(Overlay::Help { scroll }) if scroll == max),
+        "E goes to the end"
+    );
+    update(&mut m, key('H'));
+    assert!(m.overlay.is_none(), "the key that opens help closes it");
+}
+
+#[test]
+fn a_run_summary_scrolls_and_closes_with_the_keys_the_config_binds() {
+    let mut m = model_with(5, 80, 24);
+    let bind = |action: &str, key: &str| crate::config::KeyEntry {
+        action: action.into(),
+        keys: vec![key.into()],
+        at: "test".into(),
+    };
+    let (keys, problems) = crate::tui::keymap::Keymap::resolve(&[bind("next", "z"), bind("cancel", "H")]);
+    assert!(problems.is_empty(), "{problems:?}");
+    m.keys = std::sync::Arc::new(keys);
+    m.overlay = Some(Overlay::Summary(crate::tui::model::bulk::Summary {
+        title: "closed".into(),
+        counts: "0 done, 40 failed".into(),
+        failures: (0..40).map(|i| format!("contact {i}: gone")).collect(),
+        hint: None,
+        scroll: 0,
+    }));
+    update(&mut m, key('z'));
+    assert!(
+        matches!(&m.overlay, Some(Overlay::Summary(s)) if s.scroll == 1),
+        "z scrolls the failures as it moves the list"
+    );
+    update(&mut m, key('H'));
+    assert!(m.overlay.is_none(), "the key bound to cancel closes the summary");
 }

@@ -1,7 +1,7 @@
 //! Fitting a list's columns to the overlay's width: narrow screens drop
 //! the least useful columns first, the flexible one takes what is left.
 
-use super::super::fit;
+use crate::tui::widgets::fit;
 
 /// A column: its header, its width, whether it takes the rest, and how
 /// late it is dropped on narrow screens (higher stays longer).

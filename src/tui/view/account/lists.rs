@@ -5,12 +5,12 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use super::columns::{col, flex};
-use super::{detail, local, state, table, text_lines};
+use super::parts::{detail, local, state, table, text_lines};
 use crate::api::{Template, TemplateStatus};
 use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountAreas, Remote};
 use crate::tui::theme::Theme;
-use crate::tui::view::{clean, spinner};
+use crate::tui::widgets::clean;
 
 /// `✓ approved`, `✗ rejected` or `? other`.
 fn status_label(status: &TemplateStatus) -> String {
@@ -67,7 +67,7 @@ fn template_record(model: &Model, remote: &Remote<Template>, frame: &mut Frame, 
     }
     let Some(t) = &remote.data else {
         if remote.loading.is_some() {
-            lines.push(Line::styled(format!("{} loading…", spinner(model.frame)), theme.dim()));
+            lines.push(Line::styled(format!("{} loading…", model.spinner()), theme.dim()));
         }
         return detail(frame, area, "Template".into(), lines, theme);
     };

@@ -7,12 +7,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::columns::{col, flex};
-use super::{local, state, table};
+use super::parts::{local, state, table};
 use crate::api::{Team, TeamMember};
 use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountAreas, Remote};
 use crate::tui::theme::Theme;
-use crate::tui::view::{clean, spinner};
+use crate::tui::widgets::clean;
 
 fn custom_status(m: &TeamMember) -> String {
     m.user_custom_status
@@ -100,9 +100,7 @@ fn team_record(model: &Model, remote: &Remote<Team>, theme: &Theme) -> Line<'sta
             }
             Line::styled(facts.join(" · "), theme.accent())
         }
-        (None, None) if remote.loading.is_some() => {
-            Line::styled(format!("{} loading…", spinner(model.frame)), theme.dim())
-        }
+        (None, None) if remote.loading.is_some() => Line::styled(format!("{} loading…", model.spinner()), theme.dim()),
         (None, None) => Line::raw(""),
     }
 }
@@ -113,7 +111,7 @@ pub(super) fn plan(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountA
     match (&plan.data, &plan.error) {
         (_, Some(e)) => lines.push(Line::styled(format!("✗ {}", clean(e)), theme.error())),
         (None, None) if plan.loading.is_some() => {
-            lines.push(Line::styled(format!("{} loading…", spinner(model.frame)), theme.dim()))
+            lines.push(Line::styled(format!("{} loading…", model.spinner()), theme.dim()))
         }
         _ => {}
     }

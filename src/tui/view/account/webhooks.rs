@@ -4,12 +4,12 @@ use ratatui::Frame;
 use ratatui::text::{Line, Span};
 
 use super::columns::{col, flex};
-use super::{detail, local, state, table, text_lines};
+use super::parts::{detail, local, state, table, text_lines};
 use crate::api::WebhookEvent;
 use crate::tui::model::Model;
 use crate::tui::model::account::{Account, AccountAreas};
 use crate::tui::theme::Theme;
-use crate::tui::view::clean;
+use crate::tui::widgets::clean;
 
 pub(super) fn webhooks(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
     let w = &acc.webhooks;

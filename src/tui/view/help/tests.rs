@@ -23,7 +23,8 @@ fn one_column_scrolls_when_the_rows_outnumber_the_lines() {
 
 fn screen(w: u16, h: u16, scroll: u16) -> String {
     let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
-    t.draw(|f| render(f, f.area(), scroll, &Theme::plain())).unwrap();
+    t.draw(|f| render(&Keymap::defaults(), f, f.area(), scroll, &Theme::plain()))
+        .unwrap();
     let b = t.backend().buffer().clone();
     (0..h)
         .map(|y| (0..w).map(|x| b[(x, y)].symbol().to_string()).collect::<String>() + "\n")
@@ -32,7 +33,7 @@ fn screen(w: u16, h: u16, scroll: u16) -> String {
 
 #[test]
 fn at_80x24_the_help_scrolls_to_its_last_row_and_says_which_way_there_is_more() {
-    let max = layout_for(80, 24).max_scroll();
+    let max = layout_for(&Keymap::defaults(), 80, 24).max_scroll();
     assert!(max > 0, "the rows outnumber 22 lines");
     let top = screen(80, 24, 0);
     assert!(top.contains("more ↓") && !top.contains("↑ more"), "{top}");
@@ -47,10 +48,10 @@ fn at_80x24_the_help_scrolls_to_its_last_row_and_says_which_way_there_is_more() 
 
 #[test]
 fn at_160x48_every_row_shows_without_scrolling() {
-    assert_eq!(layout_for(160, 48).max_scroll(), 0);
+    assert_eq!(layout_for(&Keymap::defaults(), 160, 48).max_scroll(), 0);
     let s = screen(160, 48, 0);
     assert!(!s.contains("more"), "{s}");
-    for r in help_rows() {
+    for r in help_rows(&Keymap::defaults()) {
         let whole = match r {
             HelpRow::Key { help, name, .. } => format!("{help}  {name}"),
             HelpRow::Heading(h) => h.to_string(),

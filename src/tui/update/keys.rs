@@ -1,0 +1,154 @@
+//! Keys outside overlays and forms: counts, the keymap's actions, and
+//! the periodic refresh they share with the loop.
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::{account, actions, bulk, compose, details, index, list, many, marks, overlays, thread, undo, views};
+use crate::tui::effect::Effect;
+use crate::tui::keymap::Action;
+use crate::tui::model::{Model, Pane, ToastKind};
+
+pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
+    if model.overlay.is_some() {
+        if let Some(action) = overlays::key(model, key, fx) {
+            run_action(model, action, fx);
+        }
+        return;
+    }
+    // The account overlay covers the inbox, so it takes keys before the
+    // composer does.
+    if model.account.is_some() {
+        account::key(model, key, fx);
+        return;
+    }
+    if thread::popup_key(model, key, fx) {
+        return;
+    }
+    if compose::active(model) {
+        return compose::key(model, key, fx);
+    }
+    if model.list.view.search.as_ref().is_some_and(|s| s.editing) {
+        list::search_key(model, key, fx);
+        return;
+    }
+    if let Some(n) = crate::tui::keymap::count_digit(&model.keys, &key, model.count) {
+        // A lone 1…9 names a view, unless a motion follows it (`5j`).
+        model.views.digit = match model.count {
+            None if n <= 9 => {
+                let id = model.next_id();
+                fx.push(Effect::CountTimeout {
+                    id,
+                    after: views::DIGIT_WAIT,
+                });
+                Some((n as usize, id))
+            }
+            _ => None,
+        };
+        model.count = Some(n);
+        return;
+    }
+    let action = model.keys.action_for(&key);
+    if let Some((n, _)) = model.views.digit.take()
+        && !action.is_some_and(|a| a.takes_count())
+    {
+        model.count = None;
+        views::switch(model, n - 1, fx);
+        if key.code == KeyCode::Enter {
+            return;
+        }
+    }
+    let count = model.count.take().unwrap_or(1);
+    if let Some(action) = action {
+        let times = if action.takes_count() { count } else { 1 };
+        for _ in 0..times {
+            run_action(model, action, fx);
+        }
+    } else if key.code == KeyCode::Enter && model.focus == Pane::List && !model.is_wide() {
+        model.focus = Pane::Thread;
+    }
+}
+
+/// Runs one action: from a key or from the palette.
+pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
+    if many::on_marks(model, action, fx) {
+        return;
+    }
+    match action {
+        Action::MoveDown | Action::MoveUp | Action::Top | Action::Bottom | Action::PageDown | Action::PageUp => {
+            match model.focus {
+                Pane::List => list::move_selection(model, action, fx),
+                Pane::Thread => thread::scroll(model, action, fx),
+                Pane::Details => details::scroll(model, action),
+            }
+        }
+        Action::NextPane | Action::PrevPane => {
+            let i = Pane::ALL.iter().position(|p| *p == model.focus).unwrap_or(0);
+            let n = if action == Action::NextPane {
+                (i + 1) % 3
+            } else {
+                (i + 2) % 3
+            };
+            model.focus = Pane::ALL[n];
+        }
+        Action::Search => super::search::start_search(model),
+        Action::Filter => views::open_filter(model),
+        Action::ServerFilter => actions::open_filter(model),
+        Action::NextView => views::step(model, true, fx),
+        Action::PrevView => views::step(model, false, fx),
+        Action::ToggleClosed => actions::toggle_closed(model, false, fx),
+        Action::CloseAndNext => actions::toggle_closed(model, true, fx),
+        Action::Edit | Action::Tags | Action::Assign | Action::Team | Action::Note | Action::NewContact => {
+            actions::open_form(model, action)
+        }
+        Action::Bot => details::toggle_bot(model, fx),
+        Action::Reply => compose::open(model, fx),
+        Action::Availability => details::toggle_availability(model, fx),
+        Action::CustomStatus => details::open_custom_status(model),
+        Action::CopyLink => details::copy_link(model, fx),
+        Action::Refresh => {
+            refresh(model, true, fx);
+            let now = model.now;
+            model.status.push(ToastKind::Info, "refreshing…", now);
+        }
+        Action::Help => model.overlay = Some(crate::tui::model::Overlay::Help { scroll: 0 }),
+        Action::Palette => overlays::open_palette(model),
+        Action::Account => account::open(model, fx),
+        Action::Redraw => fx.push(Effect::Redraw),
+        // Esc stops a run first, then drops the marks, then the search.
+        Action::Cancel => {
+            if model.bulk.is_some() {
+                bulk::cancel(model, fx);
+            } else if marks::clear(model) {
+            } else if model.list.view.search.is_some() {
+                super::search::clear_search(model, fx);
+            }
+        }
+        Action::Mark => marks::toggle(model, fx),
+        Action::MarkRange => marks::range(model),
+        Action::MarkAll => marks::all(model),
+        Action::Repeat => many::repeat(model, fx),
+        Action::Quit => model.quit = true,
+        Action::DeleteMessage => thread::ask_delete(model),
+        Action::MessageInfo => thread::open_info(model, fx),
+        Action::Undo => undo::undo_last(model, fx),
+        Action::History => undo::open_history(model),
+    }
+}
+
+/// The periodic refresh: an incremental pass of the index (or the first
+/// page, when a filter shows the API's walk) and the open thread.
+pub(crate) fn refresh(model: &mut Model, forced: bool, fx: &mut Vec<Effect>) {
+    if index::backs_list(model) {
+        fx.push(Effect::Index(crate::tui::index_worker::IndexCmd::Incremental));
+        // The pass says when the open conversation has a new message (its
+        // lastMessageAt moves): the thread is fetched then, not on every
+        // tick. A server that does not send lastMessageAt gets the tick;
+        // `r` always fetches.
+        if !forced && index::open_thread_followed(model) {
+            return;
+        }
+    } else {
+        list::fetch_refresh(model, fx);
+    }
+    thread::fetch_refresh(model, fx);
+}

@@ -1,0 +1,29 @@
+//! Outward notes inside update: what a moved selection or a write sets
+//! off. Any part of update may call these; they call nothing in update.
+
+use crate::tui::effect::Effect;
+use crate::tui::index_worker::IndexCmd;
+use crate::tui::model::Model;
+
+/// Called whenever the selected row may have changed: waits for the
+/// selection to settle before loading thread, details and bot.
+pub(crate) fn selection_changed(model: &mut Model, fx: &mut Vec<Effect>) {
+    let uuid = model.list.selected_uuid();
+    if uuid.is_none() || uuid == model.thread.contact {
+        return;
+    }
+    let id = model.next_id();
+    model.settle = Some(id);
+    fx.push(Effect::Debounce {
+        id,
+        after: std::time::Duration::from_millis(150),
+    });
+}
+
+/// After a write of ours the API accepted: an incremental pass, so the
+/// index (and the list) see what it moved.
+pub(crate) fn after_write(model: &Model, fx: &mut Vec<Effect>) {
+    if model.sync.enabled() {
+        fx.push(Effect::Index(IndexCmd::Incremental));
+    }
+}
