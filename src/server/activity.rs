@@ -10,7 +10,8 @@ use rusqlite::{Connection, params};
 use serde_json::json;
 
 use super::db::{hex32, iso};
-use super::routes::progress_events;
+use super::error::ApiResult;
+use super::routes::{load_contact, progress_events};
 use super::seed_text::{BOT_REPLIES, RECEIVED};
 use super::state::Shared;
 use super::webhooks::{Event, emit};
@@ -41,7 +42,7 @@ pub async fn run(state: Shared, seed: u64, every: Duration) {
 
 /// A contact (biased towards recent conversations) writes; its bot answers
 /// when started. Returns the events to deliver.
-fn customer_writes(conn: &Connection, pick: f64, text: &str, reply: &str, now: i64) -> rusqlite::Result<Vec<Event>> {
+fn customer_writes(conn: &Connection, pick: f64, text: &str, reply: &str, now: i64) -> ApiResult<Vec<Event>> {
     let max: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM contacts", [], |r| r.get(0))?;
     if max == 0 {
         return Ok(Vec::new());
@@ -61,18 +62,17 @@ fn customer_writes(conn: &Connection, pick: f64, text: &str, reply: &str, now: i
         return Ok(Vec::new());
     };
     let mut rng = rand::rng();
-    let mut events = Vec::new();
+    let mut messages = Vec::new();
     let mut add = |uuid: String, text: &str, at: i64, status: &str, from: &str, to: &str| -> rusqlite::Result<()> {
         conn.execute(
             "INSERT INTO messages (uuid, contact_id, text, created_at, status, channel, sender, recipient)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             params![uuid, id, text, at, status, source, from, to],
         )?;
-        events.push(Event::message(
-            "message_created",
+        messages.push(
             json!({ "uuid": uuid, "text": text, "createdAt": iso(at), "status": status,
-                    "channel": source, "from": from, "to": to }),
-        ));
+                              "channel": source, "from": from, "to": to }),
+        );
         Ok(())
     };
     add(hex32(&mut rng), text, now, "received", &phone, &business)?;
@@ -86,5 +86,13 @@ fn customer_writes(conn: &Connection, pick: f64, text: &str, reply: &str, now: i
         "UPDATE contacts SET last_activity = ?1 WHERE id = ?2",
         params![last, id],
     )?;
-    Ok(events)
+    // Each message carries its contact as it is after the writes.
+    let contact = load_contact(conn, id)?.to_json(None);
+    Ok(messages
+        .into_iter()
+        .map(|mut m| {
+            m["contact"] = contact.clone();
+            Event::message("message_created", m)
+        })
+        .collect())
 }

@@ -70,7 +70,17 @@ pub struct ServerConfig {
     pub contacts: usize,
     pub seed: u64,
     pub api_key: Option<String>,
+    /// Loopback receiver subscribed at start to every event kind (a
+    /// shortcut for POST /webhooks/subscribe).
     pub webhook_url: Option<String>,
+    /// Signs every delivery (`X-Callbell-Signature`) when set.
+    pub webhook_secret: Option<String>,
+    /// Share of deliveries (0.0..=1.0) dropped without reaching the receiver.
+    pub drop_webhooks: f64,
+    /// Pause before a failed delivery's second attempt; doubles each time.
+    pub webhook_backoff_ms: u64,
+    /// Attempts per delivery before it is given up.
+    pub webhook_attempts: u32,
     pub activity: bool,
     pub latency_ms: u64,
     pub fail_rate: f64,
@@ -99,6 +109,9 @@ impl std::fmt::Debug for ServerConfig {
             .field("contacts", &self.contacts)
             .field("seed", &self.seed)
             .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("webhook_url", &self.webhook_url)
+            .field("webhook_secret", &self.webhook_secret.as_ref().map(|_| "<redacted>"))
+            .field("drop_webhooks", &self.drop_webhooks)
             .field("activity", &self.activity)
             .field("clock", &self.clock)
             .finish_non_exhaustive()
@@ -113,6 +126,10 @@ impl Default for ServerConfig {
             seed: 42,
             api_key: None,
             webhook_url: None,
+            webhook_secret: None,
+            drop_webhooks: 0.0,
+            webhook_backoff_ms: 250,
+            webhook_attempts: 6,
             activity: false,
             latency_ms: 0,
             fail_rate: 0.0,
@@ -149,6 +166,8 @@ pub struct RunningServer {
     shutdown: Option<oneshot::Sender<()>>,
     join: JoinHandle<()>,
     activity: Option<JoinHandle<()>>,
+    /// The webhook delivery worker (it holds the state, so it is ended here).
+    deliveries: Option<JoinHandle<()>>,
 }
 
 impl std::fmt::Debug for RunningServer {
@@ -163,9 +182,9 @@ impl std::fmt::Debug for RunningServer {
 impl RunningServer {
     /// Stop serving and release the database.
     pub async fn stop(mut self) {
-        if let Some(a) = self.activity.take() {
-            a.abort();
-            let _ = a.await;
+        for task in [self.activity.take(), self.deliveries.take()].into_iter().flatten() {
+            task.abort();
+            let _ = task.await;
         }
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
@@ -190,6 +209,9 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
     if !(0.0..=1.0).contains(&config.fail_rate) {
         return Err(ServerError::Config("fail rate must lie between 0 and 1".into()));
     }
+    if !(0.0..=1.0).contains(&config.drop_webhooks) {
+        return Err(ServerError::Config("--drop-webhooks must lie between 0 and 1".into()));
+    }
     let addr = listener.local_addr()?;
     let base_url = format!("http://{addr}/v1");
     let cfg = config.clone();
@@ -197,7 +219,9 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
         .await
         .map_err(|e| ServerError::Config(format!("seeding task failed: {e}")))??;
     let manifest = manifest::build(&conn, &base_url, &api_key)?;
-    let state = Arc::new(state::AppState::new(conn, &api_key, &config, webhook_url));
+    let (state, queue) = state::AppState::new(conn, &api_key, &config, webhook_url);
+    let state = Arc::new(state);
+    let deliveries = tokio::spawn(webhooks::delivery::run(state.clone(), queue));
     let app = routes::router(state.clone(), &config);
 
     let limits = listen::Limits {
@@ -220,5 +244,6 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
         shutdown: Some(tx),
         join,
         activity,
+        deliveries: Some(deliveries),
     })
 }

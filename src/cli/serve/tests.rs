@@ -19,3 +19,14 @@ fn the_key_stays_out_of_debug_output() {
         assert!(text.contains("<redacted>"), "{text}");
     }
 }
+
+#[test]
+fn the_webhook_secret_stays_out_of_debug_output() {
+    let w = Wrap::parse_from(["serve", "--webhook-secret", "whsec-hidden-42", "--drop-webhooks", "0.2"]);
+    let opts = w.serve.options();
+    assert_eq!(opts.config.webhook_secret.as_deref(), Some("whsec-hidden-42"));
+    assert_eq!(opts.config.drop_webhooks, 0.2);
+    for text in [format!("{:?}", w.serve), format!("{opts:?}")] {
+        assert!(!text.contains("whsec-hidden-42"), "{text}");
+    }
+}
