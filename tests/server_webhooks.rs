@@ -68,11 +68,12 @@ fn config() -> ServerConfig {
     }
 }
 
-const ALL: [&str; 7] = [
+const ALL: [&str; 8] = [
     "message_created",
     "message_status_updated",
     "contact_created",
     "contact_updated",
+    "contact_deleted",
     "conversation_opened",
     "conversation_closed",
     "agent_status_updated",
@@ -349,5 +350,25 @@ async fn drop_one_delivers_nothing_but_logs_every_event() {
     assert_eq!(events.len(), 3, "{events:?}");
     assert!(events.iter().all(|e| e["event"] == "contact_created"));
     assert_eq!(seen.requests.load(Ordering::SeqCst), 0, "nothing was delivered");
+    stop(s).await;
+}
+
+#[tokio::test]
+async fn a_contact_deleted_outside_the_api_reaches_the_subscriber() {
+    let s = common::spawn(config()).await;
+    let raw = common::Raw::new(&s);
+    let (url, seen) = receiver(0).await;
+    subscribe(&raw, &url).await;
+    let c = new_contact(&raw, "+4915100000090").await;
+    let uuid = c["uuid"].as_str().unwrap();
+
+    assert!(s.delete_contact(uuid).await.unwrap(), "it existed");
+    assert!(!s.delete_contact(uuid).await.unwrap(), "already gone");
+    let got = wait_for(&seen, 2).await;
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[1].1["event"], "contact_deleted");
+    assert_eq!(got[1].1["payload"]["uuid"], uuid);
+    let (st, _) = raw.get(&format!("/contacts/{uuid}")).await;
+    assert_eq!(st, StatusCode::NOT_FOUND);
     stop(s).await;
 }

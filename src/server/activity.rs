@@ -6,7 +6,7 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::json;
 
 use super::db::{hex32, iso};
@@ -95,4 +95,35 @@ fn customer_writes(conn: &Connection, pick: f64, text: &str, reply: &str, now: i
             Event::message("message_created", m)
         })
         .collect())
+}
+
+/// A contact removed outside the API (the dashboard), with its messages and
+/// send-requests; `contact_deleted` carries the contact as it was.
+pub async fn delete_contact(state: &Shared, uuid: &str) -> ApiResult<bool> {
+    let uuid = uuid.to_string();
+    let gone = state
+        .db(move |conn| {
+            let tx = conn.transaction()?;
+            let id: Option<i64> = tx
+                .query_row("SELECT id FROM contacts WHERE uuid = ?1", [&uuid], |r| r.get(0))
+                .optional()?;
+            let Some(id) = id else {
+                return Ok(None);
+            };
+            let contact = load_contact(&tx, id)?.to_json(None);
+            for table in ["messages", "send_requests"] {
+                tx.execute(&format!("DELETE FROM {table} WHERE contact_id = ?1"), [id])?;
+            }
+            tx.execute("DELETE FROM contacts WHERE id = ?1", [id])?;
+            tx.commit()?;
+            Ok(Some(contact))
+        })
+        .await?;
+    match gone {
+        None => Ok(false),
+        Some(contact) => {
+            emit(state, vec![Event::contact("contact_deleted", contact)]).await;
+            Ok(true)
+        }
+    }
 }

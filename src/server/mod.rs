@@ -168,6 +168,7 @@ pub struct RunningServer {
     activity: Option<JoinHandle<()>>,
     /// The webhook delivery worker (it holds the state, so it is ended here).
     deliveries: Option<JoinHandle<()>>,
+    state: state::Shared,
 }
 
 impl std::fmt::Debug for RunningServer {
@@ -180,6 +181,16 @@ impl std::fmt::Debug for RunningServer {
 }
 
 impl RunningServer {
+    /// Deletes a contact as the service's dashboard would (the API has no
+    /// call for it): its messages go too, and `contact_deleted` is emitted.
+    /// For tests of receivers and reconciliation. False when there was no
+    /// such contact.
+    pub async fn delete_contact(&self, uuid: &str) -> Result<bool, ServerError> {
+        activity::delete_contact(&self.state, uuid)
+            .await
+            .map_err(|e| ServerError::Config(format!("could not delete the contact: {e:?}")))
+    }
+
     /// Stop serving and release the database.
     pub async fn stop(mut self) {
         for task in [self.activity.take(), self.deliveries.take()].into_iter().flatten() {
@@ -245,5 +256,6 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
         join,
         activity,
         deliveries: Some(deliveries),
+        state,
     })
 }
