@@ -270,7 +270,11 @@ async fn a_snapshot_cut_short_or_with_an_unreadable_line_removes_nothing() {
 
 /// The CLI with the hub in the environment and nothing else configured.
 fn fd(url: &str, token: &str, home: &std::path::Path) -> Command {
-    let mut c = Command::cargo_bin("frontdesk").unwrap();
+    Command::from_std(fd_std(url, token, home))
+}
+
+fn fd_std(url: &str, token: &str, home: &std::path::Path) -> std::process::Command {
+    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("frontdesk"));
     for var in [
         "FRONTDESK_PROFILE",
         "FRONTDESK_USER_UUID",
@@ -346,4 +350,96 @@ fn a_refused_token_is_one_clear_line_without_the_token() {
     assert!(err.contains("agent token"), "{err}");
     assert!(!err.contains("wrong-token-77"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
+
+#[test]
+fn sync_follow_keeps_the_index_live_and_takes_a_new_snapshot_on_resync() {
+    let mut fake = fake_with(vec![contact("c2", "Bea Ortiz", 2), contact("c1", "Ana", 1)]);
+    fake.streams = vec![
+        event(42, "contact_changed", json!({ "contact": contact("c5", "Eve", 5) }))
+            + &event(
+                43,
+                "conversation_closed",
+                json!({ "contact": "c2", "agent": "dana", "at": "2026-01-02T11:00:00Z" }),
+            )
+            + &event(44, "resync", json!({ "reason": "replay buffer passed" })),
+        event(45, "contact_changed", json!({ "contact": contact("c6", "Zed", 6) })),
+    ];
+    let (url, shared) = common::runtime().block_on(fake_hub(fake));
+    let home = tempfile::tempdir().unwrap();
+    let mut cmd = fd_std(&url, TOKEN, home.path());
+    let mut child = cmd
+        .args(["sync", "--follow", "--jsonl"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut lines: Vec<Value> = Vec::new();
+    while lines.len() < 4 {
+        match rx.recv_timeout(Duration::from_secs(20)) {
+            Ok(l) => lines.push(serde_json::from_str(&l).unwrap()),
+            Err(_) => break,
+        }
+    }
+    child.kill().unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let kinds: Vec<(u64, &str)> = lines
+        .iter()
+        .map(|l| (l["id"].as_u64().unwrap(), l["event"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (42, "contact_changed"),
+            (43, "conversation_closed"),
+            (44, "resync"),
+            (45, "contact_changed")
+        ],
+        "{err}"
+    );
+    assert_eq!(lines[1]["agent"], "dana");
+    assert_eq!(lines[1]["changed"], true);
+    assert!(err.contains("loaded the hub's snapshot again"), "{err}");
+    let snapshots = shared
+        .lock()
+        .unwrap()
+        .seen
+        .iter()
+        .filter(|(p, _)| p == "/hub/v1/snapshot")
+        .count();
+    assert_eq!(snapshots, 2, "one at start, one for the resync");
+
+    // The index: the second snapshot's contacts, plus what came after it.
+    let o = fd(&url, TOKEN, home.path()).args(["cache", "path"]).output().unwrap();
+    let path = std::path::PathBuf::from(String::from_utf8_lossy(&o.stdout).trim_end());
+    let index = Index::open(&path).unwrap().index;
+    assert!(index.get("c6").unwrap().is_some(), "applied from the stream");
+    assert!(index.get("c1").unwrap().is_some());
+    assert!(index.get("c5").unwrap().is_none(), "the snapshot is the truth");
+}
+
+#[test]
+fn sync_follow_without_a_hub_is_a_usage_error() {
+    let home = tempfile::tempdir().unwrap();
+    let mut c = fd("http://127.0.0.1:9", TOKEN, home.path());
+    c.env_remove("FRONTDESK_HUB_URL").env_remove("FRONTDESK_HUB_TOKEN");
+    let o = c
+        .env("FRONTDESK_BASE_URL", "http://127.0.0.1:9/v1")
+        .env("FRONTDESK_API_KEY", "k")
+        .args(["sync", "--follow"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--follow needs a hub"));
 }

@@ -125,6 +125,45 @@ pub struct BadEvent {
 }
 
 impl HubEvent {
+    /// The kind as on the wire.
+    pub fn kind(&self) -> &str {
+        match self {
+            HubEvent::ContactChanged { .. } => "contact_changed",
+            HubEvent::ContactDeleted { .. } => "contact_deleted",
+            HubEvent::MessageCreated { .. } => "message_created",
+            HubEvent::MessageStatus { .. } => "message_status",
+            HubEvent::ConversationOpened(_) => "conversation_opened",
+            HubEvent::ConversationClosed(_) => "conversation_closed",
+            HubEvent::Presence(_) => "presence",
+            HubEvent::AgentStatus { .. } => "agent_status",
+            HubEvent::Resync { .. } => "resync",
+            HubEvent::Unknown { kind } => kind,
+        }
+    }
+
+    /// The contact it is about, if any.
+    pub fn contact(&self) -> Option<&str> {
+        match self {
+            HubEvent::ContactChanged { contact } => Some(&contact.uuid),
+            HubEvent::ContactDeleted { uuid } => Some(uuid),
+            HubEvent::MessageCreated { contact, .. } | HubEvent::MessageStatus { contact, .. } => Some(contact),
+            HubEvent::ConversationOpened(c) | HubEvent::ConversationClosed(c) => Some(&c.contact),
+            HubEvent::Presence(p) => Some(&p.contact),
+            HubEvent::AgentStatus { .. } | HubEvent::Resync { .. } | HubEvent::Unknown { .. } => None,
+        }
+    }
+
+    /// The agent who acted, if the hub named one.
+    pub fn agent(&self) -> Option<&str> {
+        match self {
+            HubEvent::MessageCreated { agent, .. } => agent.as_deref(),
+            HubEvent::ConversationOpened(c) | HubEvent::ConversationClosed(c) => c.agent.as_deref(),
+            HubEvent::Presence(p) => Some(&p.agent),
+            HubEvent::AgentStatus { agent, .. } => Some(agent),
+            _ => None,
+        }
+    }
+
     /// Decodes one event from its kind and data.
     pub fn decode(kind: &str, data: &str) -> Result<HubEvent, BadEvent> {
         fn read<T: DeserializeOwned>(kind: &str, data: &str) -> Result<T, BadEvent> {

@@ -4,11 +4,13 @@
 //! own protocol under `<hub>/hub/v1` (see `shared/design.md`, "The team
 //! hub"), written from the wire format, not from the hub's Rust types.
 
+mod apply;
 mod events;
 mod snapshot;
 mod sse;
 mod stream;
 
+pub use apply::apply_to_index;
 pub use events::{BadEvent, ConversationChange, HubEvent, Presence, PresenceState};
 pub use snapshot::{SnapshotHeader, SnapshotReport};
 pub use sse::{SseEvent, SseParser};

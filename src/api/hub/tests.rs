@@ -83,3 +83,49 @@ fn plain_http_is_refused_off_loopback_and_the_token_stays_out_of_debug() {
     assert!(!format!("{c:?}").contains("tok-123456"));
     assert!(HubClient::new("https://hub.example.com", " ", Duration::ZERO).is_err());
 }
+
+#[test]
+fn events_change_the_index_only_when_they_bring_something_newer() {
+    use crate::index::Index;
+    let mut index = Index::in_memory().unwrap();
+    let changed = HubEvent::decode(
+        "contact_changed",
+        r#"{"contact": {"uuid": "c1", "name": "Ana", "lastMessageAt": "2026-01-02T10:00:00Z"}}"#,
+    )
+    .unwrap();
+    assert!(apply_to_index(&mut index, &changed).unwrap());
+    assert!(!apply_to_index(&mut index, &changed).unwrap(), "the same state again");
+
+    let closed = HubEvent::decode(
+        "conversation_closed",
+        r#"{"contact": "c1", "at": "2026-01-02T11:00:00Z"}"#,
+    )
+    .unwrap();
+    assert!(apply_to_index(&mut index, &closed).unwrap());
+    assert!(index.get("c1").unwrap().unwrap().closed_at.is_some());
+    assert!(!apply_to_index(&mut index, &closed).unwrap(), "already closed");
+    let opened = HubEvent::decode("conversation_opened", r#"{"contact": "c1"}"#).unwrap();
+    assert!(apply_to_index(&mut index, &opened).unwrap());
+    assert!(index.get("c1").unwrap().unwrap().closed_at.is_none());
+
+    let message = |at: &str| {
+        HubEvent::decode(
+            "message_created",
+            &format!(r#"{{"contact": "c1", "message": {{"uuid": "m", "text": "hi", "createdAt": "{at}"}}}}"#),
+        )
+        .unwrap()
+    };
+    assert!(
+        !apply_to_index(&mut index, &message("2026-01-02T09:00:00Z")).unwrap(),
+        "older"
+    );
+    assert!(apply_to_index(&mut index, &message("2026-01-02T12:00:00Z")).unwrap());
+    let activity = index.get("c1").unwrap().unwrap().last_message_at.unwrap();
+    assert_eq!(activity.to_rfc3339(), "2026-01-02T12:00:00+00:00");
+
+    let unknown = HubEvent::decode("contact_deleted", r#"{"uuid": "nobody"}"#).unwrap();
+    assert!(!apply_to_index(&mut index, &unknown).unwrap());
+    let deleted = HubEvent::decode("contact_deleted", r#"{"uuid": "c1"}"#).unwrap();
+    assert!(apply_to_index(&mut index, &deleted).unwrap());
+    assert_eq!(index.count().unwrap(), 0);
+}

@@ -10,8 +10,15 @@ use crate::cli::{CliError, Ctx};
 use crate::index::sync::{Budget, STARTED_OVER, SyncError, check_account, full_sync, incremental_sync};
 use crate::index::{Index, IndexError};
 
+mod follow;
+
 #[derive(Debug, Args)]
-pub struct SyncArgs {}
+pub struct SyncArgs {
+    /// Through a hub: after the snapshot, keep the index live from the hub's
+    /// events, printing one line per event, until interrupted
+    #[arg(long)]
+    pub follow: bool,
+}
 
 /// Background walks retry a failed page more than the agent's own requests
 /// do: nobody is waiting on one page.
@@ -65,7 +72,16 @@ async fn from_hub(ctx: &mut Ctx<'_>, index: &mut Index, label: &str) -> Result<O
     Ok(Some(report))
 }
 
-pub async fn run(ctx: &mut Ctx<'_>, _args: SyncArgs) -> Result<(), CliError> {
+pub async fn run(ctx: &mut Ctx<'_>, args: SyncArgs) -> Result<(), CliError> {
+    if args.follow {
+        if ctx.settings()?.hub_token.is_none() {
+            return Err(CliError::usage(
+                "--follow needs a hub: set hub_url and hub_token (or FRONTDESK_HUB_URL and FRONTDESK_HUB_TOKEN)",
+            ));
+        }
+        let mut index = open_index(ctx)?;
+        return follow::run(ctx, &mut index).await;
+    }
     // Without a hub, a missing key is the first thing said.
     let direct = match ctx.settings()?.hub_token {
         None => Some(sync_client(ctx)?),
