@@ -11,7 +11,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use frontdesk::api::ApiError;
-use frontdesk::api::hub::{Backoff, HubClient, HubEvent, HubItem};
+use frontdesk::api::hub::{Backoff, HubClient, HubEvent, HubItem, PresenceState};
 use frontdesk::index::Index;
 use serde_json::{Value, json};
 
@@ -29,6 +29,8 @@ struct Fake {
     streams: Vec<String>,
     /// Contacts the header promises beyond those sent (a cut-off snapshot).
     missing: usize,
+    /// Bodies posted to /hub/v1/presence.
+    presence: Vec<Value>,
     /// Every request: (path, Last-Event-ID).
     seen: Vec<(String, Option<String>)>,
 }
@@ -99,11 +101,30 @@ async fn one_contact(State(f): State<Shared>, Path(uuid): Path<String>, h: Heade
     }
 }
 
+async fn whoami(State(f): State<Shared>, h: HeaderMap) -> Response {
+    record(&f, "/hub/v1/whoami", &h);
+    if !authorized(&h) {
+        return refused();
+    }
+    axum::Json(json!({ "agent": "dana", "email": "dana@example.com", "user_uuid": null })).into_response()
+}
+
+async fn presence(State(f): State<Shared>, h: HeaderMap, axum::Json(body): axum::Json<Value>) -> Response {
+    record(&f, "/hub/v1/presence", &h);
+    if !authorized(&h) {
+        return refused();
+    }
+    f.lock().unwrap().presence.push(body);
+    StatusCode::NO_CONTENT.into_response()
+}
+
 async fn fake_hub(fake: Fake) -> (String, Shared) {
     let shared: Shared = Arc::new(Mutex::new(fake));
     let app = axum::Router::new()
         .route("/hub/v1/snapshot", axum::routing::get(snapshot))
         .route("/hub/v1/events", axum::routing::get(events))
+        .route("/hub/v1/whoami", axum::routing::get(whoami))
+        .route("/hub/v1/presence", axum::routing::post(presence))
         .route("/v1/contacts/{uuid}", axum::routing::get(one_contact))
         .with_state(shared.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -442,4 +463,38 @@ fn sync_follow_without_a_hub_is_a_usage_error() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--follow needs a hub"));
+}
+
+#[tokio::test]
+async fn whoami_names_the_agent_and_presence_is_posted() {
+    let (url, shared) = fake_hub(fake_with(Vec::new())).await;
+    let hub = HubClient::new(&url, TOKEN, Duration::from_secs(5)).unwrap();
+    let me = hub.whoami().await.unwrap();
+    assert_eq!(
+        (me.agent.as_str(), me.email.as_str(), me.user_uuid),
+        ("dana", "dana@example.com", None)
+    );
+    hub.presence("c1", PresenceState::Composing).await.unwrap();
+    assert_eq!(
+        shared.lock().unwrap().presence,
+        [json!({ "contact": "c1", "state": "composing" })]
+    );
+    let stranger = HubClient::new(&url, "nope", Duration::from_secs(5)).unwrap();
+    let e = stranger.presence("c1", PresenceState::Viewing).await.unwrap_err();
+    assert!(e.to_string().contains("agent token"), "{e}");
+}
+
+#[test]
+fn doctor_checks_the_hub_and_the_token() {
+    let (url, _) = common::runtime().block_on(fake_hub(fake_with(Vec::new())));
+    let home = tempfile::tempdir().unwrap();
+    let o = fd(&url, TOKEN, home.path()).arg("doctor").output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("this token is agent dana"), "{out}");
+    assert!(!out.contains("opens the demo"), "{out}");
+    let o = fd(&url, "wrong-token-88", home.path()).arg("doctor").output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(out.contains("agent token") && out.contains("agents add"), "{out}");
+    assert!(!out.contains("wrong-token-88"), "{out}");
 }

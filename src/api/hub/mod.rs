@@ -32,6 +32,17 @@ use super::{ApiError, ApiKey};
 pub const REFUSED_TOKEN: &str =
     "the hub refused the agent token (401): it is unknown or was removed; ask the hub's admin for a new one";
 
+/// `GET /hub/v1/whoami`'s answer. Text from the hub: make it inert before
+/// showing it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct WhoAmI {
+    pub agent: String,
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub user_uuid: Option<String>,
+}
+
 /// A client of one hub for one agent. Cheap to clone.
 #[derive(Clone, Debug)]
 pub struct HubClient {
@@ -90,12 +101,27 @@ impl HubClient {
     /// A GET of the hub's own path with the token; the answer once its
     /// status is a success. The body is left to the caller to stream.
     async fn open(&self, path: &[&str], extra: &[(&str, String)]) -> Result<reqwest::Response, ApiError> {
+        self.send(reqwest::Method::GET, path, extra, None).await
+    }
+
+    /// One request to the hub's own path; the answer once its status is a
+    /// success.
+    async fn send(
+        &self,
+        method: reqwest::Method,
+        path: &[&str],
+        extra: &[(&str, String)],
+        body: Option<String>,
+    ) -> Result<reqwest::Response, ApiError> {
         let mut auth = HeaderValue::from_str(&format!("Bearer {}", self.token.expose()))
             .map_err(|_| ApiError::Config("the hub token cannot be sent in a header".into()))?;
         auth.set_sensitive(true);
-        let mut req = self.http.get(self.url(path)).header(AUTHORIZATION, auth);
+        let mut req = self.http.request(method, self.url(path)).header(AUTHORIZATION, auth);
         for (name, value) in extra {
             req = req.header(*name, value);
+        }
+        if let Some(body) = body {
+            req = req.header(reqwest::header::CONTENT_TYPE, "application/json").body(body);
         }
         let resp = tokio::time::timeout(self.timeout, req.send())
             .await
@@ -139,6 +165,47 @@ impl HubClient {
             ))),
             Ok(r) => r.map_err(|e| self.transport(&e)),
         }
+    }
+
+    /// A small JSON answer's body, read within the timeout and capped.
+    async fn small_json<T: serde::de::DeserializeOwned>(
+        &self,
+        what: &str,
+        resp: reqwest::Response,
+    ) -> Result<T, ApiError> {
+        const CAP: usize = 64 * 1024;
+        let mut resp = resp;
+        let mut body = Vec::new();
+        while let Some(chunk) = self.chunk(&mut resp, self.timeout).await? {
+            body.extend_from_slice(&chunk);
+            if body.len() > CAP {
+                break;
+            }
+        }
+        serde_json::from_slice(&body).map_err(|e| ApiError::Decode {
+            endpoint: what.into(),
+            reason: e.to_string(),
+            excerpt: self.scrub(&excerpt(&body)),
+        })
+    }
+
+    /// `GET /hub/v1/whoami`: the agent this token belongs to.
+    pub async fn whoami(&self) -> Result<WhoAmI, ApiError> {
+        let resp = self.open(&["whoami"], &[]).await?;
+        self.small_json("GET /hub/v1/whoami", resp).await
+    }
+
+    /// `POST /hub/v1/presence`: tell colleagues what this agent does with
+    /// a contact (renew it within 30 s, or it expires).
+    pub async fn presence(&self, contact: &str, state: PresenceState) -> Result<(), ApiError> {
+        let state = match state {
+            PresenceState::Viewing => "viewing",
+            PresenceState::Composing => "composing",
+            PresenceState::Idle | PresenceState::Other => "idle",
+        };
+        let body = serde_json::json!({ "contact": contact, "state": state }).to_string();
+        self.send(reqwest::Method::POST, &["presence"], &[], Some(body)).await?;
+        Ok(())
     }
 
     fn transport(&self, e: &reqwest::Error) -> ApiError {
