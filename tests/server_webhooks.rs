@@ -183,6 +183,8 @@ async fn every_kind_reaches_the_subscriber_signed_and_in_order() {
     clock.advance(Duration::from_secs(3));
     let (st, _) = raw.get(&format!("/messages/status/{message}")).await;
     assert_eq!(st, StatusCode::OK);
+    // The status goes out (polled, or by the server's own tick) before the next write.
+    wait_for(&seen, 6).await;
     let user = s.manifest.users[0].uuid.clone();
     let (st, _) = raw
         .call(
@@ -370,5 +372,37 @@ async fn a_contact_deleted_outside_the_api_reaches_the_subscriber() {
     assert_eq!(got[1].1["payload"]["uuid"], uuid);
     let (st, _) = raw.get(&format!("/contacts/{uuid}")).await;
     assert_eq!(st, StatusCode::NOT_FOUND);
+    stop(s).await;
+}
+
+#[tokio::test]
+async fn delivery_statuses_reach_the_subscriber_without_anyone_polling() {
+    let s = common::spawn(ServerConfig {
+        clock: Clock::system(),
+        status_step_ms: 20,
+        ..config()
+    })
+    .await;
+    let raw = common::Raw::new(&s);
+    let (url, seen) = receiver(0).await;
+    subscribe(&raw, &url).await;
+    new_contact(&raw, "+4915100000091").await;
+    let templates = raw.ok("/templates").await["templates"].as_array().unwrap().clone();
+    let approved = templates.iter().find(|t| t["status"] == "approved").unwrap();
+    let (st, v) = raw
+        .call(
+            Method::POST,
+            "/messages/send",
+            Some(json!({ "to": "+4915100000091", "template_uuid": approved["uuid"], "optin_contact": true })),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let got = wait_for(&seen, 5).await;
+    let statuses: Vec<&str> = got
+        .iter()
+        .filter(|(_, b)| b["event"] == "message_status_updated")
+        .map(|(_, b)| b["payload"]["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["sent", "delivered", "read"]);
     stop(s).await;
 }

@@ -127,3 +127,27 @@ pub async fn delete_contact(state: &Shared, uuid: &str) -> ApiResult<bool> {
         }
     }
 }
+
+/// While the account has a webhook, send-requests' delivery steps become
+/// `message_status_updated` events as they happen, not only when someone
+/// polls GET /messages/status or the live activity ticks: a receiver needs
+/// them to show a message delivered and read. Without a webhook nothing is
+/// done, so the event log keeps its old rhythm.
+pub async fn statuses(state: Shared, every: Duration) {
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if state.hooks.subscription().is_none() {
+            continue;
+        }
+        let step_ms = state.status_step_ms;
+        match state
+            .db_now(move |conn, now| progress_events(conn, step_ms, None, now))
+            .await
+        {
+            Ok(events) => emit(&state, events).await,
+            Err(e) => tracing::warn!(error = ?e, "status tick failed"),
+        }
+    }
+}

@@ -168,6 +168,8 @@ pub struct RunningServer {
     activity: Option<JoinHandle<()>>,
     /// The webhook delivery worker (it holds the state, so it is ended here).
     deliveries: Option<JoinHandle<()>>,
+    /// Reports delivery statuses to the webhook as they change.
+    statuses: Option<JoinHandle<()>>,
     state: state::Shared,
 }
 
@@ -193,7 +195,8 @@ impl RunningServer {
 
     /// Stop serving and release the database.
     pub async fn stop(mut self) {
-        for task in [self.activity.take(), self.deliveries.take()].into_iter().flatten() {
+        let tasks = [self.activity.take(), self.deliveries.take(), self.statuses.take()];
+        for task in tasks.into_iter().flatten() {
             task.abort();
             let _ = task.await;
         }
@@ -233,6 +236,11 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
     let (state, queue) = state::AppState::new(conn, &api_key, &config, webhook_url);
     let state = Arc::new(state);
     let deliveries = tokio::spawn(webhooks::delivery::run(state.clone(), queue));
+    // Half a step: a status is reported at most half a step late.
+    let statuses = tokio::spawn(activity::statuses(
+        state.clone(),
+        Duration::from_millis((config.status_step_ms / 2).max(10)),
+    ));
     let app = routes::router(state.clone(), &config);
 
     let limits = listen::Limits {
@@ -256,6 +264,7 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
         join,
         activity,
         deliveries: Some(deliveries),
+        statuses: Some(statuses),
         state,
     })
 }
