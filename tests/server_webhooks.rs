@@ -406,3 +406,69 @@ async fn delivery_statuses_reach_the_subscriber_without_anyone_polling() {
     assert_eq!(statuses, ["sent", "delivered", "read"]);
     stop(s).await;
 }
+
+/// A receiver that holds every request until released.
+async fn stuck_receiver() -> (String, Arc<Seen>, Arc<tokio::sync::Notify>) {
+    let seen = Arc::new(Seen::default());
+    let release = Arc::new(tokio::sync::Notify::new());
+    let (s2, r2) = (seen.clone(), release.clone());
+    let app = axum::Router::new().route(
+        "/hook",
+        axum::routing::post(move |body: axum::body::Bytes| {
+            let (seen, release) = (s2.clone(), r2.clone());
+            async move {
+                seen.requests.fetch_add(1, Ordering::SeqCst);
+                release.notified().await;
+                seen.got.lock().unwrap().push((None, body.to_vec()));
+                StatusCode::OK
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (url, seen, release)
+}
+
+#[tokio::test]
+async fn a_full_queue_drops_and_logs_instead_of_growing() {
+    let cfg = config();
+    let since = cfg.clock.now_ms();
+    let s = common::spawn(ServerConfig {
+        webhook_queue: 1,
+        webhook_timeout: Duration::from_secs(60),
+        ..cfg
+    })
+    .await;
+    let raw = common::Raw::new(&s);
+    let (url, seen, release) = stuck_receiver().await;
+    subscribe(&raw, &url).await;
+    let a = new_contact(&raw, "+4915100000092").await;
+    // The worker holds A at the receiver; B waits in the queue; C finds it full.
+    for _ in 0..500 {
+        if seen.requests.load(Ordering::SeqCst) >= 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(seen.requests.load(Ordering::SeqCst), 1);
+    let b = new_contact(&raw, "+4915100000093").await;
+    new_contact(&raw, "+4915100000094").await;
+    let log = log_since(&raw, since).await;
+    assert_eq!(log.len(), 1, "{log:?}");
+    assert_eq!(log[0]["success"], false);
+    assert_eq!(log[0]["response"]["body"]["error"], "delivery queue full");
+
+    release.notify_one();
+    for _ in 0..500 {
+        if seen.requests.load(Ordering::SeqCst) >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    release.notify_one();
+    let got = wait_for(&seen, 2).await;
+    let uuids: Vec<&Value> = got.iter().map(|(_, b)| &b["payload"]["uuid"]).collect();
+    assert_eq!(uuids, [&a["uuid"], &b["uuid"]]);
+    stop(s).await;
+}

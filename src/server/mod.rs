@@ -81,6 +81,11 @@ pub struct ServerConfig {
     pub webhook_backoff_ms: u64,
     /// Attempts per delivery before it is given up.
     pub webhook_attempts: u32,
+    /// Events waiting for delivery at most; past it an event is dropped
+    /// (and logged as failed), so a dead receiver cannot grow memory.
+    pub webhook_queue: usize,
+    /// Time one delivery attempt may take.
+    pub webhook_timeout: Duration,
     pub activity: bool,
     pub latency_ms: u64,
     pub fail_rate: f64,
@@ -130,6 +135,8 @@ impl Default for ServerConfig {
             drop_webhooks: 0.0,
             webhook_backoff_ms: 250,
             webhook_attempts: 6,
+            webhook_queue: 10_000,
+            webhook_timeout: Duration::from_secs(2),
             activity: false,
             latency_ms: 0,
             fail_rate: 0.0,

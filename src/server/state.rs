@@ -8,7 +8,7 @@ use rusqlite::Connection;
 use super::error::{ApiError, ApiResult};
 use super::webhooks::delivery::{Hooks, Job};
 use super::{Clock, ServerConfig, ServerError, db, seed};
-use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::sync::mpsc::Receiver;
 
 /// Base of `href` and `conversationHref`.
 pub const DASHBOARD: &str = "https://app.example.com";
@@ -35,7 +35,7 @@ impl AppState {
         api_key: &str,
         cfg: &ServerConfig,
         webhook_url: Option<String>,
-    ) -> (Self, UnboundedReceiver<Job>) {
+    ) -> (Self, Receiver<Job>) {
         let bot_enabled = db::get_setting(&conn, "bot_enabled").ok().flatten().as_deref() == Some("true");
         let (hooks, queue) = Hooks::new(cfg, webhook_url);
         let state = AppState {

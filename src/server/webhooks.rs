@@ -11,6 +11,7 @@ use rusqlite::{Connection, params};
 use serde_json::{Value, json};
 
 use super::state::Shared;
+use delivery::Enqueued;
 
 /// Only loopback receivers: the demo server must never post data elsewhere.
 pub fn check_loopback(raw: &str) -> Result<String, String> {
@@ -115,18 +116,25 @@ pub async fn emit(state: &Shared, events: Vec<Event>) {
         return;
     }
     let mut simulated = Vec::new();
+    let mut lost = Vec::new();
     for e in events {
-        if !state.hooks.enqueue(e.kind, e.payload, &e.data) {
-            simulated.push(e);
+        match state.hooks.enqueue(e.kind, e.payload, &e.data) {
+            Enqueued::NoWebhook => simulated.push(e),
+            Enqueued::Full => lost.push(e),
+            Enqueued::Waiting | Enqueued::NotSubscribed => {}
         }
     }
-    if simulated.is_empty() {
+    if simulated.is_empty() && lost.is_empty() {
         return;
     }
     let logged = state
         .db_now(move |conn, now| {
             for e in &simulated {
                 record_simulated(conn, e.kind, e.payload, now)?;
+            }
+            let full = json!({ "body": { "error": "delivery queue full" }, "code": 0, "headers": {} });
+            for e in &lost {
+                insert(conn, e.kind, e.payload, &full, false, now)?;
             }
             Ok(())
         })

@@ -61,20 +61,33 @@ pub struct Job {
     pub url: String,
 }
 
+/// What became of an event handed to [`Hooks::enqueue`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Enqueued {
+    /// No webhook: the caller logs the simulated receiver's answer.
+    NoWebhook,
+    /// The webhook does not take this kind.
+    NotSubscribed,
+    Waiting,
+    /// The queue is full: the event is lost (the caller logs it).
+    Full,
+}
+
 /// Subscription, queue and delivery settings.
 pub struct Hooks {
     sub: Mutex<Option<Subscription>>,
-    tx: mpsc::UnboundedSender<Job>,
+    tx: mpsc::Sender<Job>,
     secret: Option<Vec<u8>>,
     drop_rate: f64,
     backoff: Duration,
     attempts: u32,
+    timeout: Duration,
 }
 
 impl Hooks {
     /// The hooks and the queue's receiving end, for [`run`].
-    pub fn new(cfg: &ServerConfig, url: Option<String>) -> (Self, mpsc::UnboundedReceiver<Job>) {
-        let (tx, rx) = mpsc::unbounded_channel();
+    pub fn new(cfg: &ServerConfig, url: Option<String>) -> (Self, mpsc::Receiver<Job>) {
+        let (tx, rx) = mpsc::channel(cfg.webhook_queue.max(1));
         let hooks = Hooks {
             sub: Mutex::new(url.map(Subscription::all)),
             tx,
@@ -82,6 +95,7 @@ impl Hooks {
             drop_rate: cfg.drop_webhooks,
             backoff: Duration::from_millis(cfg.webhook_backoff_ms),
             attempts: cfg.webhook_attempts.max(1),
+            timeout: cfg.webhook_timeout,
         };
         (hooks, rx)
     }
@@ -96,23 +110,27 @@ impl Hooks {
     }
 
     /// Queue `kind` for the subscriber, if it subscribed to that kind.
-    /// Returns false when there is no subscription at all.
-    pub fn enqueue(&self, kind: &'static str, payload: &'static str, data: &Value) -> bool {
+    /// Never waits: a full queue loses the event.
+    pub fn enqueue(&self, kind: &'static str, payload: &'static str, data: &Value) -> Enqueued {
         let Some(sub) = self.subscription() else {
-            return false;
+            return Enqueued::NoWebhook;
         };
-        if sub.takes(kind) {
-            let body = json!({ "event": kind, "payload": data }).to_string();
-            // The worker lives as long as the server; a send after it ended
-            // (the server is stopping) has nobody left to deliver to.
-            let _ = self.tx.send(Job {
-                kind,
-                payload,
-                body,
-                url: sub.url,
-            });
+        if !sub.takes(kind) {
+            return Enqueued::NotSubscribed;
         }
-        true
+        let body = json!({ "event": kind, "payload": data }).to_string();
+        match self.tx.try_send(Job {
+            kind,
+            payload,
+            body,
+            url: sub.url,
+        }) {
+            Ok(()) => Enqueued::Waiting,
+            Err(mpsc::error::TrySendError::Full(_)) => Enqueued::Full,
+            // The worker ended (the server is stopping): nobody is left to
+            // deliver to.
+            Err(mpsc::error::TrySendError::Closed(_)) => Enqueued::Waiting,
+        }
     }
 
     fn still_wanted(&self, job: &Job) -> bool {
@@ -123,9 +141,9 @@ impl Hooks {
 
 /// The delivery worker: one job at a time, so a subscriber sees events in
 /// the order they were queued. Ends when the queue's sender is dropped.
-pub async fn run(state: Shared, mut rx: mpsc::UnboundedReceiver<Job>) {
+pub async fn run(state: Shared, mut rx: mpsc::Receiver<Job>) {
     let client = reqwest::Client::builder()
-        .timeout(Duration::from_secs(2))
+        .timeout(state.hooks.timeout)
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap_or_default();
