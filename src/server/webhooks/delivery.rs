@@ -68,6 +68,7 @@ pub enum Enqueued {
     NoWebhook,
     /// The webhook does not take this kind.
     NotSubscribed,
+    /// In the queue, for the worker.
     Waiting,
     /// The queue is full: the event is lost (the caller logs it).
     Full,
