@@ -36,12 +36,14 @@ use std::time::Duration;
 use crate::api::ApiKey;
 
 mod file;
+mod hub;
 pub mod init;
 mod save;
 mod views;
 
 pub use file::KeyEntry;
-use file::{FileConfig, Profile};
+use file::{Profile, read_file};
+pub use hub::hub_root;
 pub use views::save_view;
 
 /// The heading the options every client command shares go under in
@@ -50,7 +52,7 @@ pub const GLOBAL_HEADING: &str = "Global options";
 
 /// Options every client command accepts (global in clap; `serve` has none
 /// of them).
-#[derive(Debug, Clone, Default, clap::Args)]
+#[derive(Clone, Default, clap::Args)]
 #[command(next_help_heading = GLOBAL_HEADING)]
 pub struct GlobalArgs {
     /// Base URL of the service, ending in /v1 [env: FRONTDESK_BASE_URL]
@@ -80,6 +82,14 @@ pub struct GlobalArgs {
     /// no limit (config: sync_rate; default 5)
     #[arg(long, global = true, value_name = "PER_SECOND", value_parser = parse_rate)]
     pub sync_rate: Option<f64>,
+    /// The team's hub: every command goes through it, with the agent token
+    /// instead of the API key [env: FRONTDESK_HUB_URL]
+    #[arg(long, global = true, value_name = "URL")]
+    pub hub_url: Option<String>,
+    /// Your agent token for the hub [env: FRONTDESK_HUB_TOKEN]. Other users
+    /// of the host can read it in the process list: prefer the environment
+    #[arg(long, global = true, hide_env_values = true, value_name = "TOKEN")]
+    pub hub_token: Option<String>,
 }
 
 fn parse_rate(s: &str) -> Result<f64, String> {
@@ -135,6 +145,11 @@ pub struct Settings {
     /// Base URL ending in /v1; `None` with no key means demo mode.
     pub base_url: Option<String>,
     pub api_key: Option<ApiKey>,
+    /// The team's hub, as configured (see [`Settings::hub_root`]); with it
+    /// every command talks to the hub with `hub_token`.
+    pub hub_url: Option<String>,
+    /// The agent's token for the hub (redacted like the key).
+    pub hub_token: Option<ApiKey>,
     /// The agent's own user uuid.
     pub user_uuid: Option<String>,
     /// The agent's collaborator email ("Me"), checked to be an email address.
@@ -162,7 +177,7 @@ pub struct Settings {
     /// problem is left out and named in `warnings`.
     pub views: Vec<crate::triage::View>,
     /// Where each setting came from, by its file name (`base_url`,
-    /// `api_key`, `user_uuid`, `user_email`, `profile`, `timeout_secs`,
+    /// `api_key`, `hub_url`, `hub_token`, `user_uuid`, `user_email`, `profile`, `timeout_secs`,
     /// `refresh_secs`, `bell`, `cache`, `sync_rate`, `full_sync_minutes`).
     pub sources: Vec<(&'static str, Source)>,
 }
@@ -176,13 +191,25 @@ impl Settings {
             .map_or(Source::Default, |(_, s)| *s)
     }
 
-    /// True when no key is configured: the TUI runs on the demo account.
+    /// True when no key and no hub is configured: the TUI runs on the
+    /// demo account.
     pub fn is_demo(&self) -> bool {
-        self.api_key.is_none()
+        self.api_key.is_none() && self.hub_token.is_none()
+    }
+
+    /// The hub's root URL (no trailing `/` nor `/v1`), when a hub is
+    /// configured: the service's paths are under `<root>/v1`, the hub's own
+    /// under `<root>/hub/v1`.
+    pub fn hub_root(&self) -> Option<String> {
+        self.hub_url.as_deref().map(hub_root)
     }
 
     /// The API client for these settings; `Ok(None)` in demo mode (no key).
+    /// With a hub it talks to the hub's `/v1` with the agent token.
     pub fn client(&self) -> Result<Option<crate::api::Client>, crate::api::ApiError> {
+        if let (Some(root), Some(token)) = (self.hub_root(), &self.hub_token) {
+            return crate::api::Client::new(&format!("{root}/v1"), token.expose(), self.timeout).map(Some);
+        }
         match (&self.api_key, &self.base_url) {
             (None, _) => Ok(None),
             (Some(key), Some(url)) => crate::api::Client::new(url, key.expose(), self.timeout).map(Some),
@@ -235,6 +262,8 @@ pub const ENV_USER_UUID: &str = "FRONTDESK_USER_UUID";
 pub const ENV_USER_EMAIL: &str = "FRONTDESK_USER_EMAIL";
 pub const ENV_PROFILE: &str = "FRONTDESK_PROFILE";
 pub const ENV_CONFIG: &str = "FRONTDESK_CONFIG";
+pub const ENV_HUB_URL: &str = "FRONTDESK_HUB_URL";
+pub const ENV_HUB_TOKEN: &str = "FRONTDESK_HUB_TOKEN";
 
 /// The platform's config file path: `<config dir>/frontdesk/config.toml`.
 pub fn default_config_path() -> Option<PathBuf> {
@@ -349,6 +378,19 @@ pub fn load_from(
         env(ENV_USER_EMAIL),
         account(|p| &p.user_email).map(|e| e.trim().to_string()),
     );
+    let hub_url = pick(
+        "hub_url",
+        flag(&args.hub_url),
+        env(ENV_HUB_URL),
+        account(|p| &p.hub_url),
+    );
+    let hub_token = pick(
+        "hub_token",
+        flag(&args.hub_token),
+        env(ENV_HUB_TOKEN),
+        account(|p| &p.hub_token).filter(|k| !k.trim().is_empty()),
+    );
+    hub::check_pair(hub_url.is_some(), hub_token.is_some(), &profile_name, &shown_path)?;
     if let Some(email) = &user_email {
         checked_email(email).map_err(|problem| {
             let from = match sources.iter().find(|(n, _)| *n == "user_email").map(|(_, s)| *s) {
@@ -422,6 +464,8 @@ pub fn load_from(
         profile: profile_name,
         base_url,
         api_key: api_key.map(ApiKey::new),
+        hub_url,
+        hub_token: hub_token.map(ApiKey::new),
         user_uuid,
         user_email,
         timeout,
@@ -450,45 +494,6 @@ pub fn checked_email(email: &str) -> Result<(), String> {
     validate_field_value("email", &FieldType::Email, &[], &FieldValue::Text(email.to_string()))
         .map(|_| ())
         .map_err(|e| crate::text::sanitize_line(&e))
-}
-
-/// Reads and parses the file; `None` when it does not exist.
-fn read_file(path: &Path, warnings: &mut Vec<String>) -> Result<Option<FileConfig>, ConfigError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => {
-            return Err(ConfigError::new(format!(
-                "the config file {} cannot be read: {e}",
-                shown(path)
-            )));
-        }
-    };
-    let parsed = file::parse(path, &text, warnings)?;
-    let holds_key = parsed.api_key.is_some() || parsed.profiles.values().any(|p| p.api_key.is_some());
-    if holds_key && let Some(w) = permission_warning(path) {
-        warnings.push(w);
-    }
-    Ok(Some(parsed))
-}
-
-/// A warning when a file holding a key can be read by group or others.
-#[cfg(unix)]
-fn permission_warning(path: &Path) -> Option<String> {
-    use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(path).ok()?.permissions().mode();
-    (mode & 0o077 != 0).then(|| {
-        format!(
-            "{p} holds an API key and other users can read it (mode {:o}); run: chmod 600 {p}",
-            mode & 0o777,
-            p = shown(path)
-        )
-    })
-}
-
-#[cfg(not(unix))]
-fn permission_warning(_path: &Path) -> Option<String> {
-    None
 }
 
 #[cfg(test)]

@@ -340,7 +340,7 @@ impl Client {
     }
 }
 
-fn parse_base_url(base_url: &str) -> Result<url::Url, ApiError> {
+pub(crate) fn parse_base_url(base_url: &str) -> Result<url::Url, ApiError> {
     let text = base_url.trim();
     let url =
         url::Url::parse(text).map_err(|e| ApiError::Config(format!("the base URL {text:?} is not a URL ({e})")))?;

@@ -6,6 +6,7 @@ mod client;
 mod complete;
 mod endpoints;
 mod error;
+pub mod hub;
 mod key;
 pub mod model;
 mod page;

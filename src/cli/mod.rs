@@ -225,10 +225,11 @@ impl<'a> Ctx<'a> {
             return Ok(c.clone());
         }
         let settings = self.settings()?;
-        if settings.api_key.is_none() {
+        if settings.is_demo() {
             return Err(CliError::usage(
                 "no API key configured: set FRONTDESK_API_KEY, pass --api-key, or put api_key in the config file \
-                 (or run `frontdesk serve` for a local demo server and point --base-url at it)",
+                 (or a hub: hub_url and hub_token; or run `frontdesk serve` for a local demo server and point \
+                 --base-url at it)",
             ));
         }
         let client = match settings.client() {

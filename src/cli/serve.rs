@@ -29,9 +29,22 @@ pub struct ServeArgs {
     /// before the ready line; an existing file or link is refused.
     #[arg(long)]
     pub manifest: Option<PathBuf>,
-    /// Loopback URL that receives every webhook event by POST.
+    /// Loopback URL subscribed at start to every webhook event kind (as POST /webhooks/subscribe would).
     #[arg(long)]
     pub webhook_url: Option<String>,
+    /// Secret that signs every delivery (header X-Callbell-Signature).
+    #[arg(long, env = "FRONTDESK_WEBHOOK_SECRET", hide_env_values = true)]
+    pub webhook_secret: Option<String>,
+    /// Share of webhook deliveries (0.0 to 1.0) dropped before they reach the receiver; the event log still
+    /// records them, as failed. For testing a receiver's reconciliation.
+    #[arg(long, default_value_t = 0.0)]
+    pub drop_webhooks: f64,
+    /// Milliseconds before a failed delivery's second attempt; the pause doubles after each failure.
+    #[arg(long, default_value_t = 250)]
+    pub webhook_backoff_ms: u64,
+    /// Attempts per webhook delivery before it is given up.
+    #[arg(long, default_value_t = 6)]
+    pub webhook_attempts: u32,
     /// Turn off the simulated customer and bot activity.
     #[arg(long)]
     pub no_activity: bool,
@@ -76,6 +89,10 @@ impl ServeArgs {
                 seed: self.seed,
                 api_key: self.api_key.clone(),
                 webhook_url: self.webhook_url.clone(),
+                webhook_secret: self.webhook_secret.clone(),
+                drop_webhooks: self.drop_webhooks,
+                webhook_backoff_ms: self.webhook_backoff_ms,
+                webhook_attempts: self.webhook_attempts.max(1),
                 activity: !self.no_activity,
                 latency_ms: self.latency_ms,
                 fail_rate: self.fail_rate,
@@ -103,6 +120,8 @@ impl std::fmt::Debug for ServeArgs {
             .field("seed", &self.seed)
             .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
             .field("manifest", &self.manifest)
+            .field("webhook_url", &self.webhook_url)
+            .field("webhook_secret", &self.webhook_secret.as_ref().map(|_| "<redacted>"))
             .finish_non_exhaustive()
     }
 }

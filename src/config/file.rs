@@ -17,6 +17,8 @@ use crate::text::sanitize_line;
 pub(super) struct Profile {
     pub base_url: Option<String>,
     pub api_key: Option<String>,
+    pub hub_url: Option<String>,
+    pub hub_token: Option<String>,
     pub user_uuid: Option<String>,
     pub user_email: Option<String>,
     pub timeout_secs: Option<u64>,
@@ -33,6 +35,8 @@ pub(super) struct FileConfig {
     pub profiles: BTreeMap<String, Profile>,
     pub base_url: Option<String>,
     pub api_key: Option<String>,
+    pub hub_url: Option<String>,
+    pub hub_token: Option<String>,
     pub user_uuid: Option<String>,
     pub user_email: Option<String>,
     pub timeout_secs: Option<u64>,
@@ -59,6 +63,8 @@ impl FileConfig {
         Profile {
             base_url: self.base_url.take(),
             api_key: self.api_key.take(),
+            hub_url: self.hub_url.take(),
+            hub_token: self.hub_token.take(),
             user_uuid: self.user_uuid.take(),
             user_email: self.user_email.take(),
             timeout_secs: self.timeout_secs,
@@ -82,6 +88,8 @@ const TOP_KEYS: &[&str] = &[
     "profiles",
     "base_url",
     "api_key",
+    "hub_url",
+    "hub_token",
     "user_uuid",
     "user_email",
     "timeout_secs",
@@ -99,6 +107,8 @@ const TOP_KEYS: &[&str] = &[
 const PROFILE_KEYS: &[&str] = &[
     "base_url",
     "api_key",
+    "hub_url",
+    "hub_token",
     "user_uuid",
     "user_email",
     "timeout_secs",
@@ -272,5 +282,46 @@ fn key_entries(
     out
 }
 
-#[cfg(test)]
-mod tests;
+/// Reads and parses the file; `None` when it does not exist.
+pub(super) fn read_file(path: &Path, warnings: &mut Vec<String>) -> Result<Option<FileConfig>, ConfigError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(ConfigError::new(format!(
+                "the config file {} cannot be read: {e}",
+                shown(path)
+            )));
+        }
+    };
+    let parsed = parse(path, &text, warnings)?;
+    let holds_key = parsed.api_key.is_some()
+        || parsed.hub_token.is_some()
+        || parsed
+            .profiles
+            .values()
+            .any(|p| p.api_key.is_some() || p.hub_token.is_some());
+    if holds_key && let Some(w) = permission_warning(path) {
+        warnings.push(w);
+    }
+    Ok(Some(parsed))
+}
+
+/// A warning when a file holding a key can be read by group or others.
+#[cfg(unix)]
+fn permission_warning(path: &Path) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path).ok()?.permissions().mode();
+    (mode & 0o077 != 0).then(|| {
+        format!(
+            "{p} holds an API key or hub token and other users can read it (mode {:o}); run: chmod 600 {p}",
+            mode & 0o777,
+            p = shown(path)
+        )
+    })
+}
+
+#[cfg(not(unix))]
+fn permission_warning(_path: &Path) -> Option<String> {
+    None
+}

@@ -6,11 +6,12 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::json;
 
 use super::db::{hex32, iso};
-use super::routes::progress_events;
+use super::error::ApiResult;
+use super::routes::{load_contact, progress_events};
 use super::seed_text::{BOT_REPLIES, RECEIVED};
 use super::state::Shared;
 use super::webhooks::{Event, emit};
@@ -41,7 +42,7 @@ pub async fn run(state: Shared, seed: u64, every: Duration) {
 
 /// A contact (biased towards recent conversations) writes; its bot answers
 /// when started. Returns the events to deliver.
-fn customer_writes(conn: &Connection, pick: f64, text: &str, reply: &str, now: i64) -> rusqlite::Result<Vec<Event>> {
+fn customer_writes(conn: &Connection, pick: f64, text: &str, reply: &str, now: i64) -> ApiResult<Vec<Event>> {
     let max: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM contacts", [], |r| r.get(0))?;
     if max == 0 {
         return Ok(Vec::new());
@@ -61,18 +62,17 @@ fn customer_writes(conn: &Connection, pick: f64, text: &str, reply: &str, now: i
         return Ok(Vec::new());
     };
     let mut rng = rand::rng();
-    let mut events = Vec::new();
+    let mut messages = Vec::new();
     let mut add = |uuid: String, text: &str, at: i64, status: &str, from: &str, to: &str| -> rusqlite::Result<()> {
         conn.execute(
             "INSERT INTO messages (uuid, contact_id, text, created_at, status, channel, sender, recipient)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             params![uuid, id, text, at, status, source, from, to],
         )?;
-        events.push(Event::message(
-            "message_created",
+        messages.push(
             json!({ "uuid": uuid, "text": text, "createdAt": iso(at), "status": status,
-                    "channel": source, "from": from, "to": to }),
-        ));
+                              "channel": source, "from": from, "to": to }),
+        );
         Ok(())
     };
     add(hex32(&mut rng), text, now, "received", &phone, &business)?;
@@ -86,5 +86,68 @@ fn customer_writes(conn: &Connection, pick: f64, text: &str, reply: &str, now: i
         "UPDATE contacts SET last_activity = ?1 WHERE id = ?2",
         params![last, id],
     )?;
-    Ok(events)
+    // Each message carries its contact as it is after the writes.
+    let contact = load_contact(conn, id)?.to_json(None);
+    Ok(messages
+        .into_iter()
+        .map(|mut m| {
+            m["contact"] = contact.clone();
+            Event::message("message_created", m)
+        })
+        .collect())
+}
+
+/// A contact removed outside the API (the dashboard), with its messages and
+/// send-requests; `contact_deleted` carries the contact as it was.
+pub async fn delete_contact(state: &Shared, uuid: &str) -> ApiResult<bool> {
+    let uuid = uuid.to_string();
+    let gone = state
+        .db(move |conn| {
+            let tx = conn.transaction()?;
+            let id: Option<i64> = tx
+                .query_row("SELECT id FROM contacts WHERE uuid = ?1", [&uuid], |r| r.get(0))
+                .optional()?;
+            let Some(id) = id else {
+                return Ok(None);
+            };
+            let contact = load_contact(&tx, id)?.to_json(None);
+            for table in ["messages", "send_requests"] {
+                tx.execute(&format!("DELETE FROM {table} WHERE contact_id = ?1"), [id])?;
+            }
+            tx.execute("DELETE FROM contacts WHERE id = ?1", [id])?;
+            tx.commit()?;
+            Ok(Some(contact))
+        })
+        .await?;
+    match gone {
+        None => Ok(false),
+        Some(contact) => {
+            emit(state, vec![Event::contact("contact_deleted", contact)]).await;
+            Ok(true)
+        }
+    }
+}
+
+/// While the account has a webhook, send-requests' delivery steps become
+/// `message_status_updated` events as they happen, not only when someone
+/// polls GET /messages/status or the live activity ticks: a receiver needs
+/// them to show a message delivered and read. Without a webhook nothing is
+/// done, so the event log keeps its old rhythm.
+pub async fn statuses(state: Shared, every: Duration) {
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if state.hooks.subscription().is_none() {
+            continue;
+        }
+        let step_ms = state.status_step_ms;
+        match state
+            .db_now(move |conn, now| progress_events(conn, step_ms, None, now))
+            .await
+        {
+            Ok(events) => emit(&state, events).await,
+            Err(e) => tracing::warn!(error = ?e, "status tick failed"),
+        }
+    }
 }

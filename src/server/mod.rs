@@ -71,7 +71,22 @@ pub struct ServerConfig {
     pub contacts: usize,
     pub seed: u64,
     pub api_key: Option<String>,
+    /// Loopback receiver subscribed at start to every event kind (a
+    /// shortcut for POST /webhooks/subscribe).
     pub webhook_url: Option<String>,
+    /// Signs every delivery (`X-Callbell-Signature`) when set.
+    pub webhook_secret: Option<String>,
+    /// Share of deliveries (0.0..=1.0) dropped without reaching the receiver.
+    pub drop_webhooks: f64,
+    /// Pause before a failed delivery's second attempt; doubles each time.
+    pub webhook_backoff_ms: u64,
+    /// Attempts per delivery before it is given up.
+    pub webhook_attempts: u32,
+    /// Events waiting for delivery at most; past it an event is dropped
+    /// (and logged as failed), so a dead receiver cannot grow memory.
+    pub webhook_queue: usize,
+    /// Time one delivery attempt may take.
+    pub webhook_timeout: Duration,
     pub activity: bool,
     pub latency_ms: u64,
     pub fail_rate: f64,
@@ -102,6 +117,9 @@ impl std::fmt::Debug for ServerConfig {
             .field("contacts", &self.contacts)
             .field("seed", &self.seed)
             .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("webhook_url", &self.webhook_url)
+            .field("webhook_secret", &self.webhook_secret.as_ref().map(|_| "<redacted>"))
+            .field("drop_webhooks", &self.drop_webhooks)
             .field("activity", &self.activity)
             .field("clock", &self.clock)
             .finish_non_exhaustive()
@@ -116,6 +134,12 @@ impl Default for ServerConfig {
             seed: 42,
             api_key: None,
             webhook_url: None,
+            webhook_secret: None,
+            drop_webhooks: 0.0,
+            webhook_backoff_ms: 250,
+            webhook_attempts: 6,
+            webhook_queue: 10_000,
+            webhook_timeout: Duration::from_secs(2),
             activity: false,
             latency_ms: 0,
             fail_rate: 0.0,
@@ -153,6 +177,11 @@ pub struct RunningServer {
     shutdown: Option<oneshot::Sender<()>>,
     join: JoinHandle<()>,
     activity: Option<JoinHandle<()>>,
+    /// The webhook delivery worker (it holds the state, so it is ended here).
+    deliveries: Option<JoinHandle<()>>,
+    /// Reports delivery statuses to the webhook as they change.
+    statuses: Option<JoinHandle<()>>,
+    state: state::Shared,
 }
 
 impl std::fmt::Debug for RunningServer {
@@ -165,11 +194,22 @@ impl std::fmt::Debug for RunningServer {
 }
 
 impl RunningServer {
+    /// Deletes a contact as the service's dashboard would (the API has no
+    /// call for it): its messages go too, and `contact_deleted` is emitted.
+    /// For tests of receivers and reconciliation. False when there was no
+    /// such contact.
+    pub async fn delete_contact(&self, uuid: &str) -> Result<bool, ServerError> {
+        activity::delete_contact(&self.state, uuid)
+            .await
+            .map_err(|e| ServerError::Config(format!("could not delete the contact: {e:?}")))
+    }
+
     /// Stop serving and release the database.
     pub async fn stop(mut self) {
-        if let Some(a) = self.activity.take() {
-            a.abort();
-            let _ = a.await;
+        let tasks = [self.activity.take(), self.deliveries.take(), self.statuses.take()];
+        for task in tasks.into_iter().flatten() {
+            task.abort();
+            let _ = task.await;
         }
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
@@ -199,6 +239,9 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
             "the apply-then-fail rate must lie between 0 and 1".into(),
         ));
     }
+    if !(0.0..=1.0).contains(&config.drop_webhooks) {
+        return Err(ServerError::Config("--drop-webhooks must lie between 0 and 1".into()));
+    }
     let addr = listener.local_addr()?;
     let base_url = format!("http://{addr}/v1");
     let cfg = config.clone();
@@ -206,7 +249,14 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
         .await
         .map_err(|e| ServerError::Config(format!("seeding task failed: {e}")))??;
     let manifest = manifest::build(&conn, &base_url, &api_key)?;
-    let state = Arc::new(state::AppState::new(conn, &api_key, &config, webhook_url));
+    let (state, queue) = state::AppState::new(conn, &api_key, &config, webhook_url);
+    let state = Arc::new(state);
+    let deliveries = tokio::spawn(webhooks::delivery::run(state.clone(), queue));
+    // Half a step: a status is reported at most half a step late.
+    let statuses = tokio::spawn(activity::statuses(
+        state.clone(),
+        Duration::from_millis((config.status_step_ms / 2).max(10)),
+    ));
     let app = routes::router(state.clone(), &config);
 
     let limits = listen::Limits {
@@ -229,5 +279,8 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
         shutdown: Some(tx),
         join,
         activity,
+        deliveries: Some(deliveries),
+        statuses: Some(statuses),
+        state,
     })
 }

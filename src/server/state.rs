@@ -6,7 +6,9 @@ use std::sync::{Arc, Mutex};
 use rusqlite::Connection;
 
 use super::error::{ApiError, ApiResult};
+use super::webhooks::delivery::{Hooks, Job};
 use super::{Clock, ServerConfig, ServerError, db, seed};
+use tokio::sync::mpsc::Receiver;
 
 /// Base of `href` and `conversationHref`.
 pub const DASHBOARD: &str = "https://app.example.com";
@@ -19,30 +21,32 @@ pub struct AppState {
     pub status_step_ms: i64,
     /// Every reading of "now" goes through this clock.
     pub clock: Clock,
-    /// Loopback receiver of real webhook deliveries, if any.
-    pub webhook: Option<(reqwest::Client, String)>,
+    /// The account's webhook subscription and its delivery queue.
+    pub hooks: Hooks,
 }
 
 pub type Shared = Arc<AppState>;
 
 impl AppState {
-    pub fn new(conn: Connection, api_key: &str, cfg: &ServerConfig, webhook_url: Option<String>) -> Self {
+    /// The state and the receiving end of its webhook queue (for
+    /// the delivery worker).
+    pub fn new(
+        conn: Connection,
+        api_key: &str,
+        cfg: &ServerConfig,
+        webhook_url: Option<String>,
+    ) -> (Self, Receiver<Job>) {
         let bot_enabled = db::get_setting(&conn, "bot_enabled").ok().flatten().as_deref() == Some("true");
-        let webhook = webhook_url.map(|u| {
-            let client = reqwest::Client::builder()
-                .timeout(std::time::Duration::from_secs(2))
-                .build()
-                .unwrap_or_default();
-            (client, u)
-        });
-        AppState {
+        let (hooks, queue) = Hooks::new(cfg, webhook_url);
+        let state = AppState {
             conn: Mutex::new(conn),
             key_hash: db::key_hash(api_key),
             bot_enabled,
             status_step_ms: cfg.status_step_ms.max(1) as i64,
             clock: cfg.clock.clone(),
-            webhook,
-        }
+            hooks,
+        };
+        (state, queue)
     }
 
     /// Run blocking database work off the async threads. The lock is held

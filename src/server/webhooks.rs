@@ -1,6 +1,9 @@
-//! The webhook event log. Every recorded event carries the receiver's answer:
-//! the real one when `--webhook-url` names a loopback receiver, otherwise a
-//! simulated receiver that fails deterministically now and then.
+//! Webhook events. Every recorded event carries the receiver's answer: the
+//! real one when the account has a subscription (POST /webhooks/subscribe,
+//! or `--webhook-url`; see [`delivery`]), otherwise a simulated receiver's
+//! that fails deterministically now and then.
+
+pub mod delivery;
 
 use std::net::IpAddr;
 
@@ -8,6 +11,7 @@ use rusqlite::{Connection, params};
 use serde_json::{Value, json};
 
 use super::state::Shared;
+use delivery::Enqueued;
 
 /// Only loopback receivers: the demo server must never post data elsewhere.
 pub fn check_loopback(raw: &str) -> Result<String, String> {
@@ -74,7 +78,7 @@ pub fn record_simulated(conn: &Connection, event: &str, payload: &str, now: i64)
 /// An event that happened: deliver it (really or simulated) and log it.
 pub struct Event {
     pub kind: &'static str,
-    /// `message_object` or `contact_object`.
+    /// `message_object`, `contact_object` or `user_object`.
     pub payload: &'static str,
     pub data: Value,
 }
@@ -87,6 +91,14 @@ impl Event {
             data,
         }
     }
+    /// An agent's availability or custom status, with the user.
+    pub fn user(kind: &'static str, data: Value) -> Self {
+        Event {
+            kind,
+            payload: "user_object",
+            data,
+        }
+    }
     pub fn contact(kind: &'static str, data: Value) -> Self {
         Event {
             kind,
@@ -96,67 +108,39 @@ impl Event {
     }
 }
 
-/// Deliver events. Simulated deliveries are logged right away; real ones in
-/// a spawned task once the receiver has answered (or failed to).
+/// Deliver events: queued for the subscriber when the account has a
+/// webhook (only the kinds it subscribed to); otherwise logged right away
+/// with the simulated receiver's answer. Never waits for a receiver.
 pub async fn emit(state: &Shared, events: Vec<Event>) {
     if events.is_empty() {
         return;
     }
-    match &state.webhook {
-        None => {
-            let _ = state
-                .db_now(move |conn, now| {
-                    for e in &events {
-                        record_simulated(conn, e.kind, e.payload, now)?;
-                    }
-                    Ok(())
-                })
-                .await;
-        }
-        Some((client, url)) => {
-            let (client, url, st) = (client.clone(), url.clone(), state.clone());
-            tokio::spawn(async move {
-                for e in events {
-                    let body = json!({ "event": e.kind, "payload": e.payload, "data": e.data });
-                    let (response, success) = deliver(&client, &url, &body).await;
-                    let _ = st
-                        .db_now(move |conn, now| Ok(insert(conn, e.kind, e.payload, &response, success, now)?))
-                        .await;
-                }
-            });
+    let mut simulated = Vec::new();
+    let mut lost = Vec::new();
+    for e in events {
+        match state.hooks.enqueue(e.kind, e.payload, &e.data) {
+            Enqueued::NoWebhook => simulated.push(e),
+            Enqueued::Full => lost.push(e),
+            Enqueued::Waiting | Enqueued::NotSubscribed => {}
         }
     }
-}
-
-async fn deliver(client: &reqwest::Client, url: &str, body: &Value) -> (Value, bool) {
-    match client.post(url).json(body).send().await {
-        Ok(resp) => {
-            let code = resp.status().as_u16();
-            let headers: serde_json::Map<String, Value> = resp
-                .headers()
-                .iter()
-                .map(|(k, v)| {
-                    (
-                        k.to_string(),
-                        Value::String(String::from_utf8_lossy(v.as_bytes()).into_owned()),
-                    )
-                })
-                .collect();
-            let text = resp.text().await.unwrap_or_default();
-            let body = match serde_json::from_str::<Value>(&text) {
-                Ok(v @ Value::Object(_)) => v,
-                Ok(other) => json!({ "value": other }),
-                Err(_) => json!({ "text": text }),
-            };
-            (
-                json!({ "body": body, "code": code, "headers": headers }),
-                (200..300).contains(&code),
-            )
-        }
-        Err(e) => {
-            let reason = if e.is_timeout() { "timeout" } else { "connection failed" };
-            (json!({ "body": { "error": reason }, "code": 0, "headers": {} }), false)
-        }
+    if simulated.is_empty() && lost.is_empty() {
+        return;
+    }
+    let logged = state
+        .db_now(move |conn, now| {
+            for e in &simulated {
+                record_simulated(conn, e.kind, e.payload, now)?;
+            }
+            let full = json!({ "body": { "error": "delivery queue full" }, "code": 0, "headers": {} });
+            for e in &lost {
+                insert(conn, e.kind, e.payload, &full, false, now)?;
+            }
+            Ok(())
+        })
+        .await;
+    if let Err(e) = logged {
+        tracing::warn!(error = ?e, "could not log webhook events");
     }
 }
 

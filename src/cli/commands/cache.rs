@@ -78,7 +78,8 @@ fn clear(path: &Path) -> Result<(bool, usize), CliError> {
 /// profile and base URL.
 pub fn index_path(ctx: &mut Ctx<'_>) -> Result<PathBuf, CliError> {
     let settings = ctx.settings()?;
-    let Some(base_url) = settings.base_url.clone() else {
+    // Through a hub, the index is the hub's view of the account: its own file.
+    let Some(base_url) = settings.hub_root().or_else(|| settings.base_url.clone()) else {
         return Err(CliError::usage(
             "no base URL configured, so no account and no local index: set base_url, FRONTDESK_BASE_URL or --base-url",
         ));

@@ -198,6 +198,11 @@ fn check(ctx: &mut Ctx<'_>) -> Result<(), CliError> {
         ("title", s.looks.title.to_string(), ""),
         ("keys", format!("{} rebound", s.looks.keys.len()), ""),
     ];
+    if let (Some(url), Some(token)) = (&s.hub_url, &s.hub_token) {
+        // After api_key: through a hub the key is not used.
+        rows.insert(4, ("hub_url", crate::cli::sanitize(url), src("hub_url")));
+        rows.insert(5, ("hub_token", mask(token.expose()), src("hub_token")));
+    }
     for r in rows.iter_mut() {
         if r.2 == Source::Default.label() {
             r.2 = "default";

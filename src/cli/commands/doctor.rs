@@ -70,6 +70,11 @@ async fn probe(s: &Settings, base: &str, key: &str) -> Probe {
 
 /// The checks that need the network (config already loaded).
 pub async fn account_checks(s: &Settings, now: chrono::DateTime<chrono::Utc>) -> Vec<Check> {
+    match s.hub() {
+        Ok(Some(hub)) => return hub_checks(s, &hub).await,
+        Ok(None) => {}
+        Err(e) => return vec![check("config", Verdict::Fail, format!("{e}"))],
+    }
     let mut out = Vec::new();
     if s.source("api_key") == Source::Flag {
         out.push(check("key", Verdict::Warn, API_KEY_FLAG_WARNING));
@@ -111,6 +116,42 @@ pub async fn account_checks(s: &Settings, now: chrono::DateTime<chrono::Utc>) ->
             });
             out.push(clock(date.as_deref(), now));
         }
+    }
+    out
+}
+
+/// Through a hub: the hub answers, and knows this token as an agent.
+async fn hub_checks(s: &Settings, hub: &crate::api::hub::HubClient) -> Vec<Check> {
+    let mut out = Vec::new();
+    if s.source("hub_token") == Source::Flag {
+        out.push(check(
+            "token",
+            Verdict::Warn,
+            "the hub token was passed with --hub-token: other users of this host can read it in the process \
+             list; set FRONTDESK_HUB_TOKEN or hub_token in the config file instead",
+        ));
+    }
+    let root = crate::cli::sanitize(hub.root());
+    match hub.whoami().await {
+        Ok(me) => out.push(check(
+            "hub",
+            Verdict::Ok,
+            format!(
+                "{root} answers; this token is agent {} ({})",
+                crate::cli::sanitize(&me.agent),
+                crate::cli::sanitize(&me.email)
+            ),
+        )),
+        Err(e @ crate::api::ApiError::Rejected { status: 401, .. }) => out.push(check(
+            "token",
+            Verdict::Fail,
+            format!("{e}; fix: the hub's admin runs frontdesk hub agents add NAME --email E"),
+        )),
+        Err(e) => out.push(check(
+            "hub",
+            Verdict::Fail,
+            format!("cannot use {root}: {e}; fix: check hub_url, your network, and that the hub is up"),
+        )),
     }
     out
 }
@@ -254,10 +295,10 @@ pub async fn run(ctx: &mut Ctx<'_>) -> Result<(), CliError> {
 /// The account's local index file: where it is, whether it is usable, and
 /// whether others can read it. Read-only: doctor changes nothing.
 fn index_check(settings: &Settings) -> Check {
-    let Some(base_url) = settings.base_url.as_deref() else {
+    let Some(base_url) = settings.hub_root().or_else(|| settings.base_url.clone()) else {
         return check("index", Verdict::Ok, "no account configured, so no local index");
     };
-    match crate::index::default_path(&settings.profile, base_url) {
+    match crate::index::default_path(&settings.profile, &base_url) {
         Some(path) => index_file_check(&path),
         None => check(
             "index",

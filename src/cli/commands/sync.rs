@@ -3,14 +3,22 @@
 use clap::Args;
 
 use super::cache::open_index;
+use crate::api::hub::SnapshotReport;
 use crate::api::{Client, RetryPolicy};
 use crate::cli::output::Progress;
 use crate::cli::{CliError, Ctx};
 use crate::index::sync::{Budget, STARTED_OVER, SyncError, check_account, full_sync, incremental_sync};
 use crate::index::{Index, IndexError};
 
+mod follow;
+
 #[derive(Debug, Args)]
-pub struct SyncArgs {}
+pub struct SyncArgs {
+    /// Through a hub: after the snapshot, keep the index live from the hub's
+    /// events, printing one line per event, until interrupted
+    #[arg(long)]
+    pub follow: bool,
+}
 
 /// Background walks retry a failed page more than the agent's own requests
 /// do: nobody is waiting on one page.
@@ -36,9 +44,59 @@ pub(crate) fn index_err(e: IndexError) -> CliError {
     CliError::Other(e.to_string())
 }
 
-pub async fn run(ctx: &mut Ctx<'_>, _args: SyncArgs) -> Result<(), CliError> {
-    let client = sync_client(ctx)?;
+/// With a hub configured: the index filled from the hub's snapshot instead
+/// of a walk of the account. `None` without a hub.
+async fn from_hub(ctx: &mut Ctx<'_>, index: &mut Index, label: &str) -> Result<Option<SnapshotReport>, CliError> {
+    let Some(hub) = ctx.settings()?.hub().map_err(|e| CliError::Usage(e.to_string()))? else {
+        return Ok(None);
+    };
+    let mut pb = Progress::new(ctx.progress, label, "contacts");
+    let report = hub
+        .snapshot_into(index, &mut |done, expected| {
+            pb.set_length(expected.max(done));
+            pb.set_position(done);
+        })
+        .await;
+    pb.finish_and_clear();
+    let report = report.map_err(sync_err)?;
+    if report.started_over {
+        started_over(ctx);
+    }
+    if report.skipped > 0 {
+        let _ = writeln!(
+            ctx.err,
+            "frontdesk: warning: {} contacts of the hub's snapshot could not be read and were skipped",
+            report.skipped
+        );
+    }
+    Ok(Some(report))
+}
+
+pub async fn run(ctx: &mut Ctx<'_>, args: SyncArgs) -> Result<(), CliError> {
+    if args.follow {
+        if ctx.settings()?.hub_token.is_none() {
+            return Err(CliError::usage(
+                "--follow needs a hub: set hub_url and hub_token (or FRONTDESK_HUB_URL and FRONTDESK_HUB_TOKEN)",
+            ));
+        }
+        let mut index = open_index(ctx)?;
+        return follow::run(ctx, &mut index).await;
+    }
+    // Without a hub, a missing key is the first thing said.
+    let direct = match ctx.settings()?.hub_token {
+        None => Some(sync_client(ctx)?),
+        Some(_) => None,
+    };
     let mut index = open_index(ctx)?;
+    let Some(client) = direct else {
+        let r = from_hub(ctx, &mut index, "loading the hub's snapshot")
+            .await?
+            .ok_or_else(|| CliError::Other("the hub settings could not be read".into()))?;
+        return ctx.emit(&format!(
+            "synced {} contacts from the hub ({} new or changed, {} removed)\n",
+            r.seen, r.changed, r.removed
+        ));
+    };
     let mut pb = Progress::new(ctx.progress, "syncing contacts", "contacts");
     let budget = Budget::new(ctx.settings()?.sync_rate);
     let report = full_sync(&client, &mut index, &budget, &mut |p| {
@@ -63,6 +121,11 @@ pub async fn run(ctx: &mut Ctx<'_>, _args: SyncArgs) -> Result<(), CliError> {
 /// a full sync when no walk has completed yet or the index held another
 /// account's data (said on stderr).
 pub(crate) async fn refresh(ctx: &mut Ctx<'_>, index: &mut Index) -> Result<(), CliError> {
+    // Through a hub the snapshot is the account as the hub holds it, read
+    // in one request: no walk, no incremental pass.
+    if from_hub(ctx, index, "loading the hub's snapshot").await?.is_some() {
+        return Ok(());
+    }
     let client = sync_client(ctx)?;
     let budget = Budget::new(ctx.settings()?.sync_rate);
     let state = index.sync_state().map_err(index_err)?;

@@ -35,3 +35,14 @@ fn the_race_knobs_reach_the_server_config() {
     assert_eq!(knobs.apply_then_fail, 0.3);
     assert_eq!((knobs.hold_ms, knobs.hold_path.as_deref()), (250, Some("/contacts/*")));
 }
+
+#[test]
+fn the_webhook_secret_stays_out_of_debug_output() {
+    let w = Wrap::parse_from(["serve", "--webhook-secret", "whsec-hidden-42", "--drop-webhooks", "0.2"]);
+    let opts = w.serve.options();
+    assert_eq!(opts.config.webhook_secret.as_deref(), Some("whsec-hidden-42"));
+    assert_eq!(opts.config.drop_webhooks, 0.2);
+    for text in [format!("{:?}", w.serve), format!("{opts:?}")] {
+        assert!(!text.contains("whsec-hidden-42"), "{text}");
+    }
+}

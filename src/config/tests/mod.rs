@@ -408,5 +408,6 @@ fn a_user_email_that_is_not_an_email_is_refused_naming_where_it_came_from() {
     );
 }
 
+mod hub;
 mod index_settings;
 mod inert;

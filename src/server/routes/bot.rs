@@ -6,13 +6,14 @@ use axum::extract::{Path, State};
 use rusqlite::Connection;
 use serde_json::{Value, json};
 
-use super::contact_view::find_contact;
+use super::contact_view::{find_contact, load_contact};
 use super::contacts::set_bot;
 use super::json_body;
 use crate::server::db::{get_setting, iso};
 use crate::server::error::{ApiError, ApiResult, FieldErrors};
 use crate::server::state::Shared;
 use crate::server::validate::{self, finish, opt_str, push};
+use crate::server::webhooks::{Event, emit};
 
 fn bot_json(conn: &Connection, contact: i64) -> ApiResult<Value> {
     let (status, started): (Option<String>, Option<i64>) = conn.query_row(
@@ -47,23 +48,27 @@ pub async fn show(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResu
 pub async fn set(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     let bot_enabled = st.bot_enabled;
-    st.db_now(move |conn, now| {
-        let id = find_contact(conn, &uuid)?;
-        let mut errs = FieldErrors::new();
-        let status = match opt_str(&map, "status", &mut errs) {
-            None => {
-                push(&mut errs, "status", "is required");
-                None
+    let (out, contact) = st
+        .db_now(move |conn, now| {
+            let id = find_contact(conn, &uuid)?;
+            let mut errs = FieldErrors::new();
+            let status = match opt_str(&map, "status", &mut errs) {
+                None => {
+                    push(&mut errs, "status", "is required");
+                    None
+                }
+                Some(s) => validate::bot_status(&s, bot_enabled)
+                    .map_err(|m| push(&mut errs, "status", m))
+                    .ok(),
+            };
+            finish(errs)?;
+            if let Some(s) = status {
+                set_bot(conn, id, s, now)?;
             }
-            Some(s) => validate::bot_status(&s, bot_enabled)
-                .map_err(|m| push(&mut errs, "status", m))
-                .ok(),
-        };
-        finish(errs)?;
-        if let Some(s) = status {
-            set_bot(conn, id, s, now)?;
-        }
-        Ok(Json(bot_json(conn, id)?))
-    })
-    .await
+            Ok((bot_json(conn, id)?, load_contact(conn, id)?.to_json(None)))
+        })
+        .await?;
+    // The bot's status is part of the contact.
+    emit(&st, vec![Event::contact("contact_updated", contact)]).await;
+    Ok(Json(out))
 }

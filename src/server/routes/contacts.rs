@@ -310,12 +310,15 @@ async fn set_closed(st: &Shared, uuid: String, close: bool) -> ApiResult<Value> 
     if !changed {
         return Ok(contact);
     }
-    let kind = if close {
-        "conversation_closed"
+    let event = if close {
+        // The API's close takes no reason; the field is there, empty.
+        let mut payload = contact.clone();
+        payload["closingReason"] = Value::Null;
+        Event::contact("conversation_closed", payload)
     } else {
-        "conversation_opened"
+        Event::contact("conversation_opened", contact.clone())
     };
-    emit(st, vec![Event::contact(kind, contact.clone())]).await;
+    emit(st, vec![event]).await;
     Ok(contact)
 }
 

@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde_json::{Map, Value, json};
 
-use super::contact_view::find_contact;
+use super::contact_view::{find_contact, load_contact};
 use super::json_body;
 use super::params::{Page, Q, offset, pages};
 use crate::server::cursor::Cursor;
@@ -260,12 +260,16 @@ pub async fn send(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<Value
             finish(errs)?;
             let contact = contact.ok_or_else(|| ApiError::not_found("contact"))?;
             let uuid = insert_sent(conn, contact, &body_text, now)?;
-            let msg = conn.query_row(
-                &format!("SELECT {COLUMNS} FROM messages WHERE uuid = ?1"),
-                [&uuid],
-                message_json,
-            )?;
-            Ok((msg.2, uuid))
+            let mut msg = conn
+                .query_row(
+                    &format!("SELECT {COLUMNS} FROM messages WHERE uuid = ?1"),
+                    [&uuid],
+                    message_json,
+                )?
+                .2;
+            // The webhook's message carries its contact (extensions.md).
+            msg["contact"] = load_contact(conn, contact)?.to_json(None);
+            Ok((msg, uuid))
         })
         .await?;
     emit(&st, vec![Event::message("message_created", message)]).await;
@@ -324,22 +328,26 @@ pub fn step(created_at: i64, now: i64, step_ms: i64) -> usize {
 
 /// Send-requests that advanced since last reported, as
 /// `message_status_updated` events (marked reported).
-pub fn progress_events(conn: &Connection, step_ms: i64, only: Option<&str>, now: i64) -> rusqlite::Result<Vec<Event>> {
-    let rows: Vec<(i64, String, i64, i64)> = conn
+pub fn progress_events(conn: &Connection, step_ms: i64, only: Option<&str>, now: i64) -> ApiResult<Vec<Event>> {
+    let rows: Vec<(i64, String, i64, i64, i64)> = conn
         .prepare_cached(
-            "SELECT id, uuid, created_at, reported_step FROM send_requests
+            "SELECT id, uuid, created_at, reported_step, contact_id FROM send_requests
              WHERE reported_step < 3 AND (?1 IS NULL OR uuid = ?1)",
         )?
-        .query_map([only], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .query_map([only], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
         .collect::<Result<_, _>>()?;
     let mut events = Vec::new();
-    for (id, uuid, created, reported) in rows {
+    for (id, uuid, created, reported, contact) in rows {
         let s = step(created, now, step_ms) as i64;
-        for k in reported + 1..=s {
-            events.push(Event::message(
-                "message_status_updated",
-                json!({ "uuid": uuid, "status": DELIVERY[k as usize] }),
-            ));
+        if s > reported {
+            // A receiver needs the contact to place the message.
+            let contact = load_contact(conn, contact)?.to_json(None);
+            for k in reported + 1..=s {
+                events.push(Event::message(
+                    "message_status_updated",
+                    json!({ "uuid": uuid, "status": DELIVERY[k as usize], "contact": contact }),
+                ));
+            }
         }
         if s > reported {
             conn.execute(

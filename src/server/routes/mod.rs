@@ -14,6 +14,7 @@ mod templates;
 mod users;
 mod webhooks;
 
+pub use contact_view::load_contact;
 pub use messages::progress_events;
 
 use axum::Router;
@@ -64,6 +65,8 @@ pub fn router(state: Shared, cfg: &ServerConfig) -> Router {
         .route("/users/{uuid}/status", put(users::set_status))
         .route("/plan", get(plan::show))
         .route("/webhooks/events", get(webhooks::list))
+        .route("/webhooks/subscribe", post(webhooks::subscribe))
+        .route("/webhooks/unsubscribe", delete(webhooks::unsubscribe))
         // The reference's heading for the event log.
         .route("/events", get(webhooks::list))
         .method_not_allowed_fallback(method_not_allowed);

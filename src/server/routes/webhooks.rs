@@ -1,15 +1,22 @@
-//! The webhook event log, newest first.
+//! The account's webhook: subscribe, unsubscribe, and the event log (newest
+//! first).
 
 use axum::Json;
+use axum::body::Bytes;
 use axum::extract::State;
+use axum::http::StatusCode;
 use rusqlite::params_from_iter;
 use rusqlite::types::Value as Sql;
 use serde_json::{Value, json};
 
+use super::json_body;
 use super::params::{Page, Q, non_empty, offset, pages};
 use crate::server::db::iso;
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::state::Shared;
+use crate::server::validate::{finish, push};
+use crate::server::webhooks::check_loopback;
+use crate::server::webhooks::delivery::{KINDS, Subscription};
 
 const DEFAULT_ITEMS: u64 = 20;
 const MAX_ITEMS: u64 = 100;
@@ -88,4 +95,60 @@ pub async fn list(State(st): State<Shared>, Q(q): Q<EventsQuery>) -> ApiResult<J
         ))
     })
     .await
+}
+
+/// POST /webhooks/subscribe `{url, subscriptions: [kind, ...]}`: the
+/// account's one webhook; a second subscription replaces the first.
+pub async fn subscribe(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<Value>> {
+    let map = json_body(&body)?;
+    let mut errs = crate::server::error::FieldErrors::new();
+    let url = match map.get("url") {
+        Some(Value::String(u)) => check_loopback(u).map_err(|m| push(&mut errs, "url", m)).ok(),
+        None | Some(Value::Null) => {
+            push(&mut errs, "url", "is required");
+            None
+        }
+        Some(_) => {
+            push(&mut errs, "url", "must be a string");
+            None
+        }
+    };
+    let kinds = match map.get("subscriptions") {
+        Some(Value::Array(a)) if !a.is_empty() => {
+            let mut kinds: Vec<String> = Vec::new();
+            for k in a {
+                match k.as_str() {
+                    Some(k) if KINDS.contains(&k) => {
+                        if !kinds.iter().any(|have| have == k) {
+                            kinds.push(k.to_string());
+                        }
+                    }
+                    Some(k) => push(
+                        &mut errs,
+                        "subscriptions",
+                        format!("unknown event kind {k:?}; known: {}", KINDS.join(", ")),
+                    ),
+                    None => push(&mut errs, "subscriptions", "must list event kinds as strings"),
+                }
+            }
+            kinds
+        }
+        _ => {
+            push(&mut errs, "subscriptions", "must be a non-empty list of event kinds");
+            Vec::new()
+        }
+    };
+    finish(errs)?;
+    let url = url.ok_or_else(|| ApiError::invalid("url", "is required"))?;
+    st.hooks.set(Some(Subscription {
+        url: url.clone(),
+        kinds: kinds.clone(),
+    }));
+    Ok(Json(json!({ "webhook": { "url": url, "subscriptions": kinds } })))
+}
+
+/// DELETE /webhooks/unsubscribe: no webhook any more (also when there was none).
+pub async fn unsubscribe(State(st): State<Shared>) -> StatusCode {
+    st.hooks.set(None);
+    StatusCode::NO_CONTENT
 }

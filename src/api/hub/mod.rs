@@ -1,0 +1,234 @@
+//! The client side of the team hub (`frontdesk hub`): its event stream and
+//! its snapshot. The service's own paths go through [`crate::api::Client`]
+//! pointed at `<hub>/v1` with the agent token; this module speaks the hub's
+//! own protocol under `<hub>/hub/v1` (see `shared/design.md`, "The team
+//! hub"), written from the wire format, not from the hub's Rust types.
+
+mod apply;
+mod events;
+mod snapshot;
+mod sse;
+mod stream;
+
+pub use apply::apply_to_index;
+pub use events::{BadEvent, ConversationChange, HubEvent, Presence, PresenceState};
+pub use snapshot::{SnapshotHeader, SnapshotReport};
+pub use sse::{SseEvent, SseParser};
+pub use stream::{Backoff, HubItem, HubStream};
+
+use std::time::Duration;
+
+// The `bytes` crate's type, which reqwest's chunks are (axum re-exports it).
+use axum::body::Bytes;
+use reqwest::StatusCode;
+use reqwest::header::{AUTHORIZATION, HeaderValue};
+
+use super::client::parse_base_url;
+use super::key::redact;
+use super::response::excerpt;
+use super::{ApiError, ApiKey};
+
+/// What the hub answers an unknown or removed token.
+pub const REFUSED_TOKEN: &str =
+    "the hub refused the agent token (401): it is unknown or was removed; ask the hub's admin for a new one";
+
+/// `GET /hub/v1/whoami`'s answer. Text from the hub: make it inert before
+/// showing it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct WhoAmI {
+    pub agent: String,
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub user_uuid: Option<String>,
+}
+
+/// A client of one hub for one agent. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct HubClient {
+    http: reqwest::Client,
+    root: url::Url,
+    token: ApiKey,
+    /// Bounds a short request, and the wait for each piece of a stream.
+    timeout: Duration,
+}
+
+impl HubClient {
+    /// `root` is the hub's address (without `/v1`). Plain http only to a
+    /// loopback host, as for the service; `timeout` zero means 15 s.
+    pub fn new(root: &str, token: &str, timeout: Duration) -> Result<HubClient, ApiError> {
+        let root = parse_base_url(&crate::config::hub_root(root))?;
+        let token = token.trim();
+        if token.is_empty() || HeaderValue::from_str(&format!("Bearer {token}")).is_err() {
+            return Err(ApiError::Config(
+                "the hub token is empty or holds characters that cannot be sent in a header".into(),
+            ));
+        }
+        let timeout = if timeout.is_zero() {
+            Duration::from_secs(15)
+        } else {
+            timeout
+        };
+        // No overall timeout: the event stream stays open. Each wait for a
+        // piece is bounded instead (`timeout`, or the stream's idle limit).
+        let http = reqwest::Client::builder()
+            .connect_timeout(timeout.min(Duration::from_secs(10)))
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("frontdesk/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| ApiError::Config(format!("the HTTP client could not be set up: {e}")))?;
+        Ok(HubClient {
+            http,
+            root,
+            token: ApiKey::new(token),
+            timeout,
+        })
+    }
+
+    /// The hub's address, without `/v1`.
+    pub fn root(&self) -> &str {
+        self.root.as_str().trim_end_matches('/')
+    }
+
+    fn url(&self, path: &[&str]) -> url::Url {
+        let mut url = self.root.clone();
+        if let Ok(mut segments) = url.path_segments_mut() {
+            segments.pop_if_empty().extend(["hub", "v1"]).extend(path);
+        }
+        url
+    }
+
+    /// A GET of the hub's own path with the token; the answer once its
+    /// status is a success. The body is left to the caller to stream.
+    async fn open(&self, path: &[&str], extra: &[(&str, String)]) -> Result<reqwest::Response, ApiError> {
+        self.send(reqwest::Method::GET, path, extra, None).await
+    }
+
+    /// One request to the hub's own path; the answer once its status is a
+    /// success.
+    async fn send(
+        &self,
+        method: reqwest::Method,
+        path: &[&str],
+        extra: &[(&str, String)],
+        body: Option<String>,
+    ) -> Result<reqwest::Response, ApiError> {
+        let mut auth = HeaderValue::from_str(&format!("Bearer {}", self.token.expose()))
+            .map_err(|_| ApiError::Config("the hub token cannot be sent in a header".into()))?;
+        auth.set_sensitive(true);
+        let mut req = self.http.request(method, self.url(path)).header(AUTHORIZATION, auth);
+        for (name, value) in extra {
+            req = req.header(*name, value);
+        }
+        if let Some(body) = body {
+            req = req.header(reqwest::header::CONTENT_TYPE, "application/json").body(body);
+        }
+        let resp = tokio::time::timeout(self.timeout, req.send())
+            .await
+            .map_err(|_| ApiError::Timeout(String::new()))?
+            .map_err(|e| self.transport(&e))?;
+        let status = resp.status();
+        if status.is_success() {
+            return Ok(resp);
+        }
+        let body = tokio::time::timeout(self.timeout, resp.bytes())
+            .await
+            .ok()
+            .and_then(Result::ok)
+            .unwrap_or_default();
+        let message = self.scrub(&excerpt(&body));
+        Err(match status {
+            StatusCode::UNAUTHORIZED => ApiError::Rejected {
+                status: 401,
+                message: REFUSED_TOKEN.into(),
+            },
+            s if s.is_server_error() => ApiError::Server {
+                status: s.as_u16(),
+                message,
+            },
+            StatusCode::NOT_FOUND => ApiError::NotOffered {
+                what: format!("/hub/v1/{} (is this address a frontdesk hub?)", path.join("/")),
+            },
+            s => ApiError::Rejected {
+                status: s.as_u16(),
+                message,
+            },
+        })
+    }
+
+    /// The next piece of a body, waiting at most `wait`.
+    async fn chunk(&self, resp: &mut reqwest::Response, wait: Duration) -> Result<Option<Bytes>, ApiError> {
+        match tokio::time::timeout(wait, resp.chunk()).await {
+            Err(_) => Err(ApiError::Timeout(format!(
+                "nothing from the hub for {} s",
+                wait.as_secs()
+            ))),
+            Ok(r) => r.map_err(|e| self.transport(&e)),
+        }
+    }
+
+    /// A small JSON answer's body, read within the timeout and capped.
+    async fn small_json<T: serde::de::DeserializeOwned>(
+        &self,
+        what: &str,
+        resp: reqwest::Response,
+    ) -> Result<T, ApiError> {
+        const CAP: usize = 64 * 1024;
+        let mut resp = resp;
+        let mut body = Vec::new();
+        while let Some(chunk) = self.chunk(&mut resp, self.timeout).await? {
+            body.extend_from_slice(&chunk);
+            if body.len() > CAP {
+                break;
+            }
+        }
+        serde_json::from_slice(&body).map_err(|e| ApiError::Decode {
+            endpoint: what.into(),
+            reason: e.to_string(),
+            excerpt: self.scrub(&excerpt(&body)),
+        })
+    }
+
+    /// `GET /hub/v1/whoami`: the agent this token belongs to.
+    pub async fn whoami(&self) -> Result<WhoAmI, ApiError> {
+        let resp = self.open(&["whoami"], &[]).await?;
+        self.small_json("GET /hub/v1/whoami", resp).await
+    }
+
+    /// `POST /hub/v1/presence`: tell colleagues what this agent does with
+    /// a contact (renew it within 30 s, or it expires).
+    pub async fn presence(&self, contact: &str, state: PresenceState) -> Result<(), ApiError> {
+        let state = match state {
+            PresenceState::Viewing => "viewing",
+            PresenceState::Composing => "composing",
+            PresenceState::Idle | PresenceState::Other => "idle",
+        };
+        let body = serde_json::json!({ "contact": contact, "state": state }).to_string();
+        self.send(reqwest::Method::POST, &["presence"], &[], Some(body)).await?;
+        Ok(())
+    }
+
+    fn transport(&self, e: &reqwest::Error) -> ApiError {
+        if e.is_timeout() {
+            return ApiError::Timeout(String::new());
+        }
+        let mut text = e.to_string();
+        let mut source = std::error::Error::source(e);
+        while let Some(s) = source {
+            let part = s.to_string();
+            if !text.contains(&part) {
+                text.push_str(": ");
+                text.push_str(&part);
+            }
+            source = s.source();
+        }
+        ApiError::Transport(self.scrub(&text))
+    }
+
+    fn scrub(&self, text: &str) -> String {
+        redact(text, self.token.expose())
+    }
+}
+
+#[cfg(test)]
+mod tests;

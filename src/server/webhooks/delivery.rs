@@ -1,0 +1,230 @@
+//! Real deliveries: the account's one subscription, a queue in the order
+//! events were emitted, and one worker that posts each event to the
+//! subscriber, retrying a failure with a doubling pause. Requests only
+//! enqueue; they never wait for a receiver.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use rand::Rng;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use super::insert;
+use crate::server::ServerConfig;
+use crate::server::state::Shared;
+use crate::webhook;
+
+/// Every kind the server emits, in the order a subscription lists them
+/// when it takes them all.
+pub const KINDS: [&str; 8] = [
+    "message_created",
+    "message_status_updated",
+    "contact_created",
+    "contact_updated",
+    "contact_deleted",
+    "conversation_opened",
+    "conversation_closed",
+    "agent_status_updated",
+];
+
+/// The account's one webhook.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subscription {
+    pub url: String,
+    pub kinds: Vec<String>,
+}
+
+impl Subscription {
+    /// Every kind (what `--webhook-url` subscribes to).
+    pub fn all(url: String) -> Self {
+        Subscription {
+            url,
+            kinds: KINDS.iter().map(|k| k.to_string()).collect(),
+        }
+    }
+
+    fn takes(&self, kind: &str) -> bool {
+        self.kinds.iter().any(|k| k == kind)
+    }
+}
+
+/// One event on its way to a subscriber.
+pub struct Job {
+    pub kind: &'static str,
+    /// `message_object` or `contact_object`, for the event log.
+    pub payload: &'static str,
+    /// The JSON body posted, `{"event", "payload"}`.
+    pub body: String,
+    /// The subscriber when the event happened; a later change of
+    /// subscription ends the job's retries.
+    pub url: String,
+}
+
+/// What became of an event handed to [`Hooks::enqueue`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Enqueued {
+    /// No webhook: the caller logs the simulated receiver's answer.
+    NoWebhook,
+    /// The webhook does not take this kind.
+    NotSubscribed,
+    /// In the queue, for the worker.
+    Waiting,
+    /// The queue is full: the event is lost (the caller logs it).
+    Full,
+}
+
+/// Subscription, queue and delivery settings.
+pub struct Hooks {
+    sub: Mutex<Option<Subscription>>,
+    tx: mpsc::Sender<Job>,
+    secret: Option<Vec<u8>>,
+    drop_rate: f64,
+    backoff: Duration,
+    attempts: u32,
+    timeout: Duration,
+}
+
+impl Hooks {
+    /// The hooks and the queue's receiving end, for [`run`].
+    pub fn new(cfg: &ServerConfig, url: Option<String>) -> (Self, mpsc::Receiver<Job>) {
+        let (tx, rx) = mpsc::channel(cfg.webhook_queue.max(1));
+        let hooks = Hooks {
+            sub: Mutex::new(url.map(Subscription::all)),
+            tx,
+            secret: cfg.webhook_secret.as_ref().map(|s| s.as_bytes().to_vec()),
+            drop_rate: cfg.drop_webhooks,
+            backoff: Duration::from_millis(cfg.webhook_backoff_ms),
+            attempts: cfg.webhook_attempts.max(1),
+            timeout: cfg.webhook_timeout,
+        };
+        (hooks, rx)
+    }
+
+    pub fn subscription(&self) -> Option<Subscription> {
+        self.sub.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Replace the account's subscription (`None` unsubscribes).
+    pub fn set(&self, sub: Option<Subscription>) {
+        *self.sub.lock().unwrap_or_else(|e| e.into_inner()) = sub;
+    }
+
+    /// Queue `kind` for the subscriber, if it subscribed to that kind.
+    /// Never waits: a full queue loses the event.
+    pub fn enqueue(&self, kind: &'static str, payload: &'static str, data: &Value) -> Enqueued {
+        let Some(sub) = self.subscription() else {
+            return Enqueued::NoWebhook;
+        };
+        if !sub.takes(kind) {
+            return Enqueued::NotSubscribed;
+        }
+        let body = json!({ "event": kind, "payload": data }).to_string();
+        match self.tx.try_send(Job {
+            kind,
+            payload,
+            body,
+            url: sub.url,
+        }) {
+            Ok(()) => Enqueued::Waiting,
+            Err(mpsc::error::TrySendError::Full(_)) => Enqueued::Full,
+            // The worker ended (the server is stopping): nobody is left to
+            // deliver to.
+            Err(mpsc::error::TrySendError::Closed(_)) => Enqueued::Waiting,
+        }
+    }
+
+    fn still_wanted(&self, job: &Job) -> bool {
+        self.subscription()
+            .is_some_and(|s| s.url == job.url && s.takes(job.kind))
+    }
+}
+
+/// The delivery worker: one job at a time, so a subscriber sees events in
+/// the order they were queued. Ends when the queue's sender is dropped.
+pub async fn run(state: Shared, mut rx: mpsc::Receiver<Job>) {
+    let client = reqwest::Client::builder()
+        .timeout(state.hooks.timeout)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap_or_default();
+    while let Some(job) = rx.recv().await {
+        let hooks = &state.hooks;
+        if hooks.drop_rate > 0.0 && rand::rng().random::<f64>() < hooks.drop_rate {
+            // Lost on the way: the receiver never hears of it and nothing
+            // retries it; the log says it failed, as a lost delivery would.
+            let response = json!({ "body": { "error": "dropped" }, "code": 0, "headers": {} });
+            log(&state, &job, response, false).await;
+            continue;
+        }
+        let mut pause = hooks.backoff;
+        for attempt in 1..=hooks.attempts {
+            if !hooks.still_wanted(&job) {
+                break;
+            }
+            let t = state.clock.now_ms().div_euclid(1000);
+            let signature = hooks
+                .secret
+                .as_deref()
+                .map(|s| webhook::sign(s, t, job.body.as_bytes()));
+            let (response, success) = deliver(&client, &job, signature).await;
+            log(&state, &job, response, success).await;
+            if success {
+                break;
+            }
+            if attempt < hooks.attempts {
+                tokio::time::sleep(pause).await;
+                pause = pause.saturating_mul(2);
+            }
+        }
+    }
+}
+
+async fn log(state: &Shared, job: &Job, response: Value, success: bool) {
+    let (kind, payload) = (job.kind, job.payload);
+    let logged = state
+        .db_now(move |conn, now| Ok(insert(conn, kind, payload, &response, success, now)?))
+        .await;
+    if let Err(e) = logged {
+        tracing::warn!(error = ?e, "could not log a webhook delivery");
+    }
+}
+
+async fn deliver(client: &reqwest::Client, job: &Job, signature: Option<String>) -> (Value, bool) {
+    let mut req = client
+        .post(&job.url)
+        .header(reqwest::header::CONTENT_TYPE, "application/json")
+        .body(job.body.clone());
+    if let Some(s) = signature {
+        req = req.header(webhook::SIGNATURE_HEADER, s);
+    }
+    match req.send().await {
+        Ok(resp) => {
+            let code = resp.status().as_u16();
+            let headers: serde_json::Map<String, Value> = resp
+                .headers()
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k.to_string(),
+                        Value::String(String::from_utf8_lossy(v.as_bytes()).into_owned()),
+                    )
+                })
+                .collect();
+            let text = resp.text().await.unwrap_or_default();
+            let body = match serde_json::from_str::<Value>(&text) {
+                Ok(v @ Value::Object(_)) => v,
+                Ok(other) => json!({ "value": other }),
+                Err(_) => json!({ "text": text }),
+            };
+            (
+                json!({ "body": body, "code": code, "headers": headers }),
+                (200..300).contains(&code),
+            )
+        }
+        Err(e) => {
+            let reason = if e.is_timeout() { "timeout" } else { "connection failed" };
+            (json!({ "body": { "error": reason }, "code": 0, "headers": {} }), false)
+        }
+    }
+}
