@@ -11,3 +11,6 @@ mod agents;
 
 #[path = "hub/process.rs"]
 mod process;
+
+#[path = "hub/forward.rs"]
+mod forward;
