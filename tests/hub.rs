@@ -14,3 +14,6 @@ mod process;
 
 #[path = "hub/forward.rs"]
 mod forward;
+
+#[path = "hub/receiver.rs"]
+mod receiver;
