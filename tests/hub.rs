@@ -17,3 +17,6 @@ mod forward;
 
 #[path = "hub/receiver.rs"]
 mod receiver;
+
+#[path = "hub/stream.rs"]
+mod stream;

@@ -7,6 +7,7 @@
 //! restart resumes from the file: no full walk when one finished before.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use super::state::HubState;
 use crate::index::IndexAccess;
@@ -31,6 +32,7 @@ async fn pass(st: &HubState, kind: Pass) -> Result<(), SyncError> {
                 r.changed,
                 r.removed
             );
+            st.counters.full_walks.fetch_add(1, Ordering::Relaxed);
         }
         Pass::Incremental => {
             let r = sync::incremental_sync(&st.api, &mut index, &st.budget).await?;
@@ -38,6 +40,7 @@ async fn pass(st: &HubState, kind: Pass) -> Result<(), SyncError> {
         }
     }
     st.publish_index_changes();
+    st.counters.passes.fetch_add(1, Ordering::Relaxed);
     Ok(())
 }
 

@@ -35,6 +35,9 @@ pub struct Counters {
     pub redeliveries: AtomicU64,
     pub unknown_kinds: AtomicU64,
     pub stale_events: AtomicU64,
+    /// Reconciliation passes finished, and how many of them were full walks.
+    pub passes: AtomicU64,
+    pub full_walks: AtomicU64,
 }
 
 pub struct HubState {
