@@ -16,6 +16,7 @@ use crate::cli::{CliError, Ctx, sanitize};
 pub async fn listener(addr: &str, tls: bool) -> Result<HubListener, CliError> {
     #[cfg(unix)]
     if let Some(path) = addr.strip_prefix("unix:") {
+        remove_stale_socket(Path::new(path));
         let l = tokio::net::UnixListener::bind(path)
             .map_err(|e| CliError::usage(format!("cannot listen on {}: {e}", sanitize(path))))?;
         use std::os::unix::fs::PermissionsExt;
@@ -44,6 +45,18 @@ pub async fn listener(addr: &str, tls: bool) -> Result<HubListener, CliError> {
         .await
         .map_err(|e| CliError::usage(format!("cannot listen on {}: {e}", sanitize(addr))))?;
     Ok(HubListener::Tcp(l))
+}
+
+/// A socket left by a hub that was killed: nobody answers on it, so it
+/// goes (a file that is not a socket, or one in use, is left alone and
+/// binding says why).
+#[cfg(unix)]
+fn remove_stale_socket(path: &Path) {
+    use std::os::unix::fs::FileTypeExt;
+    let is_socket = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_socket());
+    if is_socket && std::os::unix::net::UnixStream::connect(path).is_err() {
+        let _ = std::fs::remove_file(path);
+    }
 }
 
 /// The manifest: created new (never over a file or through a link),

@@ -36,6 +36,7 @@ struct Feed {
     sub: Subscription,
     pending: std::vec::IntoIter<SseEvent>,
     agents: watch::Receiver<u64>,
+    stopping: watch::Receiver<bool>,
     st: Arc<HubState>,
     token_hash: String,
     done: bool,
@@ -59,6 +60,7 @@ pub async fn events(
     let feed = Feed {
         pending: first.into_iter(),
         agents: st.agents_changed.subscribe(),
+        stopping: st.stopping.subscribe(),
         token_hash: who.token_hash,
         st: st.clone(),
         sub,
@@ -84,6 +86,8 @@ pub async fn events(
                         return None;
                     }
                 },
+                // The hub is stopping: end, so its shutdown need not wait.
+                () = async { let _ = f.stopping.wait_for(|s| *s).await; } => return None,
                 changed = f.agents.changed() => {
                     if changed.is_err() {
                         return None;

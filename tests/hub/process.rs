@@ -160,6 +160,8 @@ fn the_hub_listens_on_a_unix_socket_with_mode_0660() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().expect("tempdir");
     let sock = dir.path().join("hub.sock");
+    // A socket a killed hub left behind is no obstacle.
+    drop(std::os::unix::net::UnixListener::bind(&sock).expect("a stale socket"));
     let manifest_path = dir.path().join("hub.json");
     let child = fd(dir.path())
         .args([
@@ -183,4 +185,35 @@ fn the_hub_listens_on_a_unix_socket_with_mode_0660() {
     assert_eq!(m["url"].as_str(), Some(format!("unix:{}", sock.display()).as_str()));
     let mode = std::fs::metadata(&sock).expect("socket").permissions().mode();
     assert_eq!(mode & 0o777, 0o660, "{mode:o}");
+}
+
+#[test]
+fn the_audit_log_is_read_on_the_command_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = frontdesk::hub::store::Store::open(&dir.path().join("hub")).expect("store");
+    frontdesk::hub::audit::record(
+        &store,
+        "dana",
+        "POST",
+        "/contacts/c-1/conversation/close",
+        200,
+        Some("c-1"),
+    )
+    .expect("recorded");
+    frontdesk::hub::audit::record(&store, "lee", "PATCH", "/contacts/c-2", 422, Some("c-2")).expect("recorded");
+    let (code, out, err) = run(fd(dir.path()).args(["hub", "audit"]));
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].contains("dana") && lines[0].contains("/contacts/c-1/conversation/close") && lines[0].contains("200")
+    );
+    let (code, out, _) = run(fd(dir.path()).args(["--json", "hub", "audit", "--limit", "1"]));
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v.as_array().map(Vec::len), Some(1));
+    assert_eq!(v[0]["agent"], "dana");
+    let (code, _, err) = run(fd(dir.path()).args(["hub", "audit", "--since", "last week"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("RFC 3339"), "{err}");
 }
