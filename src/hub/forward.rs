@@ -224,6 +224,9 @@ async fn message_sent(st: &HubState, who: &Authed, sent: &Bytes, answer: Option<
     apply::contact(st, &contact);
     let sent_message = answer.and_then(|a| a.get("message"));
     let text = req.get("content").and_then(|c| c.get("text")).and_then(Value::as_str);
+    if let Some(m) = sent_message.and_then(|m| m.get("uuid")).and_then(Value::as_str) {
+        st.remember_message(m, &contact.uuid);
+    }
     let message = json!({
         "uuid": sent_message.and_then(|m| m.get("uuid")),
         "status": sent_message.and_then(|m| m.get("status")).and_then(Value::as_str).unwrap_or("enqueued"),

@@ -96,10 +96,48 @@ pub async fn receive(State(st): State<Arc<HubState>>, headers: HeaderMap, body: 
 
 /// Works off the queue until the hub stops.
 pub async fn work(st: Arc<HubState>, mut rx: mpsc::Receiver<Delivery>) {
-    while let Some(d) = rx.recv().await {
+    while let Some(mut d) = rx.recv().await {
+        if d.kind == "message_created" && !d.payload.get("contact").is_some_and(Value::is_object) {
+            find_contact(&st, &mut d.payload).await;
+        }
         let st = st.clone();
         // SQLite work off the async threads.
         let _ = tokio::task::spawn_blocking(move || handle(&st, d)).await;
+    }
+}
+
+/// A message event without its contact (the published example has
+/// none): the customer's side is `from` on a received message, `to` on
+/// one sent; the contact is read once by REST, inside the budget.
+async fn find_contact(st: &HubState, payload: &mut Value) {
+    let received = payload.get("status").and_then(Value::as_str) == Some("received");
+    let sides = if received { ["from", "to"] } else { ["to", "from"] };
+    let keys: Vec<String> = std::iter::once(uuid_of(payload.get("contact")))
+        .chain(
+            sides
+                .iter()
+                .map(|k| payload.get(*k).and_then(Value::as_str).map(str::to_string)),
+        )
+        .flatten()
+        .filter(|k| !k.is_empty())
+        .collect();
+    for key in keys {
+        st.budget.take().await;
+        let path = format!(
+            "/contacts/{}",
+            url::form_urlencoded::byte_serialize(key.as_bytes()).collect::<String>()
+        );
+        let answer = super::forward::upstream(st, axum::http::Method::GET, &path, None, Bytes::new()).await;
+        if let Some(contact) = answer
+            .ok()
+            .filter(|a| a.status.is_success())
+            .and_then(|a| serde_json::from_slice::<Value>(&a.body).ok())
+            .and_then(|v| apply::contact_in(&v))
+            && let (Ok(c), Value::Object(map)) = (serde_json::to_value(&contact), &mut *payload)
+        {
+            map.insert("contact".into(), c);
+            return;
+        }
     }
 }
 
@@ -139,6 +177,9 @@ fn handle(st: &HubState, d: Delivery) {
                 return;
             };
             stale(apply::contact(st, &contact));
+            if let Some(m) = p.get("uuid").and_then(Value::as_str) {
+                st.remember_message(m, &contact.uuid);
+            }
             let mut message = p.clone();
             if let Value::Object(m) = &mut message {
                 m.remove("contact");
@@ -149,9 +190,10 @@ fn handle(st: &HubState, d: Delivery) {
             );
         }
         "message_status_updated" => {
+            let message = p.get("uuid").and_then(Value::as_str);
             let (Some(contact), Some(message), Some(status)) = (
-                uuid_of(p.get("contact")),
-                p.get("uuid").and_then(Value::as_str),
+                uuid_of(p.get("contact")).or_else(|| message.and_then(|m| st.contact_of_message(m))),
+                message,
                 p.get("status").and_then(Value::as_str),
             ) else {
                 tracing::info!("a message_status_updated event without contact, uuid or status was ignored");

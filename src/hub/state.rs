@@ -54,6 +54,8 @@ pub struct HubState {
     pub presence: Presence,
     pub hooks: mpsc::Sender<Delivery>,
     recent: Mutex<Recent>,
+    /// Message uuid to contact uuid, for status events that name only the message.
+    messages: Mutex<(std::collections::HashMap<String, String>, VecDeque<String>)>,
     pub counters: Counters,
     /// Bumped whenever the agents table changes.
     pub agents_changed: watch::Sender<u64>,
@@ -112,6 +114,7 @@ impl HubState {
             foreground,
             hooks,
             recent: Mutex::new((HashSet::new(), VecDeque::new())),
+            messages: Mutex::new(Default::default()),
             counters: Counters::default(),
             agents_changed: watch::channel(0).0,
             stopping: watch::channel(false).0,
@@ -142,6 +145,26 @@ impl HubState {
             set.remove(&old);
         }
         true
+    }
+
+    /// Remembers which contact a message belongs to (the last few thousand).
+    pub fn remember_message(&self, message: &str, contact: &str) {
+        let mut guard = self.messages.lock().unwrap_or_else(PoisonError::into_inner);
+        let (map, order) = &mut *guard;
+        if map.insert(message.to_string(), contact.to_string()).is_none() {
+            order.push_back(message.to_string());
+        }
+        if order.len() > RECENT_DELIVERIES
+            && let Some(old) = order.pop_front()
+        {
+            map.remove(&old);
+        }
+    }
+
+    /// The contact a remembered message belongs to.
+    pub fn contact_of_message(&self, message: &str) -> Option<String> {
+        let guard = self.messages.lock().unwrap_or_else(PoisonError::into_inner);
+        guard.0.get(message).cloned()
     }
 
     /// Forgets a delivery that could not be queued, so its retry is worked.

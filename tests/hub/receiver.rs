@@ -153,3 +153,21 @@ async fn bare_payloads_and_the_embedded_servers_form_are_understood() {
     assert_eq!(ev.data["agent"], Value::Null);
     t.hub.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_event_without_its_contact_is_matched_by_phone_and_its_statuses_follow() {
+    let t = signed_team().await;
+    let mut lee = t.lee.events(None).await;
+    let c = contact(&t, 4, "unchanged", 0).await;
+    let message = json!({ "event": "message_created", "payload": {
+        "uuid": "m-1", "text": "where is my order?", "status": "received",
+        "from": c["phoneNumber"], "to": "+10000000000", "createdAt": c["lastMessageAt"] } });
+    assert_eq!(deliver_signed(&t, &message).await.0, StatusCode::OK);
+    let ev = lee.next_of("message_created").await;
+    assert_eq!(ev.data["contact"], c["uuid"]);
+    let status = json!({ "event": "message_status_updated", "payload": { "uuid": "m-1", "status": "read" } });
+    deliver_signed(&t, &status).await;
+    let ev = lee.next_of("message_status").await;
+    assert_eq!(ev.data, json!({ "contact": c["uuid"], "message": "m-1", "status": "read" }));
+    t.hub.stop().await;
+}
