@@ -20,3 +20,6 @@ mod receiver;
 
 #[path = "hub/stream.rs"]
 mod stream;
+
+#[path = "hub/tls.rs"]
+mod tls;

@@ -46,10 +46,10 @@ pub struct RunArgs {
     /// Seconds between two reconciliations by REST
     #[arg(long, default_value_t = 120)]
     pub reconcile_secs: u64,
-    /// TLS certificate (PEM) for a non-loopback address (not supported yet)
+    /// TLS certificate chain (PEM): serve https, on any address
     #[arg(long)]
     pub tls_cert: Option<PathBuf>,
-    /// TLS private key (PEM)
+    /// TLS private key (PEM) of --tls-cert
     #[arg(long)]
     pub tls_key: Option<PathBuf>,
 }

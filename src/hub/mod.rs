@@ -23,6 +23,7 @@ mod snapshot;
 mod sse;
 mod state;
 pub mod store;
+pub mod tls;
 pub mod wire;
 
 use std::path::PathBuf;
@@ -113,6 +114,8 @@ impl HubConfig {
 /// Where the hub listens: a TCP listener (loopback unless TLS) or a Unix socket.
 pub enum HubListener {
     Tcp(tokio::net::TcpListener),
+    /// TLS with this certificate (see [`tls::config`]).
+    Tls(tokio::net::TcpListener, Arc<tokio_rustls::rustls::ServerConfig>),
     #[cfg(unix)]
     Unix(tokio::net::UnixListener),
 }
@@ -173,6 +176,19 @@ pub async fn start(listener: HubListener, config: HubConfig) -> Result<RunningHu
     let (url, join) = match listener {
         HubListener::Tcp(l) => {
             let url = format!("http://{}", l.local_addr()?);
+            let serve = axum::serve(l, app).with_graceful_shutdown(async {
+                let _ = rx.await;
+            });
+            (
+                url,
+                tokio::spawn(async move {
+                    let _ = serve.await;
+                }),
+            )
+        }
+        HubListener::Tls(l, tls) => {
+            let l = tls::TlsListener::new(l, tls)?;
+            let url = format!("https://{}", axum::serve::Listener::local_addr(&l)?);
             let serve = axum::serve(l, app).with_graceful_shutdown(async {
                 let _ = rx.await;
             });

@@ -12,10 +12,18 @@ use super::{HubConfig, HubListener, start, wire};
 use crate::cli::{CliError, Ctx, sanitize};
 
 /// Plain http is for loopback and Unix sockets only (the client's rule:
-/// never plain http off loopback); TLS is not built in yet.
-pub async fn listener(addr: &str, tls: bool) -> Result<HubListener, CliError> {
+/// never plain http off loopback); with a certificate, any address.
+pub async fn listener(
+    addr: &str,
+    tls: Option<std::sync::Arc<tokio_rustls::rustls::ServerConfig>>,
+) -> Result<HubListener, CliError> {
     #[cfg(unix)]
     if let Some(path) = addr.strip_prefix("unix:") {
+        if tls.is_some() {
+            return Err(CliError::usage(
+                "--tls-cert goes with a host:port address, not a Unix socket",
+            ));
+        }
         remove_stale_socket(Path::new(path));
         let l = tokio::net::UnixListener::bind(path)
             .map_err(|e| CliError::usage(format!("cannot listen on {}: {e}", sanitize(path))))?;
@@ -28,23 +36,23 @@ pub async fn listener(addr: &str, tls: bool) -> Result<HubListener, CliError> {
         .await
         .map_err(|e| CliError::usage(format!("--addr {}: {e}", sanitize(addr))))?
         .collect();
-    if addrs.is_empty() || !addrs.iter().all(|a| a.ip().is_loopback()) {
-        return Err(CliError::usage(if tls {
-            "TLS is not built into the hub yet: listen on loopback (or unix:/path) and put a TLS proxy in front \
-             (see docs/hub.md)"
-                .to_string()
-        } else {
-            format!(
-                "--addr {} is not a loopback address: plain http only on loopback or a Unix socket \
-                 (put a TLS proxy in front, see docs/hub.md)",
-                sanitize(addr)
-            )
-        }));
+    if addrs.is_empty() {
+        return Err(CliError::usage(format!("--addr {} names no address", sanitize(addr))));
+    }
+    if tls.is_none() && !addrs.iter().all(|a| a.ip().is_loopback()) {
+        return Err(CliError::usage(format!(
+            "--addr {} is not a loopback address: plain http only on loopback or a Unix socket \
+             (pass --tls-cert and --tls-key, see docs/hub.md)",
+            sanitize(addr)
+        )));
     }
     let l = tokio::net::TcpListener::bind(addrs.as_slice())
         .await
         .map_err(|e| CliError::usage(format!("cannot listen on {}: {e}", sanitize(addr))))?;
-    Ok(HubListener::Tcp(l))
+    Ok(match tls {
+        Some(config) => HubListener::Tls(l, config),
+        None => HubListener::Tcp(l),
+    })
 }
 
 /// A socket left by a hub that was killed: nobody answers on it, so it
@@ -147,7 +155,11 @@ pub async fn run(ctx: &mut Ctx<'_>, args: &HubArgs, data_dir: PathBuf) -> Result
         Some(p) => Some(Manifest::create(p)?),
         None => None,
     };
-    let listener = listener(&run.addr, run.tls_cert.is_some()).await?;
+    let tls = match (&run.tls_cert, &run.tls_key) {
+        (Some(cert), Some(key)) => Some(super::tls::config(cert, key).map_err(|e| CliError::Usage(e.to_string()))?),
+        _ => None,
+    };
+    let listener = listener(&run.addr, tls).await?;
     let mut config = HubConfig::new(data_dir, &base_url, key.clone());
     config.webhook_secret = run.webhook_secret.clone().filter(|s| !s.is_empty());
     config.budget = run.budget;

@@ -88,7 +88,7 @@ fn plain_http_off_loopback_is_refused_with_one_clear_line() {
 }
 
 /// Waits for the manifest the hub writes once listening.
-fn manifest(path: &Path, child: &mut Child) -> serde_json::Value {
+pub fn manifest(path: &Path, child: &mut Child) -> serde_json::Value {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         if let Ok(text) = std::fs::read_to_string(path)
@@ -104,7 +104,7 @@ fn manifest(path: &Path, child: &mut Child) -> serde_json::Value {
     }
 }
 
-struct Killed(Child);
+pub struct Killed(pub Child);
 
 impl Drop for Killed {
     fn drop(&mut self) {

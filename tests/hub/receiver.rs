@@ -168,6 +168,9 @@ async fn a_message_event_without_its_contact_is_matched_by_phone_and_its_statuse
     let status = json!({ "event": "message_status_updated", "payload": { "uuid": "m-1", "status": "read" } });
     deliver_signed(&t, &status).await;
     let ev = lee.next_of("message_status").await;
-    assert_eq!(ev.data, json!({ "contact": c["uuid"], "message": "m-1", "status": "read" }));
+    assert_eq!(
+        ev.data,
+        json!({ "contact": c["uuid"], "message": "m-1", "status": "read" })
+    );
     t.hub.stop().await;
 }
