@@ -3,6 +3,7 @@
 pub mod api;
 pub mod cli;
 pub mod config;
+pub mod hub;
 pub mod index;
 pub mod macros;
 pub mod notify;

@@ -68,6 +68,8 @@ impl OutputArgs {
 pub enum Command {
     /// Run the embedded reference server
     Serve(serve::ServeArgs),
+    /// Run the team hub (one live inbox for every agent), manage its agents, read its audit log
+    Hub(crate::hub::cli::HubArgs),
     /// List, read, create and update contacts; close and reopen conversations
     #[command(subcommand)]
     Contacts(commands::contacts::ContactsCmd),

@@ -39,6 +39,7 @@ use crate::api::{ApiError, Page, PageRequest};
 pub(crate) async fn dispatch(ctx: &mut Ctx<'_>, command: Command) -> Result<(), CliError> {
     match command {
         Command::Serve(_) => Err(CliError::usage("`serve` is not a non-interactive command")),
+        Command::Hub(h) => crate::hub::cli::run(ctx, h).await,
         Command::Contacts(c) => contacts::run(ctx, c).await,
         Command::Messages(c) => messages::run(ctx, c).await,
         Command::Bot(c) => bot::run(ctx, c).await,

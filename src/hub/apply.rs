@@ -1,0 +1,72 @@
+//! Applying what the hub learns (a write's answer, a webhook event, a
+//! reconciliation page) to its index, and broadcasting the result. One
+//! rule above all: something older never overwrites something newer.
+
+use serde_json::Value;
+
+use super::state::HubState;
+use crate::api::Contact;
+use crate::index::IndexAccess;
+
+/// What became of a contact offered to the index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Applied {
+    /// Stored (new or changed) and broadcast.
+    Stored,
+    /// The index holds it exactly so already.
+    Same,
+    /// The index holds a newer state of it: left alone.
+    Older,
+}
+
+/// The contact in a body: `{"contact": {...}}`, `{"contact": [{...}]}`
+/// (the reference's one-element list), or the contact object itself.
+pub fn contact_in(v: &Value) -> Option<Contact> {
+    let inner = match v.get("contact") {
+        Some(Value::Array(items)) => items.first()?,
+        Some(obj @ Value::Object(_)) => obj,
+        _ => v,
+    };
+    inner.get("uuid").and_then(Value::as_str)?;
+    serde_json::from_value(inner.clone()).ok()
+}
+
+/// Stores `contact` unless the index holds a state of it with later
+/// activity; broadcasts what changed.
+pub fn contact(st: &HubState, contact: &Contact) -> Applied {
+    let mut index = st.index.clone();
+    let result = index.with(|ix| -> Result<Applied, crate::index::IndexError> {
+        if let Some(held) = ix.get(&contact.uuid)? {
+            if held.last_activity() > contact.last_activity() {
+                return Ok(Applied::Older);
+            }
+            if ix.holds(contact)? {
+                return Ok(Applied::Same);
+            }
+        }
+        ix.upsert_contacts(std::slice::from_ref(contact), chrono::Utc::now())?;
+        Ok(Applied::Stored)
+    });
+    match result {
+        Ok(a) => {
+            if a == Applied::Stored {
+                st.publish_index_changes();
+            }
+            a
+        }
+        Err(e) => {
+            tracing::warn!("storing a contact failed: {e}");
+            Applied::Same
+        }
+    }
+}
+
+/// Removes a contact the service deleted; broadcasts it when held.
+pub fn deleted(st: &HubState, uuid: &str) {
+    let mut index = st.index.clone();
+    match index.with(|ix| ix.apply_contact_deleted(uuid)) {
+        Ok(true) => st.publish_index_changes(),
+        Ok(false) => {}
+        Err(e) => tracing::warn!("removing a contact failed: {e}"),
+    }
+}

@@ -1,0 +1,214 @@
+//! `frontdesk hub`'s command line: run the hub, manage its agents, read
+//! its audit log. The account key and base URL come from the client's own
+//! resolution (`--api-key`/`FRONTDESK_API_KEY`/config file, `--base-url`).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+
+use super::{HubError, agents, audit, store::Store};
+use crate::cli::{CliError, Ctx, sanitize};
+
+/// `frontdesk hub [OPTIONS] [COMMAND]`.
+#[derive(Clone, Args)]
+pub struct HubArgs {
+    #[command(subcommand)]
+    pub command: Option<HubCmd>,
+    /// Where the hub keeps its agents, audit log and index [env: FRONTDESK_HUB_DATA_DIR]
+    #[arg(long, global = true, env = "FRONTDESK_HUB_DATA_DIR", hide_env = true)]
+    pub data_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// Options of the running hub.
+#[derive(Clone, Args)]
+pub struct RunArgs {
+    /// host:port (plain http on loopback only) or unix:/path (a socket, mode 0660)
+    #[arg(long, default_value = "127.0.0.1:8900")]
+    pub addr: String,
+    /// Write {"url", "pid"} to this new file once listening
+    #[arg(long)]
+    pub manifest: Option<PathBuf>,
+    /// The hub's address as the service reaches it: subscribe the webhook there on start
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
+    /// Do not subscribe the webhook (the account's admin registered it)
+    #[arg(long, conflicts_with = "public_url")]
+    pub no_subscribe: bool,
+    /// Verify X-Callbell-Signature with this secret [env: FRONTDESK_WEBHOOK_SECRET]
+    #[arg(long, env = "FRONTDESK_WEBHOOK_SECRET", hide_env_values = true)]
+    pub webhook_secret: Option<String>,
+    /// Requests per second to the service for the whole team's reconciliation
+    #[arg(long, default_value_t = crate::index::sync::DEFAULT_SYNC_RATE)]
+    pub budget: f64,
+    /// Seconds between two reconciliations by REST
+    #[arg(long, default_value_t = 120)]
+    pub reconcile_secs: u64,
+    /// TLS certificate chain (PEM): serve https, on any address
+    #[arg(long)]
+    pub tls_cert: Option<PathBuf>,
+    /// TLS private key (PEM) of --tls-cert
+    #[arg(long)]
+    pub tls_key: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for HubArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HubArgs")
+            .field("command", &self.command)
+            .field("data_dir", &self.data_dir)
+            .field("addr", &self.run.addr)
+            .field(
+                "webhook_secret",
+                &self.run.webhook_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum HubCmd {
+    /// Add, list and remove the agents allowed to use the hub
+    #[command(subcommand)]
+    Agents(AgentsCmd),
+    /// Which agent made which write, when
+    Audit {
+        /// Entries at or after this time (RFC 3339)
+        #[arg(long)]
+        since: Option<String>,
+        /// At most this many entries
+        #[arg(long, default_value_t = 100)]
+        limit: usize,
+    },
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum AgentsCmd {
+    /// Add an agent with --email E; prints its token once (only its hash is kept)
+    Add {
+        name: String,
+        /// The agent's user uuid in the service
+        #[arg(long)]
+        user_uuid: Option<String>,
+    },
+    /// List the agents
+    List,
+    /// Remove an agent: its token is refused at once, also on open streams
+    Remove { name: String },
+}
+
+/// The data dir in force: the flag, the env, or the platform's data dir.
+pub fn data_dir(args: &HubArgs) -> Result<PathBuf, CliError> {
+    if let Some(d) = &args.data_dir {
+        return Ok(d.clone());
+    }
+    directories::BaseDirs::new()
+        .map(|d| d.data_dir().join("frontdesk").join("hub"))
+        .ok_or_else(|| CliError::usage("no home directory: pass --data-dir"))
+}
+
+fn hub_err(e: HubError) -> CliError {
+    match e {
+        HubError::Usage(m) | HubError::Config(m) => CliError::Usage(m),
+        other => CliError::Other(other.to_string()),
+    }
+}
+
+pub async fn run(ctx: &mut Ctx<'_>, args: HubArgs) -> Result<(), CliError> {
+    let dir = data_dir(&args)?;
+    match args.command.clone() {
+        None => super::process::run(ctx, &args, dir).await,
+        Some(HubCmd::Agents(cmd)) => {
+            let store = Store::open(&dir).map_err(hub_err)?;
+            agents_cmd(ctx, &store, cmd)
+        }
+        Some(HubCmd::Audit { since, limit }) => {
+            let since = match since.as_deref().map(chrono::DateTime::parse_from_rfc3339) {
+                None => None,
+                Some(Ok(t)) => Some(t.with_timezone(&chrono::Utc)),
+                Some(Err(_)) => return Err(CliError::usage("--since must be an RFC 3339 time")),
+            };
+            let store = Store::open(&dir).map_err(hub_err)?;
+            let entries = audit::read(&store, since, limit).map_err(hub_err)?;
+            let mut doc = String::new();
+            if ctx.format == crate::cli::Format::Table {
+                for e in &entries {
+                    doc.push_str(&format!(
+                        "{}  {}  {} {}  {}  {}\n",
+                        sanitize(&e.at),
+                        sanitize(&e.agent),
+                        sanitize(&e.method),
+                        sanitize(&e.path),
+                        e.status,
+                        sanitize(e.contact.as_deref().unwrap_or("-"))
+                    ));
+                }
+            } else {
+                doc = json_doc(ctx.format, &entries)?;
+            }
+            ctx.emit(&doc)
+        }
+    }
+}
+
+fn json_doc<T: serde::Serialize>(format: crate::cli::Format, items: &[T]) -> Result<String, CliError> {
+    let mut doc = String::new();
+    if format == crate::cli::Format::Jsonl {
+        for i in items {
+            doc.push_str(&serde_json::to_string(i).map_err(|e| CliError::Other(e.to_string()))?);
+            doc.push('\n');
+        }
+    } else {
+        doc = serde_json::to_string_pretty(items).map_err(|e| CliError::Other(e.to_string()))?;
+        doc.push('\n');
+    }
+    Ok(doc)
+}
+
+fn agents_cmd(ctx: &mut Ctx<'_>, store: &Store, cmd: AgentsCmd) -> Result<(), CliError> {
+    match cmd {
+        AgentsCmd::Add { name, user_uuid } => {
+            // `--email` is the global flag (the agent's collaborator email).
+            let Some(email) = ctx.global.user_email.clone() else {
+                return Err(CliError::usage("an agent needs --email (its collaborator email)"));
+            };
+            let token = agents::add(store, &name, &email, user_uuid.as_deref()).map_err(hub_err)?;
+            let doc = if ctx.format == crate::cli::Format::Table {
+                format!("{token}\n# the token of agent {name}: shown once, keep it (the hub stores only its hash)\n")
+            } else {
+                format!("{}\n", serde_json::json!({ "agent": name, "token": token }))
+            };
+            ctx.emit(&doc)
+        }
+        AgentsCmd::List => {
+            let list = agents::list(store).map_err(hub_err)?;
+            let doc = if ctx.format == crate::cli::Format::Table {
+                list.iter()
+                    .map(|a| {
+                        format!(
+                            "{}  {}  {}  {}\n",
+                            sanitize(&a.name),
+                            sanitize(&a.email),
+                            sanitize(a.user_uuid.as_deref().unwrap_or("-")),
+                            sanitize(&a.created_at)
+                        )
+                    })
+                    .collect()
+            } else {
+                json_doc(ctx.format, &list)?
+            };
+            ctx.emit(&doc)
+        }
+        AgentsCmd::Remove { name } => {
+            agents::remove(store, &name).map_err(hub_err)?;
+            ctx.emit(&format!("removed agent {name}: its token is refused from now on\n"))
+        }
+    }
+}
+
+/// The reconciliation period from the flag (at least a second).
+pub fn reconcile_every(args: &RunArgs) -> Duration {
+    Duration::from_secs(args.reconcile_secs.max(1))
+}

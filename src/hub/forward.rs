@@ -1,0 +1,241 @@
+//! The service's own `/v1/...` paths, so `api::Client` pointed at the hub
+//! with an agent token works unchanged. A contact the index holds is
+//! answered from it; everything else is forwarded with the account key.
+//! A write is recorded in the audit log before its answer goes back and,
+//! when it succeeded, applied to the index and broadcast at once.
+
+use std::sync::Arc;
+
+use axum::Extension;
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use chrono::{SecondsFormat, Utc};
+use serde_json::{Value, json};
+
+use super::auth::Authed;
+use super::state::HubState;
+use super::{apply, audit, wire};
+use crate::index::IndexAccess;
+
+/// A service answer as the hub passes it on.
+pub struct Upstream {
+    pub status: StatusCode,
+    pub content_type: Option<HeaderValue>,
+    pub retry_after: Option<HeaderValue>,
+    pub body: Bytes,
+}
+
+impl Upstream {
+    fn json(&self) -> Option<Value> {
+        serde_json::from_slice(&self.body).ok()
+    }
+}
+
+/// One request to the service with the account key. `path_and_query`
+/// starts after `/v1`.
+pub async fn upstream(
+    st: &HubState,
+    method: Method,
+    path_and_query: &str,
+    content_type: Option<&HeaderValue>,
+    body: Bytes,
+) -> Result<Upstream, String> {
+    let _fg = st.foreground.enter();
+    let url = format!("{}{}", st.config.base_url, path_and_query);
+    let mut req = st
+        .http
+        .request(method, &url)
+        .bearer_auth(st.config.api_key.expose())
+        .header(header::ACCEPT, "application/json");
+    if let Some(ct) = content_type {
+        req = req.header(header::CONTENT_TYPE, ct.clone());
+    }
+    if !body.is_empty() {
+        req = req.body(body);
+    }
+    // The error's text names the URL (never the key), which is the
+    // service's, not a secret; keep it short anyway.
+    let resp = req.send().await.map_err(|e| {
+        if e.is_timeout() {
+            "the service did not answer in time".to_string()
+        } else {
+            "the service could not be reached".to_string()
+        }
+    })?;
+    let status = StatusCode::from_u16(resp.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
+    let content_type = resp.headers().get(header::CONTENT_TYPE).cloned();
+    let retry_after = resp.headers().get(header::RETRY_AFTER).cloned();
+    let body = resp
+        .bytes()
+        .await
+        .map_err(|_| "the service's answer was cut short".to_string())?;
+    Ok(Upstream {
+        status,
+        content_type,
+        retry_after,
+        body,
+    })
+}
+
+/// The contact uuid a path names (`/contacts/:uuid/...`, `/contact/:uuid`).
+fn contact_in_path(path: &str) -> Option<&str> {
+    let mut parts = path.trim_start_matches('/').split('/');
+    match (parts.next(), parts.next()) {
+        (Some("contacts" | "contact"), Some(id)) if super::presence::valid_uuid(id) => Some(id),
+        _ => None,
+    }
+}
+
+pub async fn handle(
+    State(st): State<Arc<HubState>>,
+    Extension(who): Extension<Authed>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let path = uri.path().strip_prefix("/v1").unwrap_or("").to_string();
+    let path_and_query = match uri.query() {
+        Some(q) => format!("{path}?{q}"),
+        None => path.clone(),
+    };
+    if method == Method::GET
+        && uri.query().is_none()
+        && let Some(resp) = from_index(&st, &path)
+    {
+        return resp;
+    }
+    let write = !matches!(method, Method::GET | Method::HEAD | Method::OPTIONS);
+    let answer = upstream(
+        &st,
+        method.clone(),
+        &path_and_query,
+        headers.get(header::CONTENT_TYPE),
+        body.clone(),
+    )
+    .await;
+    let answer = match answer {
+        Ok(a) => a,
+        Err(why) => {
+            if write {
+                record(
+                    &st,
+                    &who,
+                    &method,
+                    &path,
+                    StatusCode::BAD_GATEWAY,
+                    contact_in_path(&path),
+                );
+            }
+            return wire::error(StatusCode::BAD_GATEWAY, &why).into_response();
+        }
+    };
+    if write {
+        let json = answer.json();
+        let contact = contact_in_path(&path)
+            .map(str::to_string)
+            .or_else(|| json.as_ref().and_then(apply::contact_in).map(|c| c.uuid));
+        if answer.status.is_success() {
+            after_write(&st, &who, &method, &path, &body, json.as_ref()).await;
+        }
+        record(&st, &who, &method, &path, answer.status, contact.as_deref());
+    }
+    let mut resp = Response::builder().status(answer.status);
+    if let Some(ct) = answer.content_type {
+        resp = resp.header(header::CONTENT_TYPE, ct);
+    }
+    if let Some(ra) = answer.retry_after {
+        resp = resp.header(header::RETRY_AFTER, ra);
+    }
+    resp.body(Body::from(answer.body))
+        .unwrap_or_else(|_| StatusCode::BAD_GATEWAY.into_response())
+}
+
+fn record(st: &HubState, who: &Authed, method: &Method, path: &str, status: StatusCode, contact: Option<&str>) {
+    if let Err(e) = audit::record(
+        &st.store,
+        &who.agent.name,
+        method.as_str(),
+        path,
+        status.as_u16(),
+        contact,
+    ) {
+        tracing::error!("the audit log could not be written: {e}");
+    }
+}
+
+/// `GET /contacts/:uuid` from the index, when it holds the contact.
+fn from_index(st: &HubState, path: &str) -> Option<Response> {
+    let uuid = contact_in_path(path)?;
+    if path.trim_end_matches('/').split('/').count() != 3 {
+        return None;
+    }
+    let mut index = st.index.clone();
+    let contact = index.with(|ix| ix.get(uuid)).ok().flatten()?;
+    Some(axum::Json(json!({ "contact": [contact] })).into_response())
+}
+
+/// A write succeeded: the index learns its result and everyone hears of it.
+async fn after_write(st: &HubState, who: &Authed, method: &Method, path: &str, sent: &Bytes, answer: Option<&Value>) {
+    let now = Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true);
+    if let Some(contact) = answer.and_then(apply::contact_in) {
+        apply::contact(st, &contact);
+        let kind = if path.ends_with("/conversation/close") {
+            Some(wire::kind::CONVERSATION_CLOSED)
+        } else if path.ends_with("/conversation/open") {
+            Some(wire::kind::CONVERSATION_OPENED)
+        } else {
+            None
+        };
+        if let Some(kind) = kind {
+            let at = contact
+                .closed_at
+                .filter(|_| kind == wire::kind::CONVERSATION_CLOSED)
+                .map(|t| t.to_rfc3339_opts(SecondsFormat::Millis, true))
+                .unwrap_or(now);
+            st.bus.publish(
+                kind,
+                &json!({ "contact": contact.uuid, "agent": who.agent.name, "at": at }),
+            );
+        }
+        return;
+    }
+    if *method == Method::POST && path.trim_end_matches('/') == "/messages/send" {
+        message_sent(st, who, sent, answer, now).await;
+    }
+}
+
+/// After a send: the contact (fetched again: its activity moved) and a
+/// `message_created` naming the agent.
+async fn message_sent(st: &HubState, who: &Authed, sent: &Bytes, answer: Option<&Value>, now: String) {
+    let Ok(req) = serde_json::from_slice::<Value>(sent) else {
+        return;
+    };
+    let Some(to) = req.get("to").and_then(Value::as_str) else {
+        return;
+    };
+    let encoded: String = url::form_urlencoded::byte_serialize(to.as_bytes()).collect();
+    let fetched = upstream(st, Method::GET, &format!("/contacts/{encoded}"), None, Bytes::new()).await;
+    let Some(contact) = fetched.ok().and_then(|u| u.json()).as_ref().and_then(apply::contact_in) else {
+        return;
+    };
+    apply::contact(st, &contact);
+    let sent_message = answer.and_then(|a| a.get("message"));
+    let text = req.get("content").and_then(|c| c.get("text")).and_then(Value::as_str);
+    if let Some(m) = sent_message.and_then(|m| m.get("uuid")).and_then(Value::as_str) {
+        st.remember_message(m, &contact.uuid);
+    }
+    let message = json!({
+        "uuid": sent_message.and_then(|m| m.get("uuid")),
+        "status": sent_message.and_then(|m| m.get("status")).and_then(Value::as_str).unwrap_or("enqueued"),
+        "text": text,
+        "to": to,
+        "createdAt": now,
+    });
+    st.bus.publish(
+        wire::kind::MESSAGE_CREATED,
+        &json!({ "contact": contact.uuid, "message": message, "agent": who.agent.name }),
+    );
+}

@@ -1,0 +1,225 @@
+//! `frontdesk hub` as a process: the listening address and its rules,
+//! the manifest, the webhook subscription, and the ways it ends.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::cli::{HubArgs, reconcile_every};
+use super::{HubConfig, HubListener, start, wire};
+use crate::cli::{CliError, Ctx, sanitize};
+
+/// Plain http is for loopback and Unix sockets only (the client's rule:
+/// never plain http off loopback); with a certificate, any address.
+pub async fn listener(
+    addr: &str,
+    tls: Option<std::sync::Arc<tokio_rustls::rustls::ServerConfig>>,
+) -> Result<HubListener, CliError> {
+    #[cfg(unix)]
+    if let Some(path) = addr.strip_prefix("unix:") {
+        if tls.is_some() {
+            return Err(CliError::usage(
+                "--tls-cert goes with a host:port address, not a Unix socket",
+            ));
+        }
+        remove_stale_socket(Path::new(path));
+        let l = tokio::net::UnixListener::bind(path)
+            .map_err(|e| CliError::usage(format!("cannot listen on {}: {e}", sanitize(path))))?;
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o660))
+            .map_err(|e| CliError::usage(format!("cannot set the mode of {}: {e}", sanitize(path))))?;
+        return Ok(HubListener::Unix(l));
+    }
+    let addrs: Vec<SocketAddr> = tokio::net::lookup_host(addr)
+        .await
+        .map_err(|e| CliError::usage(format!("--addr {}: {e}", sanitize(addr))))?
+        .collect();
+    if addrs.is_empty() {
+        return Err(CliError::usage(format!("--addr {} names no address", sanitize(addr))));
+    }
+    if tls.is_none() && !addrs.iter().all(|a| a.ip().is_loopback()) {
+        return Err(CliError::usage(format!(
+            "--addr {} is not a loopback address: plain http only on loopback or a Unix socket \
+             (pass --tls-cert and --tls-key, see docs/hub.md)",
+            sanitize(addr)
+        )));
+    }
+    let l = tokio::net::TcpListener::bind(addrs.as_slice())
+        .await
+        .map_err(|e| CliError::usage(format!("cannot listen on {}: {e}", sanitize(addr))))?;
+    Ok(match tls {
+        Some(config) => HubListener::Tls(l, config),
+        None => HubListener::Tcp(l),
+    })
+}
+
+/// A socket left by a hub that was killed: nobody answers on it, so it
+/// goes (a file that is not a socket, or one in use, is left alone and
+/// binding says why).
+#[cfg(unix)]
+fn remove_stale_socket(path: &Path) {
+    use std::os::unix::fs::FileTypeExt;
+    let is_socket = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_socket());
+    if is_socket && std::os::unix::net::UnixStream::connect(path).is_err() {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// The manifest: created new (never over a file or through a link),
+/// 0600, removed when the hub stops.
+struct Manifest(PathBuf);
+
+impl Manifest {
+    fn create(path: &Path) -> Result<(Manifest, std::fs::File), CliError> {
+        let file = crate::index::private::file_options()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .map_err(|e| {
+                CliError::usage(format!(
+                    "cannot create the manifest {} (it must not exist): {e}",
+                    sanitize(&path.display().to_string())
+                ))
+            })?;
+        Ok((Manifest(path.to_path_buf()), file))
+    }
+}
+
+impl Drop for Manifest {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// POST /webhooks/subscribe with every kind the hub reads.
+pub async fn subscribe(base_url: &str, key: &str, public_url: &str) -> Result<(), String> {
+    let base = public_url.trim_end_matches('/');
+    let url = if base.ends_with("/hooks/service") {
+        base.to_string()
+    } else {
+        format!("{base}/hooks/service")
+    };
+    let resp = reqwest::Client::new()
+        .post(format!("{}/webhooks/subscribe", base_url.trim_end_matches('/')))
+        .bearer_auth(key)
+        .json(&json!({ "url": url, "subscriptions": wire::SUBSCRIPTIONS }))
+        .send()
+        .await
+        .map_err(|_| "the service could not be reached".to_string())?;
+    if resp.status().is_success() {
+        Ok(())
+    } else {
+        let status = resp.status();
+        let text = resp.text().await.unwrap_or_default();
+        let text: String = text.chars().take(200).collect();
+        Err(format!("the service answered {status}: {}", sanitize(&text)))
+    }
+}
+
+fn init_logging() {
+    let filter = std::env::var("FRONTDESK_HUB_LOG")
+        .or_else(|_| std::env::var("RUST_LOG"))
+        .unwrap_or_else(|_| "warn,frontdesk::hub=info".into());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
+}
+
+pub async fn run(ctx: &mut Ctx<'_>, args: &HubArgs, data_dir: PathBuf) -> Result<(), CliError> {
+    let run = &args.run;
+    if run.tls_cert.is_some() != run.tls_key.is_some() {
+        return Err(CliError::usage("--tls-cert and --tls-key go together"));
+    }
+    if !(run.budget.is_finite() && run.budget > 0.0) {
+        return Err(CliError::usage(
+            "--budget must be a number of requests per second above 0",
+        ));
+    }
+    let settings = ctx.settings()?.clone();
+    let Some(key) = settings.api_key.clone() else {
+        return Err(CliError::usage(
+            "the hub needs the account's API key: set FRONTDESK_API_KEY, pass --api-key, or put api_key in the config file",
+        ));
+    };
+    let Some(base_url) = settings.base_url.clone() else {
+        return Err(CliError::usage(
+            "the hub needs the service's base URL: --base-url or FRONTDESK_BASE_URL",
+        ));
+    };
+    init_logging();
+    let manifest = match &run.manifest {
+        Some(p) => Some(Manifest::create(p)?),
+        None => None,
+    };
+    let tls = match (&run.tls_cert, &run.tls_key) {
+        (Some(cert), Some(key)) => Some(super::tls::config(cert, key).map_err(|e| CliError::Usage(e.to_string()))?),
+        _ => None,
+    };
+    let listener = listener(&run.addr, tls).await?;
+    let mut config = HubConfig::new(data_dir, &base_url, key.clone());
+    config.webhook_secret = run.webhook_secret.clone().filter(|s| !s.is_empty());
+    config.budget = run.budget;
+    config.reconcile_every = reconcile_every(run);
+    config.timeout = settings.timeout;
+    let hub = start(listener, config)
+        .await
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let _manifest_guard = match manifest {
+        Some((guard, mut file)) => {
+            let doc = json!({ "url": hub.url, "pid": std::process::id() }).to_string();
+            file.write_all(doc.as_bytes())
+                .and_then(|()| file.sync_all())
+                .map_err(|e| CliError::Other(format!("cannot write the manifest: {e}")))?;
+            Some(guard)
+        }
+        None => None,
+    };
+    match (&run.public_url, run.no_subscribe) {
+        (Some(public), _) => match subscribe(&base_url, key.expose(), public).await {
+            Ok(()) => {
+                let _ = writeln!(ctx.err, "frontdesk hub: webhook subscribed at {}", sanitize(public));
+            }
+            Err(why) => {
+                let _ = writeln!(
+                    ctx.err,
+                    "frontdesk hub: warning: the webhook could not be subscribed ({why}); \
+                     the hub keeps up by REST meanwhile"
+                );
+            }
+        },
+        (None, false) => {
+            let _ = writeln!(
+                ctx.err,
+                "frontdesk hub: warning: no --public-url, so no webhook was subscribed; \
+                 the hub keeps up by REST only (pass --no-subscribe when an admin registered it)"
+            );
+        }
+        (None, true) => {}
+    }
+    ctx.emit(&format!("frontdesk hub: listening on {}\n", sanitize(&hub.url)))?;
+    ending().await;
+    hub.stop().await;
+    Ok(())
+}
+
+#[cfg(unix)]
+async fn ending() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let kinds = [SignalKind::interrupt(), SignalKind::terminate(), SignalKind::hangup()];
+    let mut streams: Vec<_> = kinds.into_iter().filter_map(|k| signal(k).ok()).collect();
+    if streams.is_empty() {
+        let _ = tokio::signal::ctrl_c().await;
+        return;
+    }
+    let any = futures::future::select_all(streams.iter_mut().map(|s| Box::pin(s.recv())));
+    let _ = any.await;
+}
+
+#[cfg(not(unix))]
+async fn ending() {
+    let _ = tokio::signal::ctrl_c().await;
+}

@@ -1,0 +1,223 @@
+//! What every handler and background task of the hub shares.
+
+use std::collections::{HashSet, VecDeque};
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tokio::sync::{mpsc, watch};
+
+use super::bus::Bus;
+use super::presence::Presence;
+use super::receiver::Delivery;
+use super::store::Store;
+use super::{HubConfig, HubError, wire};
+use crate::api::Client;
+use crate::index::sync::{Budget, Foreground};
+use crate::index::{Index, IndexAccess, SharedIndex};
+
+/// Webhook deliveries waiting for the worker.
+pub const HOOK_QUEUE: usize = 1024;
+/// Recent deliveries remembered to ignore redeliveries.
+const RECENT_DELIVERIES: usize = 4096;
+/// How often the agents table is checked for changes (a removed token
+/// ends its open streams).
+const AGENTS_POLL: Duration = Duration::from_millis(200);
+
+/// Digests of recent deliveries: a set, and their order for forgetting.
+type Recent = (HashSet<[u8; 32]>, VecDeque<[u8; 32]>);
+
+/// Counters shown in the log.
+#[derive(Debug, Default)]
+pub struct Counters {
+    pub deliveries: AtomicU64,
+    pub bad_signatures: AtomicU64,
+    pub redeliveries: AtomicU64,
+    pub unknown_kinds: AtomicU64,
+    pub stale_events: AtomicU64,
+    /// Reconciliation passes finished, and how many of them were full walks.
+    pub passes: AtomicU64,
+    pub full_walks: AtomicU64,
+}
+
+pub struct HubState {
+    pub config: HubConfig,
+    pub store: Store,
+    pub index: SharedIndex,
+    pub bus: Bus,
+    /// For forwarding: the account key is added to each request.
+    pub http: reqwest::Client,
+    /// For reconciliation (the existing sync code).
+    pub api: Client,
+    pub budget: Budget,
+    pub foreground: Foreground,
+    pub presence: Presence,
+    pub hooks: mpsc::Sender<Delivery>,
+    recent: Mutex<Recent>,
+    /// Message uuid to contact uuid, for status events that name only the message.
+    messages: Mutex<(std::collections::HashMap<String, String>, VecDeque<String>)>,
+    pub counters: Counters,
+    /// Bumped whenever the agents table changes.
+    pub agents_changed: watch::Sender<u64>,
+    /// Set when the hub stops: a reconciliation under way ends.
+    pub stopping: watch::Sender<bool>,
+}
+
+impl std::fmt::Debug for HubState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HubState")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Event ids go on from where the last run stopped: the floor is kept
+/// in the file, and a start never gives an id below the clock's
+/// microseconds, so ids grow across restarts even after a kill -9.
+const EVENT_FLOOR: &str = "next_event_id";
+
+impl HubState {
+    pub async fn open(config: HubConfig) -> Result<(HubState, mpsc::Receiver<Delivery>), HubError> {
+        let store = Store::open(&config.data_dir)?;
+        let path = config.data_dir.join("index.sqlite");
+        let opened = tokio::task::spawn_blocking(move || Index::open(&path))
+            .await
+            .map_err(|e| HubError::Config(format!("opening the index failed: {e}")))??;
+        if let Some(w) = opened.warning {
+            tracing::warn!("{w}");
+        }
+        let mut index = opened.index;
+        index.record_changes(true);
+        let floor = store
+            .meta(EVENT_FLOOR)?
+            .and_then(|s| s.parse::<u64>().ok())
+            .unwrap_or(1);
+        let micros = u64::try_from(chrono::Utc::now().timestamp_micros()).unwrap_or(0);
+        let bus = Bus::new(floor.max(micros), config.replay, config.client_queue);
+        let api = Client::new(&config.base_url, config.api_key.expose(), config.timeout)
+            .map_err(|e| HubError::Config(e.to_string()))?;
+        let http = reqwest::Client::builder()
+            .timeout(config.timeout)
+            .build()
+            .map_err(|e| HubError::Config(format!("cannot build the HTTP client: {e}")))?;
+        let foreground = Foreground::default();
+        let budget = Budget::new(config.budget).yielding_to(foreground.clone());
+        let (hooks, rx) = mpsc::channel(HOOK_QUEUE);
+        let state = HubState {
+            presence: Presence::default(),
+            store,
+            index: SharedIndex::new(index),
+            bus,
+            http,
+            api,
+            budget,
+            foreground,
+            hooks,
+            recent: Mutex::new((HashSet::new(), VecDeque::new())),
+            messages: Mutex::new(Default::default()),
+            counters: Counters::default(),
+            agents_changed: watch::channel(0).0,
+            stopping: watch::channel(false).0,
+            config,
+        };
+        state.persist_event_floor();
+        Ok((state, rx))
+    }
+
+    /// Keeps the next event id in the file.
+    pub fn persist_event_floor(&self) {
+        if let Err(e) = self.store.set_meta(EVENT_FLOOR, &self.bus.next_id().to_string()) {
+            tracing::warn!("could not keep the event id: {e}");
+        }
+    }
+
+    /// True the first time a delivery with this body is seen (of the last few thousand).
+    pub fn first_delivery(&self, digest: [u8; 32]) -> bool {
+        let mut guard = self.recent.lock().unwrap_or_else(PoisonError::into_inner);
+        let (set, order) = &mut *guard;
+        if !set.insert(digest) {
+            return false;
+        }
+        order.push_back(digest);
+        if order.len() > RECENT_DELIVERIES
+            && let Some(old) = order.pop_front()
+        {
+            set.remove(&old);
+        }
+        true
+    }
+
+    /// Remembers which contact a message belongs to (the last few thousand).
+    pub fn remember_message(&self, message: &str, contact: &str) {
+        let mut guard = self.messages.lock().unwrap_or_else(PoisonError::into_inner);
+        let (map, order) = &mut *guard;
+        if map.insert(message.to_string(), contact.to_string()).is_none() {
+            order.push_back(message.to_string());
+        }
+        if order.len() > RECENT_DELIVERIES
+            && let Some(old) = order.pop_front()
+        {
+            map.remove(&old);
+        }
+    }
+
+    /// The contact a remembered message belongs to.
+    pub fn contact_of_message(&self, message: &str) -> Option<String> {
+        let guard = self.messages.lock().unwrap_or_else(PoisonError::into_inner);
+        guard.0.get(message).cloned()
+    }
+
+    /// Forgets a delivery that could not be queued, so its retry is worked.
+    pub fn forget_delivery(&self, digest: [u8; 32]) {
+        let mut guard = self.recent.lock().unwrap_or_else(PoisonError::into_inner);
+        guard.0.remove(&digest);
+    }
+
+    /// Broadcasts what changed in the index since the last call:
+    /// `contact_changed` with the contact as stored, `contact_deleted`.
+    pub fn publish_index_changes(&self) {
+        let mut index = self.index.clone();
+        let changes = match index.with(|ix| ix.take_changes()) {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::warn!("reading the index's changes failed: {e}");
+                return;
+            }
+        };
+        for c in changes.upserted {
+            match serde_json::to_value(&c) {
+                Ok(v) => {
+                    self.bus
+                        .publish(wire::kind::CONTACT_CHANGED, &serde_json::json!({ "contact": v }));
+                }
+                Err(e) => tracing::warn!("a contact could not be encoded: {e}"),
+            }
+        }
+        for uuid in changes.removed {
+            self.bus
+                .publish(wire::kind::CONTACT_DELETED, &serde_json::json!({ "uuid": uuid }));
+        }
+    }
+}
+
+/// Watches the agents table (the command line changes it from another
+/// process) and bumps `agents_changed`, so open streams check their token.
+pub async fn watch_agents(state: Arc<HubState>) {
+    let mut last = None;
+    let mut floor = 0;
+    loop {
+        let now = Store::data_version(&state.store.conn()).ok();
+        if now.is_some() && last.is_some() && now != last {
+            state.agents_changed.send_modify(|n| *n = n.wrapping_add(1));
+        }
+        if now.is_some() {
+            last = now;
+        }
+        let next = state.bus.next_id();
+        if next != floor {
+            floor = next;
+            state.persist_event_floor();
+        }
+        tokio::time::sleep(AGENTS_POLL).await;
+    }
+}

@@ -1,0 +1,116 @@
+//! The hub's own SQLite file (`hub.sqlite` under the data dir, 0600): its
+//! agents (token hashes only), the audit log, and the high-water mark of
+//! event ids. The account's index is a separate file (`index.sqlite`).
+//! The hub process and `frontdesk hub agents …` open it at the same time
+//! (WAL), so an agent removed on the command line is refused at once.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::HubError;
+
+/// Each entry takes the schema from version `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &["CREATE TABLE agents (
+        name TEXT PRIMARY KEY,
+        email TEXT NOT NULL,
+        user_uuid TEXT,
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE audit (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        method TEXT NOT NULL,
+        path TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        contact TEXT
+    );
+    CREATE INDEX audit_by_time ON audit (at);
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"];
+
+/// The hub's file, shared by the tasks of one process.
+#[derive(Clone)]
+pub struct Store {
+    conn: Arc<Mutex<Connection>>,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").field("path", &self.path).finish()
+    }
+}
+
+/// The file's name inside the data dir.
+pub const FILE: &str = "hub.sqlite";
+
+impl Store {
+    /// Opens (creating when new) `hub.sqlite` in `data_dir`; the directory
+    /// is made private (0700) and refused when others could tamper with it.
+    pub fn open(data_dir: &Path) -> Result<Store, HubError> {
+        crate::index::private::ensure_dir(data_dir).map_err(HubError::Config)?;
+        let path = data_dir.join(FILE);
+        crate::index::private::file_options()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(|e| HubError::Config(format!("cannot open {}: {e}", path.display())))?;
+        let mut conn = Connection::open(&path)?;
+        conn.busy_timeout(Duration::from_secs(5))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let start = usize::try_from(version).unwrap_or(usize::MAX);
+        if start > MIGRATIONS.len() {
+            return Err(HubError::Config(format!(
+                "{} was written by a newer frontdesk (schema {version})",
+                path.display()
+            )));
+        }
+        for step in MIGRATIONS.iter().skip(start) {
+            tx.execute_batch(step)?;
+        }
+        tx.execute_batch(&format!("PRAGMA user_version = {};", MIGRATIONS.len()))?;
+        tx.commit()?;
+        Ok(Store {
+            conn: Arc::new(Mutex::new(conn)),
+            path,
+        })
+    }
+
+    /// The file behind the store.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The connection, for one short piece of work (never across an await).
+    pub fn conn(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn meta(&self, key: &str) -> Result<Option<String>, HubError> {
+        Ok(self
+            .conn()
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
+    }
+
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<(), HubError> {
+        self.conn().execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = ?2",
+            params![key, value],
+        )?;
+        Ok(())
+    }
+
+    /// SQLite's `data_version`: it changes when another connection (the
+    /// `agents` command) commits to the file.
+    pub fn data_version(conn: &Connection) -> Result<i64, HubError> {
+        Ok(conn.query_row("PRAGMA data_version", [], |r| r.get(0))?)
+    }
+}

@@ -1,0 +1,42 @@
+//! The hub's wire protocol (fixed; the client side in `src/api/hub`
+//! decodes the same JSON with its own types). See `docs/hub.md`.
+
+use axum::Json;
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+
+/// The largest body the hub reads (a webhook delivery, a write): 1 MiB.
+pub const MAX_BODY: usize = 1024 * 1024;
+
+/// The 401 every agent route answers without a valid token.
+pub const UNKNOWN_TOKEN: &str = "unknown or removed agent token";
+
+/// Event kinds on `GET /hub/v1/events`.
+pub mod kind {
+    pub const CONTACT_CHANGED: &str = "contact_changed";
+    pub const CONTACT_DELETED: &str = "contact_deleted";
+    pub const MESSAGE_CREATED: &str = "message_created";
+    pub const MESSAGE_STATUS: &str = "message_status";
+    pub const CONVERSATION_OPENED: &str = "conversation_opened";
+    pub const CONVERSATION_CLOSED: &str = "conversation_closed";
+    pub const PRESENCE: &str = "presence";
+    pub const AGENT_STATUS: &str = "agent_status";
+    pub const RESYNC: &str = "resync";
+}
+
+/// The webhook kinds the hub subscribes to.
+pub const SUBSCRIPTIONS: &[&str] = &[
+    "message_created",
+    "message_status_updated",
+    "contact_created",
+    "contact_updated",
+    "contact_deleted",
+    "conversation_opened",
+    "conversation_closed",
+    "agent_status_updated",
+];
+
+/// `{"error": message}` with `status`.
+pub fn error(status: StatusCode, message: &str) -> (StatusCode, Json<Value>) {
+    (status, Json(json!({ "error": message })))
+}

@@ -1,0 +1,25 @@
+//! `frontdesk hub` (issue 20): the embedded server, a hub in front of it
+//! and headless agents (plain reqwest clients), all on 127.0.0.1:0.
+
+mod common;
+
+#[path = "hub/support.rs"]
+mod support;
+
+#[path = "hub/agents.rs"]
+mod agents;
+
+#[path = "hub/process.rs"]
+mod process;
+
+#[path = "hub/forward.rs"]
+mod forward;
+
+#[path = "hub/receiver.rs"]
+mod receiver;
+
+#[path = "hub/stream.rs"]
+mod stream;
+
+#[path = "hub/tls.rs"]
+mod tls;
