@@ -89,7 +89,7 @@ fn choose() -> std::io::Result<Pick> {
 /// True when the first-run screen should show instead of the demo.
 pub fn applies(settings: &Settings, demo_flag: bool) -> bool {
     !demo_flag
-        && settings.api_key.is_none()
+        && settings.is_demo()
         && settings.config_path.as_ref().is_some_and(|p| !p.exists())
         && std::io::stdin().is_terminal()
         && std::io::stdout().is_terminal()

@@ -86,7 +86,7 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
             first_run::Choice::Leave => return Ok(Exit::Quit),
         }
     }
-    let demo_mode = demo || settings.api_key.is_none();
+    let demo_mode = demo || settings.is_demo();
     let mut known = model::Known::default();
     let mut me_email = settings.user_email.clone();
     let (client, sync_client, user, account, _server) = if demo_mode {
