@@ -4,6 +4,7 @@ pub mod api;
 pub mod cli;
 pub mod config;
 pub mod index;
+pub mod report;
 pub mod server;
 pub mod text;
 pub mod triage;
