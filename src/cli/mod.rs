@@ -122,6 +122,8 @@ pub enum Command {
     Cache(commands::cache::CacheCmd),
     /// The views (Mine, Unassigned, Waiting, Open, All and the config file's) and how many contacts each holds
     Views(commands::views::ViewsArgs),
+    /// Opened and closed per day, first response and resolution times, what waits now; per agent, team or tag (from the local index)
+    Report(commands::report::ReportArgs),
     /// The bulk runs made from this machine, newest first, with what each did
     History(commands::history::HistoryArgs),
     /// Take a bulk run back, reverting only what is still as it left it

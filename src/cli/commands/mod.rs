@@ -16,6 +16,7 @@ pub mod keys;
 pub mod man;
 pub mod messages;
 pub mod plan;
+pub mod report;
 pub mod search;
 pub mod status;
 pub mod sync;
@@ -58,6 +59,7 @@ pub(crate) async fn dispatch(ctx: &mut Ctx<'_>, command: Command) -> Result<(), 
         Command::Sync(c) => sync::run(ctx, c).await,
         Command::Cache(c) => cache::run(ctx, c).await,
         Command::Views(c) => views::run(ctx, c).await,
+        Command::Report(a) => report::run(ctx, a).await,
         Command::History(c) => history::run(ctx, c).await,
         Command::Undo(c) => undo::run(ctx, c).await,
     }
