@@ -3,6 +3,7 @@
 pub mod api;
 pub mod cli;
 pub mod config;
+pub mod drafts;
 pub mod index;
 pub mod report;
 pub mod server;
