@@ -52,7 +52,11 @@ fn dataset() -> (Vec<Contact>, Vec<Thread>) {
                 uuid: Some(format!("m{i}-{k}")),
                 text: "Hello, where is my order?".into(),
                 created_at: Some(activity - Duration::minutes(40 * k)),
-                status: if k % 2 == 0 { MessageStatus::Received } else { MessageStatus::Sent },
+                status: if k % 2 == 0 {
+                    MessageStatus::Received
+                } else {
+                    MessageStatus::Sent
+                },
                 channel: "whatsapp".into(),
                 from: String::new(),
                 to: String::new(),

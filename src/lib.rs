@@ -5,6 +5,7 @@ pub mod cli;
 pub mod config;
 pub mod drafts;
 pub mod index;
+pub mod mcp;
 pub mod report;
 pub mod server;
 pub mod text;

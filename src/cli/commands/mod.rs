@@ -14,6 +14,7 @@ pub mod funnels;
 pub mod history;
 pub mod keys;
 pub mod man;
+pub mod mcp;
 pub mod messages;
 pub mod plan;
 pub mod report;
@@ -60,6 +61,7 @@ pub(crate) async fn dispatch(ctx: &mut Ctx<'_>, command: Command) -> Result<(), 
         Command::Cache(c) => cache::run(ctx, c).await,
         Command::Views(c) => views::run(ctx, c).await,
         Command::Report(a) => report::run(ctx, a).await,
+        Command::Mcp(a) => mcp::run(ctx, a).await,
         Command::History(c) => history::run(ctx, c).await,
         Command::Undo(c) => undo::run(ctx, c).await,
     }
