@@ -247,6 +247,11 @@ fn with_allow_writes_a_close_changes_the_server_and_is_in_the_history() {
 
     let (err, tagged) = s.call("tag", json!({ "contact": uuid, "tags": ["vip"] }));
     assert!(!err, "{tagged}");
+    let (err, sent) = s.call("send_reply", json!({ "contact": uuid, "text": "Thanks, sorted!" }));
+    assert!(!err, "{sent}");
+    let thread = common::runtime().block_on(raw.ok(&format!("/contacts/{uuid}/messages")));
+    assert_eq!(thread["messages"][0]["text"], "Thanks, sorted!", "{thread}");
+
     let history = std::fs::read_to_string(home.path().join("state/frontdesk/history.jsonl")).unwrap();
     assert_eq!(history.lines().count(), 2, "{history}");
     assert!(history.lines().all(|l| l.contains("by assistant") && l.contains(&uuid)));

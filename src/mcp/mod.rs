@@ -24,7 +24,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
-use crate::api::{Client, ContactId, Message, PageRequest};
+use crate::api::{Client, ContactId, Message, PageRequest, SendMessage};
 use crate::drafts::{Draft, Drafts};
 use crate::index::{IndexAccess, Order, SharedIndex};
 use crate::triage::bulk::Action;
@@ -149,6 +149,7 @@ impl Inbox {
                 let email = text(args, "email")?;
                 self.write(args, Action::Assign(email)).await
             }
+            "send_reply" => self.send_reply(args).await,
             other => Err(format!("no tool called {:?}", crate::text::sanitize_line(other))),
         }
     }
@@ -244,6 +245,35 @@ impl Inbox {
         Ok(format!(
             "Draft kept for {contact}: the agent sees it in the composer. Nothing was sent."
         ))
+    }
+
+    /// Sends a text reply; the contact's draft, if any, is removed once
+    /// the service took the message.
+    async fn send_reply(&self, args: &Args) -> Result<String, String> {
+        let uuid = text(args, "contact")?;
+        let body = match args.get("text") {
+            Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
+            _ => return Err("`text` is required: the reply".into()),
+        };
+        let contact = self
+            .client
+            .get_contact(&ContactId::from(uuid.as_str()), false)
+            .await
+            .map_err(|e| e.to_string())?;
+        if contact.phone_number.is_empty() {
+            return Err("the contact has no identifier (phone number) to send to".into());
+        }
+        let request = SendMessage::text(&contact.phone_number, &contact.source, body);
+        if let Err(e) = self.client.send_message(&request).await {
+            return Err(format!(
+                "the send failed ({}): read_thread shows whether it arrived before sending again",
+                crate::text::sanitize_line(&e.to_string())
+            ));
+        }
+        if let Some(d) = &self.drafts {
+            let _ = d.remove(&uuid);
+        }
+        Ok(format!("Sent to {uuid}."))
     }
 
     async fn write(&self, args: &Args, action: Action) -> Result<String, String> {

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 /// Tools that change the account: offered and run only with
 /// `--allow-writes`.
-pub const WRITES: &[&str] = &["close", "open", "tag", "untag", "assign"];
+pub const WRITES: &[&str] = &["close", "open", "tag", "untag", "assign", "send_reply"];
 
 fn schema(v: Value) -> Arc<JsonObject> {
     match v {
@@ -97,6 +97,14 @@ pub fn all(writes: bool) -> Vec<Tool> {
                 json!({ "type": "object", "required": ["contact", "email"], "properties": {
                     "contact": contact(),
                     "email": { "type": "string", "description": "The collaborator's email" }
+                } }),
+            ),
+            write(
+                "send_reply",
+                "Send a text reply to the contact now (the service refuses free text 24 hours after the customer last wrote)",
+                json!({ "type": "object", "required": ["contact", "text"], "properties": {
+                    "contact": contact(),
+                    "text": { "type": "string" }
                 } }),
             ),
         ]);

@@ -16,7 +16,7 @@ use crate::mcp::{ASSISTANT, Inbox, serve};
 
 #[derive(Debug, Args)]
 pub struct McpArgs {
-    /// Offer the tools that change the account (close, open, tag, untag, assign)
+    /// Offer the tools that change the account (close, open, tag, untag, assign, send_reply)
     #[arg(long)]
     pub allow_writes: bool,
 }
