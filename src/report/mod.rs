@@ -153,23 +153,28 @@ struct Facts {
     waiting: Option<Duration>,
 }
 
-/// The first customer message and the first agent answer after it, when
-/// the page reaches back to the conversation's start; `Err(())` when it
-/// does not (unknown), `Ok(None)` when there is no answered first message
-/// in the page.
-fn first_response(row: &ReportRow) -> Result<Option<(DateTime<Utc>, DateTime<Utc>)>, ()> {
-    let Some(page) = &row.page else { return Err(()) };
-    if page.len >= FULL_PAGE {
-        return Err(());
-    }
+/// What a conversation's cached page tells of its first response.
+enum FirstResponse {
+    /// The page may not reach back to the first message (or there is none).
+    Unknown,
+    /// No customer message, or none answered yet.
+    None,
+    /// The first customer message, and the first agent answer after it.
+    Answered(DateTime<Utc>, DateTime<Utc>),
+}
+
+fn first_response(row: &ReportRow) -> FirstResponse {
+    let Some(page) = row.page.as_ref().filter(|p| p.len < FULL_PAGE) else {
+        return FirstResponse::Unknown;
+    };
     let Some(start) = page.messages.iter().position(|m| m.who == Who::Customer) else {
-        return Ok(None);
+        return FirstResponse::None;
     };
     let asked = page.messages[start].at;
-    Ok(page.messages[start..]
-        .iter()
-        .find(|m| m.who == Who::Agent)
-        .map(|m| (asked, m.at)))
+    match page.messages[start..].iter().find(|m| m.who == Who::Agent) {
+        Some(m) => FirstResponse::Answered(asked, m.at),
+        None => FirstResponse::None,
+    }
 }
 
 fn facts(row: &ReportRow, period: &Period, now: DateTime<Utc>, unknown: &mut Unknown) -> Facts {
@@ -184,11 +189,11 @@ fn facts(row: &ReportRow, period: &Period, now: DateTime<Utc>, unknown: &mut Unk
     }
     if row.activity.is_some_and(|a| a >= period.from) {
         match first_response(row) {
-            Ok(Some((asked, answered))) if period.contains(asked) => {
+            FirstResponse::Answered(asked, answered) if period.contains(asked) => {
                 f.first_response = Some((answered - asked).num_seconds().max(0));
             }
-            Ok(_) => {}
-            Err(()) => unknown.first_response += 1,
+            FirstResponse::Answered(..) | FirstResponse::None => {}
+            FirstResponse::Unknown => unknown.first_response += 1,
         }
     }
     if row.closed_at.is_none() {
