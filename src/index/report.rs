@@ -28,7 +28,8 @@ pub struct HeldPage {
     /// Its messages, oldest first; empty when not asked for (the
     /// conversation was not active since the period started).
     pub messages: Vec<HeldMessage>,
-    /// How many messages the page holds.
+    /// How many messages the page holds, when `messages` were asked for
+    /// (0 otherwise: counting them means reading the page).
     pub len: usize,
 }
 
@@ -68,8 +69,9 @@ fn who(status: &str) -> Option<Who> {
 }
 
 /// A page's messages of a known kind and time, oldest first.
-fn held(json: &str) -> Result<Vec<HeldMessage>, IndexError> {
+fn held(json: &str) -> Result<(Vec<HeldMessage>, usize), IndexError> {
     let slim: Vec<Slim> = serde_json::from_str(json)?;
+    let len = slim.len();
     let mut out: Vec<HeldMessage> = slim
         .iter()
         .filter_map(|m| {
@@ -82,7 +84,7 @@ fn held(json: &str) -> Result<Vec<HeldMessage>, IndexError> {
     // Pages come newest first; equal stamps keep the page's order reversed.
     out.reverse();
     out.sort_by_key(|m| m.at);
-    Ok(out)
+    Ok((out, len))
 }
 
 impl Index {
@@ -93,8 +95,7 @@ impl Index {
             "SELECT c.uuid, c.created_at, c.closed_at, c.activity, c.assignee,
                  coalesce(json_extract(c.json, '$.team.name'), c.team_uuid), c.tags,
                  m.contact_uuid IS NOT NULL, m.activity, m.last_status, m.last_at,
-                 CASE WHEN c.activity >= ?1 THEN m.json END,
-                 CASE WHEN m.json IS NULL THEN 0 ELSE json_array_length(m.json) END
+                 CASE WHEN c.activity >= ?1 THEN m.json END
              FROM contacts c LEFT JOIN messages m ON m.contact_uuid = c.uuid",
         )?;
         let mut rows = stmt.query([stamp(active_since)])?;
@@ -109,15 +110,15 @@ impl Index {
                     _ => None,
                 };
                 let json: Option<String> = r.get(11)?;
-                let messages = match json {
+                let (messages, len) = match json {
                     Some(j) => held(&j)?,
-                    None => Vec::new(),
+                    None => (Vec::new(), 0),
                 };
                 Some(HeldPage {
                     activity: parse_stamp(r.get(8)?),
                     last,
                     messages,
-                    len: usize::try_from(r.get::<_, i64>(12)?).unwrap_or(0),
+                    len,
                 })
             } else {
                 None

@@ -45,5 +45,9 @@ fn report_rows_give_groups_and_the_page_oldest_first_only_for_recent_conversatio
     assert_eq!(old_row.team.as_deref(), Some("t2"), "no name: the uuid");
     let p = old_row.page.as_ref().unwrap();
     assert!(p.messages.is_empty(), "not active since: its messages are not decoded");
-    assert_eq!((p.len, p.last.map(|l| l.who)), (2, Some(Who::Agent)));
+    assert_eq!(
+        p.last.map(|l| l.who),
+        Some(Who::Agent),
+        "the last message is known all the same"
+    );
 }
