@@ -3,10 +3,13 @@
 pub mod api;
 pub mod cli;
 pub mod config;
+pub mod drafts;
 pub mod hub;
 pub mod index;
 pub mod macros;
+pub mod mcp;
 pub mod notify;
+pub mod report;
 pub mod server;
 pub mod snippets;
 pub mod snooze;

@@ -127,6 +127,10 @@ pub enum Command {
     Cache(commands::cache::CacheCmd),
     /// The views (Mine, Unassigned, Waiting, Open, All and the config file's) and how many contacts each holds
     Views(commands::views::ViewsArgs),
+    /// Opened and closed per day, first response and resolution times, what waits now; per agent, team or tag (from the local index)
+    Report(commands::report::ReportArgs),
+    /// Serve the inbox to an AI assistant over the Model Context Protocol on stdio
+    Mcp(commands::mcp::McpArgs),
     /// The bulk runs made from this machine, newest first, with what each did
     History(commands::history::HistoryArgs),
     /// Take a bulk run back, reverting only what is still as it left it
@@ -276,7 +280,9 @@ pub async fn run_with(global: GlobalArgs, output: OutputArgs, command: Command) 
         std::io::stderr().is_terminal(),
         std::env::var(output::LINE_EVERY_ENV).ok(),
     );
-    let mut out = std::io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    // Not locked for the whole run: `frontdesk mcp` writes the protocol
+    // through its own handle (each buffered write still locks).
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, stdout);
     let mut err = std::io::stderr();
     if let Some(w) = warning {
         let _ = writeln!(err, "frontdesk: warning: {w}");

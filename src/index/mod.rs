@@ -15,6 +15,7 @@ mod forget;
 mod open;
 mod preview;
 pub mod private;
+mod report;
 mod schema;
 mod search;
 mod store;
@@ -27,6 +28,7 @@ use sha2::{Digest, Sha256};
 
 pub use open::{Health, inspect};
 pub use preview::{Preview, Wanted, Who};
+pub use report::{HeldMessage, HeldPage, ReportRow};
 pub use search::fts_query;
 pub use store::{CachedThread, Changes, Order, SyncState, Thread};
 

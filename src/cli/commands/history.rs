@@ -91,7 +91,7 @@ impl Record {
     }
 }
 
-fn entry(d: &Done) -> Entry {
+pub(crate) fn entry(d: &Done) -> Entry {
     let error = match &d.settled {
         Settled::Failed(e) | Settled::Unknown(e) => Some(e.clone()),
         Settled::Skipped(_) => Some("changed since listed".into()),
@@ -119,6 +119,11 @@ pub fn path() -> Result<PathBuf, CliError> {
 /// Appends `record` as one line; the file is created readable by its
 /// owner alone.
 pub fn append(_ctx: &mut Ctx<'_>, record: &Record) -> Result<(), CliError> {
+    write(record)
+}
+
+/// [`append`] without a command's context (`frontdesk mcp`'s writes).
+pub fn write(record: &Record) -> Result<(), CliError> {
     let path = path()?;
     let failed = |e: std::io::Error| CliError::Other(format!("{}: {e}", path.display()));
     if let Some(dir) = path.parent() {

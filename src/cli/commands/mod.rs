@@ -14,8 +14,10 @@ pub mod funnels;
 pub mod history;
 pub mod keys;
 pub mod man;
+pub mod mcp;
 pub mod messages;
 pub mod plan;
+pub mod report;
 pub mod search;
 pub mod snippets;
 pub mod status;
@@ -61,6 +63,8 @@ pub(crate) async fn dispatch(ctx: &mut Ctx<'_>, command: Command) -> Result<(), 
         Command::Sync(c) => sync::run(ctx, c).await,
         Command::Cache(c) => cache::run(ctx, c).await,
         Command::Views(c) => views::run(ctx, c).await,
+        Command::Report(a) => report::run(ctx, a).await,
+        Command::Mcp(a) => mcp::run(ctx, a).await,
         Command::History(c) => history::run(ctx, c).await,
         Command::Undo(c) => undo::run(ctx, c).await,
     }

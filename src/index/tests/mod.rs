@@ -318,4 +318,5 @@ mod journal;
 mod locked;
 mod newest;
 mod previews;
+mod report;
 mod typos;

@@ -1,0 +1,260 @@
+//! `frontdesk mcp` driven by hand-written JSON-RPC lines over its stdio,
+//! against the embedded server: initialize, list tools, call each read
+//! tool, a write refused without `--allow-writes`, and with it the
+//! server's state changes and the history names the assistant.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+use frontdesk::server::RunningServer;
+use serde_json::{Value, json};
+
+mod common;
+
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    next_id: u64,
+    /// Every line the server wrote, to check no key is in any.
+    seen: Vec<String>,
+}
+
+fn start(server: &RunningServer, home: &std::path::Path, writes: bool) -> Session {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_frontdesk"));
+    for var in [
+        "FRONTDESK_PROFILE",
+        "FRONTDESK_USER_UUID",
+        "FRONTDESK_CONFIG",
+        "NO_COLOR",
+    ] {
+        c.env_remove(var);
+    }
+    let config = home.join("config.toml");
+    std::fs::write(&config, "").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    c.env("FRONTDESK_BASE_URL", &server.base_url)
+        .env("FRONTDESK_API_KEY", &server.api_key)
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("HOME", home)
+        .arg("--config")
+        .arg(config)
+        .arg("mcp");
+    if writes {
+        c.arg("--allow-writes");
+    }
+    let mut child = c
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, lines) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut s = Session {
+        child,
+        stdin,
+        lines,
+        next_id: 1,
+        seen: Vec::new(),
+    };
+    let init = s.request(
+        "initialize",
+        json!({
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": { "name": "frontdesk-test", "version": "0" }
+        }),
+    );
+    assert!(init["result"]["capabilities"]["tools"].is_object(), "{init}");
+    assert_eq!(init["result"]["serverInfo"]["name"], "frontdesk");
+    s.send(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+    s
+}
+
+impl Session {
+    fn send(&mut self, v: Value) {
+        writeln!(self.stdin, "{v}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Sends a request and waits (bounded) for the answer with its id.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(60))
+                .expect("an answer from frontdesk mcp");
+            self.seen.push(line.clone());
+            let v: Value = serde_json::from_str(&line).unwrap();
+            if v["id"] == json!(id) {
+                return v;
+            }
+        }
+    }
+
+    /// Calls a tool: whether it failed, and its text.
+    fn call(&mut self, name: &str, args: Value) -> (bool, String) {
+        let v = self.request("tools/call", json!({ "name": name, "arguments": args }));
+        let r = &v["result"];
+        let text = r["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{v}"))
+            .to_string();
+        (r["isError"] == json!(true), text)
+    }
+
+    fn tools(&mut self) -> Vec<String> {
+        let v = self.request("tools/list", json!({}));
+        v["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The JSON after a result's untrusted-data note.
+fn data(text: &str) -> Value {
+    assert!(text.starts_with(frontdesk::mcp::UNTRUSTED), "{text}");
+    serde_json::from_str(&text[frontdesk::mcp::UNTRUSTED.len()..]).unwrap()
+}
+
+#[test]
+fn read_tools_answer_and_writes_need_allow_writes() {
+    let server = common::spawn_blocking(common::config(40, 7));
+    let home = tempfile::tempdir().unwrap();
+    let mut s = start(&server, home.path(), false);
+
+    let tools = s.tools();
+    for t in [
+        "list_views",
+        "list_contacts",
+        "read_thread",
+        "search",
+        "contact_details",
+        "draft_reply",
+    ] {
+        assert!(tools.contains(&t.to_string()), "{t} in {tools:?}");
+    }
+    assert!(!tools.contains(&"close".to_string()), "{tools:?}");
+
+    let (err, views) = s.call("list_views", json!({}));
+    assert!(!err);
+    let names: Vec<String> = data(&views)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap().to_string())
+        .collect();
+    assert!(names.contains(&"Waiting".to_string()), "{names:?}");
+
+    let (err, list) = s.call("list_contacts", json!({ "view": "Open", "limit": 3 }));
+    assert!(!err, "{list}");
+    let contacts = data(&list)["contacts"].as_array().unwrap().clone();
+    assert_eq!(contacts.len(), 3);
+    assert!(contacts.iter().all(|c| c["open"] == json!(true)));
+    let first = contacts[0].clone();
+    let uuid = first["uuid"].as_str().unwrap().to_string();
+
+    let (err, found) = s.call("search", json!({ "query": first["name"] }));
+    assert!(!err, "{found}");
+    assert!(
+        data(&found)["contacts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["uuid"] == json!(uuid))
+    );
+
+    let (err, thread) = s.call("read_thread", json!({ "contact": uuid, "limit": 5 }));
+    assert!(!err, "{thread}");
+    let messages = data(&thread)["messages"].as_array().unwrap().clone();
+    assert!(!messages.is_empty() && messages.len() <= 5);
+
+    let (err, details) = s.call("contact_details", json!({ "contact": uuid }));
+    assert!(!err, "{details}");
+    assert_eq!(data(&details)["name"], first["name"]);
+
+    let (err, drafted) = s.call("draft_reply", json!({ "contact": uuid, "text": "We are on it!" }));
+    assert!(!err, "{drafted}");
+    assert!(drafted.contains("Nothing was sent"), "{drafted}");
+    let kept = frontdesk::drafts::Drafts::in_dir(
+        std::fs::read_dir(home.path().join("state/frontdesk/drafts"))
+            .unwrap()
+            .flatten()
+            .next()
+            .unwrap()
+            .path(),
+    );
+    assert_eq!(kept.load(&uuid).unwrap().map(|d| d.text), Some("We are on it!".into()));
+
+    let (err, refused) = s.call("close", json!({ "contact": uuid }));
+    assert!(err);
+    assert!(refused.contains("--allow-writes"), "{refused}");
+    let (err, bad) = s.call("list_contacts", json!({ "limit": "lots" }));
+    assert!(err && bad.contains("limit"), "{bad}");
+
+    let raw = common::Raw::new(&server);
+    let after = common::runtime().block_on(raw.ok(&format!("/contacts/{uuid}")));
+    assert!(
+        after["contact"][0]["uuid"] == json!(uuid) && after["contact"][0]["closedAt"].is_null(),
+        "{after}"
+    );
+    assert!(s.seen.iter().all(|l| !l.contains(&server.api_key)));
+}
+
+#[test]
+fn with_allow_writes_a_close_changes_the_server_and_is_in_the_history() {
+    let server = common::spawn_blocking(common::config(20, 8));
+    let home = tempfile::tempdir().unwrap();
+    let mut s = start(&server, home.path(), true);
+    assert!(s.tools().contains(&"close".to_string()));
+    let (_, list) = s.call("list_contacts", json!({ "view": "Open", "limit": 1 }));
+    let uuid = data(&list)["contacts"][0]["uuid"].as_str().unwrap().to_string();
+
+    let (err, closed) = s.call("close", json!({ "contact": uuid }));
+    assert!(!err, "{closed}");
+    let raw = common::Raw::new(&server);
+    let after = common::runtime().block_on(raw.ok(&format!("/contacts/{uuid}")));
+    assert!(!after["contact"][0]["closedAt"].is_null(), "{after}");
+
+    let (err, tagged) = s.call("tag", json!({ "contact": uuid, "tags": ["vip"] }));
+    assert!(!err, "{tagged}");
+    let (err, sent) = s.call("send_reply", json!({ "contact": uuid, "text": "Thanks, sorted!" }));
+    assert!(!err, "{sent}");
+    let thread = common::runtime().block_on(raw.ok(&format!("/contacts/{uuid}/messages")));
+    assert_eq!(thread["messages"][0]["text"], "Thanks, sorted!", "{thread}");
+
+    let history = std::fs::read_to_string(home.path().join("state/frontdesk/history.jsonl")).unwrap();
+    assert_eq!(history.lines().count(), 2, "{history}");
+    assert!(history.lines().all(|l| l.contains("by assistant") && l.contains(&uuid)));
+    assert!(!history.contains(&server.api_key));
+    assert!(s.seen.iter().all(|l| !l.contains(&server.api_key)));
+}
