@@ -5,10 +5,12 @@
 //! disagree.
 
 mod account;
+mod modes;
 pub mod resolve;
 mod table;
 
 pub use account::{ACCOUNT_KEYMAP, AccountAction};
+pub use modes::{MODE_KEYMAP, Mode, ModeAction};
 pub use resolve::{Keymap, Row, key_label, parse_key};
 pub use table::{Action, Binding, KEYMAP, Key};
 

@@ -4,7 +4,7 @@
 
 use crossterm::event::KeyCode;
 
-use super::table::{Key, ch, code};
+use super::table::{Key, ch, code, ctrl};
 
 /// What a key does in the account overlay.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -29,6 +29,10 @@ pub enum AccountAction {
     Kinds,
     NextPage,
     PrevPage,
+    /// Straight to a tab (0 is the first).
+    Tab(usize),
+    /// Quit frontdesk from inside the overlay.
+    Quit,
 }
 
 /// One default row: action, keys, label, `[keys]` name, help.
@@ -38,6 +42,19 @@ pub struct AccountBinding {
     pub label: &'static str,
     pub name: &'static str,
     pub help: &'static str,
+}
+
+/// The row of the `n`th tab's key (the digit `n + 1`).
+macro_rules! tab {
+    ($n:literal, $c:literal, $label:literal, $name:literal, $help:literal) => {
+        AccountBinding {
+            action: AccountAction::Tab($n),
+            keys: &[ch($c)],
+            label: $label,
+            name: $name,
+            help: $help,
+        }
+    };
 }
 
 macro_rules! row {
@@ -111,4 +128,10 @@ pub static ACCOUNT_KEYMAP: &[AccountBinding] = &[
         "account.previous-page",
         "Webhook log: previous page"
     ),
+    tab!(0, '1', "1", "account.tab-1", "Templates"),
+    tab!(1, '2', "2", "account.tab-2", "Channels"),
+    tab!(2, '3', "3", "account.tab-3", "Teams"),
+    tab!(3, '4', "4", "account.tab-4", "Plan"),
+    tab!(4, '5', "5", "account.tab-5", "Webhook log"),
+    row!(Quit, [ctrl('c')], "C-c", "account.quit", "Quit frontdesk"),
 ];

@@ -5,6 +5,7 @@
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::account::{ACCOUNT_KEYMAP, AccountAction};
+use super::modes::{MODE_KEYMAP, Mode, ModeAction};
 use super::table::{Action, KEYMAP, Key, normalise};
 use crate::config::KeyEntry;
 
@@ -27,6 +28,8 @@ pub struct Keymap {
     rows: Vec<Row>,
     /// The account overlay's keys (`account.*` names).
     account: Vec<Row<AccountAction>>,
+    /// Each mode's keys (`MODE.*` names), in `Mode::ALL`'s order.
+    modes: Vec<(Mode, Vec<Row<ModeAction>>)>,
 }
 
 impl Default for Keymap {
@@ -65,6 +68,23 @@ impl Keymap {
                     help: b.help,
                 })
                 .collect(),
+            modes: Mode::ALL
+                .iter()
+                .map(|&mode| {
+                    let rows = MODE_KEYMAP
+                        .iter()
+                        .filter(|b| b.mode == mode)
+                        .map(|b| Row {
+                            action: b.action,
+                            keys: b.keys.to_vec(),
+                            label: b.label.to_string(),
+                            name: b.name,
+                            help: b.help,
+                        })
+                        .collect();
+                    (mode, rows)
+                })
+                .collect(),
         }
     }
 
@@ -74,10 +94,17 @@ impl Keymap {
     pub fn resolve(entries: &[KeyEntry]) -> (Keymap, Vec<String>) {
         let mut map = Keymap::defaults();
         let mut problems = Vec::new();
-        let (account, inbox): (Vec<&KeyEntry>, Vec<&KeyEntry>) =
-            entries.iter().partition(|e| e.action.starts_with("account."));
+        let prefix = |e: &KeyEntry| e.action.split_once('.').map(|(p, _)| p.to_string());
+        let in_context = |e: &&KeyEntry, name: &str| prefix(e).as_deref() == Some(name);
+        let known = |e: &&KeyEntry| in_context(e, "account") || Mode::ALL.iter().any(|m| in_context(e, m.prefix()));
+        let inbox: Vec<&KeyEntry> = entries.iter().filter(|e| !known(e)).collect();
+        let account: Vec<&KeyEntry> = entries.iter().filter(|e| in_context(e, "account")).collect();
         apply(&mut map.rows, &inbox, &mut problems);
         apply(&mut map.account, &account, &mut problems);
+        for (mode, rows) in &mut map.modes {
+            let mine: Vec<&KeyEntry> = entries.iter().filter(|e| in_context(e, mode.prefix())).collect();
+            apply(rows, &mine, &mut problems);
+        }
         (map, problems)
     }
 
@@ -90,6 +117,23 @@ impl Keymap {
     pub fn account_action_for(&self, key: &KeyEvent) -> Option<AccountAction> {
         let k = normalise(key);
         self.account.iter().find(|r| r.keys.contains(&k)).map(|r| r.action)
+    }
+
+    /// The rows of `mode`.
+    pub fn mode_rows(&self, mode: Mode) -> &[Row<ModeAction>] {
+        self.modes
+            .iter()
+            .find(|(m, _)| *m == mode)
+            .map_or(&[], |(_, rows)| rows.as_slice())
+    }
+
+    /// What `key` does in `mode`, if anything.
+    pub fn mode_action_for(&self, mode: Mode, key: &KeyEvent) -> Option<ModeAction> {
+        let k = normalise(key);
+        self.mode_rows(mode)
+            .iter()
+            .find(|r| r.keys.contains(&k))
+            .map(|r| r.action)
     }
 
     pub fn rows(&self) -> &[Row] {
@@ -124,6 +168,12 @@ impl Keymap {
         out.push_str("| | **In the account overlay (`A`)** | |\n");
         for r in &self.account {
             out.push_str(&line(&r.keys, r.help, r.name));
+        }
+        for (mode, rows) in &self.modes {
+            out.push_str(&format!("| | **{}** | |\n", mode.heading().trim_end_matches(':')));
+            for r in rows {
+                out.push_str(&line(&r.keys, r.help, r.name));
+            }
         }
         out
     }

@@ -14,6 +14,8 @@ pub enum Action {
     PageUp,
     NextPane,
     PrevPane,
+    /// Enter: the selected contact's thread (on a narrow screen).
+    Open,
     Search,
     Filter,
     ServerFilter,
@@ -129,6 +131,13 @@ pub static KEYMAP: &[Binding] = &[
         "S-Tab",
         "previous-pane",
         "Previous pane"
+    ),
+    bind!(
+        Open,
+        [code(KeyCode::Enter)],
+        "Enter",
+        "open",
+        "Open the thread (one pane at a time)"
     ),
     bind!(Search, [ch('/')], "/", "search", "Search the whole account"),
     bind!(NextView, [ch(']')], "]", "next-view", "Next view (1…9 jump to one)"),

@@ -9,7 +9,7 @@ mod rows;
 #[cfg(test)]
 mod tests;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 
 pub(crate) use results::loaded;
 pub use rows::visible_rows;
@@ -95,21 +95,15 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     if acc.form.is_some() {
         return forms::key(model, key, fx);
     }
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     let tab = acc.tab;
-    if let (KeyCode::Char(c @ '1'..='5'), false) = (key.code, ctrl) {
-        return switch(model, c as usize - '1' as usize, fx);
-    }
-    if ctrl && key.code == KeyCode::Char('c') {
-        model.quit = true;
-        return;
-    }
     let Some(action) = model.keys.account_action_for(&key) else {
         return;
     };
     use AccountAction as A;
     match action {
         A::Close => model.account = None,
+        A::Quit => model.quit = true,
+        A::Tab(n) => switch(model, n.min(4), fx),
         A::NextTab => switch(model, (tab.index() + 1) % 5, fx),
         A::PrevTab => switch(model, (tab.index() + 4) % 5, fx),
         A::Refresh => refresh(model, fx),

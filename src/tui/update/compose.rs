@@ -2,13 +2,14 @@
 //! polls, the 24-hour rule and the template picker.
 
 use crate::tui::form::FieldId;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 
 use crate::api::{ApiError, DeliveryStatus, SendMessage, Template};
 use crate::tui::effect::Effect;
 use crate::tui::form::{
     FieldKind, FieldSpec, Form, FormOutcome, FormValue, FuzzyPicker, PickItem, PickOutcome, TextCheck,
 };
+use crate::tui::keymap::{Mode, ModeAction as M};
 use crate::tui::model::catalog::Part;
 use crate::tui::model::compose::{Outgoing, Stage};
 use crate::tui::model::{Model, Pane, ToastKind};
@@ -58,16 +59,14 @@ pub(crate) fn paste(model: &mut Model, text: &str) -> bool {
 }
 
 pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     match &mut model.compose.stage {
-        Stage::Edit => match key.code {
-            KeyCode::Esc => {
+        Stage::Edit => match model.keys.mode_action_for(Mode::Compose, &key) {
+            Some(M::Cancel) => {
                 model.compose.open = None;
                 model.focus = model.compose.back.take().unwrap_or(model.focus);
             }
-            KeyCode::Char('s' | 'S') if ctrl => send_text(model, fx),
-            KeyCode::Enter if ctrl => send_text(model, fx),
-            KeyCode::Char('t' | 'T') if ctrl => open_templates(model, fx),
+            Some(M::Send) => send_text(model, fx),
+            Some(M::Templates) => open_templates(model, fx),
             _ => {
                 if let Some(a) = model.compose.area_mut() {
                     crate::tui::form::textarea_key(a, key, true);
@@ -75,7 +74,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
             }
         },
         Stage::LoadingTemplates => {
-            if key.code == KeyCode::Esc {
+            if model.keys.mode_action_for(Mode::Compose, &key) == Some(M::Cancel) {
                 model.compose.stage = Stage::Edit;
             }
         }

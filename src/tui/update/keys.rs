@@ -1,7 +1,7 @@
 //! Keys outside overlays and forms: counts, the keymap's actions, and
 //! the periodic refresh they share with the loop.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 
 use super::{account, actions, bulk, compose, details, index, list, many, marks, overlays, thread, undo, views};
 use crate::tui::effect::Effect;
@@ -53,7 +53,8 @@ pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     {
         model.count = None;
         views::switch(model, n - 1, fx);
-        if key.code == KeyCode::Enter {
+        // Enter after a digit only confirms the view.
+        if action == Some(Action::Open) {
             return;
         }
     }
@@ -63,8 +64,6 @@ pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
         for _ in 0..times {
             run_action(model, action, fx);
         }
-    } else if key.code == KeyCode::Enter && model.focus == Pane::List && !model.is_wide() {
-        model.focus = Pane::Thread;
     }
 }
 
@@ -89,6 +88,11 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
                 (i + 2) % 3
             };
             model.focus = Pane::ALL[n];
+        }
+        Action::Open => {
+            if model.focus == Pane::List && !model.is_wide() {
+                model.focus = Pane::Thread;
+            }
         }
         Action::Search => super::search::start_search(model),
         Action::Filter => views::open_filter(model),

@@ -2,6 +2,8 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 
+use crate::tui::keymap::{Mode, ModeAction as M};
+
 use crate::tui::effect::Effect;
 use crate::tui::form::{FormOutcome, FuzzyPicker, PickItem, PickOutcome};
 use crate::tui::keymap::{self, Action as Key, action_named};
@@ -34,22 +36,24 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
         return None;
     }
     let pressed = model.keys.action_for(&key);
+    let in_overlay = model.keys.mode_action_for(Mode::Overlay, &key);
     let overlay = model.overlay.as_mut()?;
     match overlay {
         // The list's motions scroll help, whatever keys they are bound
-        // to; Cancel, Quit and Help close it (Enter and Space as well).
-        Overlay::Help { scroll } => match (pressed, key.code) {
-            (Some(Key::Cancel | Key::Quit | Key::Help), _) | (_, KeyCode::Enter) => model.overlay = None,
-            (action, code) => {
+        // to; Cancel, Quit and Help close it (and `overlay.close`).
+        Overlay::Help { scroll } => match (in_overlay, pressed) {
+            (Some(M::Close), _) | (None, Some(Key::Cancel | Key::Quit | Key::Help)) => model.overlay = None,
+            (mode, action) => {
                 let layout = crate::tui::view::help::layout_for(&model.keys, model.width, model.height);
                 let page = layout.visible.saturating_sub(1).max(1) as u16;
-                *scroll = match (action, code) {
-                    (Some(Key::MoveDown), _) => scroll.saturating_add(1),
-                    (Some(Key::MoveUp), _) => scroll.saturating_sub(1),
-                    (Some(Key::PageDown), _) | (_, KeyCode::Char(' ')) => scroll.saturating_add(page),
-                    (Some(Key::PageUp), _) => scroll.saturating_sub(page),
-                    (Some(Key::Top), _) => 0,
-                    (Some(Key::Bottom), _) => layout.max_scroll(),
+                *scroll = match (mode, action) {
+                    (Some(M::PageDown), _) | (None, Some(Key::PageDown)) => scroll.saturating_add(page),
+                    (Some(_), _) => *scroll,
+                    (None, Some(Key::MoveDown)) => scroll.saturating_add(1),
+                    (None, Some(Key::MoveUp)) => scroll.saturating_sub(1),
+                    (None, Some(Key::PageUp)) => scroll.saturating_sub(page),
+                    (None, Some(Key::Top)) => 0,
+                    (None, Some(Key::Bottom)) => layout.max_scroll(),
                     _ => *scroll,
                 }
                 .min(layout.max_scroll());
@@ -71,13 +75,13 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
                 details::set_custom_status(model, id, fx);
             }
         },
-        Overlay::Confirm(_) => match key.code {
-            KeyCode::Char('y' | 'Y') => {
+        Overlay::Confirm(_) => match model.keys.mode_action_for(Mode::Confirm, &key) {
+            Some(M::Yes) => {
                 if let Some(Overlay::Confirm(c)) = model.overlay.take() {
                     many::confirmed(model, *c, fx);
                 }
             }
-            KeyCode::Esc | KeyCode::Char('n' | 'N' | 'q') => {
+            Some(M::No) => {
                 model.overlay = None;
                 let now = model.now;
                 model.status.push(ToastKind::Info, "nothing done", now);
@@ -85,7 +89,8 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
             _ => {}
         },
         // The list's motions scroll the failures; Repeat retries them.
-        Overlay::Summary(s) => match (pressed, key.code) {
+        Overlay::Summary(s) => match (pressed, in_overlay) {
+            (_, Some(M::Close)) => model.overlay = None,
             (Some(Key::MoveDown), _) => s.scroll = s.scroll.saturating_add(1).min(s.max_scroll(model.height)),
             (Some(Key::MoveUp), _) => s.scroll = s.scroll.saturating_sub(1),
             (Some(Key::Top), _) => s.scroll = 0,
@@ -93,7 +98,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
                 model.overlay = None;
                 many::repeat(model, fx);
             }
-            (Some(Key::Cancel | Key::Quit), _) | (_, KeyCode::Enter) => model.overlay = None,
+            (Some(Key::Cancel | Key::Quit), _) => model.overlay = None,
             // The run's undo is offered at once, over its account.
             (Some(Key::Undo), _) => {
                 model.overlay = None;

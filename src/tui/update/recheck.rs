@@ -4,11 +4,12 @@
 //! is the identifier typed, before sending it again. The reference API has
 //! no search by identifier, so the runner walks the first pages.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 
 use crate::api::{ApiError, Contact};
 use crate::tui::effect::Effect;
 use crate::tui::form::FormValue;
+use crate::tui::keymap::{Mode, ModeAction};
 use crate::tui::model::{FormKind, Model, Overlay, ToastKind};
 use crate::tui::msg::{ReqId, WriteKind};
 
@@ -34,7 +35,7 @@ pub(crate) fn offer(err: &ApiError) -> String {
 /// Ctrl-F in the new-contact form after a failure that may have been
 /// applied; false when the key is not for this.
 pub(crate) fn key(model: &mut Model, key: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
-    if !(key.code == KeyCode::Char('f') && key.modifiers.contains(KeyModifiers::CONTROL)) {
+    if model.keys.mode_action_for(Mode::Form, key) != Some(ModeAction::Recheck) {
         return false;
     }
     let Some(identifier) = model.recheck.clone() else {

@@ -7,7 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::notes::selection_changed;
 use crate::tui::effect::Effect;
-use crate::tui::keymap::Action;
+use crate::tui::keymap::{Action, Mode, ModeAction as M};
 use crate::tui::model::contact_list::{SearchDone, SearchJob};
 use crate::tui::model::{Model, Search};
 
@@ -20,12 +20,12 @@ pub(crate) fn start_search(model: &mut Model) {
 /// motion to run (the list, not the search, moves the selection).
 pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Option<Action> {
     let search = model.list.view.search.as_mut()?;
-    match key.code {
-        KeyCode::Esc => {
+    match model.keys.mode_action_for(Mode::Search, &key) {
+        Some(M::Clear) => {
             clear_search(model, fx);
             return None;
         }
-        KeyCode::Enter => {
+        Some(M::Done) => {
             search.editing = false;
             if search.query.is_empty() {
                 model.list.view.search = None;
@@ -45,13 +45,17 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
             }
             return None;
         }
-        KeyCode::Backspace => {
+        Some(M::DeleteChar) => {
             search.query.pop();
         }
-        KeyCode::Down => return Some(Action::MoveDown),
-        KeyCode::Up => return Some(Action::MoveUp),
-        KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => search.query.push(c),
-        _ => return None,
+        Some(M::Down) => return Some(Action::MoveDown),
+        Some(M::Up) => return Some(Action::MoveUp),
+        Some(_) => return None,
+        // Anything else is text: a character (not a Ctrl chord) types.
+        None => match key.code {
+            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => search.query.push(c),
+            _ => return None,
+        },
     }
     query_changed(model, fx);
     None

@@ -3,13 +3,13 @@
 
 use std::time::Duration;
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 
 use crate::api::{ApiError, DeliveryStatus, Message, MessageStatus, Page, PageRequest};
 use crate::tui::effect::Effect;
 use crate::tui::effect::thread::ThreadEffect;
 use crate::tui::index_worker::IndexCmd;
-use crate::tui::keymap::Action;
+use crate::tui::keymap::{Action, Mode, ModeAction as M};
 use crate::tui::model::thread::{Delivery, Geometry, Popup};
 use crate::tui::model::{Model, Pane, Thread, ToastKind};
 use crate::tui::msg::thread::ThreadMsg;
@@ -300,8 +300,8 @@ pub(crate) fn popup_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) 
     let Some(popup) = model.thread.popup.take() else {
         return false;
     };
-    match (popup, key.code) {
-        (Popup::ConfirmDelete { message }, KeyCode::Char('y' | 'Y')) => {
+    match (popup, model.keys.mode_action_for(Mode::Message, &key)) {
+        (Popup::ConfirmDelete { message }, Some(M::Yes)) => {
             let (Some(uuid), key) = (message.uuid.clone(), Thread::key(&message)) else {
                 return true;
             };
@@ -310,7 +310,7 @@ pub(crate) fn popup_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) 
             fx.push(Effect::Thread(ThreadEffect::Delete { id, uuid, key }));
             toast(model, ToastKind::Info, "deleting the message…");
         }
-        (_, KeyCode::Esc | KeyCode::Char('n' | 'N' | 'q' | 'i')) => {}
+        (_, Some(M::Close)) => {}
         (popup, _) => model.thread.popup = Some(popup),
     }
     true

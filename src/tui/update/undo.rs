@@ -6,10 +6,10 @@
 //! actions (`bulk::start` with `Purpose::Undo`), one path for one contact
 //! or many.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 
 use crate::tui::effect::Effect;
-use crate::tui::keymap;
+use crate::tui::keymap::{self, Mode, ModeAction as M};
 use crate::tui::model::bulk::Purpose;
 use crate::tui::model::undo::KEEP;
 use crate::tui::model::{Model, Overlay, ToastKind};
@@ -79,13 +79,16 @@ pub(crate) fn history_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>
         return;
     };
     let last = model.undo.entries.len().saturating_sub(1);
-    match key.code {
-        KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('U') => model.overlay = None,
-        KeyCode::Char('j') | KeyCode::Down => *selected = (*selected + 1).min(last),
-        KeyCode::Char('k') | KeyCode::Up => *selected = selected.saturating_sub(1),
-        KeyCode::Char('g') | KeyCode::Home => *selected = 0,
-        KeyCode::Char('G') | KeyCode::End => *selected = last,
-        KeyCode::Enter | KeyCode::Char('u') => {
+    let Some(action) = model.keys.mode_action_for(Mode::History, &key) else {
+        return;
+    };
+    match action {
+        M::Close => model.overlay = None,
+        M::Down => *selected = (*selected + 1).min(last),
+        M::Up => *selected = selected.saturating_sub(1),
+        M::Top => *selected = 0,
+        M::Bottom => *selected = last,
+        M::Undo => {
             let at = *selected;
             match model.undo.entries.get(at).map(|e| e.id) {
                 Some(id) => undo_entry(model, id, fx),

@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
 use crate::text::{truncate, width};
-use crate::tui::keymap::Keymap;
+use crate::tui::keymap::{Keymap, Mode};
 use crate::tui::theme::Theme;
 
 use crate::tui::widgets::centered;
@@ -32,7 +32,8 @@ pub enum HelpRow {
     Heading(&'static str),
 }
 
-/// Every row, inbox keys first, then the account overlay's.
+/// Every row, inbox keys first, then the account overlay's, then each
+/// mode's.
 pub fn help_rows(map: &Keymap) -> Vec<HelpRow> {
     let key = |label: &str, help, name| HelpRow::Key {
         label: label.to_string(),
@@ -42,6 +43,12 @@ pub fn help_rows(map: &Keymap) -> Vec<HelpRow> {
     let mut rows: Vec<HelpRow> = map.rows().iter().map(|b| key(&b.label, b.help, b.name)).collect();
     rows.push(HelpRow::Heading("In the account overlay (A):"));
     rows.extend(map.account_rows().iter().map(|b| key(&b.label, b.help, b.name)));
+    // One heading for every mode (each row's name says which), so the
+    // whole help still fits a 160x48 terminal without scrolling.
+    rows.push(HelpRow::Heading("In the other modes (MODE.name):"));
+    for mode in Mode::ALL {
+        rows.extend(map.mode_rows(mode).iter().map(|b| key(&b.label, b.help, b.name)));
+    }
     rows
 }
 

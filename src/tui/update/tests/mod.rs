@@ -10,6 +10,7 @@ mod list;
 mod list_search;
 mod list_walk;
 mod many_views;
+mod modes;
 mod overlays;
 mod thread;
 mod undo;

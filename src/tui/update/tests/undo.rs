@@ -22,7 +22,7 @@ fn write_of(fx: &[Effect]) -> (u64, String, WriteKind) {
 }
 
 /// The server answers the write among `fx` with `after`.
-fn answer(m: &mut Model, fx: &[Effect], after: Contact) {
+pub(super) fn answer(m: &mut Model, fx: &[Effect], after: Contact) {
     let (id, uuid, kind) = write_of(fx);
     update(
         m,
@@ -46,7 +46,7 @@ fn applies(fx: &[Effect]) -> Vec<(u64, String, Act)> {
 }
 
 /// What the server does to `c` for `a`.
-fn server(c: &Contact, a: &Act) -> Contact {
+pub(super) fn server(c: &Contact, a: &Act) -> Contact {
     let mut c = c.clone();
     match a {
         Act::Close => c.closed_at = Some(now()),

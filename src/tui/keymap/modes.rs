@@ -1,0 +1,254 @@
+//! The keys of the modes that take the keyboard over from the inbox: a
+//! confirmation, the history, the search line, the composer, a message's
+//! popup, an overlay's Enter and Space, a form. Each is a context of the
+//! one key table: its rows are named `MODE.NAME` in `[keys]` (or
+//! `[keys.MODE]`), shown in help after the inbox's and the account
+//! overlay's rows (and in the README under the mode's heading).
+
+use crossterm::event::KeyCode;
+
+use super::table::{Key, ch, code, ctrl};
+
+/// A mode with keys of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Help and a run's summary: what the inbox's keys do not cover.
+    Overlay,
+    /// "Really do this to N contacts?"
+    Confirm,
+    /// The history overlay (`U`).
+    History,
+    /// Typing a search (`/`).
+    Search,
+    /// The reply composer (`R`).
+    Compose,
+    /// A message's popup (`d`, `i`).
+    Message,
+    /// Any form (edit, tags, note, new contact…).
+    Form,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 7] = [
+        Mode::Overlay,
+        Mode::Confirm,
+        Mode::History,
+        Mode::Search,
+        Mode::Compose,
+        Mode::Message,
+        Mode::Form,
+    ];
+
+    /// The prefix of its rows' names in `[keys]`.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Mode::Overlay => "overlay",
+            Mode::Confirm => "confirm",
+            Mode::History => "history",
+            Mode::Search => "search",
+            Mode::Compose => "compose",
+            Mode::Message => "message",
+            Mode::Form => "form",
+        }
+    }
+
+    /// Its heading in help.
+    pub fn heading(self) -> &'static str {
+        match self {
+            Mode::Overlay => "In help and a run's summary:",
+            Mode::Confirm => "Confirming a change to many (y/n):",
+            Mode::History => "In the history (U):",
+            Mode::Search => "Typing a search (/):",
+            Mode::Compose => "In the composer (R):",
+            Mode::Message => "In a message's popup (d, i):",
+            Mode::Form => "In a form:",
+        }
+    }
+}
+
+/// What a key does in a mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ModeAction {
+    Close,
+    PageDown,
+    Yes,
+    No,
+    Down,
+    Up,
+    Top,
+    Bottom,
+    Undo,
+    Clear,
+    Done,
+    DeleteChar,
+    Send,
+    Templates,
+    Cancel,
+    Recheck,
+}
+
+/// One default row: its mode, action, keys, label, `[keys]` name, help.
+pub struct ModeBinding {
+    pub mode: Mode,
+    pub action: ModeAction,
+    pub keys: &'static [Key],
+    pub label: &'static str,
+    pub name: &'static str,
+    pub help: &'static str,
+}
+
+macro_rules! row {
+    ($m:ident, $a:ident, [$($k:expr),+], $label:literal, $name:literal, $help:literal) => {
+        ModeBinding {
+            mode: Mode::$m,
+            action: ModeAction::$a,
+            keys: &[$($k),+],
+            label: $label,
+            name: $name,
+            help: $help,
+        }
+    };
+}
+
+const ENTER: Key = code(KeyCode::Enter);
+const ESC: Key = code(KeyCode::Esc);
+const CTRL_ENTER: Key = Key {
+    code: KeyCode::Enter,
+    ctrl: true,
+};
+
+pub static MODE_KEYMAP: &[ModeBinding] = &[
+    row!(
+        Overlay,
+        Close,
+        [ENTER],
+        "Enter",
+        "overlay.close",
+        "Close help or a summary"
+    ),
+    row!(
+        Overlay,
+        PageDown,
+        [ch(' ')],
+        "Space",
+        "overlay.page-down",
+        "Help: one screen down"
+    ),
+    row!(Confirm, Yes, [ch('y'), ch('Y')], "y Y", "confirm.yes", "Do it"),
+    row!(
+        Confirm,
+        No,
+        [ESC, ch('n'), ch('N'), ch('q')],
+        "Esc n N q",
+        "confirm.no",
+        "Do nothing"
+    ),
+    row!(
+        History,
+        Close,
+        [ESC, ch('q'), ch('U')],
+        "Esc q U",
+        "history.close",
+        "Close the history"
+    ),
+    row!(
+        History,
+        Down,
+        [ch('j'), code(KeyCode::Down)],
+        "j ↓",
+        "history.down",
+        "Next action"
+    ),
+    row!(
+        History,
+        Up,
+        [ch('k'), code(KeyCode::Up)],
+        "k ↑",
+        "history.up",
+        "Previous action"
+    ),
+    row!(
+        History,
+        Top,
+        [ch('g'), code(KeyCode::Home)],
+        "g",
+        "history.top",
+        "First action"
+    ),
+    row!(
+        History,
+        Bottom,
+        [ch('G'), code(KeyCode::End)],
+        "G",
+        "history.bottom",
+        "Last action"
+    ),
+    row!(
+        History,
+        Undo,
+        [ENTER, ch('u')],
+        "Enter u",
+        "history.undo",
+        "Undo the selected action"
+    ),
+    row!(Search, Clear, [ESC], "Esc", "search.clear", "Clear the search"),
+    row!(
+        Search,
+        Done,
+        [ENTER],
+        "Enter",
+        "search.done",
+        "Keep the results, leave the line"
+    ),
+    row!(
+        Search,
+        DeleteChar,
+        [code(KeyCode::Backspace)],
+        "Bksp",
+        "search.delete",
+        "Delete the last character"
+    ),
+    row!(Search, Down, [code(KeyCode::Down)], "↓", "search.down", "Next result"),
+    row!(Search, Up, [code(KeyCode::Up)], "↑", "search.up", "Previous result"),
+    row!(Compose, Cancel, [ESC], "Esc", "compose.cancel", "Close the composer"),
+    row!(
+        Compose,
+        Send,
+        [ctrl('s'), CTRL_ENTER],
+        "C-s C-Enter",
+        "compose.send",
+        "Send the reply"
+    ),
+    row!(
+        Compose,
+        Templates,
+        [ctrl('t')],
+        "C-t",
+        "compose.templates",
+        "Pick a template"
+    ),
+    row!(
+        Message,
+        Yes,
+        [ch('y'), ch('Y')],
+        "y Y",
+        "message.delete",
+        "Confirm the delete"
+    ),
+    row!(
+        Message,
+        Close,
+        [ESC, ch('n'), ch('N'), ch('q'), ch('i')],
+        "Esc n N q i",
+        "message.close",
+        "Close the popup"
+    ),
+    row!(
+        Form,
+        Recheck,
+        [ctrl('f')],
+        "C-f",
+        "form.recheck",
+        "New contact: was it made?"
+    ),
+];
