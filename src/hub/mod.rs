@@ -147,16 +147,7 @@ impl RunningHub {
             let _ = t.await;
         }
         self.state.persist_event_floor();
-        if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
-        }
-        if tokio::time::timeout(Duration::from_secs(3), &mut self.join)
-            .await
-            .is_err()
-        {
-            self.join.abort();
-            let _ = (&mut self.join).await;
-        }
+        crate::server::stop_serving(self.shutdown.take(), &mut self.join).await;
     }
 }
 

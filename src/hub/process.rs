@@ -118,17 +118,6 @@ pub async fn subscribe(base_url: &str, key: &str, public_url: &str) -> Result<()
     }
 }
 
-fn init_logging() {
-    let filter = std::env::var("FRONTDESK_HUB_LOG")
-        .or_else(|_| std::env::var("RUST_LOG"))
-        .unwrap_or_else(|_| "warn,frontdesk::hub=info".into());
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .try_init();
-}
-
 pub async fn run(ctx: &mut Ctx<'_>, args: &HubArgs, data_dir: PathBuf) -> Result<(), CliError> {
     let run = &args.run;
     if run.tls_cert.is_some() != run.tls_key.is_some() {
@@ -150,7 +139,7 @@ pub async fn run(ctx: &mut Ctx<'_>, args: &HubArgs, data_dir: PathBuf) -> Result
             "the hub needs the service's base URL: --base-url or FRONTDESK_BASE_URL",
         ));
     };
-    init_logging();
+    crate::server::init_stderr_logging("FRONTDESK_HUB_LOG", "warn,frontdesk::hub=info");
     let manifest = match &run.manifest {
         Some(p) => Some(Manifest::create(p)?),
         None => None,

@@ -211,18 +211,35 @@ impl RunningServer {
             task.abort();
             let _ = task.await;
         }
-        if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
-        }
-        // Graceful shutdown waits for open connections; do not wait forever.
-        if tokio::time::timeout(Duration::from_secs(3), &mut self.join)
-            .await
-            .is_err()
-        {
-            self.join.abort();
-            let _ = (&mut self.join).await;
-        }
+        stop_serving(self.shutdown.take(), &mut self.join).await;
     }
+}
+
+/// Tells an axum server to shut down gracefully and waits for it, at most
+/// 3 s: graceful shutdown waits for open connections (an SSE stream never
+/// ends by itself), so after that it is aborted. The embedded server and
+/// the hub stop this way.
+pub(crate) async fn stop_serving(shutdown: Option<oneshot::Sender<()>>, join: &mut JoinHandle<()>) {
+    if let Some(tx) = shutdown {
+        let _ = tx.send(());
+    }
+    if tokio::time::timeout(Duration::from_secs(3), &mut *join).await.is_err() {
+        join.abort();
+        let _ = join.await;
+    }
+}
+
+/// Log lines go to stderr, without colour; `var` or `RUST_LOG` choose the
+/// level, `default` otherwise. Used by `serve` and `hub`.
+pub(crate) fn init_stderr_logging(var: &str, default: &str) {
+    let filter = std::env::var(var)
+        .or_else(|_| std::env::var("RUST_LOG"))
+        .unwrap_or_else(|_| default.into());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
 }
 
 /// Start on an already-bound listener (tests bind 127.0.0.1:0).

@@ -15,7 +15,8 @@ use super::{ServeOptions, ServerError, start};
 /// Bind, seed, write the manifest, print the ready lines, serve until told
 /// to stop.
 pub async fn run(opts: ServeOptions) -> Result<(), ServerError> {
-    init_logging();
+    // Log lines (every 5xx cause among them) go to stderr.
+    super::init_stderr_logging("FRONTDESK_SERVE_LOG", "warn");
     // Listen for the end first: a SIGTERM (or a parent's death) that comes
     // while seeding must still end the server cleanly.
     let mut ending = ending(opts.exit_with_stdin);
@@ -43,19 +44,6 @@ pub async fn run(opts: ServeOptions) -> Result<(), ServerError> {
     server.stop().await;
     drop(manifest);
     Ok(())
-}
-
-/// Log lines (every 5xx cause among them) go to stderr; `RUST_LOG` or
-/// `FRONTDESK_SERVE_LOG` choose the level, `warn` by default.
-fn init_logging() {
-    let filter = std::env::var("FRONTDESK_SERVE_LOG")
-        .or_else(|_| std::env::var("RUST_LOG"))
-        .unwrap_or_else(|_| "warn".into());
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .try_init();
 }
 
 /// The manifest holds the API key: it is created new (never over an
