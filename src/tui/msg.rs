@@ -5,7 +5,7 @@
 pub(crate) mod account;
 pub mod compose;
 pub mod index;
-pub mod req;
+pub use crate::tui::shared::req;
 pub mod search;
 pub mod thread;
 

@@ -178,3 +178,15 @@ impl ContactList {
         v.offset = scroll.offset;
     }
 }
+
+impl crate::tui::shared::Contacts for ContactList {
+    fn contact(&self, uuid: &str) -> Option<Contact> {
+        self.get(uuid).map(Row::to_contact)
+    }
+    fn label(&self, uuid: &str) -> Option<String> {
+        self.get(uuid).map(|r| r.label().to_string())
+    }
+    fn last_activity(&self, uuid: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+        self.get(uuid).and_then(Row::last_activity)
+    }
+}

@@ -1,9 +1,7 @@
 //! The selected contact's full record, its bot, and the agent's own
 //! availability.
 
-use std::collections::BTreeMap;
-
-use crate::api::{Bot, Channel, Contact, CustomStatus, FieldMeta};
+use crate::api::{Bot, Contact, CustomStatus};
 use crate::tui::msg::ReqId;
 
 #[derive(Debug, Clone, Default)]
@@ -43,103 +41,4 @@ pub struct Availability {
     pub statuses: Option<Result<Vec<CustomStatus>, String>>,
 }
 
-/// What the app learned about the account, for forms and pickers.
-#[derive(Debug, Clone, Default)]
-pub struct Known {
-    /// (uuid, name)
-    pub teams: Vec<(String, String)>,
-    pub collaborators: Vec<String>,
-    pub sources: Vec<String>,
-    pub tags: Vec<String>,
-    pub field_meta: BTreeMap<String, FieldMeta>,
-    /// (uuid, "Title (type)") from GET /channels, the main one first;
-    /// empty when the server offers no channel list.
-    pub channels: Vec<(String, String)>,
-    /// Funnel uuid → (emoji, name), from GET /funnels at start.
-    pub funnels: BTreeMap<String, (String, String)>,
-}
-
-impl Known {
-    pub fn add_collaborator(&mut self, email: &str) {
-        if !email.is_empty() && !self.collaborators.iter().any(|c| c == email) {
-            self.collaborators.push(email.to_string());
-            self.collaborators.sort();
-        }
-    }
-    pub fn add_source(&mut self, source: &str) {
-        if !source.is_empty() && !self.sources.iter().any(|s| s == source) {
-            self.sources.push(source.to_string());
-            self.sources.sort();
-        }
-    }
-    pub fn add_tag(&mut self, tag: &str) {
-        if !tag.is_empty() && !self.tags.iter().any(|t| t.eq_ignore_ascii_case(tag)) {
-            self.tags.push(tag.to_string());
-            self.tags.sort_by_key(|t| t.to_lowercase());
-        }
-    }
-    pub fn add_team(&mut self, uuid: &str, name: &str) {
-        if uuid.is_empty() {
-            return;
-        }
-        match self.teams.iter_mut().find(|(u, _)| u == uuid) {
-            Some(t) if !name.is_empty() => t.1 = name.to_string(),
-            Some(_) => {}
-            None => self.teams.push((uuid.to_string(), name.to_string())),
-        }
-    }
-    /// `🎯 Name` for a known funnel; the first 8 characters of the uuid
-    /// otherwise, so an unknown one still fits on one line.
-    pub fn funnel_label(&self, uuid: &str) -> String {
-        match self.funnels.get(uuid) {
-            Some((emoji, name)) if !name.is_empty() || !emoji.is_empty() => [emoji.as_str(), name.as_str()]
-                .iter()
-                .filter(|s| !s.is_empty())
-                .copied()
-                .collect::<Vec<_>>()
-                .join(" "),
-            _ => uuid.chars().take(8).collect(),
-        }
-    }
-    /// Learns the channels for the new-contact form: the main one first
-    /// (the server's default), each labelled `Title (type)`.
-    pub fn set_channels(&mut self, mut channels: Vec<Channel>) {
-        channels.sort_by_key(|c| !c.main);
-        self.channels = channels
-            .into_iter()
-            .map(|c| {
-                let title = if c.title.is_empty() { c.uuid.clone() } else { c.title };
-                let label = match (c.channel_type.as_str().is_empty(), c.main) {
-                    (true, false) => title,
-                    (true, true) => format!("{title} (main)"),
-                    (false, false) => format!("{title} ({})", c.channel_type),
-                    (false, true) => format!("{title} ({}, main)", c.channel_type),
-                };
-                (c.uuid, label)
-            })
-            .collect();
-    }
-    pub fn team_name(&self, uuid: &str) -> Option<&str> {
-        self.teams.iter().find(|(u, _)| u == uuid).map(|(_, n)| n.as_str())
-    }
-    /// Learns tags, sources, collaborators, teams and field types from a contact.
-    pub fn learn(&mut self, c: &Contact) {
-        for t in &c.tags {
-            self.add_tag(t);
-        }
-        self.add_source(&c.source);
-        if let Some(a) = &c.assigned_user {
-            self.add_collaborator(a);
-        }
-        if let Some(t) = &c.team
-            && let Some(u) = &t.uuid
-        {
-            self.add_team(u, t.name.as_deref().unwrap_or(""));
-        }
-        if let Some(meta) = &c.custom_fields_metadata {
-            for (k, v) in meta {
-                self.field_meta.insert(k.clone(), v.clone());
-            }
-        }
-    }
-}
+pub use crate::tui::shared::known::Known;

@@ -2,16 +2,16 @@
 
 pub(crate) mod account;
 pub mod bulk;
-pub(crate) mod catalog;
+pub(crate) use crate::tui::shared::catalog;
 pub(crate) mod compose;
 pub mod contact_list;
 pub(crate) mod details;
 pub(crate) mod hints;
 pub mod marks;
 pub(crate) mod overlay;
-pub mod pane;
+pub use crate::tui::shared::pane;
 pub(crate) mod scroll;
-pub(crate) mod status;
+pub(crate) use crate::tui::shared::status;
 pub mod sync;
 pub mod thread;
 pub mod undo;
@@ -20,7 +20,7 @@ pub mod views;
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 
 pub use catalog::Catalog;
 pub use contact_list::{ContactList, PendingWrite, Search};
@@ -34,19 +34,8 @@ use super::form::Form;
 use super::keymap::resolve::Keymap;
 use super::msg::ReqId;
 
-/// Below this width one pane shows at a time.
-pub const WIDE: u16 = 100;
-
-/// Fixed facts about the session.
-#[derive(Debug, Clone, Default)]
-pub struct Session {
-    pub demo: bool,
-    /// Profile or account label.
-    pub account: String,
-    pub bell: bool,
-    /// The local offset timestamps are shown in.
-    pub tz: Option<crate::tui::zone::Zone>,
-}
+pub use crate::tui::shared::layout::{Areas, WIDE, areas};
+pub use crate::tui::shared::session::Session;
 
 /// Everything the app knows, in six parts (each field's group is named in
 /// its comment):
@@ -125,23 +114,11 @@ pub struct Model {
     // Bookkeeping.
     /// The debounce id the selection waits on.
     pub settle: Option<ReqId>,
-    next_id: ReqId,
+    /// The last request id handed out (see [`Model::next_id`]).
+    pub(crate) ids: ReqId,
     pub quit: bool,
     /// A count typed before a motion (`5j`).
     pub count: Option<u32>,
-}
-
-/// Where each pane goes for a terminal of `width` x `height`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Areas {
-    pub tabs: Option<Rect>,
-    pub list: Option<Rect>,
-    pub thread: Option<Rect>,
-    pub details: Option<Rect>,
-    pub bot: Option<Rect>,
-    pub availability: Option<Rect>,
-    pub toast: Option<Rect>,
-    pub status: Rect,
 }
 
 impl Model {
@@ -190,15 +167,29 @@ impl Model {
             compose: Default::default(),
             recheck: None,
             finding: None,
-            next_id: 1,
+            ids: 1,
             quit: false,
         }
     }
 
     /// A fresh request id.
     pub fn next_id(&mut self) -> ReqId {
-        self.next_id += 1;
-        self.next_id
+        self.ids += 1;
+        self.ids
+    }
+
+    /// What a slice's view reads besides its own state.
+    pub fn vcx<'a>(&'a self, theme: &'a crate::tui::theme::Theme) -> crate::tui::shared::ViewCx<'a> {
+        crate::tui::shared::ViewCx {
+            now: self.now,
+            theme,
+            keys: &self.keys,
+            session: &self.session,
+            focus: self.focus,
+            contacts: &self.list,
+            frame: self.frame,
+            spun: &self.spun,
+        }
     }
 
     pub fn is_wide(&self) -> bool {
@@ -232,58 +223,4 @@ impl Model {
             .unwrap_or(Rect::new(0, 0, self.width, self.height.saturating_sub(4)));
         (r.width.saturating_sub(2), r.height.saturating_sub(2))
     }
-}
-
-/// The layout, shared by `update` (page sizes, scrolling) and the views.
-pub fn areas(full: Rect, wide: bool, focus: Pane, toast: bool) -> Areas {
-    let bottom = if toast { 2 } else { 1 };
-    let [main, bar] = Layout::vertical([Constraint::Min(1), Constraint::Length(bottom)]).areas(full);
-    let (toast_area, status) = if toast {
-        let [t, s] = Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(bar);
-        (Some(t), s)
-    } else {
-        (None, bar)
-    };
-    let mut a = Areas {
-        tabs: None,
-        list: None,
-        thread: None,
-        details: None,
-        bot: None,
-        availability: None,
-        toast: toast_area,
-        status,
-    };
-    if wide {
-        let [l, t, d] = Layout::horizontal([
-            Constraint::Percentage(44),
-            Constraint::Percentage(32),
-            Constraint::Min(24),
-        ])
-        .areas(main);
-        let [det, bot, av] =
-            Layout::vertical([Constraint::Min(5), Constraint::Length(5), Constraint::Length(5)]).areas(d);
-        a.list = Some(l);
-        a.thread = Some(t);
-        a.details = Some(det);
-        a.bot = Some(bot);
-        a.availability = Some(av);
-    } else {
-        let [tabs, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(main);
-        a.tabs = Some(tabs);
-        match focus {
-            Pane::List => a.list = Some(body),
-            Pane::Thread => a.thread = Some(body),
-            Pane::Details => {
-                // One line each for the bot and my status (see
-                // view::details::fit): at 80x24 the details need the rows.
-                let [det, bot, av] =
-                    Layout::vertical([Constraint::Min(5), Constraint::Length(3), Constraint::Length(3)]).areas(body);
-                a.details = Some(det);
-                a.bot = Some(bot);
-                a.availability = Some(av);
-            }
-        }
-    }
-    a
 }

@@ -4,6 +4,7 @@
 pub(crate) mod account;
 mod actions;
 pub(crate) mod bulk;
+pub(crate) mod call;
 mod catalog;
 pub(crate) mod compose;
 mod details;
@@ -13,7 +14,7 @@ mod list;
 mod many;
 mod marks;
 mod mouse;
-mod notes;
+pub(crate) mod notes;
 mod overlays;
 pub(crate) mod recheck;
 mod record;

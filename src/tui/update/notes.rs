@@ -1,9 +1,11 @@
 //! Outward notes inside update: what a moved selection or a write sets
-//! off. Any part of update may call these; they call nothing in update.
+//! off, and the routing of the notes slices hand back. Any part of update
+//! may call these; they call nothing in update.
 
 use crate::tui::effect::Effect;
 use crate::tui::index_worker::IndexCmd;
 use crate::tui::model::Model;
+use crate::tui::shared::Note;
 
 /// Called whenever the selected row may have changed: waits for the
 /// selection to settle before loading thread, details and bot.
@@ -25,5 +27,28 @@ pub(crate) fn selection_changed(model: &mut Model, fx: &mut Vec<Effect>) {
 pub(crate) fn after_write(model: &Model, fx: &mut Vec<Effect>) {
     if model.sync.enabled() {
         fx.push(Effect::Index(IndexCmd::Incremental));
+    }
+}
+
+/// Hands each note a slice returned to the part that cares.
+pub(crate) fn route(model: &mut Model, notes: Vec<Note>, fx: &mut Vec<Effect>) {
+    for note in notes {
+        match note {
+            Note::Toast { kind, text, secs } => {
+                let now = model.now;
+                match secs {
+                    Some(s) => model.status.push_for(kind, text, now, s),
+                    None => model.status.push(kind, text, now),
+                }
+            }
+            Note::Focus(pane) => model.focus = pane,
+            Note::Seen(uuid) => model.list.mark_seen(&uuid),
+            Note::Wrote(_) => after_write(model, fx),
+            Note::Sent { .. } => {}
+            Note::Bell => fx.push(Effect::Bell),
+            Note::Redraw => fx.push(Effect::Redraw),
+            Note::Copy(text) => fx.push(Effect::CopyToClipboard(text)),
+            Note::Quit => model.quit = true,
+        }
     }
 }

@@ -6,8 +6,8 @@
 
 use chrono::{DateTime, Utc};
 
+use super::req::ReqId;
 use crate::api::{Channel, Funnel, Plan, Team, Template};
-use crate::tui::msg::ReqId;
 
 /// Something fetched: absent until the first answer, the error of the last
 /// failed fetch, and the id of the fetch in flight (results with another id

@@ -1,0 +1,33 @@
+//! Outward notes: what a slice tells the root happened or is wanted. The
+//! root hands each to the slices that care (or turns it into an effect);
+//! a slice never calls into another.
+
+use super::pane::Pane;
+use super::status::ToastKind;
+use crate::api::Contact;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Note {
+    /// A line in the status bar; `secs` overrides how long it stays.
+    Toast {
+        kind: ToastKind,
+        text: String,
+        secs: Option<i64>,
+    },
+    /// Move the focus to a pane.
+    Focus(Pane),
+    /// `uuid`'s thread was shown: its row is no longer new.
+    Seen(String),
+    /// A write of ours the API accepted, with the contact it returned when
+    /// there is one: rows update at once, the index takes a pass.
+    Wrote(Option<Box<Contact>>),
+    /// A message was sent to `contact` (its row and thread follow).
+    Sent {
+        contact: String,
+    },
+    /// Terminal-side: ring the bell, redraw everything, copy text.
+    Bell,
+    Redraw,
+    Copy(String),
+    Quit,
+}

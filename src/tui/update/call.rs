@@ -1,0 +1,49 @@
+//! Calling a slice: the root builds the slice's read-only context from the
+//! model, lends it its own state, and takes back its effects (wrapped into
+//! the root's `Effect`) and notes (routed by [`super::notes::route`]).
+
+/// `call!(model, fx, field, Effect::Variant, |st, cx, out| body)` runs
+/// `body` with `st = &mut model.field`, a [`Cx`](crate::tui::shared::Cx)
+/// built from the rest of the model and an `Out` for the slice's effects.
+/// For the inbox itself (which holds the contacts), pass `contacts: none`.
+macro_rules! call {
+    ($model:expr, $fx:expr, $field:ident, $wrap:path, |$st:ident, $cx:ident, $out:ident| $body:expr) => {
+        $crate::tui::update::call::call!(@go $model, $fx, $field, $wrap, &$model.list, |$st, $cx, $out| $body)
+    };
+    ($model:expr, $fx:expr, $field:ident, $wrap:path, contacts: none, |$st:ident, $cx:ident, $out:ident| $body:expr) => {
+        $crate::tui::update::call::call!(@go $model, $fx, $field, $wrap, &$crate::tui::shared::NoContacts, |$st, $cx, $out| $body)
+    };
+    (@go $model:expr, $fx:expr, $field:ident, $wrap:path, $contacts:expr, |$st:ident, $cx:ident, $out:ident| $body:expr) => {{
+        let m: &mut $crate::tui::model::Model = $model;
+        let areas = m.areas();
+        let selected = m.list.selected_row().map(|r| r.uuid.clone());
+        let indexed = m.sync.enabled();
+        let (result, effects, notes) = {
+            let $cx = $crate::tui::shared::Cx {
+                now: m.now,
+                keys: &m.keys,
+                session: &m.session,
+                focus: m.focus,
+                areas,
+                width: m.width,
+                height: m.height,
+                selected: selected.as_deref(),
+                contacts: $contacts,
+                catalog: &m.catalog,
+                known: &m.known,
+                indexed,
+            };
+            let mut $out = $crate::tui::shared::Out::new(&mut m.ids);
+            let $st = &mut m.$field;
+            let result = $body;
+            let (effects, notes) = $out.finish();
+            (result, effects, notes)
+        };
+        let fx: &mut Vec<$crate::tui::effect::Effect> = $fx;
+        fx.extend(effects.into_iter().map($wrap));
+        $crate::tui::update::notes::route(m, notes, fx);
+        result
+    }};
+}
+
+pub(crate) use call;
