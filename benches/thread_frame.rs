@@ -28,12 +28,12 @@ fn thread(n: usize) -> Model {
     };
     update(
         &mut m,
-        Msg::ThreadLoaded {
+        Msg::Thread(frontdesk::tui::thread::ThreadMsg::Loaded {
             id,
             contact,
             fetch: ThreadFetch::Initial,
             result: Ok(page(messages(n), None)),
-        },
+        }),
     );
     update(&mut m, key(KeyCode::Tab));
     m

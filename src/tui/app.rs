@@ -370,7 +370,7 @@ fn release_memory() {
 fn effect_name(e: &Effect) -> &'static str {
     match e {
         Effect::FetchContacts { .. } => "fetch_contacts",
-        Effect::FetchThread { .. } => "fetch_thread",
+        Effect::Thread(_) => "thread",
         Effect::FetchContact { .. } => "fetch_contact",
         Effect::FetchBot { .. } => "fetch_bot",
         Effect::SetBot { .. } => "set_bot",

@@ -5,7 +5,6 @@
 pub(crate) mod account;
 pub mod find;
 pub mod list_walk;
-pub mod thread;
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -14,7 +13,8 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::AbortHandle;
 
 use super::index_worker::IndexLink;
-use super::msg::{ListFetch, Msg, ReqId, ThreadFetch, WriteKind};
+use super::msg::{ListFetch, Msg, ReqId, WriteKind};
+use super::thread::{ThreadEffect, ThreadFetch};
 use crate::api::{BotAction, Client, ContactFilter, ContactPatch, NewContact, PageRequest, UserStatusUpdate};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -27,12 +27,6 @@ pub enum Effect {
         at: PageRequest,
         /// Pages to fetch in a row from `at` (each sent as it arrives).
         pages: u32,
-    },
-    FetchThread {
-        id: ReqId,
-        contact: String,
-        fetch: ThreadFetch,
-        at: PageRequest,
     },
     /// GET /contacts/:uuid with field types.
     FetchContact {
@@ -108,8 +102,8 @@ pub enum Effect {
     },
     /// The reply composer's requests.
     Compose(super::reply::ComposeEffect),
-    /// Delete and delivery status of a thread's message.
-    Thread(thread::ThreadEffect),
+    /// The thread's pages, a message's delete and delivery status.
+    Thread(ThreadEffect),
     /// Work for the local index's worker.
     Index(super::index_worker::IndexCmd),
     /// Terminal-side effects, done by the loop itself.
@@ -142,11 +136,11 @@ impl Effect {
                 fetch: ListFetch::Refresh,
                 ..
             } => Slot::ListRefresh,
-            Effect::FetchThread {
+            Effect::Thread(ThreadEffect::Fetch {
                 fetch: ThreadFetch::Older,
                 ..
-            } => Slot::ThreadOlder,
-            Effect::FetchThread { .. } => Slot::Thread,
+            }) => Slot::ThreadOlder,
+            Effect::Thread(ThreadEffect::Fetch { .. }) => Slot::Thread,
             Effect::FetchContact { .. } => Slot::Contact,
             Effect::FetchBot { .. } => Slot::Bot,
             Effect::Debounce { .. } => Slot::Debounce,
@@ -294,7 +288,6 @@ const SEARCH_HITS: usize = 200;
 /// Failed requests go to the log file (ApiError messages never hold the key).
 fn log_failure(msg: &Msg) {
     let (what, err) = match msg {
-        Msg::ThreadLoaded { result: Err(e), .. } => ("list messages", e),
         Msg::ContactLoaded { result: Err(e), .. } => ("get contact", e),
         Msg::BotLoaded { result: Err(e), .. } | Msg::BotSet { result: Err(e), .. } => ("bot", e),
         Msg::WriteDone {
@@ -324,17 +317,6 @@ fn log_failure(msg: &Msg) {
 
 async fn perform(client: Client, effect: Effect) -> Option<Msg> {
     Some(match effect {
-        Effect::FetchThread { id, contact, fetch, at } => {
-            let result = client
-                .list_messages(&crate::api::ContactId::new(contact.clone()), &at)
-                .await;
-            Msg::ThreadLoaded {
-                id,
-                contact,
-                fetch,
-                result,
-            }
-        }
         Effect::FetchContact { id, uuid } => {
             let result = client
                 .get_contact(&crate::api::ContactId::new(uuid.clone()), true)
@@ -446,7 +428,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             Msg::CountTimeout(id)
         }
         Effect::Compose(e) => super::reply::perform(client, e).await,
-        Effect::Thread(e) => Msg::Thread(thread::perform(client, e).await),
+        Effect::Thread(e) => Msg::Thread(super::thread::perform(client, e).await),
         // Spawned by the runner itself (several messages).
         Effect::FetchContacts { .. } => return None,
         Effect::CopyToClipboard(_) | Effect::Bell | Effect::Redraw | Effect::ReleaseMemory | Effect::Index(_) => {

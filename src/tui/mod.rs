@@ -22,6 +22,7 @@ pub mod shared;
 pub mod terminal;
 pub(crate) use crate::text;
 pub mod theme;
+pub mod thread;
 pub mod title;
 pub mod update;
 pub mod view;

@@ -7,14 +7,14 @@ pub mod compose;
 pub mod index;
 pub use crate::tui::shared::req;
 pub mod search;
-pub mod thread;
 
+pub use crate::tui::thread::ThreadFetch;
 pub use req::ReqId;
 
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
-use crate::api::{ApiError, Bot, Contact, CustomStatus, Message, Page, TeamMember, UserStatus};
+use crate::api::{ApiError, Bot, Contact, CustomStatus, Page, TeamMember, UserStatus};
 
 /// Which list request a contacts page answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -22,17 +22,6 @@ pub enum ListFetch {
     /// The next batch by cursor (or the first after a filter change).
     Next,
     /// The periodic refresh of the first page.
-    Refresh,
-}
-
-/// Which thread request a messages page answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ThreadFetch {
-    /// The newest batch of a newly selected contact.
-    Initial,
-    /// An older batch (scrolled to the top).
-    Older,
-    /// The periodic refresh of the newest batch.
     Refresh,
 }
 
@@ -105,12 +94,6 @@ pub enum Msg {
         fetch: ListFetch,
         result: Result<Page<Contact>, ApiError>,
     },
-    ThreadLoaded {
-        id: ReqId,
-        contact: String,
-        fetch: ThreadFetch,
-        result: Result<Page<Message>, ApiError>,
-    },
     ContactLoaded {
         id: ReqId,
         uuid: String,
@@ -159,8 +142,8 @@ pub enum Msg {
     Compose(compose::ComposeMsg),
     /// Results for the account overlay.
     Account(account::AccountMsg),
-    /// Results of a thread message's delete or status.
-    Thread(thread::ThreadMsg),
+    /// Results of the thread's requests.
+    Thread(crate::tui::thread::ThreadMsg),
     /// The local index's worker.
     Index(index::IndexMsg),
 }

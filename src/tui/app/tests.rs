@@ -22,12 +22,12 @@ fn idle_model() -> Model {
     if let (Some(id), Some(contact)) = (m.thread.loading, m.thread.contact.clone()) {
         update(
             &mut m,
-            Msg::ThreadLoaded {
+            Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
                 id,
                 contact,
                 fetch: crate::tui::msg::ThreadFetch::Initial,
                 result: Ok(page(messages(20), None)),
-            },
+            }),
         );
     }
     let uuid = m.thread.contact.clone().unwrap_or_default();

@@ -13,7 +13,6 @@ pub use crate::tui::shared::pane;
 pub(crate) mod scroll;
 pub(crate) use crate::tui::shared::status;
 pub mod sync;
-pub mod thread;
 pub mod undo;
 pub mod views;
 
@@ -22,13 +21,13 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use ratatui::layout::Rect;
 
+pub use crate::tui::thread::Thread;
 pub use catalog::Catalog;
 pub use contact_list::{ContactList, PendingWrite, Search};
 pub use details::{Availability, BotPanel, Details, Known};
 pub use overlay::{FormKind, Overlay};
 pub use pane::Pane;
 pub use status::{StatusBar, Toast, ToastKind};
-pub use thread::Thread;
 
 use super::form::Form;
 use super::keymap::resolve::Keymap;

@@ -4,7 +4,7 @@
 
 use super::pane::Pane;
 use super::status::ToastKind;
-use crate::api::Contact;
+use crate::api::{Contact, Message};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Note {
@@ -30,4 +30,12 @@ pub enum Note {
     Redraw,
     Copy(String),
     Quit,
+    /// The newest page of `contact`'s thread arrived (newest first); `fresh`:
+    /// first opened or it brought messages the thread lacked. The index may
+    /// store it (the list's preview and `/` over the thread's text).
+    ThreadPage {
+        contact: String,
+        messages: Vec<Message>,
+        fresh: bool,
+    },
 }

@@ -8,40 +8,42 @@
 /// For the inbox itself (which holds the contacts), pass `contacts: none`.
 macro_rules! call {
     ($model:expr, $fx:expr, $field:ident, $wrap:path, |$st:ident, $cx:ident, $out:ident| $body:expr) => {
-        $crate::tui::update::call::call!(@go $model, $fx, $field, $wrap, &$model.list, |$st, $cx, $out| $body)
+        $crate::tui::update::call::call!(@go $model, $fx, $field, $wrap, m => &m.list, |$st, $cx, $out| $body)
     };
     ($model:expr, $fx:expr, $field:ident, $wrap:path, contacts: none, |$st:ident, $cx:ident, $out:ident| $body:expr) => {
-        $crate::tui::update::call::call!(@go $model, $fx, $field, $wrap, &$crate::tui::shared::NoContacts, |$st, $cx, $out| $body)
+        $crate::tui::update::call::call!(@go $model, $fx, $field, $wrap, m => &$crate::tui::shared::NoContacts, |$st, $cx, $out| $body)
     };
-    (@go $model:expr, $fx:expr, $field:ident, $wrap:path, $contacts:expr, |$st:ident, $cx:ident, $out:ident| $body:expr) => {{
-        let m: &mut $crate::tui::model::Model = $model;
-        let areas = m.areas();
-        let selected = m.list.selected_row().map(|r| r.uuid.clone());
-        let indexed = m.sync.enabled();
+    (@go $model:expr, $fx:expr, $field:ident, $wrap:path, $m:ident => $contacts:expr, |$st:ident, $cx:ident, $out:ident| $body:expr) => {{
+        let $m: &mut $crate::tui::model::Model = $model;
+        let areas = $m.areas();
+        let selected = $m.list.selected_row().map(|r| r.uuid.clone());
+        let indexed = $m.sync.enabled();
         let (result, effects, notes) = {
-            let $cx = $crate::tui::shared::Cx {
-                now: m.now,
-                keys: &m.keys,
-                session: &m.session,
-                focus: m.focus,
+            let cx_value = $crate::tui::shared::Cx {
+                now: $m.now,
+                keys: &$m.keys,
+                session: &$m.session,
+                focus: $m.focus,
                 areas,
-                width: m.width,
-                height: m.height,
+                width: $m.width,
+                height: $m.height,
                 selected: selected.as_deref(),
                 contacts: $contacts,
-                catalog: &m.catalog,
-                known: &m.known,
+                catalog: &$m.catalog,
+                known: &$m.known,
                 indexed,
             };
-            let mut $out = $crate::tui::shared::Out::new(&mut m.ids);
-            let $st = &mut m.$field;
+            let $cx = &cx_value;
+            let mut out_value = $crate::tui::shared::Out::new(&mut $m.ids);
+            let $out = &mut out_value;
+            let $st = &mut $m.$field;
             let result = $body;
-            let (effects, notes) = $out.finish();
+            let (effects, notes) = out_value.finish();
             (result, effects, notes)
         };
         let fx: &mut Vec<$crate::tui::effect::Effect> = $fx;
         fx.extend(effects.into_iter().map($wrap));
-        $crate::tui::update::notes::route(m, notes, fx);
+        $crate::tui::update::notes::route($m, notes, fx);
         result
     }};
 }

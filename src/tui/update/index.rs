@@ -162,7 +162,9 @@ fn changed(model: &mut Model, changes: Changes, fx: &mut Vec<Effect>) {
         fx.push(Effect::Bell);
     }
     if open_moved {
-        super::thread::fetch_refresh(model, fx);
+        super::call::call!(model, fx, thread, Effect::Thread, |st, _cx, out| {
+            crate::tui::thread::fetch_refresh(st, out)
+        });
     }
     search::recompute_search(model, fx);
     let h = model.list_height();

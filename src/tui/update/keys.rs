@@ -3,10 +3,12 @@
 
 use crossterm::event::KeyEvent;
 
-use super::{account, actions, bulk, compose, details, index, list, many, marks, overlays, thread, undo, views};
+use super::call::call;
+use super::{account, actions, bulk, compose, details, index, list, many, marks, overlays, undo, views};
 use crate::tui::effect::Effect;
 use crate::tui::keymap::Action;
 use crate::tui::model::{Model, Pane, ToastKind};
+use crate::tui::thread;
 
 pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     if model.overlay.is_some() {
@@ -21,7 +23,11 @@ pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
         account::key(model, key, fx);
         return;
     }
-    if thread::popup_key(model, key, fx) {
+    if model.thread.popup.is_some()
+        && call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::popup_key(
+            st, cx, out, key
+        ))
+    {
         return;
     }
     if compose::active(model) {
@@ -76,7 +82,9 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         Action::MoveDown | Action::MoveUp | Action::Top | Action::Bottom | Action::PageDown | Action::PageUp => {
             match model.focus {
                 Pane::List => list::move_selection(model, action, fx),
-                Pane::Thread => thread::scroll(model, action, fx),
+                Pane::Thread => call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::scroll(
+                    st, cx, out, action
+                )),
                 Pane::Details => details::scroll(model, action),
             }
         }
@@ -132,8 +140,12 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         Action::MarkAll => marks::all(model),
         Action::Repeat => many::repeat(model, fx),
         Action::Quit => model.quit = true,
-        Action::DeleteMessage => thread::ask_delete(model),
-        Action::MessageInfo => thread::open_info(model, fx),
+        Action::DeleteMessage => call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::ask_delete(
+            st, cx, out
+        )),
+        Action::MessageInfo => call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::open_info(
+            st, cx, out
+        )),
         Action::Undo => undo::undo_last(model, fx),
         Action::History => undo::open_history(model),
     }
@@ -154,5 +166,7 @@ pub(crate) fn refresh(model: &mut Model, forced: bool, fx: &mut Vec<Effect>) {
     } else {
         list::fetch_refresh(model, fx);
     }
-    thread::fetch_refresh(model, fx);
+    call!(model, fx, thread, Effect::Thread, |st, _cx, out| thread::fetch_refresh(
+        st, out
+    ));
 }

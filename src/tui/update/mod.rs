@@ -20,12 +20,11 @@ pub(crate) mod recheck;
 mod record;
 mod search;
 mod select;
-mod thread;
 mod undo;
 pub(crate) mod views;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use crossterm::event::KeyEventKind;
 
@@ -33,6 +32,8 @@ use super::effect::Effect;
 use super::model::Model;
 use super::model::catalog::Part;
 use super::msg::Msg;
+use super::thread;
+use call::call;
 
 pub use keys::run_action;
 pub use list::apply_page;
@@ -90,12 +91,6 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             result,
         } => list::contacts_loaded(model, id, generation, fetch, result, &mut fx),
         Msg::ContactsSearched(done) => search::searched(model, done, &mut fx),
-        Msg::ThreadLoaded {
-            id,
-            contact,
-            fetch,
-            result,
-        } => thread::loaded(model, id, &contact, fetch, result, &mut fx),
         Msg::ContactLoaded { id, uuid, result } => details::contact_loaded(model, id, &uuid, result),
         Msg::ContactFound { id, identifier, result } => recheck::found(model, id, &identifier, result, &mut fx),
         Msg::BotLoaded { id, uuid, result } => details::bot_loaded(model, id, &uuid, result),
@@ -108,7 +103,9 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Compose(m) => compose::on_msg(model, m, &mut fx),
         Msg::Account(m) => account::loaded(model, m, &mut fx),
-        Msg::Thread(m) => thread::on_msg(model, m, &mut fx),
+        Msg::Thread(m) => call!(model, &mut fx, thread, Effect::Thread, |st, cx, out| thread::on_msg(
+            st, cx, out, m
+        )),
         Msg::Index(m) => index::on_msg(model, m, &mut fx),
         Msg::TeamMembersLoaded { result, .. } => {
             if let Ok(members) = result {

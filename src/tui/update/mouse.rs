@@ -5,7 +5,8 @@
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
-use super::{details, list, thread};
+use super::call::call;
+use super::{details, list};
 use crate::tui::effect::Effect;
 use crate::tui::keymap::Action;
 use crate::tui::model::{Model, Pane};
@@ -61,7 +62,9 @@ pub(crate) fn on_mouse(model: &mut Model, ev: MouseEvent, fx: &mut Vec<Effect>) 
             for _ in 0..WHEEL_ROWS {
                 match pane_at(model, at) {
                     Some(Pane::List) => list::move_selection(model, action, fx),
-                    Some(Pane::Thread) => thread::scroll(model, action, fx),
+                    Some(Pane::Thread) => call!(model, fx, thread, Effect::Thread, |st, cx, out| {
+                        crate::tui::thread::scroll(st, cx, out, action)
+                    }),
                     Some(Pane::Details) => details::scroll(model, action),
                     None => {}
                 }

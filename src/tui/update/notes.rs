@@ -49,6 +49,24 @@ pub(crate) fn route(model: &mut Model, notes: Vec<Note>, fx: &mut Vec<Effect>) {
             Note::Redraw => fx.push(Effect::Redraw),
             Note::Copy(text) => fx.push(Effect::CopyToClipboard(text)),
             Note::Quit => model.quit = true,
+            Note::ThreadPage {
+                contact,
+                messages,
+                fresh,
+            } => {
+                if !model.sync.enabled() {
+                    continue;
+                }
+                let activity = model.list.get(&contact).and_then(|r| r.last_activity());
+                let stale = model.sync.previews.get(&contact).is_none_or(|p| p.activity != activity);
+                if fresh || stale {
+                    fx.push(Effect::Index(IndexCmd::StoreThread {
+                        uuid: contact,
+                        activity,
+                        messages,
+                    }));
+                }
+            }
         }
     }
 }

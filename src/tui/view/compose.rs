@@ -11,9 +11,9 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use crate::tui::model::Model;
 use crate::tui::model::compose::Stage;
-use crate::tui::model::thread::layout::wrap;
 use crate::tui::text::{clean_text, truncate};
 use crate::tui::theme::Theme;
+use crate::tui::thread::wrap;
 use crate::tui::widgets::centered;
 
 const HINT: &str = "Enter newline · Ctrl-S send · Ctrl-T template · Esc close";

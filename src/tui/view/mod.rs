@@ -12,7 +12,6 @@ pub(crate) mod overlay;
 mod pane;
 pub(crate) mod status;
 pub(crate) mod tabs;
-pub(crate) mod thread;
 
 #[cfg(test)]
 pub(crate) mod tests;
@@ -38,7 +37,12 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
     }
     if let Some(r) = a.thread {
         let (r, c) = compose::split(model, r);
-        thread::render(model, frame, r, theme);
+        crate::tui::thread::render(&model.thread, &model.vcx(theme), frame, r, |w| {
+            crate::tui::thread::Extras {
+                marks: compose::marks(model),
+                outbox: compose::outbox_lines(model, w, model.session.tz),
+            }
+        });
         if let Some(c) = c {
             compose::render(model, frame, c, theme);
         }

@@ -259,12 +259,12 @@ fn the_newest_page_of_an_opened_thread_goes_to_the_index() {
     m.thread.loading = Some(77);
     let fx = update(
         &mut m,
-        Msg::ThreadLoaded {
+        Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
             id: 77,
             contact: contact(0).uuid,
             fetch: ThreadFetch::Initial,
             result: Ok(page(messages(3), None)),
-        },
+        }),
     );
     assert!(index_cmds(&fx).iter().any(|c| matches!(
         c,

@@ -291,12 +291,12 @@ fn load_failures_are_state_and_the_refresh_retries() {
     let (tid, uuid) = (m.thread.loading.unwrap(), m.thread.contact.clone().unwrap());
     update(
         &mut m,
-        Msg::ThreadLoaded {
+        Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
             id: tid,
             contact: uuid.clone(),
             fetch: ThreadFetch::Initial,
             result: Err(err()),
-        },
+        }),
     );
     assert!(m.thread.error.is_some());
     assert!(m.status.current().unwrap().text.contains("could not load messages"));

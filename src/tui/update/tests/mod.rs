@@ -12,7 +12,6 @@ mod list_walk;
 mod many_views;
 mod modes;
 mod overlays;
-mod thread;
 mod undo;
 mod views;
 
@@ -25,7 +24,7 @@ use crate::tui::keymap::KEYMAP;
 use crate::tui::model::{FormKind, Overlay, Pane, ToastKind};
 use crate::tui::msg::{ListFetch, ThreadFetch, WriteKind};
 
-pub(super) fn err() -> ApiError {
+pub(crate) fn err() -> ApiError {
     ApiError::Validation {
         message: "note is too long".into(),
         fields: Default::default(),
@@ -33,7 +32,7 @@ pub(super) fn err() -> ApiError {
 }
 
 /// Sends the debounce result if the effects asked for one.
-pub(super) fn settle(m: &mut Model, fx: &[Effect]) -> Vec<Effect> {
+pub(crate) fn settle(m: &mut Model, fx: &[Effect]) -> Vec<Effect> {
     let mut out = Vec::new();
     for e in fx {
         if let Effect::Debounce { id, .. } = e {
@@ -44,21 +43,23 @@ pub(super) fn settle(m: &mut Model, fx: &[Effect]) -> Vec<Effect> {
 }
 
 /// `update` plus the debounce firing at once.
-pub(super) fn step(m: &mut Model, msg: Msg) -> Vec<Effect> {
+pub(crate) fn step(m: &mut Model, msg: Msg) -> Vec<Effect> {
     let fx = update(m, msg);
     let mut more = settle(m, &fx);
     more.extend(fx);
     more
 }
 
-pub(super) fn thread_fetch(fx: &[Effect]) -> Option<(u64, String, ThreadFetch, PageRequest)> {
+pub(crate) fn thread_fetch(fx: &[Effect]) -> Option<(u64, String, ThreadFetch, PageRequest)> {
     fx.iter().find_map(|e| match e {
-        Effect::FetchThread { id, contact, fetch, at } => Some((*id, contact.clone(), *fetch, at.clone())),
+        Effect::Thread(crate::tui::thread::ThreadEffect::Fetch { id, contact, fetch, at }) => {
+            Some((*id, contact.clone(), *fetch, at.clone()))
+        }
         _ => None,
     })
 }
 
-pub(super) fn list_fetch(fx: &[Effect]) -> Option<(u64, u64, ListFetch, ContactFilter, PageRequest)> {
+pub(crate) fn list_fetch(fx: &[Effect]) -> Option<(u64, u64, ListFetch, ContactFilter, PageRequest)> {
     fx.iter().find_map(|e| match e {
         Effect::FetchContacts {
             id,
@@ -72,7 +73,7 @@ pub(super) fn list_fetch(fx: &[Effect]) -> Option<(u64, u64, ListFetch, ContactF
     })
 }
 
-pub(super) fn type_text(m: &mut Model, s: &str) -> Vec<Effect> {
+pub(crate) fn type_text(m: &mut Model, s: &str) -> Vec<Effect> {
     let mut fx = Vec::new();
     for c in s.chars() {
         fx.extend(update(m, key(c)));
@@ -80,12 +81,12 @@ pub(super) fn type_text(m: &mut Model, s: &str) -> Vec<Effect> {
     fx
 }
 
-pub(super) fn submit(m: &mut Model) -> Vec<Effect> {
+pub(crate) fn submit(m: &mut Model) -> Vec<Effect> {
     update(m, ctrl('s'))
 }
 
 /// The id of the close among `fx`.
-pub(super) fn close_id(fx: &[Effect]) -> u64 {
+pub(crate) fn close_id(fx: &[Effect]) -> u64 {
     fx.iter()
         .find_map(|e| match e {
             Effect::Close { id, .. } => Some(*id),
@@ -94,7 +95,7 @@ pub(super) fn close_id(fx: &[Effect]) -> u64 {
         .expect("a close")
 }
 
-pub(super) fn patch_of(fx: &[Effect]) -> (u64, String, WriteKind, crate::api::ContactPatch) {
+pub(crate) fn patch_of(fx: &[Effect]) -> (u64, String, WriteKind, crate::api::ContactPatch) {
     fx.iter()
         .find_map(|e| match e {
             Effect::Patch { id, uuid, kind, patch } => Some((*id, uuid.clone(), *kind, patch.clone())),
@@ -112,17 +113,17 @@ fn open_form(m: &Model) -> Option<&crate::tui::form::Form> {
 }
 
 /// The server's message at the foot of the open form.
-pub(super) fn form_error(m: &Model) -> Option<String> {
+pub(crate) fn form_error(m: &Model) -> Option<String> {
     open_form(m)?.error().map(str::to_string)
 }
 
 /// The inline error shown beside the open form's field `key`.
-pub(super) fn field_error(m: &Model, key: &crate::tui::form::FieldId) -> Option<String> {
+pub(crate) fn field_error(m: &Model, key: &crate::tui::form::FieldId) -> Option<String> {
     open_form(m)?.field_error(key)
 }
 
 /// The id of the catalog fetch of `part` among `fx`.
-pub(super) fn catalog_fetch(fx: &[Effect], part: crate::tui::model::catalog::Part) -> u64 {
+pub(crate) fn catalog_fetch(fx: &[Effect], part: crate::tui::model::catalog::Part) -> u64 {
     use crate::tui::effect::account::AccountEffect as A;
     use crate::tui::model::catalog::Part as P;
     fx.iter()

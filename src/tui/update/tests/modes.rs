@@ -8,7 +8,7 @@ use crossterm::event::{KeyEvent, KeyModifiers};
 use super::*;
 use crate::triage::bulk::Action as Act;
 use crate::tui::keymap::Mode;
-use crate::tui::model::thread::Popup;
+use crate::tui::thread::Popup;
 use crate::tui::view::help::{HelpRow, help_rows};
 
 /// Every key a keyboard sends that a mode could care about.
@@ -245,12 +245,12 @@ fn popup(delete: bool) -> Model {
     );
     update(
         &mut m,
-        Msg::ThreadLoaded {
+        Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
             id,
             contact: uuid,
             fetch: ThreadFetch::Initial,
             result: Ok(page(messages(3), None)),
-        },
+        }),
     );
     update(&mut m, code(KeyCode::Tab));
     // The second message is one sent from this side.

@@ -18,12 +18,12 @@ fn loaded(w: u16, h: u16) -> Model {
     let id = m.thread.loading.unwrap();
     update(
         &mut m,
-        Msg::ThreadLoaded {
+        Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
             id,
             contact: uuid,
             fetch: ThreadFetch::Initial,
             result: Ok(page(messages(4), None)),
-        },
+        }),
     );
     m.list.paging.loading = None;
     m

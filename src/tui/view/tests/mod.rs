@@ -17,7 +17,6 @@ pub(crate) mod grid;
 mod index;
 mod invisible;
 mod styles;
-mod thread;
 mod undo;
 mod views;
 mod widths;
@@ -29,12 +28,12 @@ pub(super) fn rich(w: u16, h: u16) -> Model {
     let id = m.thread.loading.unwrap();
     update(
         &mut m,
-        Msg::ThreadLoaded {
+        Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
             id,
             contact: uuid.clone(),
             fetch: ThreadFetch::Initial,
             result: Ok(page(messages(8), Some("o"))),
-        },
+        }),
     );
     let id = m.details.loading.unwrap();
     update(

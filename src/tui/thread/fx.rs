@@ -1,13 +1,21 @@
-//! Requests about single messages of the thread: delete, delivery status.
+//! The thread's requests: its pages, and a message's delete and delivery
+//! status.
 
 use std::time::Duration;
 
-use crate::api::{Client, MessageId};
-use crate::tui::msg::ReqId;
-use crate::tui::msg::thread::ThreadMsg;
+use super::msg::{ThreadFetch, ThreadMsg};
+use crate::api::{Client, ContactId, MessageId, PageRequest};
+use crate::tui::shared::ReqId;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ThreadEffect {
+    /// A page of `contact`'s messages.
+    Fetch {
+        id: ReqId,
+        contact: String,
+        fetch: ThreadFetch,
+        at: PageRequest,
+    },
     /// DELETE /messages for the message with `key` in the thread.
     Delete { id: ReqId, uuid: String, key: String },
     /// GET /messages/status/:uuid after `after` (the details poll).
@@ -16,6 +24,15 @@ pub enum ThreadEffect {
 
 pub async fn perform(client: Client, effect: ThreadEffect) -> ThreadMsg {
     match effect {
+        ThreadEffect::Fetch { id, contact, fetch, at } => {
+            let result = client.list_messages(&ContactId::new(contact.clone()), &at).await;
+            ThreadMsg::Loaded {
+                id,
+                contact,
+                fetch,
+                result,
+            }
+        }
         ThreadEffect::Delete { id, uuid, key } => ThreadMsg::Deleted {
             id,
             key,

@@ -3,7 +3,7 @@
 //! is on screen, however many messages are loaded.
 
 use super::layout::{Kind, day_line, header, local_date, side};
-use super::{Geometry, Pos, Thread};
+use super::state::{Geometry, Pos, Thread};
 
 impl Thread {
     fn top_line_shown(&self) -> bool {

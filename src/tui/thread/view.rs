@@ -8,24 +8,33 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use super::pane::pane_block;
+use std::collections::HashMap;
+
+use super::layout::{Kind, Side, wrap};
+use super::state::{Delivery, Geometry, Popup, Thread};
 use crate::text::truncate;
-use crate::tui::model::thread::{Delivery, Geometry, Kind, Popup, Side};
-use crate::tui::model::{Model, Pane};
-use crate::tui::theme::Theme;
+use crate::tui::shared::{Pane, ViewCx};
 use crate::tui::widgets::centered;
 use crate::tui::widgets::{clean, stamp};
 
-/// Kept here for the composer's outbox lines, which wrap the same way.
-pub use crate::tui::model::thread::layout::wrap;
+/// What the thread shows that other parts hold: the composer's delivery
+/// marks by message uuid, and its outbox lines (header?, text) for messages
+/// sent here that the thread does not hold yet. The root gathers them.
+#[derive(Debug, Default)]
+pub struct Extras {
+    pub marks: HashMap<String, String>,
+    pub outbox: Vec<(bool, String)>,
+}
 
-pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
-    let t = &model.thread;
+/// The thread pane. `extras` is what the root gathered for it; `outbox`
+/// is asked for the pane's inner width.
+pub fn render(t: &Thread, vcx: &ViewCx, frame: &mut Frame, area: Rect, extras: impl FnOnce(u16) -> Extras) {
+    let theme = vcx.theme;
     let name = t
         .contact
         .as_deref()
-        .and_then(|u| model.list.get(u))
-        .map(|c| clean(c.label()))
+        .and_then(|u| vcx.contacts.label(u))
+        .map(|l| clean(&l))
         .unwrap_or_default();
     let mut title = if name.is_empty() {
         "Thread".to_string()
@@ -33,13 +42,11 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         format!("Thread · {name}")
     };
     if t.loading.is_some() || t.loading_older.is_some() || t.refreshing.is_some() {
-        title = format!("{title} {}", model.spinner());
+        title = format!("{title} {}", vcx.spinner());
     }
-    let block = pane_block(
-        model,
+    let block = vcx.pane_block(
         Pane::Thread,
-        crate::tui::text::truncate(&title, (area.width as usize).saturating_sub(4)).into(),
-        theme,
+        truncate(&title, (area.width as usize).saturating_sub(4)).into(),
     );
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -51,13 +58,13 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     if !t.loaded {
         let msg = match &t.error {
             Some(e) => format!("could not load messages: {}", clean(e)),
-            None => format!("{} loading messages…", model.spinner()),
+            None => format!("{} loading messages…", vcx.spinner()),
         };
         frame.render_widget(Paragraph::new(Line::styled(msg, theme.dim())), inner);
         return;
     }
-    let marks = super::compose::marks(model);
-    let outbox = super::compose::outbox_lines(model, inner.width, model.session.tz)
+    let Extras { marks, outbox } = extras(inner.width);
+    let outbox = outbox
         .into_iter()
         .map(|(h, l)| {
             (
@@ -73,11 +80,11 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let g = Geometry {
         width: inner.width,
         height: h,
-        tz: model.session.tz,
+        tz: vcx.session.tz,
     };
-    let focused = model.focus == Pane::Thread;
+    let focused = vcx.focus == Pane::Thread;
     // Only a spinner on screen keeps the clock ticking: ask for one only then.
-    let spin = if t.loading_older.is_some() { model.spinner() } else { "" };
+    let spin = if t.loading_older.is_some() { vcx.spinner() } else { "" };
     let visible = t.visible_lines(g, spin, focused, |u| marks.get(u).cloned(), outbox);
     let lines: Vec<Line> = visible
         .into_iter()
@@ -98,13 +105,14 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);
     if let Some(p) = &t.popup {
-        popup(model, p, frame, area, theme);
+        popup(vcx, p, frame, area);
     }
 }
 
 /// The delete confirmation or a message's details, over the thread pane.
-fn popup(model: &Model, p: &Popup, frame: &mut Frame, area: Rect, theme: &Theme) {
-    let tz = model.session.tz;
+fn popup(vcx: &ViewCx, p: &Popup, frame: &mut Frame, area: Rect) {
+    let theme = vcx.theme;
+    let tz = vcx.session.tz;
     let (title, message) = match p {
         Popup::ConfirmDelete { message } => (" Delete this message? ", message),
         Popup::Info { message, .. } => (" Message (Esc closes) ", message),
@@ -147,7 +155,7 @@ fn popup(model: &Model, p: &Popup, frame: &mut Frame, area: Rect, theme: &Theme)
             }
             let d = match delivery {
                 Delivery::NotSent => "none (not sent through the interface)".to_string(),
-                Delivery::Loading => format!("{} checking…", model.spinner()),
+                Delivery::Loading => format!("{} checking…", vcx.spinner()),
                 Delivery::Known(r) => format!("{} (kept up to date)", clean(&r.status.to_string())),
                 Delivery::Unavailable(why) => clean(why),
             };
@@ -161,6 +169,3 @@ fn popup(model: &Model, p: &Popup, frame: &mut Frame, area: Rect, theme: &Theme)
     frame.render_widget(block, r);
     frame.render_widget(Paragraph::new(lines), inner);
 }
-
-#[cfg(test)]
-mod tests;

@@ -9,10 +9,9 @@ use ratatui::backend::TestBackend;
 use crate::api::{DeliveryStatus, MessageSendRequest};
 use crate::tui::fixtures::*;
 use crate::tui::model::Model;
-use crate::tui::model::thread::Popup;
-use crate::tui::msg::thread::ThreadMsg;
 use crate::tui::msg::{Msg, ThreadFetch};
 use crate::tui::theme::Theme;
+use crate::tui::thread::Popup;
 use crate::tui::update::update;
 
 /// The first contact's thread with `n` messages (and more older ones on
@@ -23,12 +22,12 @@ fn thread_of(n: usize, w: u16, h: u16) -> Model {
     let id = m.thread.loading.unwrap();
     update(
         &mut m,
-        Msg::ThreadLoaded {
+        Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
             id,
             contact: uuid,
             fetch: ThreadFetch::Initial,
             result: Ok(page(messages(n), Some("older"))),
-        },
+        }),
     );
     m.list.paging.loading = None;
     m.thread.loading_older = None;
@@ -69,9 +68,7 @@ fn the_cursor_and_the_popups_at_both_sizes() {
         let id = fx
             .iter()
             .find_map(|e| match e {
-                crate::tui::effect::Effect::Thread(crate::tui::effect::thread::ThreadEffect::Status { id, .. }) => {
-                    Some(*id)
-                }
+                crate::tui::effect::Effect::Thread(crate::tui::thread::ThreadEffect::Status { id, .. }) => Some(*id),
                 _ => None,
             })
             .expect("status asked");
@@ -81,7 +78,10 @@ fn the_cursor_and_the_popups_at_both_sizes() {
             status: DeliveryStatus::Delivered,
             message_status_payload: None,
         });
-        update(&mut m, Msg::Thread(ThreadMsg::Status { id, result }));
+        update(
+            &mut m,
+            Msg::Thread(crate::tui::thread::ThreadMsg::Status { id, result }),
+        );
         let s = screen(&m);
         assert!(s.contains("delivered (kept up to date)"), "{s}");
         assert_snapshot!(format!("thread_info_{w}x{h}"), draw(&m).backend());

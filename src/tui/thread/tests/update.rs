@@ -1,10 +1,17 @@
-use super::*;
-use crate::api::DeliveryStatus;
-use crate::tui::effect::thread::ThreadEffect;
-use crate::tui::model::Pane;
-use crate::tui::model::thread::{Delivery, Popup};
-use crate::tui::msg::thread::ThreadMsg;
-use crate::tui::update::thread::STATUS_POLL;
+//! The thread's transitions as the user meets them, through the root's
+//! update: loading, stale pages, older batches, the cursor, delete and
+//! details.
+
+use crossterm::event::KeyCode;
+
+use crate::api::{DeliveryStatus, PageRequest};
+use crate::tui::effect::Effect;
+use crate::tui::fixtures::*;
+use crate::tui::model::{Model, Pane};
+use crate::tui::msg::Msg;
+use crate::tui::thread::{Delivery, Popup, STATUS_POLL, ThreadEffect, ThreadFetch};
+use crate::tui::update::tests::*;
+use crate::tui::update::update;
 
 #[test]
 fn stale_thread_for_a_previous_contact_is_dropped() {
@@ -17,22 +24,22 @@ fn stale_thread_for_a_previous_contact_is_dropped() {
     let (new_id, new_uuid, ..) = thread_fetch(&fx).unwrap();
     update(
         &mut m,
-        Msg::ThreadLoaded {
+        Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
             id: old_id,
             contact: old_uuid,
             fetch: ThreadFetch::Initial,
             result: Ok(page(messages(3), None)),
-        },
+        }),
     );
     assert!(m.thread.messages.is_empty(), "the old contact's thread must not show");
     update(
         &mut m,
-        Msg::ThreadLoaded {
+        Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
             id: new_id,
             contact: new_uuid,
             fetch: ThreadFetch::Initial,
             result: Ok(page(messages(4), None)),
-        },
+        }),
     );
     assert_eq!(m.thread.messages.len(), 4);
     // Oldest first on screen.
@@ -46,12 +53,12 @@ fn opened(msgs: Vec<crate::api::Message>, older: Option<&str>) -> (Model, String
     let (id, uuid) = (m.thread.loading.unwrap(), m.thread.contact.clone().unwrap());
     update(
         &mut m,
-        Msg::ThreadLoaded {
+        Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
             id,
             contact: uuid.clone(),
             fetch: ThreadFetch::Initial,
             result: Ok(page(msgs, older)),
-        },
+        }),
     );
     update(&mut m, code(KeyCode::Tab));
     assert_eq!(m.focus, Pane::Thread);
@@ -75,12 +82,12 @@ fn k_moves_the_cursor_a_message_and_older_batches_keep_it_in_place() {
     }
     update(
         &mut m,
-        Msg::ThreadLoaded {
+        Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
             id: oid,
             contact: uuid,
             fetch: ThreadFetch::Older,
             result: Ok(page(older, None)),
-        },
+        }),
     );
     assert_eq!(m.thread.messages.len(), 25);
     let sel = m.thread.selected().unwrap();
@@ -110,12 +117,12 @@ fn g_loads_every_older_batch_to_the_start() {
         }
         fx = update(
             &mut m,
-            Msg::ThreadLoaded {
+            Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
                 id: oid,
                 contact: uuid.clone(),
                 fetch: ThreadFetch::Older,
                 result: Ok(page(older, next)),
-            },
+            }),
         );
     }
     assert!(thread_fetch(&fx).is_none(), "the start is reached: nothing more to ask");
@@ -130,22 +137,22 @@ fn thread_refresh_appends_new_messages() {
     let (id, uuid) = (m.thread.loading.unwrap(), m.thread.contact.clone().unwrap());
     update(
         &mut m,
-        Msg::ThreadLoaded {
+        Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
             id,
             contact: uuid.clone(),
             fetch: ThreadFetch::Initial,
             result: Ok(page(messages(3), None)),
-        },
+        }),
     );
     let fx = update(&mut m, Msg::RefreshDue);
     let (rid, ..) = fx
         .iter()
         .find_map(|e| match e {
-            Effect::FetchThread {
+            Effect::Thread(crate::tui::thread::ThreadEffect::Fetch {
                 id,
                 fetch: ThreadFetch::Refresh,
                 ..
-            } => Some((*id,)),
+            }) => Some((*id,)),
             _ => None,
         })
         .expect("thread refresh");
@@ -156,12 +163,12 @@ fn thread_refresh_appends_new_messages() {
     newest.insert(0, new_msg);
     update(
         &mut m,
-        Msg::ThreadLoaded {
+        Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
             id: rid,
             contact: uuid,
             fetch: ThreadFetch::Refresh,
             result: Ok(page(newest, None)),
-        },
+        }),
     );
     assert_eq!(m.thread.messages.len(), 4);
     assert_eq!(m.thread.messages[3].uuid.as_deref(), Some("fresh"));
@@ -223,7 +230,7 @@ fn d_asks_first_then_deletes_and_the_message_disappears() {
     assert_eq!(sent_uuid, uuid);
     update(
         &mut m,
-        Msg::Thread(ThreadMsg::Deleted {
+        Msg::Thread(crate::tui::thread::ThreadMsg::Deleted {
             id,
             key: key_,
             result: Ok(()),
@@ -248,7 +255,7 @@ fn a_failed_delete_keeps_the_message_and_says_why() {
     let (id, _, key_) = delete_effect(&fx).unwrap();
     update(
         &mut m,
-        Msg::Thread(ThreadMsg::Deleted {
+        Msg::Thread(crate::tui::thread::ThreadMsg::Deleted {
             id,
             key: key_,
             result: Err(err()),
@@ -287,7 +294,7 @@ fn i_shows_the_delivery_status_and_polls_only_while_open() {
     };
     let fx = update(
         &mut m,
-        Msg::Thread(ThreadMsg::Status {
+        Msg::Thread(crate::tui::thread::ThreadMsg::Status {
             id,
             result: Ok(answer(DeliveryStatus::Sent)),
         }),
@@ -305,7 +312,7 @@ fn i_shows_the_delivery_status_and_polls_only_while_open() {
     assert!(m.thread.popup.is_none());
     let fx = update(
         &mut m,
-        Msg::Thread(ThreadMsg::Status {
+        Msg::Thread(crate::tui::thread::ThreadMsg::Status {
             id: id2,
             result: Ok(answer(DeliveryStatus::Delivered)),
         }),

@@ -5,15 +5,14 @@ use std::time::Duration;
 
 use crossterm::event::KeyEvent;
 
+use super::fx::ThreadEffect;
+use super::msg::{ThreadFetch, ThreadMsg};
+use super::state::{Delivery, Geometry, Popup, Thread};
 use crate::api::{ApiError, DeliveryStatus, Message, MessageStatus, Page, PageRequest};
-use crate::tui::effect::Effect;
-use crate::tui::effect::thread::ThreadEffect;
-use crate::tui::index_worker::IndexCmd;
 use crate::tui::keymap::{Action, Mode, ModeAction as M};
-use crate::tui::model::thread::{Delivery, Geometry, Popup};
-use crate::tui::model::{Model, Pane, Thread, ToastKind};
-use crate::tui::msg::thread::ThreadMsg;
-use crate::tui::msg::{ReqId, ThreadFetch};
+use crate::tui::shared::{Cx, Note, Out, Pane, ReqId, ToastKind};
+
+type O<'a> = Out<'a, ThreadEffect>;
 
 /// How often an open details popup asks for the delivery status again.
 pub const STATUS_POLL: Duration = Duration::from_secs(2);
@@ -22,26 +21,30 @@ pub const STATUS_POLL: Duration = Duration::from_secs(2);
 /// fewer from the oldest loaded one, so `k` rarely waits on the network.
 const PREFETCH: usize = 40;
 
-/// The thread pane's geometry now.
-fn geometry(model: &Model) -> Geometry {
-    let (w, h) = model.thread_inner();
+/// The thread pane's geometry now: its inner size (the whole screen
+/// less the bars when it is not showing) and the zone.
+fn geometry(cx: &Cx) -> Geometry {
+    let r = cx
+        .areas
+        .thread
+        .unwrap_or(ratatui::layout::Rect::new(0, 0, cx.width, cx.height.saturating_sub(4)));
     Geometry {
-        width: w,
-        height: h.max(1) as usize,
-        tz: model.session.tz,
+        width: r.width.saturating_sub(2),
+        height: (r.height.saturating_sub(2)).max(1) as usize,
+        tz: cx.session.tz,
     }
 }
 
 /// Shows `uuid`'s thread and asks for its newest batch.
-pub(crate) fn open(model: &mut Model, uuid: &str, fx: &mut Vec<Effect>) {
-    let id = model.next_id();
-    model.thread = Thread {
+pub fn open(st: &mut Thread, out: &mut O, uuid: &str) {
+    let id = out.id();
+    *st = Thread {
         contact: Some(uuid.to_string()),
         loading: Some(id),
         ..Default::default()
     };
-    model.list.mark_seen(uuid);
-    fx.push(Effect::FetchThread {
+    out.note(Note::Seen(uuid.to_string()));
+    out.fx(ThreadEffect::Fetch {
         id,
         contact: uuid.to_string(),
         fetch: ThreadFetch::Initial,
@@ -49,16 +52,17 @@ pub(crate) fn open(model: &mut Model, uuid: &str, fx: &mut Vec<Effect>) {
     });
 }
 
-pub(crate) fn fetch_refresh(model: &mut Model, fx: &mut Vec<Effect>) {
-    let Some(uuid) = model.thread.contact.clone() else {
+/// The periodic (or `r`) refresh of the newest batch.
+pub fn fetch_refresh(st: &mut Thread, out: &mut O) {
+    let Some(uuid) = st.contact.clone() else {
         return;
     };
-    if model.thread.loading.is_some() {
+    if st.loading.is_some() {
         return;
     }
-    let id = model.next_id();
-    model.thread.refreshing = Some(id);
-    fx.push(Effect::FetchThread {
+    let id = out.id();
+    st.refreshing = Some(id);
+    out.fx(ThreadEffect::Fetch {
         id,
         contact: uuid,
         fetch: ThreadFetch::Refresh,
@@ -66,17 +70,16 @@ pub(crate) fn fetch_refresh(model: &mut Model, fx: &mut Vec<Effect>) {
     });
 }
 
-fn fetch_older(model: &mut Model, fx: &mut Vec<Effect>) {
-    let t = &model.thread;
+fn fetch_older(t: &mut Thread, out: &mut O) {
     let (Some(uuid), Some(cursor)) = (t.contact.clone(), t.older.clone()) else {
         return;
     };
     if t.loading_older.is_some() || t.loading.is_some() {
         return;
     }
-    let id = model.next_id();
-    model.thread.loading_older = Some(id);
-    fx.push(Effect::FetchThread {
+    let id = out.id();
+    t.loading_older = Some(id);
+    out.fx(ThreadEffect::Fetch {
         id,
         contact: uuid,
         fetch: ThreadFetch::Older,
@@ -84,21 +87,22 @@ fn fetch_older(model: &mut Model, fx: &mut Vec<Effect>) {
     });
 }
 
-pub(crate) fn loaded(
-    model: &mut Model,
+fn loaded(
+    st: &mut Thread,
+    cx: &Cx,
+    out: &mut O,
     id: ReqId,
-    contact: &str,
+    contact: String,
     fetch: ThreadFetch,
     result: Result<Page<Message>, ApiError>,
-    fx: &mut Vec<Effect>,
 ) {
-    if model.thread.contact.as_deref() != Some(contact) {
+    if st.contact.as_deref() != Some(contact.as_str()) {
         return; // for a contact no longer shown
     }
     let slot = match fetch {
-        ThreadFetch::Initial => &mut model.thread.loading,
-        ThreadFetch::Older => &mut model.thread.loading_older,
-        ThreadFetch::Refresh => &mut model.thread.refreshing,
+        ThreadFetch::Initial => &mut st.loading,
+        ThreadFetch::Older => &mut st.loading_older,
+        ThreadFetch::Refresh => &mut st.refreshing,
     };
     if *slot != Some(id) {
         return;
@@ -107,85 +111,75 @@ pub(crate) fn loaded(
     let page = match result {
         Ok(p) => p,
         Err(e) => {
-            let now = model.now;
-            model.thread.error = Some(e.to_string());
-            model.thread.to_start = false;
+            st.error = Some(e.to_string());
+            st.to_start = false;
             if fetch != ThreadFetch::Refresh {
-                model
-                    .status
-                    .push(ToastKind::Error, format!("could not load messages: {e}"), now);
+                out.toast(ToastKind::Error, format!("could not load messages: {e}"));
             }
             return;
         }
     };
-    model.thread.error = None;
+    st.error = None;
     // The newest page goes to the index (the list's last message, search
-    // over the thread's text): when first opened, and on a refresh that
-    // brought something the index lacks.
-    let activity = model.list.get(contact).and_then(|r| r.last_activity());
-    let stale = model.sync.previews.get(contact).is_none_or(|p| p.activity != activity);
-    let for_index = (fetch != ThreadFetch::Older && model.sync.enabled()).then(|| page.items.clone());
+    // over the thread's text): the root decides whether it needs it.
+    let for_index = (fetch != ThreadFetch::Older && cx.indexed).then(|| page.items.clone());
     let mut batch = page.items;
     batch.reverse(); // the server sends newest first
-    let g = geometry(model);
-    match fetch {
+    let g = geometry(cx);
+    let t = st;
+    let fresh = match fetch {
         ThreadFetch::Initial => {
-            let t = &mut model.thread;
             t.messages = batch;
             t.older = page.meta.next;
             t.loaded = true;
             t.scroll_to_newest();
             // A short first batch may not fill the pane: fetch more at once.
             if t.at_oldest(g) {
-                fetch_older(model, fx);
+                fetch_older(t, out);
             }
+            true
         }
         ThreadFetch::Older => {
-            let t = &mut model.thread;
             t.prepend(batch);
             t.older = page.meta.next;
             if t.to_start {
+                t.cursor = Some(0);
+                t.reveal(0, g);
                 if t.older.is_some() {
-                    t.cursor = Some(0);
-                    t.reveal(0, g);
-                    fetch_older(model, fx);
+                    fetch_older(t, out);
                 } else {
                     t.to_start = false;
-                    t.cursor = Some(0);
-                    t.reveal(0, g);
                 }
             } else if t.selected().is_some_and(|c| c < PREFETCH) || t.at_oldest(g) {
-                fetch_older(model, fx);
+                fetch_older(t, out);
             }
+            false
         }
         ThreadFetch::Refresh => {
-            let new = model.thread.append(batch);
-            if new > 0 && model.session.bell {
-                fx.push(Effect::Bell);
+            let new = t.append(batch);
+            if new > 0 && cx.session.bell {
+                out.note(Note::Bell);
             }
-            if new == 0 && !stale {
-                return; // the index has this page already
-            }
+            new > 0
         }
-    }
+    };
     if let Some(messages) = for_index {
-        fx.push(Effect::Index(IndexCmd::StoreThread {
-            uuid: contact.to_string(),
-            activity,
+        out.note(Note::ThreadPage {
+            contact,
             messages,
-        }));
+            fresh,
+        });
     }
 }
 
 /// `j`/`k` move the cursor a message; the page keys move the view a screen
 /// and the cursor with it; `g` goes to the start (loading all older
 /// batches), `G` back to the newest.
-pub(crate) fn scroll(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
-    let g = geometry(model);
-    let t = &mut model.thread;
+pub fn scroll(t: &mut Thread, cx: &Cx, out: &mut O, action: Action) {
+    let g = geometry(cx);
     let Some(sel) = t.selected() else {
         if action == Action::Top {
-            fetch_older(model, fx);
+            fetch_older(t, out);
         }
         return;
     };
@@ -225,36 +219,31 @@ pub(crate) fn scroll(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
     }
     let near_start = t.selected().is_some_and(|c| c < PREFETCH) || t.at_oldest(g);
     if near_start || t.to_start {
-        fetch_older(model, fx);
+        fetch_older(t, out);
     }
 }
 
+/// Back to the newest message (after a send of ours).
+pub fn scroll_to_newest(t: &mut Thread) {
+    t.scroll_to_newest();
+}
+
 /// The selected message, if the thread pane has the focus and a message.
-fn selected_message(model: &mut Model) -> Option<Message> {
-    if model.focus != Pane::Thread {
-        toast(
-            model,
-            ToastKind::Info,
-            "move to the thread (Tab) and pick a message with j/k",
-        );
+fn selected_message(t: &Thread, cx: &Cx, out: &mut O) -> Option<Message> {
+    if cx.focus != Pane::Thread {
+        out.toast(ToastKind::Info, "move to the thread (Tab) and pick a message with j/k");
         return None;
     }
-    let t = &model.thread;
     let m = t.selected().map(|i| t.messages[i].clone());
     if m.is_none() {
-        toast(model, ToastKind::Info, "no message to pick in this thread");
+        out.toast(ToastKind::Info, "no message to pick in this thread");
     }
     m
 }
 
-fn toast(model: &mut Model, kind: ToastKind, text: impl Into<String>) {
-    let now = model.now;
-    model.status.push(kind, text, now);
-}
-
 /// `d`: asks to delete the selected message, or says why it cannot be.
-pub(crate) fn ask_delete(model: &mut Model) {
-    let Some(m) = selected_message(model) else { return };
+pub fn ask_delete(t: &mut Thread, cx: &Cx, out: &mut O) {
+    let Some(m) = selected_message(t, cx, out) else { return };
     let why_not = match (&m.status, &m.uuid) {
         (MessageStatus::Sent, Some(_)) => None,
         (MessageStatus::Sent, None) => Some("this message has no id to delete it by"),
@@ -263,31 +252,31 @@ pub(crate) fn ask_delete(model: &mut Model) {
         (MessageStatus::Other(_), _) => Some("only messages sent from this side can be deleted"),
     };
     if let Some(why) = why_not {
-        return toast(model, ToastKind::Info, format!("cannot delete: {why}"));
+        return out.toast(ToastKind::Info, format!("cannot delete: {why}"));
     }
-    if model.thread.deleting.is_some() {
-        return toast(model, ToastKind::Info, "a delete is still in progress");
+    if t.deleting.is_some() {
+        return out.toast(ToastKind::Info, "a delete is still in progress");
     }
-    model.thread.popup = Some(Popup::ConfirmDelete { message: Box::new(m) });
+    t.popup = Some(Popup::ConfirmDelete { message: Box::new(m) });
 }
 
 /// `i`: the selected message's details; a sent one's delivery status is
 /// fetched now and again every [`STATUS_POLL`] while they are open.
-pub(crate) fn open_info(model: &mut Model, fx: &mut Vec<Effect>) {
-    let Some(m) = selected_message(model) else { return };
+pub fn open_info(t: &mut Thread, cx: &Cx, out: &mut O) {
+    let Some(m) = selected_message(t, cx, out) else { return };
     let (delivery, poll) = match (&m.status, &m.uuid) {
         (MessageStatus::Sent, Some(uuid)) => {
-            let id = model.next_id();
-            fx.push(Effect::Thread(ThreadEffect::Status {
+            let id = out.id();
+            out.fx(ThreadEffect::Status {
                 id,
                 uuid: uuid.clone(),
                 after: Duration::ZERO,
-            }));
+            });
             (Delivery::Loading, Some(id))
         }
         _ => (Delivery::NotSent, None),
     };
-    model.thread.popup = Some(Popup::Info {
+    t.popup = Some(Popup::Info {
         message: Box::new(m),
         delivery,
         poll,
@@ -296,41 +285,47 @@ pub(crate) fn open_info(model: &mut Model, fx: &mut Vec<Effect>) {
 
 /// Keys while a popup is open: `y` confirms a delete, `Esc`/`n`/`q`/`i`
 /// close. Returns false when no popup is open.
-pub(crate) fn popup_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> bool {
-    let Some(popup) = model.thread.popup.take() else {
+pub fn popup_key(t: &mut Thread, cx: &Cx, out: &mut O, key: KeyEvent) -> bool {
+    let Some(popup) = t.popup.take() else {
         return false;
     };
-    match (popup, model.keys.mode_action_for(Mode::Message, &key)) {
+    match (popup, cx.keys.mode_action_for(Mode::Message, &key)) {
         (Popup::ConfirmDelete { message }, Some(M::Yes)) => {
             let (Some(uuid), key) = (message.uuid.clone(), Thread::key(&message)) else {
                 return true;
             };
-            let id = model.next_id();
-            model.thread.deleting = Some((id, key.clone()));
-            fx.push(Effect::Thread(ThreadEffect::Delete { id, uuid, key }));
-            toast(model, ToastKind::Info, "deleting the message…");
+            let id = out.id();
+            t.deleting = Some((id, key.clone()));
+            out.fx(ThreadEffect::Delete { id, uuid, key });
+            out.toast(ToastKind::Info, "deleting the message…");
         }
         (_, Some(M::Close)) => {}
-        (popup, _) => model.thread.popup = Some(popup),
+        (popup, _) => t.popup = Some(popup),
     }
     true
 }
 
-pub(crate) fn on_msg(model: &mut Model, msg: ThreadMsg, fx: &mut Vec<Effect>) {
+pub fn on_msg(t: &mut Thread, cx: &Cx, out: &mut O, msg: ThreadMsg) {
     match msg {
+        ThreadMsg::Loaded {
+            id,
+            contact,
+            fetch,
+            result,
+        } => loaded(t, cx, out, id, contact, fetch, result),
         ThreadMsg::Deleted { id, key, result } => {
-            if model.thread.deleting.as_ref().map(|d| d.0) != Some(id) {
+            if t.deleting.as_ref().map(|d| d.0) != Some(id) {
                 return;
             }
-            model.thread.deleting = None;
+            t.deleting = None;
             match result {
                 // The thread may have changed meanwhile: remove by identity.
                 Ok(()) => {
-                    model.thread.remove(&key);
-                    toast(model, ToastKind::Success, "message deleted");
-                    super::notes::after_write(model, fx);
+                    t.remove(&key);
+                    out.toast(ToastKind::Success, "message deleted");
+                    out.note(Note::Wrote(None));
                 }
-                Err(e) => toast(model, ToastKind::Error, format!("could not delete the message: {e}")),
+                Err(e) => out.toast(ToastKind::Error, format!("could not delete the message: {e}")),
             }
         }
         ThreadMsg::Status { id, result } => {
@@ -338,7 +333,7 @@ pub(crate) fn on_msg(model: &mut Model, msg: ThreadMsg, fx: &mut Vec<Effect>) {
                 message,
                 delivery,
                 poll,
-            }) = model.thread.popup.as_mut()
+            }) = t.popup.as_mut()
             else {
                 return; // closed: the poll ends here
             };
@@ -362,15 +357,15 @@ pub(crate) fn on_msg(model: &mut Model, msg: ThreadMsg, fx: &mut Vec<Effect>) {
                 }
             };
             if let (true, Some(uuid)) = (again, message.uuid.clone()) {
-                let id = model.next_id();
-                if let Some(Popup::Info { poll, .. }) = model.thread.popup.as_mut() {
+                let id = out.id();
+                if let Some(Popup::Info { poll, .. }) = t.popup.as_mut() {
                     *poll = Some(id);
                 }
-                fx.push(Effect::Thread(ThreadEffect::Status {
+                out.fx(ThreadEffect::Status {
                     id,
                     uuid,
                     after: STATUS_POLL,
-                }));
+                });
             }
         }
     }

@@ -1,15 +1,12 @@
 //! The selected contact's messages, the message cursor, the viewport and
 //! the message popups (delete confirmation, details).
 
-pub mod layout;
-mod viewport;
-
 use std::collections::HashSet;
 
 use crate::api::{Message, MessageSendRequest};
-use crate::tui::msg::ReqId;
+use crate::tui::shared::ReqId;
 
-pub use layout::{Kind, Layout, Side};
+use super::layout::{self, Layout};
 
 /// The view's top edge: a message's block and how many of its lines are
 /// scrolled off above. Block indexes follow the messages (older batches

@@ -1,0 +1,30 @@
+//! The thread slice: the selected contact's messages, newest at the
+//! bottom, with a message cursor, older batches by cursor, refresh, and a
+//! message's delete and details popups.
+//!
+//! It reads the selected contact and the layout through `Cx`, and tells the
+//! root when a thread was seen or a newest page arrived (the index may
+//! store it). The composer's outbox lines are handed to its view.
+
+mod fx;
+pub mod layout;
+mod msg;
+mod state;
+mod update;
+mod view;
+mod viewport;
+
+#[cfg(test)]
+mod tests;
+
+pub use fx::{ThreadEffect, perform};
+pub use layout::{Kind, Layout, Side, wrap};
+pub use msg::{ThreadFetch, ThreadMsg};
+pub use state::{Delivery, Geometry, Popup, Pos, Thread};
+pub use update::{
+    STATUS_POLL, ask_delete, fetch_refresh, on_msg, open, open_info, popup_key, scroll, scroll_to_newest,
+};
+pub use view::{Extras, render};
+
+/// The slice's state.
+pub type State = Thread;
