@@ -95,6 +95,8 @@ pub struct Day {
     pub day: NaiveDate,
     pub opened: u64,
     pub closed: u64,
+    /// First responses to customer messages first asked this day.
+    pub first_response: Timing,
 }
 
 /// The figures of one group.
@@ -139,6 +141,8 @@ struct Acc {
     opened: Vec<u64>,
     closed: Vec<u64>,
     first_response: Vec<i64>,
+    /// The same durations by the day the customer asked.
+    first_response_days: Vec<Vec<i64>>,
     resolution: Vec<i64>,
     waiting: Waiting,
 }
@@ -149,6 +153,7 @@ struct Facts {
     opened_day: Option<usize>,
     closed_day: Option<usize>,
     first_response: Option<i64>,
+    first_response_day: Option<usize>,
     resolution: Option<i64>,
     waiting: Option<Duration>,
 }
@@ -191,6 +196,7 @@ fn facts(row: &ReportRow, period: &Period, now: DateTime<Utc>, unknown: &mut Unk
         match first_response(row) {
             FirstResponse::Answered(asked, answered) if period.contains(asked) => {
                 f.first_response = Some((answered - asked).num_seconds().max(0));
+                f.first_response_day = day_of(asked);
             }
             FirstResponse::Answered(..) | FirstResponse::None => {}
             FirstResponse::Unknown => unknown.first_response += 1,
@@ -218,6 +224,7 @@ impl Acc {
         Acc {
             opened: vec![0; days],
             closed: vec![0; days],
+            first_response_days: vec![Vec::new(); days],
             ..Acc::default()
         }
     }
@@ -230,20 +237,28 @@ impl Acc {
             *n += 1;
         }
         self.first_response.extend(f.first_response);
+        if let (Some(secs), Some(day)) = (f.first_response, f.first_response_day)
+            && let Some(v) = self.first_response_days.get_mut(day)
+        {
+            v.push(secs);
+        }
         self.resolution.extend(f.resolution);
         if let Some(age) = f.waiting {
             self.waiting.add(age);
         }
     }
 
-    fn finish(self, group: String, dates: &[NaiveDate]) -> Group {
+    fn finish(mut self, group: String, dates: &[NaiveDate]) -> Group {
+        let firsts = std::mem::take(&mut self.first_response_days);
         let days: Vec<Day> = dates
             .iter()
             .zip(self.opened.iter().zip(&self.closed))
-            .map(|(day, (o, c))| Day {
+            .zip(firsts)
+            .map(|((day, (o, c)), first)| Day {
                 day: *day,
                 opened: *o,
                 closed: *c,
+                first_response: Timing::of(first),
             })
             .collect();
         Group {

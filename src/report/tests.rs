@@ -126,6 +126,9 @@ fn first_response_runs_from_the_first_customer_message_to_the_first_answer_after
     assert_eq!(r.groups[0].first_response.count, 1);
     assert_eq!(r.groups[0].first_response.median_secs, Some(25 * 60));
     assert_eq!(r.unknown.first_response, 2, "a full page and no page are unknown");
+    let days: Vec<u64> = r.groups[0].days.iter().map(|d| d.first_response.count).collect();
+    assert_eq!(days, [0, 1, 0], "the answer counts on the day the customer asked");
+    assert_eq!(r.groups[0].days[1].first_response.median_secs, Some(25 * 60));
 }
 
 #[test]

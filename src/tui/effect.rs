@@ -106,6 +106,8 @@ pub enum Effect {
     Thread(ThreadEffect),
     /// Work for the local index's worker.
     Index(super::index_worker::IndexCmd),
+    /// A report for the Reports screen, computed from the index.
+    Reports(super::reports::ReportsEffect),
     /// Terminal-side effects, done by the loop itself.
     CopyToClipboard(String),
     Bell,
@@ -190,6 +192,7 @@ impl Runner {
                 | Effect::SaveView { .. }
                 | Effect::SearchContacts(_)
                 | Effect::Index(_)
+                | Effect::Reports(_)
         );
         let foreground = self.index.as_ref().filter(|_| network).map(|l| l.foreground.enter());
         let handle = match effect {
@@ -200,6 +203,12 @@ impl Runner {
                     tracing::warn!("the index worker has stopped");
                 }
                 return;
+            }
+            Effect::Reports(e) => {
+                let index = self.index.as_ref().map(|l| l.index.clone());
+                tokio::spawn(async move {
+                    let _ = tx.send(Msg::Reports(super::reports::perform(index, e).await));
+                })
             }
             Effect::SearchContacts(job) if self.index.is_some() => {
                 let index = self.index.as_ref().map(|l| l.index.clone());
@@ -430,7 +439,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
         Effect::Compose(e) => super::reply::perform(client, e).await,
         Effect::Thread(e) => Msg::Thread(super::thread::perform(client, e).await),
         // Spawned by the runner itself (several messages).
-        Effect::FetchContacts { .. } => return None,
+        Effect::FetchContacts { .. } | Effect::Reports(_) => return None,
         Effect::CopyToClipboard(_) | Effect::Bell | Effect::Redraw | Effect::ReleaseMemory | Effect::Index(_) => {
             return None;
         }

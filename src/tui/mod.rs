@@ -18,6 +18,7 @@ pub mod model;
 pub mod msg;
 pub mod reconnect;
 pub(crate) mod reply;
+pub mod reports;
 pub mod shared;
 pub mod terminal;
 pub(crate) use crate::text;

@@ -146,4 +146,6 @@ pub enum Msg {
     Thread(crate::tui::thread::ThreadMsg),
     /// The local index's worker.
     Index(index::IndexMsg),
+    /// A report computed for the Reports screen.
+    Reports(crate::tui::reports::ReportsMsg),
 }

@@ -26,10 +26,12 @@ pub enum Mode {
     Message,
     /// Any form (edit, tags, note, new contact…).
     Form,
+    /// The Reports screen (`S`).
+    Reports,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 7] = [
+    pub const ALL: [Mode; 8] = [
         Mode::Overlay,
         Mode::Confirm,
         Mode::History,
@@ -37,6 +39,7 @@ impl Mode {
         Mode::Compose,
         Mode::Message,
         Mode::Form,
+        Mode::Reports,
     ];
 
     /// The prefix of its rows' names in `[keys]`.
@@ -49,6 +52,7 @@ impl Mode {
             Mode::Compose => "compose",
             Mode::Message => "message",
             Mode::Form => "form",
+            Mode::Reports => "reports",
         }
     }
 
@@ -62,6 +66,7 @@ impl Mode {
             Mode::Compose => "In the composer (R):",
             Mode::Message => "In a message's popup (d, i):",
             Mode::Form => "In a form:",
+            Mode::Reports => "In the Reports screen (S):",
         }
     }
 }
@@ -85,6 +90,8 @@ pub enum ModeAction {
     Templates,
     Cancel,
     Recheck,
+    NextPeriod,
+    NextGrouping,
 }
 
 /// One default row: its mode, action, keys, label, `[keys]` name, help.
@@ -250,5 +257,37 @@ pub static MODE_KEYMAP: &[ModeBinding] = &[
         "C-f",
         "form.recheck",
         "New contact: was it made?"
+    ),
+    row!(
+        Reports,
+        Down,
+        [ch('j'), code(KeyCode::Down)],
+        "j ↓",
+        "reports.down",
+        "Next group's charts"
+    ),
+    row!(
+        Reports,
+        Up,
+        [ch('k'), code(KeyCode::Up)],
+        "k ↑",
+        "reports.up",
+        "Previous group's charts"
+    ),
+    row!(
+        Reports,
+        NextPeriod,
+        [ch('p'), code(KeyCode::Right)],
+        "p →",
+        "reports.period",
+        "Next period: 7, 14, 30, 90 days"
+    ),
+    row!(
+        Reports,
+        NextGrouping,
+        [ch('g'), code(KeyCode::Tab)],
+        "g Tab",
+        "reports.group",
+        "Group by: all, agent, team, tag"
     ),
 ];

@@ -49,6 +49,7 @@ pub enum Action {
     MarkRange,
     MarkAll,
     Repeat,
+    Reports,
 }
 
 /// A key as the table writes it: a code plus whether Ctrl is held.
@@ -196,6 +197,7 @@ pub static KEYMAP: &[Binding] = &[
         "message-info",
         "Details of the selected message"
     ),
+    bind!(Reports, [ch('S')], "S", "reports", "Reports (no API requests)"),
 ];
 
 /// The key as the table writes it: Ctrl letters lower-cased, Shift dropped.

@@ -110,6 +110,9 @@ pub struct Model {
     /// Marked contacts (`Space`, `V`, `*`), what an action on many takes.
     pub marks: marks::Marks,
 
+    /// The Reports screen (`S`).
+    pub reports: crate::tui::reports::State,
+
     // Bookkeeping.
     /// The debounce id the selection waits on.
     pub settle: Option<ReqId>,
@@ -160,6 +163,7 @@ impl Model {
             bulk: None,
             undo: undo::History::default(),
             marks: Default::default(),
+            reports: Default::default(),
             drafts: HashMap::new(),
             saving: HashMap::new(),
             settle: None,

@@ -8,7 +8,7 @@ use super::{account, actions, bulk, compose, details, index, list, many, marks, 
 use crate::tui::effect::Effect;
 use crate::tui::keymap::Action;
 use crate::tui::model::{Model, Pane, ToastKind};
-use crate::tui::thread;
+use crate::tui::{reports, thread};
 
 pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     if model.overlay.is_some() {
@@ -25,6 +25,13 @@ pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     }
     if model.thread.popup.is_some()
         && call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::popup_key(
+            st, cx, out, key
+        ))
+    {
+        return;
+    }
+    if model.reports.open
+        && call!(model, fx, reports, Effect::Reports, |st, cx, out| reports::key(
             st, cx, out, key
         ))
     {
@@ -139,6 +146,9 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         Action::MarkRange => marks::range(model),
         Action::MarkAll => marks::all(model),
         Action::Repeat => many::repeat(model, fx),
+        Action::Reports => call!(model, fx, reports, Effect::Reports, |st, cx, out| reports::open(
+            st, cx, out
+        )),
         Action::Quit => model.quit = true,
         Action::DeleteMessage => call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::ask_delete(
             st, cx, out

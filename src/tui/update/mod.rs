@@ -107,6 +107,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             st, cx, out, m
         )),
         Msg::Index(m) => index::on_msg(model, m, &mut fx),
+        Msg::Reports(m) => crate::tui::reports::on_msg(&mut model.reports, m),
         Msg::TeamMembersLoaded { result, .. } => {
             if let Ok(members) = result {
                 for m in members {

@@ -98,7 +98,7 @@ fn natural_width(rows: &[HelpRow], lw: usize) -> usize {
 pub struct HelpLayout {
     /// The bordered box.
     pub rect: Rect,
-    /// 1 or 2.
+    /// How many side by side.
     pub columns: usize,
     /// Rows in each column (the first column's share when two).
     pub per_column: usize,
@@ -110,15 +110,21 @@ impl HelpLayout {
     /// For `n` rows whose widest is `natural` columns wide.
     pub fn new(area: Rect, n: usize, natural: usize) -> HelpLayout {
         let col_w = natural as u16;
-        let two = (n as u16).saturating_add(2) > area.height && area.width >= 2 * col_w + GAP + 2;
-        let columns = if two { 2 } else { 1 };
-        let per_column = n.div_ceil(columns);
-        let w = if two { 2 * col_w + GAP + 2 } else { col_w + 2 };
+        let width_of = |k: u16| k * col_w + (k - 1) * GAP + 2;
+        // As many columns as it takes for every row to show, as far as the
+        // width allows.
+        let mut columns = 1u16;
+        while (n.div_ceil(columns as usize) as u16).saturating_add(2) > area.height
+            && width_of(columns + 1) <= area.width
+        {
+            columns += 1;
+        }
+        let per_column = n.div_ceil(columns as usize);
         let h = (per_column as u16).saturating_add(2);
-        let rect = centered(area, w, h);
+        let rect = centered(area, width_of(columns), h);
         HelpLayout {
             rect,
-            columns,
+            columns: columns as usize,
             per_column,
             visible: rect.height.saturating_sub(2) as usize,
         }
@@ -185,13 +191,18 @@ pub fn render(map: &Keymap, frame: &mut Frame, area: Rect, scroll: u16, theme: &
     }
     let inner = block.inner(r);
     frame.render_widget(block, r);
-    if layout.columns == 2 {
-        let [left, _, right] =
-            Layout::horizontal([Constraint::Fill(1), Constraint::Length(GAP), Constraint::Fill(1)]).areas(inner);
-        let (first, second) = rows.split_at(layout.per_column.min(rows.len()));
-        for (part, at) in [(first, left), (second, right)] {
+    if layout.columns > 1 {
+        let mut parts = Vec::with_capacity(layout.columns * 2);
+        for i in 0..layout.columns {
+            if i > 0 {
+                parts.push(Constraint::Length(GAP));
+            }
+            parts.push(Constraint::Fill(1));
+        }
+        let areas = Layout::horizontal(parts).split(inner);
+        for (part, at) in rows.chunks(layout.per_column.max(1)).zip(areas.iter().step_by(2)) {
             let lines = to_lines(part, lw, at.width as usize, theme);
-            frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), at);
+            frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), *at);
         }
     } else {
         let lines = to_lines(&rows, lw, inner.width as usize, theme);

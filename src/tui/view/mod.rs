@@ -56,6 +56,11 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
     if let Some(r) = a.availability {
         details::render_availability(model, frame, r, theme);
     }
+    if model.reports.open {
+        let mut r = frame.area();
+        r.height = a.status.y.saturating_sub(r.y);
+        crate::tui::reports::render(&model.reports, &model.vcx(theme), frame, r);
+    }
     if let Some(r) = a.toast {
         status::toast(model, frame, r, theme);
     }

@@ -322,3 +322,26 @@ fn a_message_popup_handles_only_keys_in_the_keymap() {
 fn the_account_overlay_handles_only_keys_in_the_keymap() {
     walk("account", account, Table::Account, Text::None);
 }
+
+fn reports() -> Model {
+    let mut m = model_with(5, 80, 24);
+    let fx = update(&mut m, key('S'));
+    let Some(crate::tui::effect::Effect::Reports(crate::tui::reports::ReportsEffect::Compute { id, .. })) = fx.first()
+    else {
+        panic!("S computes a report: {fx:?}");
+    };
+    update(
+        &mut m,
+        Msg::Reports(crate::tui::reports::ReportsMsg::Computed {
+            id: *id,
+            result: Err("no index in this test".into()),
+        }),
+    );
+    assert!(m.reports.open);
+    m
+}
+
+#[test]
+fn the_reports_screen_handles_only_keys_in_the_keymap() {
+    walk("reports", reports, Table::Mode(Mode::Reports, true), Text::None);
+}
