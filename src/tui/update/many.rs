@@ -8,10 +8,10 @@
 
 use crate::api::Contact;
 use crate::triage::bulk::Action;
+use crate::tui::act::{CONFIRM_ABOVE, Confirm, Job, ManyForm, Purpose};
 use crate::tui::effect::Effect;
 use crate::tui::form::{self, Form};
 use crate::tui::keymap::Action as Key;
-use crate::tui::model::bulk::{CONFIRM_ABOVE, Confirm, Job, ManyForm, Purpose};
 use crate::tui::model::contact_list::Row;
 use crate::tui::model::{FormKind, Model, Overlay, ToastKind};
 
@@ -31,7 +31,7 @@ pub(crate) fn on_marks(model: &mut Model, key: Key, fx: &mut Vec<Effect>) -> boo
     super::marks::end_range(model);
     let now = model.now;
     let n = model.marks.len();
-    if model.bulk.is_some() {
+    if model.act.bulk.is_some() {
         model
             .status
             .push(ToastKind::Info, "an action on many is running: Esc stops it", now);
@@ -145,7 +145,7 @@ pub(crate) fn repeat(model: &mut Model, fx: &mut Vec<Effect>) {
             .status
             .push(ToastKind::Info, "nothing to repeat: act on marks first", now);
     }
-    if model.bulk.is_some() {
+    if model.act.bulk.is_some() {
         return model
             .status
             .push(ToastKind::Info, "an action on many is running: Esc stops it", now);
