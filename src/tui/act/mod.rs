@@ -14,6 +14,7 @@ mod run;
 mod state;
 mod undo;
 mod view;
+mod words;
 
 #[cfg(test)]
 pub(crate) mod tests;
@@ -26,6 +27,7 @@ pub use run::{CONFIRM_ABOVE, Confirm, Counts, IN_FLIGHT, Job, ManyForm, Purpose,
 pub use state::{Act, FormKind, WriteKind};
 pub use undo::{undo_entry, undo_last};
 pub use view::{render_confirm, render_history, render_summary};
+pub use words::{doing, question};
 
 /// Whether an entry of the history can be taken back now.
 pub use history::State as UndoState;

@@ -56,6 +56,24 @@ pub enum WriteKind {
 }
 
 impl WriteKind {
+    /// The action a form's patch performs: the one the patch is, else an edit
+    /// of its fields.
+    pub fn action(self, patch: crate::api::ContactPatch) -> Action {
+        match self {
+            WriteKind::Tags if patch.tags.is_some() => Action::SetTags(patch.tags.unwrap_or_default()),
+            WriteKind::Assign if patch.unassign_user == Some(true) => Action::Unassign,
+            WriteKind::Assign if patch.assigned_user.is_some() => {
+                Action::Assign(patch.assigned_user.unwrap_or_default())
+            }
+            WriteKind::Team if patch.team_uuid.is_some() => Action::Team(patch.team_uuid.unwrap_or_default()),
+            WriteKind::Note if patch.note.is_some() => Action::Note(patch.note.unwrap_or_default()),
+            _ => Action::Edit {
+                name: patch.name,
+                fields: patch.custom_fields.unwrap_or_default(),
+            },
+        }
+    }
+
     /// The kind of a one-contact write doing `action`.
     pub fn of(action: &crate::triage::bulk::Action) -> WriteKind {
         use crate::triage::bulk::Action as A;

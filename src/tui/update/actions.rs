@@ -1,6 +1,6 @@
 //! Writes on contacts: close/reopen, the forms, drafts and rollbacks.
 
-use crate::api::{ApiError, Contact, ContactPatch};
+use crate::api::{ApiError, Contact};
 use crate::triage::bulk::Action;
 use crate::tui::effect::Effect;
 use crate::tui::form::FieldId;
@@ -162,7 +162,7 @@ pub(crate) fn submit(model: &mut Model, fx: &mut Vec<Effect>) {
                 other => other.map(|patch| Effect::Apply {
                     id,
                     uuid: uuid.clone(),
-                    action: action_of(write, patch),
+                    action: write.action(patch),
                 }),
             }
         }
@@ -196,22 +196,6 @@ pub(crate) fn submit(model: &mut Model, fx: &mut Vec<Effect>) {
             }
             fx.push(effect);
         }
-    }
-}
-
-/// The action a form's patch performs: the one the patch is, else an edit
-/// of its fields.
-fn action_of(kind: WriteKind, patch: ContactPatch) -> Action {
-    match kind {
-        WriteKind::Tags if patch.tags.is_some() => Action::SetTags(patch.tags.unwrap_or_default()),
-        WriteKind::Assign if patch.unassign_user == Some(true) => Action::Unassign,
-        WriteKind::Assign if patch.assigned_user.is_some() => Action::Assign(patch.assigned_user.unwrap_or_default()),
-        WriteKind::Team if patch.team_uuid.is_some() => Action::Team(patch.team_uuid.unwrap_or_default()),
-        WriteKind::Note if patch.note.is_some() => Action::Note(patch.note.unwrap_or_default()),
-        _ => Action::Edit {
-            name: patch.name,
-            fields: patch.custom_fields.unwrap_or_default(),
-        },
     }
 }
 
