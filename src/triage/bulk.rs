@@ -36,6 +36,12 @@ pub enum Action {
     Note(String),
     /// Start (`true`) or stop the bot.
     Bot(bool),
+    /// Set the name and these custom fields (a contact's edit form); a
+    /// field left out stays as it is.
+    Edit {
+        name: Option<String>,
+        fields: std::collections::BTreeMap<String, serde_json::Value>,
+    },
 }
 
 /// How to take an action back on one contact, from the contact as it was
@@ -65,6 +71,7 @@ impl Action {
             Action::Note(_) => "set the note of",
             Action::Bot(true) => "start the bot of",
             Action::Bot(false) => "stop the bot of",
+            Action::Edit { .. } => "edit",
         }
     }
 
@@ -82,6 +89,7 @@ impl Action {
             Action::Note(_) => "setting the note",
             Action::Bot(true) => "starting the bot",
             Action::Bot(false) => "stopping the bot",
+            Action::Edit { .. } => "editing",
         }
     }
 
@@ -101,6 +109,7 @@ impl Action {
             Action::Note(_) => "note set".into(),
             Action::Bot(true) => "bot started".into(),
             Action::Bot(false) => "bot stopped".into(),
+            Action::Edit { .. } => "edited".into(),
         }
     }
 
@@ -157,6 +166,7 @@ impl Action {
                 Some(was) => or_nothing(Action::Bot(was), was != *on),
                 None => Reverse::Cannot("the bot's state before is not known"),
             },
+            Action::Edit { .. } => Reverse::Cannot("an edit of fields is not taken back"),
         }
     }
 }
@@ -198,28 +208,13 @@ pub fn without_tags(tags: &[String], remove: &[String]) -> Vec<String> {
 /// Does `action` to the contact `uuid`; the contact as the API returns it.
 pub async fn apply_one(client: &Client, uuid: &str, action: &Action) -> Result<Contact, ApiError> {
     let id = ContactId::from(uuid);
-    let patch = |p: ContactPatch| async move { client.update_contact(&id, &p).await };
     match action {
-        Action::Close => client.close_conversation(&ContactId::from(uuid)).await,
-        Action::Reopen => client.open_conversation(&ContactId::from(uuid)).await,
-        Action::Assign(who) => {
-            patch(ContactPatch {
-                assigned_user: Some(who.clone()),
-                ..Default::default()
-            })
-            .await
-        }
-        Action::Unassign => {
-            patch(ContactPatch {
-                unassign_user: Some(true),
-                ..Default::default()
-            })
-            .await
-        }
+        Action::Close => client.close_conversation(&id).await,
+        Action::Reopen => client.open_conversation(&id).await,
         Action::Tag(change) | Action::Untag(change) => {
             // The contact as it is now, not as the index last saw it: a
             // tag someone else added since must survive.
-            let now = client.get_contact(&ContactId::from(uuid), false).await?;
+            let now = client.get_contact(&id, false).await?;
             let tags = match action {
                 Action::Tag(_) => with_tags(&now.tags, change),
                 _ => without_tags(&now.tags, change),
@@ -227,40 +222,54 @@ pub async fn apply_one(client: &Client, uuid: &str, action: &Action) -> Result<C
             if tags == now.tags {
                 return Ok(now);
             }
-            patch(ContactPatch {
+            let patch = ContactPatch {
                 tags: Some(tags),
                 ..Default::default()
-            })
-            .await
+            };
+            client.update_contact(&id, &patch).await
         }
-        Action::Team(team) => {
-            patch(ContactPatch {
+        other => client.update_contact(&id, &other.patch().unwrap_or_default()).await,
+    }
+}
+
+impl Action {
+    /// The PATCH that does it, for an action that is one plain PATCH
+    /// (close and reopen have their own requests; tag and untag read the
+    /// contact first).
+    pub fn patch(&self) -> Option<ContactPatch> {
+        let p = ContactPatch::default();
+        Some(match self {
+            Action::Close | Action::Reopen | Action::Tag(_) | Action::Untag(_) => return None,
+            Action::Assign(who) => ContactPatch {
+                assigned_user: Some(who.clone()),
+                ..p
+            },
+            Action::Unassign => ContactPatch {
+                unassign_user: Some(true),
+                ..p
+            },
+            Action::Team(team) => ContactPatch {
                 team_uuid: Some(team.clone()),
-                ..Default::default()
-            })
-            .await
-        }
-        Action::SetTags(tags) => {
-            patch(ContactPatch {
+                ..p
+            },
+            Action::SetTags(tags) => ContactPatch {
                 tags: Some(tags.clone()),
-                ..Default::default()
-            })
-            .await
-        }
-        Action::Note(note) => {
-            patch(ContactPatch {
+                ..p
+            },
+            Action::Note(note) => ContactPatch {
                 note: Some(note.clone()),
-                ..Default::default()
-            })
-            .await
-        }
-        Action::Bot(on) => {
-            patch(ContactPatch {
+                ..p
+            },
+            Action::Bot(on) => ContactPatch {
                 bot_status: Some(if *on { BotAction::Start } else { BotAction::End }),
-                ..Default::default()
-            })
-            .await
-        }
+                ..p
+            },
+            Action::Edit { name, fields } => ContactPatch {
+                name: name.clone(),
+                custom_fields: (!fields.is_empty()).then(|| fields.clone()),
+                ..p
+            },
+        })
     }
 }
 

@@ -178,7 +178,7 @@ impl Clocked {
                 .map(|s| super::view::status::freshness(model, s)),
             whole: model.list.paging.exhausted,
             retry_in: retry_at(model).map(|t| (t - model.now).num_seconds()),
-            undo: model.undo.offered(model.now).is_some(),
+            undo: model.act.undo.offered(model.now).is_some(),
         }
     }
 }
@@ -225,7 +225,7 @@ impl Painter {
         for t in &model.status.toasts {
             ms = ms.min((t.until - now).num_milliseconds().max(0) + 1);
         }
-        if let Some(offer) = model.undo.offer.filter(|o| o.until > now) {
+        if let Some(offer) = model.act.undo.offer.filter(|o| o.until > now) {
             ms = ms.min((offer.until - now).num_milliseconds() + 1);
         }
         if retry_at(model).is_some() {
@@ -374,9 +374,7 @@ fn effect_name(e: &Effect) -> &'static str {
         Effect::FetchContact { .. } => "fetch_contact",
         Effect::FetchBot { .. } => "fetch_bot",
         Effect::SetBot { .. } => "set_bot",
-        Effect::Close { .. } => "close",
-        Effect::Reopen { .. } => "reopen",
-        Effect::Patch { .. } => "patch",
+        Effect::Apply { .. } => "apply",
         Effect::Create { .. } => "create",
         Effect::SetUserStatus { .. } => "set_user_status",
         _ => "other",

@@ -13,9 +13,9 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::AbortHandle;
 
 use super::index_worker::IndexLink;
-use super::msg::{ListFetch, Msg, ReqId, WriteKind};
+use super::msg::{ListFetch, Msg, ReqId};
 use super::thread::{ThreadEffect, ThreadFetch};
-use crate::api::{BotAction, Client, ContactFilter, ContactPatch, NewContact, PageRequest, UserStatusUpdate};
+use crate::api::{BotAction, Client, ContactFilter, NewContact, PageRequest, UserStatusUpdate};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
@@ -42,20 +42,7 @@ pub enum Effect {
         uuid: String,
         action: BotAction,
     },
-    Close {
-        id: ReqId,
-        uuid: String,
-    },
-    Reopen {
-        id: ReqId,
-        uuid: String,
-    },
-    Patch {
-        id: ReqId,
-        uuid: String,
-        kind: WriteKind,
-        patch: ContactPatch,
-    },
+    /// POST /contacts: a new contact (not a write on an existing one).
     Create {
         id: ReqId,
         body: NewContact,
@@ -75,7 +62,8 @@ pub enum Effect {
     FetchTeamMembers {
         team: String,
     },
-    /// One job of an action on many contacts (`update/bulk.rs`).
+    /// Every write on an existing contact: one action of a run (one
+    /// contact's write is a run of one, an undo the reverse run).
     Apply {
         id: ReqId,
         uuid: String,
@@ -299,11 +287,9 @@ fn log_failure(msg: &Msg) {
     let (what, err) = match msg {
         Msg::ContactLoaded { result: Err(e), .. } => ("get contact", e),
         Msg::BotLoaded { result: Err(e), .. } | Msg::BotSet { result: Err(e), .. } => ("bot", e),
-        Msg::WriteDone {
-            kind, result: Err(e), ..
-        } => (kind.verb(), e),
+        Msg::Created { result: Err(e), .. } => ("create the contact", e),
         Msg::UserStatusSet { result: Err(e), .. } => ("set user status", e),
-        Msg::Applied { result: Err(e), .. } => ("a job of an action on many", e),
+        Msg::Applied { result: Err(e), .. } => ("a write", e),
         Msg::ContactFound { result: Err(e), .. } => ("look for a created contact", e),
         Msg::CustomStatusesLoaded(Err(e)) => ("list custom statuses", e),
         Msg::TeamMembersLoaded { result: Err(e), .. } => ("team members", e),
@@ -340,42 +326,9 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             let result = client.set_bot(&crate::api::ContactId::new(uuid.clone()), action).await;
             Msg::BotSet { id, uuid, result }
         }
-        Effect::Close { id, uuid } => {
-            let result = client
-                .close_conversation(&crate::api::ContactId::new(uuid.clone()))
-                .await;
-            Msg::WriteDone {
-                id,
-                uuid,
-                kind: WriteKind::Close,
-                result,
-            }
-        }
-        Effect::Reopen { id, uuid } => {
-            let result = client
-                .open_conversation(&crate::api::ContactId::new(uuid.clone()))
-                .await;
-            Msg::WriteDone {
-                id,
-                uuid,
-                kind: WriteKind::Reopen,
-                result,
-            }
-        }
-        Effect::Patch { id, uuid, kind, patch } => {
-            let result = client
-                .update_contact(&crate::api::ContactId::new(uuid.clone()), &patch)
-                .await;
-            Msg::WriteDone { id, uuid, kind, result }
-        }
         Effect::Create { id, body } => {
             let result = client.create_contact(&body).await;
-            Msg::WriteDone {
-                id,
-                uuid: String::new(),
-                kind: WriteKind::NewContact,
-                result,
-            }
+            Msg::Created { id, result }
         }
         Effect::FindContact { id, identifier } => {
             use futures::StreamExt;

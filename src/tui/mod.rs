@@ -2,6 +2,7 @@
 //! the model and a message that returns effects as data; the runner turns
 //! effects into tokio tasks whose results come back as messages.
 
+pub mod act;
 pub(crate) mod app;
 pub(crate) mod demo;
 pub mod effect;

@@ -8,6 +8,7 @@ pub mod index;
 pub use crate::tui::shared::req;
 pub mod search;
 
+pub use crate::tui::act::WriteKind;
 pub use crate::tui::thread::ThreadFetch;
 pub use req::ReqId;
 
@@ -23,47 +24,6 @@ pub enum ListFetch {
     Next,
     /// The periodic refresh of the first page.
     Refresh,
-}
-
-/// A write on a contact, for pending markers, toasts and drafts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum WriteKind {
-    Close,
-    Reopen,
-    Edit,
-    Tags,
-    Assign,
-    Team,
-    Note,
-    NewContact,
-}
-
-impl WriteKind {
-    /// Past tense for the success toast.
-    pub fn done(self) -> &'static str {
-        match self {
-            WriteKind::Close => "conversation closed",
-            WriteKind::Reopen => "conversation reopened",
-            WriteKind::Edit => "contact saved",
-            WriteKind::Tags => "tags saved",
-            WriteKind::Assign => "assignment saved",
-            WriteKind::Team => "team saved",
-            WriteKind::Note => "note saved",
-            WriteKind::NewContact => "contact created",
-        }
-    }
-    pub fn verb(self) -> &'static str {
-        match self {
-            WriteKind::Close => "close",
-            WriteKind::Reopen => "reopen",
-            WriteKind::Edit => "save the contact",
-            WriteKind::Tags => "save the tags",
-            WriteKind::Assign => "assign",
-            WriteKind::Team => "set the team",
-            WriteKind::Note => "save the note",
-            WriteKind::NewContact => "create the contact",
-        }
-    }
 }
 
 #[derive(Debug, Clone)]
@@ -115,13 +75,12 @@ pub enum Msg {
         uuid: String,
         result: Result<Bot, ApiError>,
     },
-    WriteDone {
+    /// A new contact was created (or not).
+    Created {
         id: ReqId,
-        uuid: String,
-        kind: WriteKind,
         result: Result<Contact, ApiError>,
     },
-    /// One job of an action on many contacts is done.
+    /// One action of a write is done (see `Effect::Apply`).
     Applied {
         id: ReqId,
         uuid: String,

@@ -110,24 +110,27 @@ fn a_toast_ending_draws_and_is_woken_for() {
 #[test]
 fn the_end_of_an_undo_offer_is_woken_for_and_drawn() {
     use crate::tui::model::ToastKind;
-    use crate::tui::msg::WriteKind;
     let mut m = idle_model();
     let now = m.now;
     let fx = update(&mut m, crate::tui::fixtures::key('c'));
-    let Some(crate::tui::effect::Effect::Close { id, uuid }) = fx
-        .into_iter()
-        .find(|e| matches!(e, crate::tui::effect::Effect::Close { .. }))
-    else {
+    let Some(crate::tui::effect::Effect::Apply { id, uuid, .. }) = fx.into_iter().find(|e| {
+        matches!(
+            e,
+            crate::tui::effect::Effect::Apply {
+                action: crate::triage::bulk::Action::Close,
+                ..
+            }
+        )
+    }) else {
         panic!("a close")
     };
     let mut closed = full_contact(0);
     closed.closed_at = Some(now);
     update(
         &mut m,
-        Msg::WriteDone {
+        Msg::Applied {
             id,
             uuid,
-            kind: WriteKind::Close,
             result: Ok(closed),
         },
     );

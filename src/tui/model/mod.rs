@@ -1,7 +1,6 @@
 //! The whole state of the app. Only `update` changes it; views only read it.
 
 pub(crate) mod account;
-pub mod bulk;
 pub(crate) use crate::tui::shared::catalog;
 pub(crate) mod compose;
 pub mod contact_list;
@@ -13,10 +12,13 @@ pub use crate::tui::shared::pane;
 pub(crate) mod scroll;
 pub(crate) use crate::tui::shared::status;
 pub mod sync;
-pub mod undo;
 pub mod views;
 
-use std::collections::HashMap;
+/// The history's state under its old path, which the end-to-end tests
+/// (`tests/tui_undo.rs`) name.
+pub mod undo {
+    pub use crate::tui::act::UndoState as State;
+}
 
 use chrono::{DateTime, Utc};
 use ratatui::layout::Rect;
@@ -29,7 +31,6 @@ pub use overlay::{FormKind, Overlay};
 pub use pane::Pane;
 pub use status::{StatusBar, Toast, ToastKind};
 
-use super::form::Form;
 use super::keymap::resolve::Keymap;
 use super::msg::ReqId;
 
@@ -84,17 +85,10 @@ pub struct Model {
     pub known: Known,
 
     // Writing.
-    /// Forms whose save failed, by (contact uuid, kind): reopened as drafts.
-    pub drafts: HashMap<(String, FormKind), Form>,
-    /// Forms whose save is in flight, by request id.
-    pub saving: HashMap<ReqId, (String, FormKind, Form)>,
+    /// Writes on contacts, one or many, their forms, drafts and undo.
+    pub act: crate::tui::act::State,
     /// The reply composer, drafts and sent messages.
     pub compose: compose::Compose,
-    /// The identifier of a new contact whose create failed in a way that
-    /// may still have created it (Ctrl-F in the form looks for it).
-    pub recheck: Option<String>,
-    /// That lookup, in flight.
-    pub finding: Option<ReqId>,
 
     // On top.
     pub status: StatusBar,
@@ -103,10 +97,6 @@ pub struct Model {
     pub account: Option<account::Account>,
 
     // Many at once.
-    /// The action on many contacts (or its undo) in flight.
-    pub bulk: Option<bulk::Run>,
-    /// The agent's last actions, for `u` and the history (`U`).
-    pub undo: undo::History,
     /// Marked contacts (`Space`, `V`, `*`), what an action on many takes.
     pub marks: marks::Marks,
 
@@ -160,16 +150,11 @@ impl Model {
             overlay: None,
             count: None,
             account: None,
-            bulk: None,
-            undo: undo::History::default(),
             marks: Default::default(),
             reports: Default::default(),
-            drafts: HashMap::new(),
-            saving: HashMap::new(),
+            act: Default::default(),
             settle: None,
             compose: Default::default(),
-            recheck: None,
-            finding: None,
             ids: 1,
             quit: false,
         }
@@ -225,5 +210,14 @@ impl Model {
             .thread
             .unwrap_or(Rect::new(0, 0, self.width, self.height.saturating_sub(4)));
         (r.width.saturating_sub(2), r.height.saturating_sub(2))
+    }
+}
+
+/// Reads the act slice's state as the model's own (`m.bulk`, `m.undo`):
+/// the end-to-end tests, which must not change, read them so.
+impl std::ops::Deref for Model {
+    type Target = crate::tui::act::State;
+    fn deref(&self) -> &Self::Target {
+        &self.act
     }
 }

@@ -1,8 +1,9 @@
 //! What covers the panes: help, the palette, a form or a picker.
 
+pub use crate::tui::act::FormKind;
+use crate::tui::act::{Confirm, Summary};
 use crate::tui::form::{Form, FuzzyPicker};
-use crate::tui::model::bulk::{Confirm, ManyForm, Summary};
-use crate::tui::msg::{ReqId, WriteKind};
+use crate::tui::msg::ReqId;
 
 pub enum Overlay {
     Help {
@@ -26,16 +27,6 @@ pub enum Overlay {
     Confirm(Box<Confirm>),
     /// How an action on many ended, when not all went well.
     Summary(Summary),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum FormKind {
-    Write(WriteKind),
-    Filter,
-    /// A form whose answer applies to every marked contact.
-    Many(ManyForm),
-    /// The current view's filter (`f`).
-    View,
 }
 
 impl std::fmt::Debug for Overlay {

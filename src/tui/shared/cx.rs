@@ -26,6 +26,10 @@ pub trait Contacts {
     fn label(&self, uuid: &str) -> Option<String>;
     /// When it last had a message or changed, if known.
     fn last_activity(&self, uuid: &str) -> Option<DateTime<Utc>>;
+    /// Whether its bot runs, if known.
+    fn bot(&self, _uuid: &str) -> Option<bool> {
+        None
+    }
 }
 
 /// No contacts: for tests and for a slice that reads none.

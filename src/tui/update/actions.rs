@@ -1,25 +1,26 @@
 //! Writes on contacts: close/reopen, the forms, drafts and rollbacks.
 
 use crate::api::{ApiError, Contact};
+use crate::triage::bulk::Action;
 use crate::tui::effect::Effect;
 use crate::tui::form::FieldId;
 use crate::tui::form::{self, Form};
 use crate::tui::index_worker::IndexCmd;
-use crate::tui::keymap::Action;
+use crate::tui::keymap::Action as Key;
 use crate::tui::model::{FormKind, Model, Overlay, PendingWrite, ToastKind};
 use crate::tui::msg::{ReqId, WriteKind};
 
 use super::notes::selection_changed;
 use super::{details, list, recheck};
 
-fn kind_of(action: Action) -> Option<WriteKind> {
+fn kind_of(action: Key) -> Option<WriteKind> {
     Some(match action {
-        Action::Edit => WriteKind::Edit,
-        Action::Tags => WriteKind::Tags,
-        Action::Assign => WriteKind::Assign,
-        Action::Team => WriteKind::Team,
-        Action::Note => WriteKind::Note,
-        Action::NewContact => WriteKind::NewContact,
+        Key::Edit => WriteKind::Edit,
+        Key::Tags => WriteKind::Tags,
+        Key::Assign => WriteKind::Assign,
+        Key::Team => WriteKind::Team,
+        Key::Note => WriteKind::Note,
+        Key::NewContact => WriteKind::NewContact,
         _ => return None,
     })
 }
@@ -39,7 +40,7 @@ fn target(model: &Model) -> Option<Contact> {
     }
 }
 
-pub(crate) fn open_form(model: &mut Model, action: Action) {
+pub(crate) fn open_form(model: &mut Model, action: Key) {
     let Some(kind) = kind_of(action) else { return };
     let now = model.now;
     let contact = if kind == WriteKind::NewContact {
@@ -54,7 +55,7 @@ pub(crate) fn open_form(model: &mut Model, action: Action) {
     if model.list.pending.get(&contact.uuid).is_some_and(|p| p.kind == kind) {
         return model.status.push(ToastKind::Info, "still saving the last change", now);
     }
-    let form = match model.drafts.remove(&(contact.uuid.clone(), fkind)) {
+    let form = match model.act.drafts.remove(&(contact.uuid.clone(), fkind)) {
         Some(draft) => draft,
         None => new_form(model, kind, &contact),
     };
@@ -158,21 +159,21 @@ pub(crate) fn submit(model: &mut Model, fx: &mut Vec<Effect>) {
                     model.overlay = None;
                     return model.status.push(ToastKind::Info, "nothing changed", now);
                 }
-                other => other.map(|patch| Effect::Patch {
+                other => other.map(|patch| Effect::Apply {
                     id,
                     uuid: uuid.clone(),
-                    kind: write,
-                    patch,
+                    action: write.action(patch),
                 }),
             }
         }
     };
     // A write undo knows (not edit, not a new contact) remembers the
     // contact as it was.
-    if let Ok(Effect::Patch { kind, patch, .. }) = &effect
-        && let Some(action) = super::record::action_of(*kind, patch)
-    {
-        super::record::will_write(model, id, action, contact, None);
+    if let Ok(Effect::Apply { action, .. }) = &effect {
+        model.act.writes.insert(id, action.clone());
+        if !matches!(action, Action::Edit { .. }) {
+            super::record::will_write(model, id, action.clone(), contact, None);
+        }
     }
     let Some(Overlay::Form { form: open, saving, .. }) = model.overlay.as_mut() else {
         return;
@@ -182,7 +183,7 @@ pub(crate) fn submit(model: &mut Model, fx: &mut Vec<Effect>) {
         Ok(effect) => {
             open.set_busy(true);
             *saving = Some(id);
-            model.saving.insert(id, (uuid.clone(), kind, form));
+            model.act.saving.insert(id, (uuid.clone(), kind, form));
             if !uuid.is_empty() {
                 model.list.pending.insert(
                     uuid,
@@ -232,20 +233,16 @@ pub(crate) fn toggle_closed(model: &mut Model, and_next: bool, fx: &mut Vec<Effe
             },
         );
         let action = if kind == WriteKind::Close {
-            crate::triage::bulk::Action::Close
+            Action::Close
         } else {
-            crate::triage::bulk::Action::Reopen
+            Action::Reopen
         };
-        super::record::will_write(model, id, action, c.clone(), None);
-        fx.push(match kind {
-            WriteKind::Close => Effect::Close {
-                id,
-                uuid: c.uuid.clone(),
-            },
-            _ => Effect::Reopen {
-                id,
-                uuid: c.uuid.clone(),
-            },
+        super::record::will_write(model, id, action.clone(), c.clone(), None);
+        model.act.writes.insert(id, action.clone());
+        fx.push(Effect::Apply {
+            id,
+            uuid: c.uuid.clone(),
+            action,
         });
     }
     if and_next {
@@ -266,52 +263,40 @@ pub(crate) fn toggle_closed(model: &mut Model, and_next: bool, fx: &mut Vec<Effe
     }
 }
 
-pub(crate) fn write_done(
+/// One action's answer: one contact's write `id` (a run of one action),
+/// else a job of the run on many.
+pub(crate) fn applied(
     model: &mut Model,
     id: ReqId,
     uuid: &str,
-    kind: WriteKind,
     result: Result<Contact, ApiError>,
     fx: &mut Vec<Effect>,
 ) {
+    let Some(action) = model.act.writes.remove(&id) else {
+        return super::bulk::applied(model, id, uuid, result, fx);
+    };
+    let kind = WriteKind::of(&action);
     let now = model.now;
     let pending = match model.list.pending.get(uuid) {
         Some(p) if p.id == id => model.list.pending.remove(uuid),
         _ => None,
     };
-    let saving = model.saving.remove(&id);
+    let saving = model.act.saving.remove(&id);
     let overlay_is_this = matches!(&model.overlay, Some(Overlay::Form { saving: Some(s), .. }) if *s == id);
     match result {
         Ok(mut contact) => {
-            model.known.learn(&contact);
-            if model.sync.enabled() {
-                // The index has it at once; a pass then brings in what
-                // else the write moved.
-                fx.push(Effect::Index(IndexCmd::Store(Box::new(contact.clone()))));
-                super::notes::after_write(model, fx);
-            }
-            if let Some((u, fk, _)) = &saving {
-                model.drafts.remove(&(u.clone(), *fk));
-            }
-            if overlay_is_this {
-                model.overlay = None;
-            }
+            settled(model, &contact, saving.as_ref(), overlay_is_this, fx);
             let name = crate::tui::text::sanitize_line(&contact.name);
-            if kind == WriteKind::NewContact {
-                model.recheck = None;
-                recheck::add_created(model, contact.clone(), fx);
-            } else {
-                if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == contact.uuid) {
-                    if contact.custom_fields_metadata.is_none() {
-                        contact.custom_fields_metadata = full.custom_fields_metadata.clone();
-                    }
-                    *full = contact.clone();
+            if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == contact.uuid) {
+                if contact.custom_fields_metadata.is_none() {
+                    contact.custom_fields_metadata = full.custom_fields_metadata.clone();
                 }
-                if model.list.selected_uuid().as_deref() == Some(contact.uuid.as_str()) {
-                    super::views::keep(model, &contact.uuid);
-                }
-                model.list.store.replace(contact.clone());
+                *full = contact.clone();
             }
+            if model.list.selected_uuid().as_deref() == Some(contact.uuid.as_str()) {
+                super::views::keep(model, &contact.uuid);
+            }
+            model.list.store.replace(contact.clone());
             if !super::record::wrote(model, id, &contact) {
                 model
                     .status
@@ -326,25 +311,80 @@ pub(crate) fn write_done(
                     full.closed_at = before.closed_at;
                 }
             }
-            let text = format!("could not {}: {e}", kind.verb());
-            // A create that may have happened says so and offers a lookup.
-            let maybe = kind == WriteKind::NewContact && recheck::may_have_applied(&e);
-            let shown = if maybe { recheck::offer(&e) } else { e.to_string() };
-            if kind == WriteKind::NewContact {
-                let typed = saving.as_ref().and_then(|(_, _, f)| f.value(&FieldId::Identifier));
-                recheck::remember(model, typed.filter(|_| maybe));
-            }
-            if let Some((u, fk, mut form)) = saving {
-                form.set_busy(false);
-                form.set_error(shown.clone());
-                model.drafts.insert((u, fk), form);
-            }
-            if overlay_is_this && let Some(Overlay::Form { form, saving, .. }) = model.overlay.as_mut() {
-                *saving = None;
-                form.set_busy(false);
-                form.set_error(shown);
-            }
-            model.status.push(ToastKind::Error, text, now);
+            let shown = e.to_string();
+            failed(model, saving, overlay_is_this, &shown);
+            model
+                .status
+                .push(ToastKind::Error, format!("could not {}: {e}", kind.verb()), now);
         }
+    }
+}
+
+/// The answer to the create `id`.
+pub(crate) fn created(model: &mut Model, id: ReqId, result: Result<Contact, ApiError>, fx: &mut Vec<Effect>) {
+    let kind = WriteKind::NewContact;
+    let now = model.now;
+    let saving = model.act.saving.remove(&id);
+    let overlay_is_this = matches!(&model.overlay, Some(Overlay::Form { saving: Some(s), .. }) if *s == id);
+    match result {
+        Ok(contact) => {
+            settled(model, &contact, saving.as_ref(), overlay_is_this, fx);
+            let name = crate::tui::text::sanitize_line(&contact.name);
+            model.act.recheck = None;
+            recheck::add_created(model, contact, fx);
+            model
+                .status
+                .push(ToastKind::Success, format!("{}: {name}", kind.done()), now);
+        }
+        Err(e) => {
+            // A create that may have happened says so and offers a lookup.
+            let maybe = recheck::may_have_applied(&e);
+            let shown = if maybe { recheck::offer(&e) } else { e.to_string() };
+            let typed = saving.as_ref().and_then(|(_, _, f)| f.value(&FieldId::Identifier));
+            recheck::remember(model, typed.filter(|_| maybe));
+            failed(model, saving, overlay_is_this, &shown);
+            model
+                .status
+                .push(ToastKind::Error, format!("could not {}: {e}", kind.verb()), now);
+        }
+    }
+}
+
+/// A write or create went through: the index has it, the draft and the
+/// form go.
+fn settled(
+    model: &mut Model,
+    contact: &Contact,
+    saving: Option<&(String, FormKind, Form)>,
+    overlay_is_this: bool,
+    fx: &mut Vec<Effect>,
+) {
+    model.known.learn(contact);
+    if model.sync.enabled() {
+        // The index has it at once; a pass then brings in what else the
+        // write moved.
+        fx.push(Effect::Index(IndexCmd::Store(Box::new(contact.clone()))));
+        super::notes::after_write(model, fx);
+    }
+    if let Some((u, fk, _)) = saving {
+        model.act.drafts.remove(&(u.clone(), *fk));
+    }
+    if overlay_is_this {
+        model.overlay = None;
+    }
+}
+
+/// A write or create failed: the form keeps what was typed, as a draft
+/// and on screen, with why.
+fn failed(model: &mut Model, saving: Option<(String, FormKind, Form)>, overlay_is_this: bool, shown: &str) {
+    if let Some((u, fk, mut form)) = saving {
+        form.set_busy(false);
+        form.set_error(shown.to_string());
+        model.act.drafts.insert((u, fk), form);
+    }
+    if overlay_is_this && let Some(Overlay::Form { form, saving, .. }) = model.overlay.as_mut() {
+        *saving = None;
+        form.set_busy(false);
+        form.set_error(shown.to_string());
     }
 }

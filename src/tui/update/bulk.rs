@@ -1,57 +1,40 @@
-//! Actions on many contacts: a [`Run`] sends its jobs a few at a time
-//! (at most [`IN_FLIGHT`]), each outcome lands in the list and the index
-//! as it comes, and the end of the run is reported once.
-//!
-//! [`IN_FLIGHT`]: crate::tui::model::bulk::IN_FLIGHT
+//! The root's side of the act slice's runs (`act/bulk.rs`): it lends the
+//! slice its state, puts each answer in the list, the details and the
+//! index, and says how a run ended (marks are the inbox's, the summary an
+//! overlay).
 
 use crate::api::{ApiError, Contact};
+use crate::tui::act::{self, ActEffect, Job, Purpose, Run};
 use crate::tui::effect::Effect;
 use crate::tui::index_worker::IndexCmd;
-use crate::tui::model::bulk::{Counts, Job, Purpose, Run, Summary};
 use crate::tui::model::{Model, Overlay, ToastKind};
 use crate::tui::msg::ReqId;
 
+use super::call::call;
+
+/// The root's effect for the slice's request.
+pub(crate) fn effect(e: ActEffect) -> Effect {
+    match e {
+        ActEffect::Apply { id, uuid, action } => Effect::Apply { id, uuid, action },
+    }
+}
+
 /// Starts `jobs` as one run; refuses while another runs.
 pub(crate) fn start(model: &mut Model, purpose: Purpose, doing: &str, jobs: Vec<Job>, fx: &mut Vec<Effect>) {
-    let now = model.now;
-    if model.bulk.is_some() {
-        return model
-            .status
-            .push(ToastKind::Info, "another action on many is still running", now);
-    }
-    if jobs.is_empty() {
-        return model.status.push(ToastKind::Info, "nothing to do", now);
-    }
-    let id = model.next_id();
-    model.bulk = Some(Run::new(id, purpose, doing, jobs));
-    send_more(model, fx);
+    let over = call!(model, fx, act, effect, |st, cx, out| act::start(
+        st, cx, out, purpose, doing, jobs
+    ));
+    ended(model, over, fx);
 }
 
 /// Stops sending; what is in flight still lands.
 pub(crate) fn cancel(model: &mut Model, fx: &mut Vec<Effect>) {
-    if let Some(run) = model.bulk.as_mut() {
-        run.cancelled = true;
-    }
-    finish_if_done(model, fx);
+    let over = act::cancel(&mut model.act);
+    ended(model, over, fx);
 }
 
-/// Sends jobs until [`IN_FLIGHT`](crate::tui::model::bulk::IN_FLIGHT) are out.
-fn send_more(model: &mut Model, fx: &mut Vec<Effect>) {
-    loop {
-        let id = model.next_id();
-        let Some(run) = model.bulk.as_mut() else { return };
-        let Some(job) = run.next_job() else { break };
-        fx.push(Effect::Apply {
-            id,
-            uuid: job.uuid.clone(),
-            action: job.action.clone(),
-        });
-        run.in_flight.insert(id, job);
-    }
-    finish_if_done(model, fx);
-}
-
-/// One job's answer.
+/// One job's answer (`actions::applied` hands on what is not one
+/// contact's write).
 pub(crate) fn applied(
     model: &mut Model,
     id: ReqId,
@@ -59,11 +42,11 @@ pub(crate) fn applied(
     result: Result<Contact, ApiError>,
     fx: &mut Vec<Effect>,
 ) {
-    let Some(job) = model.bulk.as_mut().and_then(|run| run.in_flight.remove(&id)) else {
+    let Some(job) = act::take_job(&mut model.act, id) else {
         return;
     };
     debug_assert_eq!(job.uuid, uuid);
-    match result {
+    let result = match result {
         Ok(contact) => {
             model.known.learn(&contact);
             if let crate::triage::bulk::Action::Bot(on) = job.action {
@@ -81,34 +64,27 @@ pub(crate) fn applied(
             if model.sync.enabled() {
                 fx.push(Effect::Index(IndexCmd::Store(Box::new(contact.clone()))));
             }
-            if let Some(run) = model.bulk.as_mut() {
-                run.ok.push((job, contact));
-            }
+            Ok(contact)
         }
-        Err(e) => {
-            let why = crate::tui::text::sanitize_line(&e.to_string());
-            if let Some(run) = model.bulk.as_mut() {
-                run.failed.push((job, why));
-            }
-        }
-    }
-    send_more(model, fx);
+        Err(e) => Err(crate::tui::text::sanitize_line(&e.to_string())),
+    };
+    let over = call!(model, fx, act, effect, |st, _cx, out| act::job_done(
+        st, out, job, result
+    ));
+    ended(model, over, fx);
 }
 
-/// When the run has nothing left: the summary, once.
-fn finish_if_done(model: &mut Model, fx: &mut Vec<Effect>) {
-    if !model.bulk.as_ref().is_some_and(Run::finished) {
-        return;
-    }
-    let Some(run) = model.bulk.take() else { return };
+/// A run that is over: the index takes a pass, then what happened is said.
+pub(crate) fn ended(model: &mut Model, over: Option<Run>, fx: &mut Vec<Effect>) {
+    let Some(run) = over else { return };
     if model.sync.enabled() && !run.ok.is_empty() {
         super::notes::after_write(model, fx);
     }
-    finished(model, run, fx);
+    finished(model, run);
 }
 
 /// The run is over: say what happened.
-fn finished(model: &mut Model, run: Run, _fx: &mut Vec<Effect>) {
+fn finished(model: &mut Model, run: Run) {
     super::record::record_run(model, &run);
     let now = model.now;
     // An action on marks unmarks the contacts it did and keeps the failed
@@ -123,74 +99,14 @@ fn finished(model: &mut Model, run: Run, _fx: &mut Vec<Effect>) {
             model.marks.insert(&job.uuid);
         }
     }
-    let Counts {
-        ok, failed, not_sent, ..
-    } = run.contacts();
-    let mut text = format!("{}: {ok} done", run.doing);
-    if failed > 0 {
-        text.push_str(&format!(", {failed} failed"));
-    }
-    if not_sent > 0 {
-        text.push_str(&format!(", {not_sent} never sent (stopped)"));
-    }
-    if failed == 0 && not_sent == 0 {
+    let (well, text) = act::ended(&run);
+    if well {
         return model.status.push(ToastKind::Success, text, now);
     }
     model.status.push(ToastKind::Error, text, now);
     // The account of it, unless the agent is busy in another overlay (the
     // toast then says it).
     if model.overlay.is_none() {
-        model.overlay = Some(Overlay::Summary(summary(&run)));
-    }
-}
-
-/// The overlay's account of a run that did not all go through.
-pub(crate) fn summary(run: &Run) -> Summary {
-    let Counts {
-        ok,
-        failed,
-        not_sent,
-        of,
-    } = run.contacts();
-    let mut doing = run.doing.clone();
-    if let Some(first) = doing.get(..1) {
-        doing = first.to_uppercase() + &doing[1..];
-    }
-    let mut counts = format!("{ok} done · {failed} failed");
-    if not_sent > 0 {
-        counts.push_str(&format!(" · {not_sent} never sent"));
-    }
-    // A run of two actions (add and remove tags) says which one failed.
-    let verbs = run
-        .failed
-        .iter()
-        .map(|(j, _)| j)
-        .chain(run.ok.iter().map(|(j, _)| j))
-        .chain(&run.queue)
-        .map(|j| j.action.verb())
-        .collect::<std::collections::HashSet<_>>();
-    let failures = run
-        .failed
-        .iter()
-        .map(|(job, why)| {
-            if verbs.len() > 1 {
-                format!("{} ({}): {why}", job.name, job.action.verb())
-            } else {
-                format!("{}: {why}", job.name)
-            }
-        })
-        .collect();
-    let hint = match (run.purpose, failed > 0, not_sent > 0) {
-        (Purpose::Act, true, true) => Some("failed and unsent stay marked: . sends them".to_string()),
-        (Purpose::Act, true, false) => Some("the failed stay marked: . retries them".to_string()),
-        (Purpose::Act, false, true) => Some("the unsent stay marked: . sends them".to_string()),
-        _ => None,
-    };
-    Summary {
-        title: format!("{doing}: {ok} of {of}"),
-        counts,
-        failures,
-        hint,
-        scroll: 0,
+        model.overlay = Some(Overlay::Summary(act::summary(&run)));
     }
 }

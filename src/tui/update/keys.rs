@@ -135,7 +135,7 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         Action::Redraw => fx.push(Effect::Redraw),
         // Esc stops a run first, then drops the marks, then the search.
         Action::Cancel => {
-            if model.bulk.is_some() {
+            if model.act.bulk.is_some() {
                 bulk::cancel(model, fx);
             } else if marks::clear(model) {
             } else if model.list.view.search.is_some() {

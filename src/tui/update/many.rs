@@ -8,10 +8,10 @@
 
 use crate::api::Contact;
 use crate::triage::bulk::Action;
+use crate::tui::act::{self, CONFIRM_ABOVE, Confirm, Job, ManyForm, Purpose};
 use crate::tui::effect::Effect;
 use crate::tui::form::{self, Form};
 use crate::tui::keymap::Action as Key;
-use crate::tui::model::bulk::{CONFIRM_ABOVE, Confirm, Job, ManyForm, Purpose};
 use crate::tui::model::contact_list::Row;
 use crate::tui::model::{FormKind, Model, Overlay, ToastKind};
 
@@ -31,7 +31,7 @@ pub(crate) fn on_marks(model: &mut Model, key: Key, fx: &mut Vec<Effect>) -> boo
     super::marks::end_range(model);
     let now = model.now;
     let n = model.marks.len();
-    if model.bulk.is_some() {
+    if model.act.bulk.is_some() {
         model
             .status
             .push(ToastKind::Info, "an action on many is running: Esc stops it", now);
@@ -145,7 +145,7 @@ pub(crate) fn repeat(model: &mut Model, fx: &mut Vec<Effect>) {
             .status
             .push(ToastKind::Info, "nothing to repeat: act on marks first", now);
     }
-    if model.bulk.is_some() {
+    if model.act.bulk.is_some() {
         return model
             .status
             .push(ToastKind::Info, "an action on many is running: Esc stops it", now);
@@ -197,10 +197,10 @@ fn go(model: &mut Model, actions: Vec<Action>, only: Option<String>, fx: &mut Ve
         let text = format!("nothing to do: {count} already {done}");
         return model.status.push(ToastKind::Info, text, now);
     }
-    let doing = doing(&actions).to_string();
+    let doing = act::doing(&actions).to_string();
     let n = contacts.len();
     if n > CONFIRM_ABOVE {
-        let question = question(model, &actions, n);
+        let question = act::question(&model.known, &actions, n);
         model.overlay = Some(Overlay::Confirm(Box::new(Confirm {
             question,
             doing,
@@ -234,42 +234,4 @@ fn start(
     model.marks.last = actions;
     model.marks.last_doing = doing.to_string();
     super::bulk::start(model, Purpose::Act, doing, jobs, fx);
-}
-
-fn doing(actions: &[Action]) -> &'static str {
-    match actions {
-        [a] => a.doing(),
-        _ => "changing tags",
-    }
-}
-
-/// "Close 120 conversations?"
-fn question(model: &Model, actions: &[Action], n: usize) -> String {
-    match actions {
-        [Action::Close] => format!("Close {n} conversations?"),
-        [Action::Reopen] => format!("Reopen {n} conversations?"),
-        [Action::Assign(who)] => format!("Assign {n} contacts to {}?", crate::tui::text::sanitize_line(who)),
-        [Action::Unassign] => format!("Unassign {n} contacts?"),
-        [Action::Team(t)] => {
-            let name = model.known.team_name(t).filter(|s| !s.is_empty()).unwrap_or(t);
-            format!(
-                "Set the team of {n} contacts to {}?",
-                crate::tui::text::sanitize_line(name)
-            )
-        }
-        [Action::Bot(true)] => format!("Start the bot of {n} contacts?"),
-        [Action::Bot(false)] => format!("Stop the bot of {n} contacts?"),
-        _ => {
-            let mut parts = Vec::new();
-            for a in actions {
-                match a {
-                    Action::Tag(t) => parts.push(format!("add {}", t.join(", "))),
-                    Action::Untag(t) => parts.push(format!("remove {}", t.join(", "))),
-                    other => parts.push(other.verb().to_string()),
-                }
-            }
-            let what = crate::tui::text::sanitize_line(&parts.join("; "));
-            format!("Change the tags of {n} contacts ({what})?")
-        }
-    }
 }

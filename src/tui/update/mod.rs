@@ -95,8 +95,8 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::ContactFound { id, identifier, result } => recheck::found(model, id, &identifier, result, &mut fx),
         Msg::BotLoaded { id, uuid, result } => details::bot_loaded(model, id, &uuid, result),
         Msg::BotSet { id, uuid, result } => details::bot_set(model, id, &uuid, result),
-        Msg::WriteDone { id, uuid, kind, result } => actions::write_done(model, id, &uuid, kind, result, &mut fx),
-        Msg::Applied { id, uuid, result } => bulk::applied(model, id, &uuid, result, &mut fx),
+        Msg::Created { id, result } => actions::created(model, id, result, &mut fx),
+        Msg::Applied { id, uuid, result } => actions::applied(model, id, &uuid, result, &mut fx),
         Msg::UserStatusSet { id, result } => details::user_status_set(model, id, result),
         Msg::CustomStatusesLoaded(result) => {
             model.availability.statuses = Some(result.map_err(|e| e.to_string()));

@@ -112,8 +112,8 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
             FormOutcome::Cancelled => {
                 // A form whose save failed keeps what was typed since.
                 let k = (uuid.clone(), *kind);
-                if *kind != FormKind::Filter && model.drafts.contains_key(&k) {
-                    model.drafts.insert(k, form.clone());
+                if *kind != FormKind::Filter && model.act.drafts.contains_key(&k) {
+                    model.act.drafts.insert(k, form.clone());
                 }
                 model.overlay = None;
             }

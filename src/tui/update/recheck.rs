@@ -38,7 +38,7 @@ pub(crate) fn key(model: &mut Model, key: &KeyEvent, fx: &mut Vec<Effect>) -> bo
     if model.keys.mode_action_for(Mode::Form, key) != Some(ModeAction::Recheck) {
         return false;
     }
-    let Some(identifier) = model.recheck.clone() else {
+    let Some(identifier) = model.act.recheck.clone() else {
         return false;
     };
     let id = model.next_id();
@@ -53,7 +53,7 @@ pub(crate) fn key(model: &mut Model, key: &KeyEvent, fx: &mut Vec<Effect>) -> bo
     };
     form.set_busy(true);
     form.set_error(format!("looking for {identifier} among the newest contacts…"));
-    model.finding = Some(id);
+    model.act.finding = Some(id);
     fx.push(Effect::FindContact { id, identifier });
     true
 }
@@ -61,7 +61,7 @@ pub(crate) fn key(model: &mut Model, key: &KeyEvent, fx: &mut Vec<Effect>) -> bo
 /// Records that the create of `identifier` (the form's value) may have
 /// happened.
 pub(crate) fn remember(model: &mut Model, identifier: Option<FormValue>) {
-    model.recheck = match identifier {
+    model.act.recheck = match identifier {
         Some(FormValue::Text(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
         _ => None,
     };
@@ -75,10 +75,10 @@ pub(crate) fn found(
     result: Result<Option<Contact>, ApiError>,
     fx: &mut Vec<Effect>,
 ) {
-    if model.finding != Some(id) {
+    if model.act.finding != Some(id) {
         return;
     }
-    model.finding = None;
+    model.act.finding = None;
     let now = model.now;
     let form = match model.overlay.as_mut() {
         Some(Overlay::Form {
@@ -90,11 +90,12 @@ pub(crate) fn found(
     };
     match result {
         Ok(Some(contact)) => {
-            model.recheck = None;
+            model.act.recheck = None;
             if form.is_some() {
                 model.overlay = None;
             }
             model
+                .act
                 .drafts
                 .remove(&(String::new(), FormKind::Write(WriteKind::NewContact)));
             let name = crate::tui::text::sanitize_line(&contact.name);
@@ -104,7 +105,7 @@ pub(crate) fn found(
                 .push(ToastKind::Success, format!("it was created after all: {name}"), now);
         }
         Ok(None) => {
-            model.recheck = None;
+            model.act.recheck = None;
             let text = format!(
                 "no contact with the number {identifier} among the newest: it was not created; Ctrl-S sends it again"
             );

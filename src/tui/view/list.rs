@@ -181,7 +181,7 @@ fn row(model: &Model, c: &Row, selected: bool, greyed: bool, cols: &Cols, theme:
     let cursor = Span::raw(if selected { "▸" } else { " " });
     // A write in flight (one, or a job of an action on many) spins; a
     // marked row shows `*` beside it, so marks read without colour too.
-    let sending = model.bulk.as_ref().is_some_and(|run| run.sending(&c.uuid));
+    let sending = model.act.bulk.as_ref().is_some_and(|run| run.sending(&c.uuid));
     let (glyph, style) = if list.pending.contains_key(&c.uuid) || sending {
         (model.spinner(), theme.warning())
     } else if c.has_new() {

@@ -12,10 +12,12 @@ pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
     match &model.overlay {
         None => {}
         Some(Overlay::Help { scroll }) => super::help::render(&model.keys, frame, area, *scroll, theme),
-        Some(Overlay::History { selected }) => super::history::render(model, frame, area, *selected, theme),
+        Some(Overlay::History { selected }) => {
+            crate::tui::act::render_history(&model.act, &model.vcx(theme), frame, area, *selected)
+        }
         Some(Overlay::Palette(p)) | Some(Overlay::CustomStatus(p)) => p.render(frame, area, theme),
-        Some(Overlay::Confirm(c)) => super::many::confirm(c, frame, area, theme),
-        Some(Overlay::Summary(s)) => super::many::summary(s, frame, area, theme),
+        Some(Overlay::Confirm(c)) => crate::tui::act::render_confirm(c, &model.vcx(theme), frame, area),
+        Some(Overlay::Summary(s)) => crate::tui::act::render_summary(s, &model.vcx(theme), frame, area),
         Some(Overlay::Form { form, .. }) => {
             form.render(frame, area, theme);
             if let Some(pos) = form.cursor_position(area) {

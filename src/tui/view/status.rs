@@ -41,7 +41,7 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         spans.push(Span::raw(" "));
     }
     spans.push(Span::styled(clean(&model.session.account), theme.accent()));
-    if let Some(run) = &model.bulk {
+    if let Some(run) = &model.act.bulk {
         // "closing 37/120 Esc stops", early: it matters more than the counts.
         spans.push(Span::raw(" │ "));
         let text = if run.cancelled {
@@ -200,7 +200,7 @@ pub fn toast(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     // While `u` can take the last action back, the toast line says so at
     // its end, whatever toast came since.
     let key = model.keys.first_key(Action::Undo);
-    let offer = if model.undo.offered(model.now).is_some() && !key.is_empty() {
+    let offer = if model.act.undo.offered(model.now).is_some() && !key.is_empty() {
         format!(" {key} undo ")
     } else {
         String::new()

@@ -7,7 +7,7 @@ use crate::tui::effect::Effect;
 use crate::tui::effect::find::same_number;
 use crate::tui::fixtures::{code, contact, ctrl, key, model_with};
 use crate::tui::model::{Model, Overlay};
-use crate::tui::msg::{Msg, WriteKind};
+use crate::tui::msg::Msg;
 use crate::tui::update::update;
 
 fn type_text(m: &mut Model, s: &str) {
@@ -33,15 +33,7 @@ fn create(m: &mut Model, identifier: &str) -> u64 {
 }
 
 fn fail(m: &mut Model, id: u64, e: ApiError) {
-    update(
-        m,
-        Msg::WriteDone {
-            id,
-            uuid: String::new(),
-            kind: WriteKind::NewContact,
-            result: Err(e),
-        },
-    );
+    update(m, Msg::Created { id, result: Err(e) });
 }
 
 fn form_error(m: &Model) -> String {

@@ -169,7 +169,13 @@ fn a_new_contact_goes_where_its_activity_puts_it() {
 fn our_own_write_in_flight_decides_its_row_over_a_sync() {
     let mut m = indexed_model(10, 80, 24);
     let fx = update(&mut m, key('c'));
-    assert!(fx.iter().any(|e| matches!(e, Effect::Close { .. })));
+    assert!(fx.iter().any(|e| matches!(
+        e,
+        Effect::Apply {
+            action: crate::triage::bulk::Action::Close,
+            ..
+        }
+    )));
     let uuid = contact(0).uuid;
     assert!(!m.list.get(&uuid).unwrap().is_open(), "closed at once");
     // A pass that read the contact before the close landed.
@@ -222,10 +228,9 @@ fn a_write_goes_to_the_index_and_a_failed_one_does_not() {
     closed.closed_at = Some(now());
     let fx = update(
         &mut m,
-        Msg::WriteDone {
+        Msg::Applied {
             id,
             uuid: closed.uuid.clone(),
-            kind: WriteKind::Close,
             result: Ok(closed.clone()),
         },
     );
@@ -238,10 +243,9 @@ fn a_write_goes_to_the_index_and_a_failed_one_does_not() {
     let id = close_id(&fx2);
     let fx3 = update(
         &mut m,
-        Msg::WriteDone {
+        Msg::Applied {
             id,
             uuid: contact(1).uuid,
-            kind: WriteKind::Close,
             result: Err(err()),
         },
     );

@@ -1,7 +1,5 @@
 //! `update` as the user meets it: every action, success and failure.
 
-mod actions;
-mod bulk;
 mod compose;
 mod details;
 mod habits;
@@ -12,7 +10,6 @@ mod list_walk;
 mod many_views;
 mod modes;
 mod overlays;
-mod undo;
 mod views;
 
 use crossterm::event::KeyCode;
@@ -89,7 +86,11 @@ pub(crate) fn submit(m: &mut Model) -> Vec<Effect> {
 pub(crate) fn close_id(fx: &[Effect]) -> u64 {
     fx.iter()
         .find_map(|e| match e {
-            Effect::Close { id, .. } => Some(*id),
+            Effect::Apply {
+                id,
+                action: crate::triage::bulk::Action::Close,
+                ..
+            } => Some(*id),
             _ => None,
         })
         .expect("a close")
@@ -98,7 +99,8 @@ pub(crate) fn close_id(fx: &[Effect]) -> u64 {
 pub(crate) fn patch_of(fx: &[Effect]) -> (u64, String, WriteKind, crate::api::ContactPatch) {
     fx.iter()
         .find_map(|e| match e {
-            Effect::Patch { id, uuid, kind, patch } => Some((*id, uuid.clone(), *kind, patch.clone())),
+            // A form's write is one action: the PATCH it sends.
+            Effect::Apply { id, uuid, action } => Some((*id, uuid.clone(), WriteKind::of(action), action.patch()?)),
             _ => None,
         })
         .expect("a PATCH effect")

@@ -211,7 +211,11 @@ fn history() -> Model {
             update(&mut m, key('j'));
         }
         let fx = update(&mut m, key('c'));
-        super::undo::answer(&mut m, &fx, super::undo::server(&contact(row), &Act::Close));
+        crate::tui::act::tests::undo::answer(
+            &mut m,
+            &fx,
+            crate::tui::act::tests::undo::server(&contact(row), &Act::Close),
+        );
     }
     update(&mut m, key('U'));
     update(&mut m, key('j'));

@@ -41,7 +41,13 @@ fn palette_runs_an_action() {
     type_text(&mut m, "close");
     let fx = update(&mut m, code(KeyCode::Enter));
     assert!(m.overlay.is_none());
-    assert!(fx.iter().any(|e| matches!(e, Effect::Close { .. })));
+    assert!(fx.iter().any(|e| matches!(
+        e,
+        Effect::Apply {
+            action: crate::triage::bulk::Action::Close,
+            ..
+        }
+    )));
     update(&mut m, ctrl('k'));
     assert!(matches!(m.overlay, Some(Overlay::Palette(_))));
     type_text(&mut m, "help");
@@ -151,7 +157,7 @@ fn a_run_summary_scrolls_and_closes_with_the_keys_the_config_binds() {
     let (keys, problems) = crate::tui::keymap::Keymap::resolve(&[bind("next", "z"), bind("cancel", "H")]);
     assert!(problems.is_empty(), "{problems:?}");
     m.keys = std::sync::Arc::new(keys);
-    m.overlay = Some(Overlay::Summary(crate::tui::model::bulk::Summary {
+    m.overlay = Some(Overlay::Summary(crate::tui::act::Summary {
         title: "closed".into(),
         counts: "0 done, 40 failed".into(),
         failures: (0..40).map(|i| format!("contact {i}: gone")).collect(),

@@ -154,10 +154,9 @@ fn close_and_next_lands_on_the_next_row_of_the_same_view() {
     closed.closed_at = Some(now());
     update(
         &mut m,
-        Msg::WriteDone {
+        Msg::Applied {
             id,
             uuid: rows[0].clone(),
-            kind: WriteKind::Close,
             result: Ok(closed),
         },
     );
@@ -382,10 +381,8 @@ fn a_contact_created_outside_the_view_is_shown_and_selected_in_all() {
     created.assigned_user = None;
     update(
         &mut m,
-        Msg::WriteDone {
+        Msg::Created {
             id: 1,
-            uuid: String::new(),
-            kind: WriteKind::NewContact,
             result: Ok(created.clone()),
         },
     );

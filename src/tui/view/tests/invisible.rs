@@ -5,8 +5,8 @@
 use crossterm::event::KeyCode;
 
 use super::draw;
-use super::undo::close_selected;
 use crate::api::CustomStatus;
+use crate::tui::act::tests::view::undo::close_selected;
 use crate::tui::fixtures::*;
 use crate::tui::model::{Model, Pane};
 use crate::tui::msg::Msg;

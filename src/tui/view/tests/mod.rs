@@ -12,17 +12,15 @@ use crate::tui::msg::{Msg, ThreadFetch};
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
 
-mod bulk;
 pub(crate) mod grid;
 mod index;
 mod invisible;
 mod styles;
-mod undo;
 mod views;
 mod widths;
 
 /// A model with contacts, the first one's thread, details and bot loaded.
-pub(super) fn rich(w: u16, h: u16) -> Model {
+pub(crate) fn rich(w: u16, h: u16) -> Model {
     let mut m = model_with(20, w, h);
     let uuid = m.thread.contact.clone().unwrap();
     let id = m.thread.loading.unwrap();
@@ -70,7 +68,7 @@ pub(super) fn rich(w: u16, h: u16) -> Model {
     m
 }
 
-pub(super) fn draw(m: &Model) -> Terminal<TestBackend> {
+pub(crate) fn draw(m: &Model) -> Terminal<TestBackend> {
     let mut t = Terminal::new(TestBackend::new(m.width, m.height)).unwrap();
     t.draw(|f| super::view(m, f, &Theme::plain())).unwrap();
     let text = format!("{}", t.backend());

@@ -10,10 +10,9 @@ fn close_is_optimistic_and_rolled_back_on_error() {
     assert!(m.list.pending.contains_key(&uuid), "row shows the request");
     update(
         &mut m,
-        Msg::WriteDone {
+        Msg::Applied {
             id,
             uuid: uuid.clone(),
-            kind: WriteKind::Close,
             result: Err(ApiError::Transport("down".into())),
         },
     );
@@ -32,17 +31,22 @@ fn close_then_reopen_succeed() {
     closed.closed_at = Some(now());
     update(
         &mut m,
-        Msg::WriteDone {
+        Msg::Applied {
             id,
             uuid: uuid.clone(),
-            kind: WriteKind::Close,
             result: Ok(closed.clone()),
         },
     );
     assert_eq!(m.list.selected_contact().unwrap().closed_at, Some(now()));
     assert!(m.status.current().unwrap().text.contains("closed (Ana Souza)"));
     let fx = update(&mut m, key('c'));
-    assert!(fx.iter().any(|e| matches!(e, Effect::Reopen { .. })));
+    assert!(fx.iter().any(|e| matches!(
+        e,
+        Effect::Apply {
+            action: crate::triage::bulk::Action::Reopen,
+            ..
+        }
+    )));
     assert!(m.list.selected_contact().unwrap().is_open());
 }
 
@@ -56,7 +60,7 @@ fn close_and_next_moves_to_the_next_open_one() {
     let fx = update(&mut m, key('C'));
     assert!(
         fx.iter()
-            .any(|e| matches!(e, Effect::Close { uuid, .. } if *uuid == contact(3).uuid))
+            .any(|e| matches!(e, Effect::Apply { uuid, action: crate::triage::bulk::Action::Close, .. } if *uuid == contact(3).uuid))
     );
     assert_eq!(m.list.view.selected, 5);
 }
@@ -81,10 +85,9 @@ fn note_saves_and_a_failed_save_keeps_the_draft() {
     assert!(m.list.pending.contains_key(&uuid));
     update(
         &mut m,
-        Msg::WriteDone {
+        Msg::Applied {
             id,
             uuid: uuid.clone(),
-            kind,
             result: Err(err()),
         },
     );
@@ -103,20 +106,19 @@ fn note_saves_and_a_failed_save_keeps_the_draft() {
     assert!(format!("{form:?}").contains("call back"), "the draft reopens");
     // Retry succeeds: the draft is gone.
     let fx = submit(&mut m);
-    let (id, _, kind, _) = patch_of(&fx);
+    let (id, _, _, _) = patch_of(&fx);
     let mut saved = contact(0);
     saved.note = Some("call back".into());
     update(
         &mut m,
-        Msg::WriteDone {
+        Msg::Applied {
             id,
             uuid: uuid.clone(),
-            kind,
             result: Ok(saved),
         },
     );
     assert!(m.overlay.is_none());
-    assert!(m.drafts.is_empty());
+    assert!(m.act.drafts.is_empty());
     assert_eq!(m.list.selected_contact().unwrap().note.as_deref(), Some("call back"));
 }
 
@@ -134,10 +136,9 @@ fn failed_save_after_the_form_closed_is_kept_as_a_draft() {
     update(&mut m, code(KeyCode::Esc)); // walk away while it saves
     update(
         &mut m,
-        Msg::WriteDone {
+        Msg::Applied {
             id,
             uuid,
-            kind,
             result: Err(err()),
         },
     );
@@ -173,10 +174,9 @@ fn edit_assign_team_and_new_contact_send_their_requests() {
         }
         update(
             &mut m,
-            Msg::WriteDone {
+            Msg::Applied {
                 id,
                 uuid,
-                kind,
                 result: Ok(contact(0)),
             },
         );
@@ -208,10 +208,8 @@ fn edit_assign_team_and_new_contact_send_their_requests() {
     let created = contact(900);
     update(
         &mut m,
-        Msg::WriteDone {
+        Msg::Created {
             id,
-            uuid: String::new(),
-            kind: WriteKind::NewContact,
             result: Ok(created.clone()),
         },
     );

@@ -5,7 +5,7 @@ use super::*;
 use crate::api::Contact;
 use crate::index::Changes;
 use crate::triage::bulk::Action as Bulk;
-use crate::tui::model::bulk::{Job, Purpose};
+use crate::tui::act::{Job, Purpose};
 use crate::tui::msg::index::IndexMsg;
 
 fn uuid(i: usize) -> String {
@@ -87,7 +87,7 @@ fn run_to_end(m: &mut Model, first: Vec<Effect>, fail: &[String]) -> Vec<String>
         sent.extend(more.iter().map(|a| a.1.clone()));
         out.extend(more);
     }
-    assert!(m.bulk.is_none(), "the run ended");
+    assert!(m.act.bulk.is_none(), "the run ended");
     sent
 }
 
@@ -173,7 +173,7 @@ fn close_on_marks_sends_one_job_per_open_marked_contact_four_at_a_time() {
     let first = applies(&fx);
     assert_eq!(first.len(), 4, "four in flight");
     assert!(first.iter().all(|a| a.2 == Bulk::Close));
-    assert_eq!(m.bulk.as_ref().unwrap().total, 10);
+    assert_eq!(m.act.bulk.as_ref().unwrap().total, 10);
     let sent = run_to_end(&mut m, fx, &[]);
     let mut sent_sorted = sent.clone();
     sent_sorted.sort();
@@ -234,14 +234,14 @@ fn esc_stops_a_run_what_landed_stays_and_the_summary_counts_the_unsent() {
     let out = applies(&fx);
     assert_eq!(out.len(), 4);
     update(&mut m, code(KeyCode::Esc));
-    assert!(m.bulk.as_ref().unwrap().cancelled);
+    assert!(m.act.bulk.as_ref().unwrap().cancelled);
     assert_eq!(m.marks.len(), which.len(), "Esc stopped the run, not the marks");
     let mut more = Vec::new();
     for a in &out {
         more.extend(applies(&answer(&mut m, a, true)));
     }
     assert!(more.is_empty(), "nothing sent after Esc");
-    assert!(m.bulk.is_none());
+    assert!(m.act.bulk.is_none());
     for a in &out {
         assert!(!m.list.get(&a.1).unwrap().is_open(), "what landed stays closed");
         assert!(!m.marks.contains(&a.1));
@@ -265,11 +265,11 @@ fn above_twenty_the_action_asks_first_naming_the_count() {
     };
     assert_eq!(c.question, "Close 21 conversations?");
     update(&mut m, key('n'));
-    assert!(m.overlay.is_none() && m.bulk.is_none());
+    assert!(m.overlay.is_none() && m.act.bulk.is_none());
     update(&mut m, key('c'));
     let fx = update(&mut m, key('y'));
     assert_eq!(applies(&fx).len(), 4);
-    assert_eq!(m.bulk.as_ref().unwrap().total, 21);
+    assert_eq!(m.act.bulk.as_ref().unwrap().total, 21);
 
     let mut m = model_with(40, 80, 24);
     mark(&mut m, &open[..20]);
@@ -286,7 +286,7 @@ fn assign_on_marks_is_the_assign_form_for_the_count() {
     let Some(Overlay::Form { kind, form, .. }) = &m.overlay else {
         panic!("a form")
     };
-    assert_eq!(*kind, FormKind::Many(crate::tui::model::bulk::ManyForm::Assign));
+    assert_eq!(*kind, FormKind::Many(crate::tui::act::ManyForm::Assign));
     assert_eq!(form.title(), "Assign 3 contacts");
     type_text(&mut m, "boss@example.test");
     let fx = submit(&mut m);

@@ -1,13 +1,13 @@
 //! An action on many contacts in flight: the jobs still to send, those in
 //! flight, and each one's outcome. Requests go out a few at a time from
-//! `update` (see `update/bulk.rs`), so the queue is plain data and every
+//! `update`, so the queue is plain data and every
 //! rule of it is testable without a network.
 
 use std::collections::{HashMap, VecDeque};
 
 use crate::api::Contact;
 use crate::triage::bulk::Action;
-use crate::tui::msg::ReqId;
+use crate::tui::shared::ReqId;
 
 /// Requests of one run in flight at once: the CLI's bound.
 pub const IN_FLIGHT: usize = crate::triage::bulk::CONCURRENCY;

@@ -6,30 +6,27 @@ use chrono::Duration;
 use super::*;
 use crate::api::{Contact, ContactTeam};
 use crate::triage::bulk::{Action as Act, with_tags, without_tags};
-use crate::tui::model::bulk::{Job, Purpose};
-use crate::tui::model::undo::State;
+use crate::tui::act::UndoState as State;
+use crate::tui::act::{Job, Purpose};
 
 /// The write request among `fx` (close, reopen or a form's PATCH).
 fn write_of(fx: &[Effect]) -> (u64, String, WriteKind) {
     fx.iter()
         .find_map(|e| match e {
-            Effect::Close { id, uuid } => Some((*id, uuid.clone(), WriteKind::Close)),
-            Effect::Reopen { id, uuid } => Some((*id, uuid.clone(), WriteKind::Reopen)),
-            Effect::Patch { id, uuid, kind, .. } => Some((*id, uuid.clone(), *kind)),
+            Effect::Apply { id, uuid, action } => Some((*id, uuid.clone(), WriteKind::of(action))),
             _ => None,
         })
         .expect("a write request")
 }
 
 /// The server answers the write among `fx` with `after`.
-pub(super) fn answer(m: &mut Model, fx: &[Effect], after: Contact) {
-    let (id, uuid, kind) = write_of(fx);
+pub(crate) fn answer(m: &mut Model, fx: &[Effect], after: Contact) {
+    let (id, uuid, _kind) = write_of(fx);
     update(
         m,
-        Msg::WriteDone {
+        Msg::Applied {
             id,
             uuid,
-            kind,
             result: Ok(after),
         },
     );
@@ -46,7 +43,7 @@ fn applies(fx: &[Effect]) -> Vec<(u64, String, Act)> {
 }
 
 /// What the server does to `c` for `a`.
-pub(super) fn server(c: &Contact, a: &Act) -> Contact {
+pub(crate) fn server(c: &Contact, a: &Act) -> Contact {
     let mut c = c.clone();
     match a {
         Act::Close => c.closed_at = Some(now()),
@@ -63,7 +60,7 @@ pub(super) fn server(c: &Contact, a: &Act) -> Contact {
             })
         }
         Act::Note(n) => c.note = Some(n.clone()),
-        Act::Bot(_) => {}
+        Act::Bot(_) | Act::Edit { .. } => {}
     }
     c
 }
@@ -112,15 +109,15 @@ fn close_then_u_reopens_and_only_once() {
     let fx = update(&mut m, key('c'));
     answer(&mut m, &fx, server(&contact(0), &Act::Close));
     assert!(toast(&m).contains("closed (Ana Souza)"), "{}", toast(&m));
-    assert!(m.undo.offered(m.now).is_some(), "u is offered");
+    assert!(m.act.undo.offered(m.now).is_some(), "u is offered");
     assert_eq!(press_u(&mut m), vec![(uuid.clone(), Act::Reopen)]);
     let fx = update(&mut m, key('u'));
     assert!(applies(&fx).is_empty(), "one undo at a time");
-    let id = m.undo.entries[0].id;
-    assert_eq!(m.undo.state(id, &m.list), Some(State::Undoing));
+    let id = m.act.undo.entries[0].id;
+    assert_eq!(m.act.undo.state(id, &m.list), Some(State::Undoing));
     // The run's answer lands: open again, the entry is undone.
-    let entry = m.undo.entries[0].clone();
-    let rid = *m.bulk.as_ref().unwrap().in_flight.keys().next().unwrap();
+    let entry = m.act.undo.entries[0].clone();
+    let rid = *m.act.bulk.as_ref().unwrap().in_flight.keys().next().unwrap();
     update(
         &mut m,
         Msg::Applied {
@@ -130,7 +127,7 @@ fn close_then_u_reopens_and_only_once() {
         },
     );
     assert!(m.list.contact(&uuid).unwrap().is_open());
-    assert_eq!(m.undo.state(entry.id, &m.list), Some(State::Undone));
+    assert_eq!(m.act.undo.state(entry.id, &m.list), Some(State::Undone));
     assert!(press_u(&mut m).is_empty());
     assert!(toast(&m).contains("nothing to undo"), "{}", toast(&m));
     // Nor twice from the history.
@@ -224,7 +221,7 @@ fn team_undoes_to_the_previous_team_and_says_why_when_there_was_none() {
         "{}",
         toast(&m)
     );
-    let text = &m.undo.entries[0].what;
+    let text = &m.act.undo.entries[0].what;
     assert!(text.contains("team set to Sales"), "{text}");
 }
 
@@ -240,7 +237,7 @@ fn team_without_a_previous_one_says_so_in_the_toast() {
         toast(&m),
         "team set to Sales (Ana Souza) · cannot undo: the API cannot clear a team"
     );
-    assert!(m.undo.offered(m.now).is_none(), "u is not offered");
+    assert!(m.act.undo.offered(m.now).is_none(), "u is not offered");
 }
 
 /// The bot panel of the selected contact answered `bot`.
@@ -307,7 +304,7 @@ fn u_works_for_ten_seconds_then_the_history_still_offers_it() {
     let fx = update(&mut m, key('c'));
     answer(&mut m, &fx, server(&contact(0), &Act::Close));
     update(&mut m, Msg::Tick(now() + Duration::seconds(9)));
-    assert!(m.undo.offered(m.now).is_some(), "still offered at 9 s");
+    assert!(m.act.undo.offered(m.now).is_some(), "still offered at 9 s");
     update(&mut m, Msg::Tick(now() + Duration::seconds(11)));
     assert!(press_u(&mut m).is_empty());
     assert!(toast(&m).contains("nothing to undo now (U:"), "{}", toast(&m));
@@ -344,8 +341,8 @@ fn bulk(m: &mut Model, action: Act, rows: &[usize], fail: &[usize]) {
 fn undo_of_a_run_takes_back_its_successes_only() {
     let mut m = model_with(20, 160, 48);
     bulk(&mut m, Act::Close, &[0, 1, 2], &[1]);
-    assert!(m.bulk.is_none(), "the run ended");
-    assert_eq!(m.undo.entries[0].items.len(), 2);
+    assert!(m.act.bulk.is_none(), "the run ended");
+    assert_eq!(m.act.undo.entries[0].items.len(), 2);
     let mut sent = press_u(&mut m);
     sent.sort_by(|a, b| a.0.cmp(&b.0));
     assert_eq!(
@@ -366,14 +363,14 @@ fn unassign_on_many_undoes_to_each_ones_assignee() {
         let row = m.list.contact(&contact(i).uuid).unwrap();
         assert_eq!(row.assigned_user.as_deref(), Some("agent@example.test"));
     }
-    assert_eq!(m.undo.state(m.undo.entries[0].id, &m.list), Some(State::Undone));
+    assert_eq!(m.act.undo.state(m.act.undo.entries[0].id, &m.list), Some(State::Undone));
 }
 
 #[test]
 fn a_run_where_some_cannot_be_undone_undoes_the_rest_and_says_how_many() {
     let mut m = model_with(20, 160, 48);
     bulk(&mut m, Act::Team("team-2".into()), &[0, 1, 2], &[]);
-    let text = &m.undo.entries[0].what;
+    let text = &m.act.undo.entries[0].what;
     assert!(text.contains("(3 contacts)"), "{text}");
     let shown = m.status.toasts.iter().map(|t| t.text.clone()).collect::<Vec<_>>();
     assert!(
@@ -394,8 +391,8 @@ fn a_contact_changed_since_refuses_the_undo_and_says_so() {
     m.list.store.replace(contact(0));
     assert!(press_u(&mut m).is_empty());
     assert!(toast(&m).contains("changed since: Ana Souza"), "{}", toast(&m));
-    let id = m.undo.entries[0].id;
-    assert_eq!(m.undo.state(id, &m.list), Some(State::Changed("Ana Souza".into())));
+    let id = m.act.undo.entries[0].id;
+    assert_eq!(m.act.undo.state(id, &m.list), Some(State::Changed("Ana Souza".into())));
     // A change in a field the action did not touch does not block it.
     let mut m = model_with(20, 160, 48);
     let fx = update(&mut m, key('c'));
@@ -417,9 +414,9 @@ fn the_history_keeps_the_last_twenty_newest_first_and_undoes_the_selected() {
         let kind = if c.is_open() { Act::Close } else { Act::Reopen };
         answer(&mut m, &fx, server(&c, &kind));
     }
-    assert_eq!(m.undo.entries.len(), 20);
-    assert_eq!(m.undo.entries[0].items[0].uuid, contact(24).uuid);
-    assert_eq!(m.undo.entries[19].items[0].uuid, contact(5).uuid);
+    assert_eq!(m.act.undo.entries.len(), 20);
+    assert_eq!(m.act.undo.entries[0].items[0].uuid, contact(24).uuid);
+    assert_eq!(m.act.undo.entries[19].items[0].uuid, contact(5).uuid);
     update(&mut m, key('U'));
     update(&mut m, key('j'));
     update(&mut m, key('j'));
@@ -442,12 +439,12 @@ fn an_undo_that_partly_fails_can_be_finished_from_the_history() {
     let fx = update(&mut m, key('u'));
     let sent = run_to_end(&mut m, fx, &[contact(1).uuid]);
     assert_eq!(sent.len(), 3);
-    let id = m.undo.entries[0].id;
-    assert_eq!(m.undo.state(id, &m.list), Some(State::Undoable(1)), "one is left");
+    let id = m.act.undo.entries[0].id;
+    assert_eq!(m.act.undo.state(id, &m.list), Some(State::Undoable(1)), "one is left");
     update(&mut m, key('U'));
     let fx = update(&mut m, code(KeyCode::Enter));
     let sent = run_to_end(&mut m, fx, &[]);
     assert_eq!(sent, vec![(contact(1).uuid, Act::Reopen)]);
-    assert_eq!(m.undo.state(id, &m.list), Some(State::Undone));
+    assert_eq!(m.act.undo.state(id, &m.list), Some(State::Undone));
     assert!(m.list.contact(&contact(1).uuid).unwrap().is_open());
 }

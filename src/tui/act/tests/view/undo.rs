@@ -6,20 +6,24 @@ use insta::assert_snapshot;
 use super::{draw, rich};
 use crate::api::Contact;
 use crate::triage::bulk::{Action, Reverse};
+use crate::tui::act::Item;
 use crate::tui::effect::Effect;
 use crate::tui::fixtures::*;
 use crate::tui::model::Model;
-use crate::tui::model::undo::Item;
-use crate::tui::msg::{Msg, WriteKind};
+use crate::tui::msg::Msg;
 use crate::tui::update::update;
 
 /// `c` on the selected contact, and the server says it is closed.
-pub(super) fn close_selected(m: &mut Model) {
+pub(crate) fn close_selected(m: &mut Model) {
     let fx = update(m, key('c'));
     let (id, uuid) = fx
         .iter()
         .find_map(|e| match e {
-            Effect::Close { id, uuid } => Some((*id, uuid.clone())),
+            Effect::Apply {
+                id,
+                uuid,
+                action: crate::triage::bulk::Action::Close,
+            } => Some((*id, uuid.clone())),
             _ => None,
         })
         .expect("a close");
@@ -27,10 +31,9 @@ pub(super) fn close_selected(m: &mut Model) {
     after.closed_at = Some(now());
     update(
         m,
-        Msg::WriteDone {
+        Msg::Applied {
             id,
             uuid,
-            kind: WriteKind::Close,
             result: Ok(after),
         },
     );
@@ -79,7 +82,7 @@ fn with_history(w: u16, h: u16) -> Model {
     let mut changed = note.after.clone();
     changed.note = Some("someone else's note".into());
     m.list.store.replace(changed);
-    m.undo.push(
+    m.act.undo.push(
         at(40),
         Action::Note("call back".into()),
         "note set (李小龙 Bruce)".into(),
@@ -89,10 +92,10 @@ fn with_history(w: u16, h: u16) -> Model {
     let mut red = item(&m, 1, Reverse::Do(Action::Reopen), |c| c);
     red.undone = true;
     let what = format!("closed ({})", crate::text::sanitize_line(&red.name));
-    m.undo.push(at(30), Action::Close, what, vec![red]);
+    m.act.undo.push(at(30), Action::Close, what, vec![red]);
     // The API cannot clear a team.
     let team = item(&m, 0, Reverse::Cannot("the API cannot clear a team"), |c| c);
-    m.undo.push(
+    m.act.undo.push(
         at(20),
         Action::Team("team-2".into()),
         "team set to Sales (Ana Souza)".into(),
@@ -103,7 +106,7 @@ fn with_history(w: u16, h: u16) -> Model {
         .into_iter()
         .map(|i| item(&m, i, Reverse::Do(Action::Untag(vec!["vip".into()])), |c| c))
         .collect();
-    m.undo.push(
+    m.act.undo.push(
         at(5),
         Action::Tag(vec!["vip".into()]),
         "tagged vip (3 contacts)".into(),

@@ -3,7 +3,7 @@
 //! every contact it changed, and the offer of `u` for [`WINDOW_SECS`]
 //! after the newest.
 //!
-//! An undo is itself a run of actions (`update/bulk.rs`, `Purpose::Undo`);
+//! An undo is itself a run of actions (`Purpose::Undo`);
 //! it marks its entry undone and is not an entry of its own (undoing an
 //! undo is not offered: do the action again).
 
@@ -11,11 +11,10 @@ use std::collections::{HashMap, VecDeque};
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::bulk::Job;
-use super::contact_list::ContactList;
+use super::run::Job;
 use crate::api::Contact;
 use crate::triage::bulk::{Action, Reverse};
-use crate::tui::msg::ReqId;
+use crate::tui::shared::{Contacts, ReqId};
 
 /// Entries the history keeps.
 pub const KEEP: usize = 20;
@@ -118,7 +117,7 @@ impl Entry {
 
     /// Whether it can be undone now, given the list as it is (and whether
     /// an undo of it is running).
-    pub fn state(&self, list: &ContactList, undoing: bool) -> State {
+    pub fn state(&self, list: &dyn Contacts, undoing: bool) -> State {
         if undoing {
             return State::Undoing;
         }
@@ -161,8 +160,8 @@ impl Entry {
 /// action set? A contact not loaded (or a field the list does not know,
 /// like a note a server leaves out of its lists) cannot tell, and does not
 /// block the undo: the API is the judge then.
-fn changed_since(action: &Action, item: &Item, list: &ContactList) -> bool {
-    let Some(row) = list.get(&item.uuid) else {
+fn changed_since(action: &Action, item: &Item, list: &dyn Contacts) -> bool {
+    let Some(row) = list.contact(&item.uuid) else {
         return false;
     };
     let after = &item.after;
@@ -179,20 +178,18 @@ fn changed_since(action: &Action, item: &Item, list: &ContactList) -> bool {
             norm(row.assigned_user.as_deref()) != norm(after.assigned_user.as_deref())
         }
         Action::Tag(_) | Action::Untag(_) | Action::SetTags(_) => {
-            tagset(&mut row.tags.iter().map(|t| &**t)) != tagset(&mut after.tags.iter().map(String::as_str))
+            tagset(&mut row.tags.iter().map(String::as_str)) != tagset(&mut after.tags.iter().map(String::as_str))
         }
-        Action::Team(_) => {
-            let now = row.to_contact();
-            now.team_uuid().is_some() && now.team_uuid() != after.team_uuid()
-        }
+        Action::Team(_) => row.team_uuid().is_some() && row.team_uuid() != after.team_uuid(),
         Action::Note(_) => {
-            let now = row.to_contact();
+            let now = row;
             now.note.is_some() && now.note.as_deref().unwrap_or("") != after.note.as_deref().unwrap_or("")
         }
-        Action::Bot(_) => match (list.bots.get(&item.uuid), item.bot_after) {
-            (Some(now), Some(after)) => *now != after,
+        Action::Bot(_) => match (list.bot(&item.uuid), item.bot_after) {
+            (Some(now), Some(after)) => now != after,
             _ => false,
         },
+        Action::Edit { .. } => false,
     }
 }
 
@@ -264,7 +261,7 @@ impl History {
     }
 
     /// The state of entry `id`.
-    pub fn state(&self, id: u64, list: &ContactList) -> Option<State> {
+    pub fn state(&self, id: u64, list: &dyn Contacts) -> Option<State> {
         self.get(id).map(|e| e.state(list, self.undoing == Some(id)))
     }
 }

@@ -1,19 +1,86 @@
-//! The history overlay (`U`): the agent's last actions, newest first, with
-//! when, what, on how many contacts, and whether each can still be undone
-//! (and if not, why, for the selected one).
+//! The act slice's overlays: the question before a large action on many,
+//! the account of one that did not all go through, and the history (`U`):
+//! the agent's last actions, newest first, with when, what, on how many
+//! contacts, and whether each can still be undone (and if not, why, for
+//! the selected one).
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
+use super::run::{Confirm, Summary};
 use crate::text::truncate;
-use crate::tui::model::Model;
-use crate::tui::model::undo::{KEEP, State};
+use crate::tui::shared::ViewCx;
 use crate::tui::theme::Theme;
-
 use crate::tui::widgets::centered;
 use crate::tui::widgets::{clean, fit};
+
+use super::history::{KEEP, State};
+use super::state::Act;
+
+/// "Close 120 conversations?" with `y` and `n`.
+pub fn render_confirm(c: &Confirm, vcx: &ViewCx, frame: &mut Frame, area: Rect) {
+    let theme = vcx.theme;
+    let w = area.width.clamp(20, 64);
+    let text_w = w.saturating_sub(4) as usize;
+    let lines = vec![
+        Line::raw(truncate(&clean(&c.question), text_w).into_owned()),
+        Line::raw(""),
+        Line::from(vec![
+            Span::styled("y", theme.accent()),
+            Span::raw(" go ahead   "),
+            Span::styled("n Esc", theme.accent()),
+            Span::raw(" do nothing"),
+        ]),
+    ];
+    boxed(frame, area, w, lines, " Act on many? ", theme);
+}
+
+/// Counts, the failures by name with why (scrolled), and what next.
+pub fn render_summary(s: &Summary, vcx: &ViewCx, frame: &mut Frame, area: Rect) {
+    let theme = vcx.theme;
+    let w = area.width.saturating_sub(4).clamp(20, 90);
+    let text_w = w.saturating_sub(4) as usize;
+    let room = s.room(area.height);
+    let mut lines = vec![Line::raw(truncate(&clean(&s.counts), text_w).into_owned())];
+    if !s.failures.is_empty() {
+        lines.push(Line::styled("Failed:", theme.error()));
+    }
+    let start = s.scroll.min(s.max_scroll(area.height)) as usize;
+    let shown = &s.failures[start..(start + room).min(s.failures.len())];
+    for f in shown {
+        lines.push(Line::raw(truncate(&format!("✗ {}", clean(f)), text_w).into_owned()));
+    }
+    if let Some(h) = &s.hint {
+        lines.push(Line::styled(truncate(&clean(h), text_w).into_owned(), theme.accent()));
+    }
+    let more = s.failures.len() > room;
+    let keys = if more {
+        format!(
+            "j k scroll ({}-{} of {})   Esc close",
+            start + 1,
+            start + shown.len(),
+            s.failures.len()
+        )
+    } else {
+        "Esc close".to_string()
+    };
+    lines.push(Line::styled(truncate(&keys, text_w).into_owned(), theme.dim()));
+    let title = format!(" {} ", clean(&s.title));
+    boxed(frame, area, w, lines, &title, theme);
+}
+
+fn boxed(frame: &mut Frame, area: Rect, w: u16, lines: Vec<Line>, title: &str, theme: &Theme) {
+    let r = centered(area, w, lines.len() as u16 + 2);
+    frame.render_widget(Clear, r);
+    let block = Block::bordered()
+        .title(title.to_string())
+        .border_style(theme.border_focused());
+    let inner = block.inner(r);
+    frame.render_widget(block, r);
+    frame.render_widget(Paragraph::new(lines), inner);
+}
 
 /// Widest the box gets.
 const MAX_W: u16 = 100;
@@ -22,8 +89,10 @@ const TIME_W: usize = 8;
 const COUNT_W: usize = 8;
 const STATE_W: usize = 15;
 
-pub fn render(model: &Model, frame: &mut Frame, area: Rect, selected: usize, theme: &Theme) {
-    let entries = &model.undo.entries;
+/// The history overlay, `selected` its cursor.
+pub fn render_history(st: &Act, vcx: &ViewCx, frame: &mut Frame, area: Rect, selected: usize) {
+    let theme = vcx.theme;
+    let entries = &st.undo.entries;
     let rows = entries.len().max(1) as u16;
     // Rows, a header, the selected entry's detail line, and the border.
     let h = rows.saturating_add(4).min(area.height.saturating_sub(2)).max(5);
@@ -66,8 +135,8 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, selected: usize, the
     let mut lines = Vec::new();
     let mut detail = String::new();
     for (i, e) in entries.iter().enumerate().skip(offset).take(visible) {
-        let state = e.state(&model.list, model.undo.undoing == Some(e.id));
-        let time = crate::tui::zone::local(e.at, model.session.tz)
+        let state = e.state(vcx.contacts, st.undo.undoing == Some(e.id));
+        let time = crate::tui::zone::local(e.at, vcx.session.tz)
             .format("%H:%M:%S")
             .to_string();
         let line = cols(&time, &e.what, &e.items.len().to_string(), &state.label());

@@ -1,0 +1,153 @@
+//! Runs of actions: a [`Run`] sends its jobs a few at a time (at most
+//! [`IN_FLIGHT`]), each as one `Effect::Apply`, and ends once. One
+//! contact's write, an action on marks and an undo all go this way; the
+//! root puts each answer in the list and says how a run ended.
+
+use crate::api::Contact;
+use crate::tui::shared::{Cx, Out, ReqId, ToastKind};
+
+use super::fx::ActEffect;
+#[cfg(doc)]
+use super::run::IN_FLIGHT;
+use super::run::{Counts, Job, Purpose, Run, Summary};
+use super::state::Act;
+
+/// Starts `jobs` as one run; refuses while another runs. The run, when it
+/// is over at once.
+pub fn start(
+    st: &mut Act,
+    _cx: &Cx,
+    out: &mut Out<ActEffect>,
+    purpose: Purpose,
+    doing: &str,
+    jobs: Vec<Job>,
+) -> Option<Run> {
+    if st.bulk.is_some() {
+        out.toast(ToastKind::Info, "another action on many is still running");
+        return None;
+    }
+    if jobs.is_empty() {
+        out.toast(ToastKind::Info, "nothing to do");
+        return None;
+    }
+    let id = out.id();
+    st.bulk = Some(Run::new(id, purpose, doing, jobs));
+    send_more(st, out)
+}
+
+/// Stops sending; what is in flight still lands. The run, when that ends
+/// it.
+pub fn cancel(st: &mut Act) -> Option<Run> {
+    if let Some(run) = st.bulk.as_mut() {
+        run.cancelled = true;
+    }
+    finish_if_done(st)
+}
+
+/// Sends jobs until [`IN_FLIGHT`] are out.
+fn send_more(st: &mut Act, out: &mut Out<ActEffect>) -> Option<Run> {
+    loop {
+        let id = out.id();
+        let run = st.bulk.as_mut()?;
+        let Some(job) = run.next_job() else { break };
+        out.fx(ActEffect::Apply {
+            id,
+            uuid: job.uuid.clone(),
+            action: job.action.clone(),
+        });
+        run.in_flight.insert(id, job);
+    }
+    finish_if_done(st)
+}
+
+/// The job whose answer `id` is, taken out of the flight; `None` when `id`
+/// is not the run's.
+pub fn take_job(st: &mut Act, id: ReqId) -> Option<Job> {
+    st.bulk.as_mut().and_then(|run| run.in_flight.remove(&id))
+}
+
+/// `job`'s outcome (the contact, or why not in one line), and the next
+/// jobs; the run, when this ends it.
+pub fn job_done(st: &mut Act, out: &mut Out<ActEffect>, job: Job, result: Result<Contact, String>) -> Option<Run> {
+    if let Some(run) = st.bulk.as_mut() {
+        match result {
+            Ok(contact) => run.ok.push((job, contact)),
+            Err(why) => run.failed.push((job, why)),
+        }
+    }
+    send_more(st, out)
+}
+
+/// When the run has nothing left: it, once.
+fn finish_if_done(st: &mut Act) -> Option<Run> {
+    if !st.bulk.as_ref().is_some_and(Run::finished) {
+        return None;
+    }
+    st.bulk.take()
+}
+
+/// How a run ended, in one line: whether all went well, and the counts.
+pub fn ended(run: &Run) -> (bool, String) {
+    let Counts {
+        ok, failed, not_sent, ..
+    } = run.contacts();
+    let mut text = format!("{}: {ok} done", run.doing);
+    if failed > 0 {
+        text.push_str(&format!(", {failed} failed"));
+    }
+    if not_sent > 0 {
+        text.push_str(&format!(", {not_sent} never sent (stopped)"));
+    }
+    (failed == 0 && not_sent == 0, text)
+}
+
+/// The overlay's account of a run that did not all go through.
+pub fn summary(run: &Run) -> Summary {
+    let Counts {
+        ok,
+        failed,
+        not_sent,
+        of,
+    } = run.contacts();
+    let mut doing = run.doing.clone();
+    if let Some(first) = doing.get(..1) {
+        doing = first.to_uppercase() + &doing[1..];
+    }
+    let mut counts = format!("{ok} done · {failed} failed");
+    if not_sent > 0 {
+        counts.push_str(&format!(" · {not_sent} never sent"));
+    }
+    // A run of two actions (add and remove tags) says which one failed.
+    let verbs = run
+        .failed
+        .iter()
+        .map(|(j, _)| j)
+        .chain(run.ok.iter().map(|(j, _)| j))
+        .chain(&run.queue)
+        .map(|j| j.action.verb())
+        .collect::<std::collections::HashSet<_>>();
+    let failures = run
+        .failed
+        .iter()
+        .map(|(job, why)| {
+            if verbs.len() > 1 {
+                format!("{} ({}): {why}", job.name, job.action.verb())
+            } else {
+                format!("{}: {why}", job.name)
+            }
+        })
+        .collect();
+    let hint = match (run.purpose, failed > 0, not_sent > 0) {
+        (Purpose::Act, true, true) => Some("failed and unsent stay marked: . sends them".to_string()),
+        (Purpose::Act, true, false) => Some("the failed stay marked: . retries them".to_string()),
+        (Purpose::Act, false, true) => Some("the unsent stay marked: . sends them".to_string()),
+        _ => None,
+    };
+    Summary {
+        title: format!("{doing}: {ok} of {of}"),
+        counts,
+        failures,
+        hint,
+        scroll: 0,
+    }
+}

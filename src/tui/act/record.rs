@@ -1,0 +1,156 @@
+//! What undo remembers: every write, one contact or a run on many, becomes
+//! an entry of the history with the reverse of each change, and a toast
+//! says what happened (offering `u` when it can be taken back).
+
+use crate::api::Contact;
+use crate::text::sanitize_line;
+use crate::triage::bulk::Action;
+use crate::tui::shared::known::Known;
+use crate::tui::shared::{Cx, Note, Out, ReqId, ToastKind};
+
+use super::history::{Item, Pending, State, WINDOW_SECS};
+use super::run::{Purpose, Run};
+use super::state::Act;
+
+/// A single write `id` is going out: remember the contact as it was.
+pub fn will_write(st: &mut Act, id: ReqId, action: Action, before: Contact, bot_before: Option<bool>) {
+    st.undo.pending.insert(
+        id,
+        Pending {
+            action,
+            before,
+            bot_before,
+        },
+    );
+}
+
+/// The single write `id` failed: nothing to undo.
+pub fn write_failed(st: &mut Act, id: ReqId) {
+    st.undo.pending.remove(&id);
+}
+
+/// The single write `id` succeeded with `after` (already in the list):
+/// it becomes an entry, and its toast is said. False when `id` was not
+/// one undo follows (the caller says what happened).
+pub fn wrote<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, id: ReqId, after: &Contact) -> bool {
+    let Some(p) = st.undo.pending.remove(&id) else {
+        return false;
+    };
+    let item = Item {
+        uuid: after.uuid.clone(),
+        name: name_of(after, &p.before),
+        reverse: p.action.reverse(&p.before, p.bot_before),
+        after: after.clone(),
+        bot_after: None,
+        undone: false,
+    };
+    record(st, cx, out, p.action, vec![item]);
+    true
+}
+
+/// The bot write `id` on `uuid` succeeded: the bot now runs (or not).
+pub fn bot_wrote<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, id: ReqId, uuid: &str, running: bool) -> bool {
+    let Some(p) = st.undo.pending.remove(&id) else {
+        return false;
+    };
+    let action = Action::Bot(running);
+    let after = cx.contacts.contact(uuid).unwrap_or_else(|| p.before.clone());
+    let item = Item {
+        uuid: uuid.to_string(),
+        name: name_of(&after, &p.before),
+        reverse: action.reverse(&p.before, p.bot_before),
+        after,
+        bot_after: Some(running),
+        undone: false,
+    };
+    record(st, cx, out, action, vec![item]);
+    true
+}
+
+fn name_of(after: &Contact, before: &Contact) -> String {
+    [&after.name, &before.name, &after.phone_number]
+        .into_iter()
+        .find(|n| !n.trim().is_empty())
+        .cloned()
+        .unwrap_or_else(|| "a contact".into())
+}
+
+/// A run on many has ended: an action becomes one entry (its successes
+/// only); an undo marks what it took back.
+pub fn record_run<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, run: &Run) {
+    match run.purpose {
+        Purpose::Act => {
+            let Some(action) = run.ok.first().map(|(job, _)| job.action.clone()) else {
+                return;
+            };
+            let items = run
+                .ok
+                .iter()
+                .map(|(job, after)| Item {
+                    uuid: job.uuid.clone(),
+                    name: job.name.clone(),
+                    reverse: job.action.reverse(&job.before, job.bot_before),
+                    after: after.clone(),
+                    bot_after: match job.action {
+                        Action::Bot(on) => Some(on),
+                        _ => None,
+                    },
+                    undone: false,
+                })
+                .collect();
+            record(st, cx, out, action, items);
+        }
+        Purpose::Undo => {
+            let Some(id) = st.undo.undoing.take() else { return };
+            let Some(entry) = st.undo.get_mut(id) else { return };
+            for item in entry.items.iter_mut() {
+                if run.ok.iter().any(|(job, _)| job.uuid == item.uuid) {
+                    item.undone = true;
+                }
+            }
+        }
+    }
+}
+
+/// What an action did, in words, with the team's name when known.
+fn describe(action: &Action, known: &Known) -> String {
+    match action {
+        Action::Team(t) => {
+            let name = known.team_name(t).filter(|n| !n.is_empty()).unwrap_or(t);
+            format!("team set to {name}")
+        }
+        other => other.done(),
+    }
+}
+
+/// Adds the entry and says what happened, offering `u` when it can be
+/// undone and saying why not when it cannot.
+fn record<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, action: Action, items: Vec<Item>) {
+    let now = cx.now;
+    let who = match items.as_slice() {
+        [one] => one.name.clone(),
+        many => format!("{} contacts", many.len()),
+    };
+    let what = sanitize_line(&format!("{} ({who})", describe(&action, cx.known)));
+    let id = st.undo.push(now, action, what.clone(), items);
+    let (cannot, why) = st.undo.get(id).map(|e| e.cannot()).unwrap_or((0, None));
+    let text = match st.undo.state(id, cx.contacts) {
+        Some(State::Undoable(_)) => match why {
+            Some(why) if cannot > 0 => format!("{what} · {cannot} cannot be undone: {why}"),
+            _ => what,
+        },
+        Some(State::Cannot(why)) => {
+            st.undo.offer = None;
+            format!("{what} · cannot undo: {why}")
+        }
+        _ => {
+            st.undo.offer = None;
+            what
+        }
+    };
+    out.note(Note::Toast {
+        kind: ToastKind::Success,
+        text,
+        secs: Some(WINDOW_SECS),
+    });
+}
