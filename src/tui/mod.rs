@@ -2,6 +2,7 @@
 //! the model and a message that returns effects as data; the runner turns
 //! effects into tokio tasks whose results come back as messages.
 
+pub mod account;
 pub(crate) mod app;
 pub(crate) mod demo;
 pub mod effect;
@@ -16,6 +17,7 @@ pub(crate) mod local_index;
 pub(crate) mod logging;
 pub mod model;
 pub mod msg;
+pub mod overlays;
 pub mod reconnect;
 pub(crate) mod reply;
 pub mod shared;

@@ -1,6 +1,5 @@
 //! The whole state of the app. Only `update` changes it; views only read it.
 
-pub(crate) mod account;
 pub mod bulk;
 pub(crate) use crate::tui::shared::catalog;
 pub(crate) mod compose;
@@ -10,7 +9,7 @@ pub(crate) mod hints;
 pub mod marks;
 pub(crate) mod overlay;
 pub use crate::tui::shared::pane;
-pub(crate) mod scroll;
+pub(crate) use crate::tui::shared::scroll;
 pub(crate) use crate::tui::shared::status;
 pub mod sync;
 pub mod undo;
@@ -100,7 +99,7 @@ pub struct Model {
     pub status: StatusBar,
     pub overlay: Option<Overlay>,
     /// The account overlay (`A`), under help and the palette.
-    pub account: Option<account::Account>,
+    pub account: crate::tui::account::State,
 
     // Many at once.
     /// The action on many contacts (or its undo) in flight.
