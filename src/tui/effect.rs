@@ -2,7 +2,6 @@
 //! tokio task whose result comes back as a `Msg`. The runner, not the model,
 //! holds the task handles, so a superseded fetch is aborted here.
 
-pub(crate) mod account;
 pub mod find;
 pub mod list_walk;
 
@@ -72,7 +71,7 @@ pub enum Effect {
     /// `/` over the loaded contacts, on the blocking pool.
     SearchContacts(crate::tui::model::contact_list::SearchJob),
     /// Requests about the account: the catalog and the account overlay.
-    Account(account::AccountEffect),
+    Account(crate::tui::account::AccountEffect),
     /// Writes a view into the config file (off the UI thread).
     SaveView {
         path: std::path::PathBuf,
@@ -365,7 +364,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             let result = client.team_members(&team, None, None).await.map(|p| p.items);
             Msg::TeamMembersLoaded { result }
         }
-        Effect::Account(e) => Msg::Account(account::perform(client, e).await),
+        Effect::Account(e) => Msg::Account(crate::tui::account::perform(client, e).await),
         Effect::Apply { id, uuid, action } => {
             let result = crate::triage::bulk::apply_one(&client, &uuid, &action).await;
             Msg::Applied { id, uuid, result }

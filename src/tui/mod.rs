@@ -3,6 +3,7 @@
 //! effects into tokio tasks whose results come back as messages.
 
 pub mod act;
+pub mod account;
 pub(crate) mod app;
 pub(crate) mod demo;
 pub mod effect;
@@ -17,6 +18,7 @@ pub(crate) mod local_index;
 pub(crate) mod logging;
 pub mod model;
 pub mod msg;
+pub mod overlays;
 pub mod reconnect;
 pub(crate) mod reply;
 pub mod reports;

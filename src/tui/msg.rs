@@ -2,7 +2,6 @@
 //! and the results of effects. Results carry the id of the request that
 //! produced them so stale ones can be recognised and dropped.
 
-pub(crate) mod account;
 pub mod compose;
 pub mod index;
 pub use crate::tui::shared::req;
@@ -100,7 +99,7 @@ pub enum Msg {
     /// Results of the reply composer's effects.
     Compose(compose::ComposeMsg),
     /// Results for the account overlay.
-    Account(account::AccountMsg),
+    Account(crate::tui::account::AccountMsg),
     /// Results of the thread's requests.
     Thread(crate::tui::thread::ThreadMsg),
     /// The local index's worker.

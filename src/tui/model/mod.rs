@@ -1,6 +1,5 @@
 //! The whole state of the app. Only `update` changes it; views only read it.
 
-pub(crate) mod account;
 pub(crate) use crate::tui::shared::catalog;
 pub(crate) mod compose;
 pub mod contact_list;
@@ -9,7 +8,7 @@ pub(crate) mod hints;
 pub mod marks;
 pub(crate) mod overlay;
 pub use crate::tui::shared::pane;
-pub(crate) mod scroll;
+pub(crate) use crate::tui::shared::scroll;
 pub(crate) use crate::tui::shared::status;
 pub mod sync;
 pub mod views;
@@ -94,7 +93,7 @@ pub struct Model {
     pub status: StatusBar,
     pub overlay: Option<Overlay>,
     /// The account overlay (`A`), under help and the palette.
-    pub account: Option<account::Account>,
+    pub account: crate::tui::account::State,
 
     // Many at once.
     /// Marked contacts (`Space`, `V`, `*`), what an action on many takes.

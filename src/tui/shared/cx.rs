@@ -59,6 +59,8 @@ pub struct Cx<'a> {
     pub areas: Areas,
     pub width: u16,
     pub height: u16,
+    /// A toast shows: the status line takes two rows.
+    pub toasting: bool,
     /// The selected contact's uuid.
     pub selected: Option<&'a str>,
     pub contacts: &'a dyn Contacts,

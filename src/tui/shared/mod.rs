@@ -11,6 +11,7 @@ pub mod layout;
 pub mod note;
 pub mod pane;
 pub mod req;
+pub mod scroll;
 pub mod session;
 pub mod status;
 pub mod vcx;

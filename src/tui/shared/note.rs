@@ -2,7 +2,9 @@
 //! root hands each to the slices that care (or turns it into an effect);
 //! a slice never calls into another.
 
+use super::catalog::Part;
 use super::pane::Pane;
+use super::req::ReqId;
 use super::status::ToastKind;
 use crate::api::{Contact, Message};
 
@@ -37,5 +39,17 @@ pub enum Note {
         contact: String,
         messages: Vec<Message>,
         fresh: bool,
+    },
+    /// A catalog part was asked for with `id` (the asker sends the
+    /// request): an answer to an earlier fetch is then dropped.
+    CatalogFetch {
+        part: Part,
+        id: ReqId,
+    },
+    /// The server renamed a catalog row (a template or a channel) to `title`.
+    CatalogRenamed {
+        part: Part,
+        uuid: String,
+        title: String,
     },
 }

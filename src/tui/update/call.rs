@@ -27,6 +27,7 @@ macro_rules! call {
                 areas,
                 width: $m.width,
                 height: $m.height,
+                toasting: $m.status.current().is_some(),
                 selected: selected.as_deref(),
                 contacts: $contacts,
                 catalog: &$m.catalog,

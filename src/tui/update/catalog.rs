@@ -5,11 +5,10 @@
 //! templates.
 
 use crate::api::ApiError;
+use crate::tui::account::{AccountEffect, AccountMsg};
 use crate::tui::effect::Effect;
-use crate::tui::effect::account::AccountEffect;
 use crate::tui::model::Model;
 use crate::tui::model::catalog::Part;
-use crate::tui::msg::account::AccountMsg;
 
 /// Fetches `part` unless it was fetched (or is being fetched) already.
 pub(crate) fn ensure(model: &mut Model, part: Part, fx: &mut Vec<Effect>) {
@@ -22,13 +21,7 @@ pub(crate) fn ensure(model: &mut Model, part: Part, fx: &mut Vec<Effect>) {
 pub(crate) fn fetch(model: &mut Model, part: Part, fx: &mut Vec<Effect>) {
     let id = model.next_id();
     model.catalog.start(part, id);
-    fx.push(Effect::Account(match part {
-        Part::Templates => AccountEffect::FetchTemplates { id },
-        Part::Channels => AccountEffect::FetchChannels { id },
-        Part::Teams => AccountEffect::FetchTeams { id },
-        Part::Plan => AccountEffect::FetchPlan { id },
-        Part::Funnels => AccountEffect::FetchFunnels { id },
-    }));
+    fx.push(Effect::Account(AccountEffect::fetch_part(part, id)));
 }
 
 /// What [`loaded`] did with a result: the caller does the follow-ups

@@ -4,11 +4,11 @@
 use crossterm::event::KeyEvent;
 
 use super::call::call;
-use super::{account, actions, bulk, compose, details, index, list, many, marks, overlays, undo, views};
+use super::{actions, bulk, compose, details, index, list, many, marks, overlays, undo, views};
 use crate::tui::effect::Effect;
 use crate::tui::keymap::Action;
 use crate::tui::model::{Model, Pane, ToastKind};
-use crate::tui::{reports, thread};
+use crate::tui::{account, reports, thread};
 
 pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     if model.overlay.is_some() {
@@ -20,7 +20,9 @@ pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     // The account overlay covers the inbox, so it takes keys before the
     // composer does.
     if model.account.is_some() {
-        account::key(model, key, fx);
+        call!(model, fx, account, Effect::Account, |st, cx, out| account::key(
+            st, cx, out, key
+        ));
         return;
     }
     if model.thread.popup.is_some()
@@ -131,7 +133,9 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         }
         Action::Help => model.overlay = Some(crate::tui::model::Overlay::Help { scroll: 0 }),
         Action::Palette => overlays::open_palette(model),
-        Action::Account => account::open(model, fx),
+        Action::Account => call!(model, fx, account, Effect::Account, |st, cx, out| account::open(
+            st, cx, out
+        )),
         Action::Redraw => fx.push(Effect::Redraw),
         // Esc stops a run first, then drops the marks, then the search.
         Action::Cancel => {

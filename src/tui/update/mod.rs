@@ -1,7 +1,6 @@
 //! `update(&mut Model, Msg) -> Vec<Effect>`: pure and synchronous. No I/O,
 //! no clock reads: time comes in on `Msg::Tick`.
 
-pub(crate) mod account;
 mod actions;
 pub(crate) mod bulk;
 pub(crate) mod call;
@@ -47,7 +46,9 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
                 keys::on_key(model, key, &mut fx);
             }
         }
-        Msg::Paste(text) if model.overlay.is_none() && model.account.is_some() => account::paste(model, &text),
+        Msg::Paste(text) if model.overlay.is_none() && model.account.is_some() => {
+            crate::tui::account::paste(&mut model.account, &text)
+        }
         Msg::Paste(text) => {
             if !compose::paste(model, &text) {
                 overlays::paste(model, &text, &mut fx)
@@ -102,7 +103,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             model.availability.statuses = Some(result.map_err(|e| e.to_string()));
         }
         Msg::Compose(m) => compose::on_msg(model, m, &mut fx),
-        Msg::Account(m) => account::loaded(model, m, &mut fx),
+        Msg::Account(m) => account_msg(model, m, &mut fx),
         Msg::Thread(m) => call!(model, &mut fx, thread, Effect::Thread, |st, cx, out| thread::on_msg(
             st, cx, out, m
         )),
@@ -121,6 +122,29 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
     marks::after_update(model);
     index::want_previews(model, &mut fx);
     fx
+}
+
+/// An answer to an account request: a catalog part settles in the root
+/// (and wakes a composer waiting for templates); the rest is the overlay's.
+fn account_msg(model: &mut Model, msg: crate::tui::account::AccountMsg, fx: &mut Vec<Effect>) {
+    use crate::tui::account as acc;
+    match catalog::loaded(model, msg, fx) {
+        catalog::Caught::Part { templates } => {
+            if templates {
+                compose::templates_arrived(model);
+            }
+            call!(
+                model,
+                fx,
+                account,
+                Effect::Account,
+                |st, cx, _out| acc::catalog_settled(st, cx)
+            );
+        }
+        catalog::Caught::Not(msg) => call!(model, fx, account, Effect::Account, |st, cx, out| acc::loaded(
+            st, cx, out, *msg
+        )),
+    }
 }
 
 /// Effects to run once at start: the catalog parts forms and the details

@@ -6,6 +6,7 @@ use crate::tui::effect::Effect;
 use crate::tui::index_worker::IndexCmd;
 use crate::tui::model::Model;
 use crate::tui::shared::Note;
+use crate::tui::shared::catalog::Part;
 
 /// Called whenever the selected row may have changed: waits for the
 /// selection to settle before loading thread, details and bot.
@@ -30,6 +31,28 @@ pub(crate) fn after_write(model: &Model, fx: &mut Vec<Effect>) {
     }
 }
 
+/// The server renamed a catalog row: every reader of the catalog (the
+/// composer's picker, the new-contact form's channels) sees the new title.
+fn renamed(model: &mut Model, part: Part, uuid: &str, title: String) {
+    let cat = &mut model.catalog;
+    match part {
+        Part::Templates => {
+            if let Some(t) = cat.templates.data.iter_mut().flatten().find(|t| t.uuid == uuid) {
+                t.title = title;
+            }
+        }
+        Part::Channels => {
+            if let Some(c) = cat.channels.data.iter_mut().flatten().find(|c| c.uuid == uuid) {
+                c.title = title;
+            }
+            if let Some(list) = cat.channels.data.clone() {
+                model.known.set_channels(list);
+            }
+        }
+        Part::Teams | Part::Plan | Part::Funnels => {}
+    }
+}
+
 /// Hands each note a slice returned to the part that cares.
 pub(crate) fn route(model: &mut Model, notes: Vec<Note>, fx: &mut Vec<Effect>) {
     for note in notes {
@@ -49,6 +72,8 @@ pub(crate) fn route(model: &mut Model, notes: Vec<Note>, fx: &mut Vec<Effect>) {
             Note::Redraw => fx.push(Effect::Redraw),
             Note::Copy(text) => fx.push(Effect::CopyToClipboard(text)),
             Note::Quit => model.quit = true,
+            Note::CatalogFetch { part, id } => model.catalog.start(part, id),
+            Note::CatalogRenamed { part, uuid, title } => renamed(model, part, &uuid, title),
             Note::ThreadPage {
                 contact,
                 messages,

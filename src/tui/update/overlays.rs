@@ -1,32 +1,20 @@
 //! Keys while an overlay is open: help, palette, forms, pickers.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 
 use crate::tui::keymap::{Mode, ModeAction as M};
 
+use super::call::call;
 use crate::tui::effect::Effect;
-use crate::tui::form::{FormOutcome, FuzzyPicker, PickItem, PickOutcome};
-use crate::tui::keymap::{self, Action as Key, action_named};
+use crate::tui::form::{FormOutcome, PickOutcome};
+use crate::tui::keymap::{self, Action as Key};
 use crate::tui::model::{FormKind, Model, Overlay, ToastKind};
+use crate::tui::overlays::{self, Picked};
 
 use super::{actions, details, many};
 
-/// The palette: every action of the key table.
-pub fn palette(keys: &keymap::Keymap) -> FuzzyPicker {
-    let items = keys
-        .rows()
-        .iter()
-        .map(|b| PickItem {
-            label: b.name.to_string(),
-            detail: format!("{}  ({})", b.help, b.label),
-            key: b.name.to_string(),
-        })
-        .collect();
-    FuzzyPicker::new("Command palette", items)
-}
-
 pub(crate) fn open_palette(model: &mut Model) {
-    model.overlay = Some(Overlay::Palette(palette(&model.keys)));
+    model.overlay = Some(Overlay::Palette(overlays::palette(&model.keys)));
 }
 
 /// A key on the open overlay; the palette's choice comes back as the
@@ -37,34 +25,25 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
     }
     let pressed = model.keys.action_for(&key);
     let in_overlay = model.keys.mode_action_for(Mode::Overlay, &key);
+    if matches!(model.overlay, Some(Overlay::Help { .. })) {
+        let close = call!(model, fx, overlay, never, |st, cx, _out| match st {
+            Some(Overlay::Help { scroll }) => overlays::help_key(scroll, cx, &key),
+            _ => false,
+        });
+        if close {
+            model.overlay = None;
+        }
+        return None;
+    }
     let overlay = model.overlay.as_mut()?;
     match overlay {
-        // The list's motions scroll help, whatever keys they are bound
-        // to; Cancel, Quit and Help close it (and `overlay.close`).
-        Overlay::Help { scroll } => match (in_overlay, pressed) {
-            (Some(M::Close), _) | (None, Some(Key::Cancel | Key::Quit | Key::Help)) => model.overlay = None,
-            (mode, action) => {
-                let layout = crate::tui::view::help::layout_for(&model.keys, model.width, model.height);
-                let page = layout.visible.saturating_sub(1).max(1) as u16;
-                *scroll = match (mode, action) {
-                    (Some(M::PageDown), _) | (None, Some(Key::PageDown)) => scroll.saturating_add(page),
-                    (Some(_), _) => *scroll,
-                    (None, Some(Key::MoveDown)) => scroll.saturating_add(1),
-                    (None, Some(Key::MoveUp)) => scroll.saturating_sub(1),
-                    (None, Some(Key::PageUp)) => scroll.saturating_sub(page),
-                    (None, Some(Key::Top)) => 0,
-                    (None, Some(Key::Bottom)) => layout.max_scroll(),
-                    _ => *scroll,
-                }
-                .min(layout.max_scroll());
-            }
-        },
-        Overlay::Palette(picker) => match picker.handle_key(key) {
-            PickOutcome::Pending => {}
-            PickOutcome::Cancelled => model.overlay = None,
-            PickOutcome::Chosen(name) => {
+        Overlay::Help { .. } => {}
+        Overlay::Palette(picker) => match overlays::palette_key(picker, key) {
+            Picked::Pending => {}
+            Picked::Cancelled => model.overlay = None,
+            Picked::Run(action) => {
                 model.overlay = None;
-                return action_named(&name);
+                return action;
             }
         },
         Overlay::CustomStatus(picker) => match picker.handle_key(key) {
@@ -127,14 +106,15 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
 pub(crate) fn paste(model: &mut Model, text: &str, fx: &mut Vec<Effect>) {
     match model.overlay.as_mut() {
         Some(Overlay::Form { form, .. }) => form.handle_paste(text),
-        Some(Overlay::Palette(p)) | Some(Overlay::CustomStatus(p)) => {
-            for c in text.chars().filter(|c| !c.is_control()) {
-                p.handle_key(KeyEvent::from(KeyCode::Char(c)));
-            }
-        }
+        Some(Overlay::Palette(p)) | Some(Overlay::CustomStatus(p)) => overlays::paste_into(p, text),
         Some(Overlay::Help { .. } | Overlay::History { .. } | Overlay::Confirm(_) | Overlay::Summary(_)) => {}
         None => {
             super::search::paste(model, text, fx);
         }
     }
+}
+
+/// The effects of a part that has none.
+fn never(n: std::convert::Infallible) -> Effect {
+    match n {}
 }

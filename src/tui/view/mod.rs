@@ -1,10 +1,8 @@
 //! Drawing: reads the model, never changes it. Every string from the server
 //! goes through `text::sanitize*` before it reaches a cell.
 
-pub(crate) mod account;
 pub(crate) mod compose;
 pub(crate) mod details;
-pub(crate) mod help;
 pub(crate) mod list;
 pub(crate) mod overlay;
 mod pane;
@@ -63,10 +61,13 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
         status::toast(model, frame, r, theme);
     }
     status::bar(model, frame, a.status, theme);
-    account::render(model, frame, theme);
+    // The account overlay covers the screen above the status line.
+    let (full, bottom) = (frame.area(), if model.status.current().is_some() { 2 } else { 1 });
+    let above = ratatui::layout::Rect::new(full.x, full.y, full.width, full.height.saturating_sub(bottom));
+    crate::tui::account::render(&model.account, &model.vcx(theme), frame, above, &model.catalog);
     overlay::render(model, frame, theme);
     compose::render_overlay(model, frame, theme);
-    overlay::settle_wide(frame.buffer_mut());
+    crate::tui::overlays::settle_wide(frame.buffer_mut());
 }
 
 pub use crate::tui::widgets::{SPINNER, clean, fit, local, relative, stamp};

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use crate::tui::effect::account::AccountEffect;
-use crate::tui::msg::account::AccountMsg;
+use crate::tui::account::AccountEffect;
+use crate::tui::account::AccountMsg;
 
 use crossterm::event::{KeyEvent, KeyModifiers};
 

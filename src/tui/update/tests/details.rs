@@ -190,7 +190,7 @@ fn my_status_is_read_from_team_members_when_my_email_is_known() {
 
 #[test]
 fn funnels_are_fetched_at_start_and_a_failure_leaves_short_uuids() {
-    use crate::tui::msg::account::AccountMsg;
+    use crate::tui::account::AccountMsg;
     let mut m = empty_model(160, 48);
     let fx = startup(&mut m);
     let id = catalog_fetch(&fx, crate::tui::model::catalog::Part::Funnels);
@@ -234,9 +234,9 @@ fn new_contact_form_of(m: &mut Model) -> crate::tui::form::Form {
 #[test]
 fn new_contact_offers_the_channels_main_first_or_none_when_not_offered() {
     use crate::api::Channel;
+    use crate::tui::account::AccountMsg;
     use crate::tui::form::FormValue;
     use crate::tui::model::catalog::Part;
-    use crate::tui::msg::account::AccountMsg;
     let mut m = model_with(20, 160, 48);
     let id = catalog_fetch(&startup(&mut m), Part::Channels);
     let ch = |uuid: &str, title: &str, main: bool| Channel {

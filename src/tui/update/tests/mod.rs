@@ -126,7 +126,7 @@ pub(crate) fn field_error(m: &Model, key: &crate::tui::form::FieldId) -> Option<
 
 /// The id of the catalog fetch of `part` among `fx`.
 pub(crate) fn catalog_fetch(fx: &[Effect], part: crate::tui::model::catalog::Part) -> u64 {
-    use crate::tui::effect::account::AccountEffect as A;
+    use crate::tui::account::AccountEffect as A;
     use crate::tui::model::catalog::Part as P;
     fx.iter()
         .find_map(|e| match (e, part) {

@@ -8,8 +8,8 @@ use crossterm::event::{KeyEvent, KeyModifiers};
 use super::*;
 use crate::triage::bulk::Action as Act;
 use crate::tui::keymap::Mode;
+use crate::tui::overlays::{HelpRow, help_rows};
 use crate::tui::thread::Popup;
-use crate::tui::view::help::{HelpRow, help_rows};
 
 /// Every key a keyboard sends that a mode could care about.
 fn every_key() -> Vec<KeyEvent> {

@@ -265,14 +265,6 @@ fn narrow_panes_with_tab_strip() {
 fn overlays_at_both_sizes() {
     for (w, h) in [(80, 24), (160, 48)] {
         let mut m = rich(w, h);
-        update(&mut m, key('?'));
-        assert_snapshot!(format!("help_{w}x{h}"), draw(&m).backend());
-        update(&mut m, key('?'));
-        update(&mut m, key(':'));
-        update(&mut m, key('c'));
-        update(&mut m, key('l'));
-        assert_snapshot!(format!("palette_{w}x{h}"), draw(&m).backend());
-        update(&mut m, code(crossterm::event::KeyCode::Esc));
         update(&mut m, key('n'));
         assert_snapshot!(format!("note_form_{w}x{h}"), draw(&m).backend());
         update(&mut m, code(crossterm::event::KeyCode::Esc));

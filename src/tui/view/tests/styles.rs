@@ -8,12 +8,12 @@ use ratatui::style::{Color, Modifier, Style};
 
 use super::rich;
 use crate::api::ApiError;
+use crate::tui::account::AccountEffect;
+use crate::tui::account::AccountMsg;
 use crate::tui::effect::Effect;
-use crate::tui::effect::account::AccountEffect;
 use crate::tui::fixtures::*;
 use crate::tui::model::{Model, ToastKind};
 use crate::tui::msg::Msg;
-use crate::tui::msg::account::AccountMsg;
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
 

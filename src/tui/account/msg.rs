@@ -2,7 +2,7 @@
 //! overlay), each with the id of its request.
 
 use crate::api::{ApiError, Channel, EventQuery, Funnel, Page, Plan, Team, TeamMember, Template, WebhookEvent};
-use crate::tui::msg::req::ReqId;
+use crate::tui::shared::ReqId;
 
 /// What a rename answered with: the new title.
 #[derive(Debug, Clone, PartialEq)]

@@ -7,10 +7,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::columns::{col, flex};
-use super::parts::{local, state, table};
+use super::parts::{V, local, state, table};
 use crate::api::{Team, TeamMember};
-use crate::tui::model::Model;
-use crate::tui::model::account::{Account, AccountAreas, Remote};
+use crate::tui::account::state::{Account, AccountAreas, Remote};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::clean;
 
@@ -21,10 +20,10 @@ fn custom_status(m: &TeamMember) -> String {
         .unwrap_or_default()
 }
 
-pub(super) fn teams(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
-    let remote = &model.catalog.teams;
+pub(super) fn teams(v: &V, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
+    let remote = &v.catalog.teams;
     let mut area = a.list;
-    if state(model, remote, frame, &mut area, theme) {
+    if state(v, remote, frame, &mut area, theme) {
         let items = remote.data.as_deref().unwrap_or_default();
         let cols = [flex("Team", 12), col("Default", 9, 5), col("Members", 7, 9)];
         table(frame, area, &cols, items, Some(acc.teams_cursor), theme, |t| {
@@ -50,11 +49,11 @@ pub(super) fn teams(model: &Model, acc: &Account, frame: &mut Frame, a: &Account
     }
     if inner.height > 2 {
         let first = Rect::new(inner.x, inner.y, inner.width, 1);
-        frame.render_widget(Paragraph::new(team_record(model, &acc.members.detail, theme)), first);
+        frame.render_widget(Paragraph::new(team_record(v, &acc.members.detail, theme)), first);
         inner.y += 1;
         inner.height -= 1;
     }
-    if !state(model, &acc.members.list, frame, &mut inner, theme) {
+    if !state(v, &acc.members.list, frame, &mut inner, theme) {
         return;
     }
     let members = acc.members.list.data.as_deref().unwrap_or_default();
@@ -83,7 +82,7 @@ pub(super) fn teams(model: &Model, acc: &Account, frame: &mut Frame, a: &Account
 }
 
 /// One line from GET /teams/:uuid: default or not, members, created.
-fn team_record(model: &Model, remote: &Remote<Team>, theme: &Theme) -> Line<'static> {
+fn team_record(v: &V, remote: &Remote<Team>, theme: &Theme) -> Line<'static> {
     match (&remote.data, &remote.error) {
         (_, Some(e)) => Line::styled(format!("✗ {}", clean(e)), theme.error()),
         (Some(t), None) => {
@@ -94,24 +93,24 @@ fn team_record(model: &Model, remote: &Remote<Team>, theme: &Theme) -> Line<'sta
             if let Some(n) = t.members {
                 facts.push(format!("{n} member{}", if n == 1 { "" } else { "s" }));
             }
-            let created = local(t.created_at, model.session.tz);
+            let created = local(t.created_at, v.vcx.session.tz);
             if !created.is_empty() {
                 facts.push(format!("created {created}"));
             }
             Line::styled(facts.join(" · "), theme.accent())
         }
-        (None, None) if remote.loading.is_some() => Line::styled(format!("{} loading…", model.spinner()), theme.dim()),
+        (None, None) if remote.loading.is_some() => Line::styled(format!("{} loading…", v.spinner()), theme.dim()),
         (None, None) => Line::raw(""),
     }
 }
 
-pub(super) fn plan(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
-    let (plan, funnels) = (&model.catalog.plan, &model.catalog.funnels);
+pub(super) fn plan(v: &V, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
+    let (plan, funnels) = (&v.catalog.plan, &v.catalog.funnels);
     let mut lines = Vec::new();
     match (&plan.data, &plan.error) {
         (_, Some(e)) => lines.push(Line::styled(format!("✗ {}", clean(e)), theme.error())),
         (None, None) if plan.loading.is_some() => {
-            lines.push(Line::styled(format!("{} loading…", model.spinner()), theme.dim()))
+            lines.push(Line::styled(format!("{} loading…", v.spinner()), theme.dim()))
         }
         _ => {}
     }
@@ -140,7 +139,7 @@ pub(super) fn plan(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountA
         .title(Span::styled(" Funnels ", theme.accent()));
     let mut inner = block.inner(a.detail);
     frame.render_widget(block, a.detail);
-    if !state(model, funnels, frame, &mut inner, theme) {
+    if !state(v, funnels, frame, &mut inner, theme) {
         return;
     }
     let funnels = funnels.data.as_deref().unwrap_or_default();

@@ -1,16 +1,16 @@
 //! The account overlay (`A`): templates, channels, teams, the plan and the
-//! webhook log, one tab each. Plain data; `update::account` changes it.
+//! webhook log, one tab each. Plain data; `update` changes it.
 //! The lists themselves live in the shared `Catalog` (fetched once); the
 //! overlay keeps what is its own: selections, opened details, the webhook
 //! log and its filters, and the forms over it.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 
-use super::catalog::{Catalog, Part};
+pub use super::msg::RenameTarget;
 use crate::api::{EventQuery, Team, TeamMember, Template, WebhookEvent};
 use crate::tui::form::Form;
-use crate::tui::msg::ReqId;
-pub use crate::tui::msg::account::RenameTarget;
+use crate::tui::shared::ReqId;
+use crate::tui::shared::catalog::{Catalog, Part};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AccountTab {
@@ -43,8 +43,8 @@ impl AccountTab {
     }
 }
 
-pub use super::catalog::Remote;
-pub use super::scroll::Scroll;
+pub use crate::tui::shared::catalog::Remote;
+pub use crate::tui::shared::scroll::Scroll;
 
 /// The webhook log's status filter, cycled with `f`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -167,6 +167,9 @@ pub enum AccountForm {
     /// The webhook log's event kinds and page size.
     EventFilter(Form),
 }
+
+/// The overlay, when open (the slice's state).
+pub type Open = Option<Account>;
 
 #[derive(Debug, Clone)]
 pub struct Account {

@@ -5,10 +5,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use super::columns::{col, flex};
-use super::parts::{detail, local, state, table, text_lines};
+use super::parts::{V, detail, local, state, table, text_lines};
 use crate::api::{Template, TemplateStatus};
-use crate::tui::model::Model;
-use crate::tui::model::account::{Account, AccountAreas, Remote};
+use crate::tui::account::state::{Account, AccountAreas, Remote};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::clean;
 
@@ -21,10 +20,10 @@ fn status_label(status: &TemplateStatus) -> String {
     }
 }
 
-pub(super) fn templates(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
-    let remote = &model.catalog.templates;
+pub(super) fn templates(v: &V, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
+    let remote = &v.catalog.templates;
     let mut area = a.list;
-    if !state(model, remote, frame, &mut area, theme) {
+    if !state(v, remote, frame, &mut area, theme) {
         return;
     }
     let items = remote.data.as_deref().unwrap_or_default();
@@ -41,14 +40,14 @@ pub(super) fn templates(model: &Model, acc: &Account, frame: &mut Frame, a: &Acc
             clean(&t.title),
             clean(&t.category),
             clean(&t.template_type),
-            local(t.created_at, model.session.tz),
+            local(t.created_at, v.vcx.session.tz),
         ]
     });
     let Some(t) = items.get(acc.templates_cursor.selected) else {
         return;
     };
     match acc.template.as_ref().filter(|d| d.uuid == t.uuid) {
-        Some(opened) => template_record(model, &opened.remote, frame, a.detail, theme),
+        Some(opened) => template_record(v, &opened.remote, frame, a.detail, theme),
         None => detail(
             frame,
             a.detail,
@@ -60,19 +59,19 @@ pub(super) fn templates(model: &Model, acc: &Account, frame: &mut Frame, a: &Acc
 }
 
 /// The record from GET /templates/:uuid: every fact, then the full text.
-fn template_record(model: &Model, remote: &Remote<Template>, frame: &mut Frame, area: Rect, theme: &Theme) {
+fn template_record(v: &V, remote: &Remote<Template>, frame: &mut Frame, area: Rect, theme: &Theme) {
     let mut lines = Vec::new();
     if let Some(e) = &remote.error {
         lines.push(Line::styled(format!("✗ {}", clean(e)), theme.error()));
     }
     let Some(t) = &remote.data else {
         if remote.loading.is_some() {
-            lines.push(Line::styled(format!("{} loading…", model.spinner()), theme.dim()));
+            lines.push(Line::styled(format!("{} loading…", v.spinner()), theme.dim()));
         }
         return detail(frame, area, "Template".into(), lines, theme);
     };
     let label = |k: &str| Span::styled(format!("{k:<9}"), theme.accent());
-    let created = local(t.created_at, model.session.tz);
+    let created = local(t.created_at, v.vcx.session.tz);
     lines.extend([
         Line::from(vec![label("Type"), Span::raw(clean(&t.template_type))]),
         Line::from(vec![label("Category"), Span::raw(clean(&t.category))]),
@@ -85,10 +84,10 @@ fn template_record(model: &Model, remote: &Remote<Template>, frame: &mut Frame, 
     detail(frame, area, clean(&t.title), lines, theme);
 }
 
-pub(super) fn channels(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
-    let remote = &model.catalog.channels;
+pub(super) fn channels(v: &V, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
+    let remote = &v.catalog.channels;
     let mut area = a.list;
-    if !state(model, remote, frame, &mut area, theme) {
+    if !state(v, remote, frame, &mut area, theme) {
         return;
     }
     let items = remote.data.as_deref().unwrap_or_default();

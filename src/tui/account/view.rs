@@ -6,33 +6,37 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
+use super::state::Open as State;
+use super::state::{Account, AccountAreas, AccountForm, AccountTab, account_areas};
+use crate::text::width;
 use crate::tui::keymap::{AccountAction, Keymap};
-use crate::tui::model::Model;
-use crate::tui::model::account::{Account, AccountAreas, AccountForm, AccountTab, account_areas};
-use crate::tui::text::width;
-use crate::tui::theme::Theme;
+use crate::tui::shared::ViewCx;
+use crate::tui::shared::catalog::Catalog;
 use crate::tui::widgets::clean;
+use parts::V;
 
-pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
-    let Some(acc) = model.account.as_ref() else { return };
+/// The overlay over `area` (the screen above the status line); its forms
+/// over the whole frame.
+pub fn render(st: &State, vcx: &ViewCx, frame: &mut Frame, area: Rect, catalog: &Catalog) {
+    let Some(acc) = st.as_ref() else { return };
+    let v = &V { vcx, catalog };
+    let theme = vcx.theme;
     let full = frame.area();
-    let bottom = if model.status.current().is_some() { 2 } else { 1 };
-    let area = Rect::new(full.x, full.y, full.width, full.height.saturating_sub(bottom));
     let a = account_areas(area, acc.tab);
     frame.render_widget(Clear, area);
     let block = Block::bordered()
         .title(" Account ")
         .border_style(theme.border_focused());
     frame.render_widget(block, area);
-    tabs(model, acc, frame, &a, theme);
+    tabs(v, acc, frame, &a);
     match acc.tab {
-        AccountTab::Templates => lists::templates(model, acc, frame, &a, theme),
-        AccountTab::Channels => lists::channels(model, acc, frame, &a, theme),
-        AccountTab::Teams => teams::teams(model, acc, frame, &a, theme),
-        AccountTab::Plan => teams::plan(model, acc, frame, &a, theme),
-        AccountTab::Webhooks => webhooks::webhooks(model, acc, frame, &a, theme),
+        AccountTab::Templates => lists::templates(v, acc, frame, &a, theme),
+        AccountTab::Channels => lists::channels(v, acc, frame, &a, theme),
+        AccountTab::Teams => teams::teams(v, acc, frame, &a, theme),
+        AccountTab::Plan => teams::plan(v, acc, frame, &a, theme),
+        AccountTab::Webhooks => webhooks::webhooks(v, acc, frame, &a, theme),
     }
-    footer(model, acc, frame, a.footer, theme);
+    footer(v, acc, frame, a.footer);
     let form = match &acc.form {
         Some(AccountForm::Rename(r)) => Some(&r.form),
         Some(AccountForm::EventFilter(f)) => Some(f),
@@ -46,7 +50,8 @@ pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
     }
 }
 
-fn tabs(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
+fn tabs(v: &V, acc: &Account, frame: &mut Frame, a: &AccountAreas) {
+    let theme = v.vcx.theme;
     let mut spans = Vec::new();
     for (i, t) in AccountTab::ALL.iter().enumerate() {
         if *t == acc.tab {
@@ -68,8 +73,8 @@ fn tabs(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme
         let size = w.items.map_or(String::new(), |n| format!(" · {n}/page"));
         right = format!("status: {}{kinds}{size} │ page {}/{} ", w.filter.label(), w.page, pages);
     }
-    if loading(model, acc) {
-        right.push_str(model.spinner());
+    if loading(v, acc) {
+        right.push_str(v.spinner());
         right.push(' ');
     }
     let left_w = spans.iter().map(|s| width(&s.content)).sum::<usize>();
@@ -90,19 +95,20 @@ fn tabs(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme
     frame.render_widget(Paragraph::new(Line::from(spans)), a.tabs);
 }
 
-fn loading(model: &Model, acc: &Account) -> bool {
+fn loading(v: &V, acc: &Account) -> bool {
     let own = match acc.tab {
         AccountTab::Templates => acc.template.as_ref().is_some_and(|t| t.remote.loading.is_some()),
         AccountTab::Teams => acc.members.list.loading.is_some() || acc.members.detail.loading.is_some(),
         AccountTab::Webhooks => acc.webhooks.events.loading.is_some(),
         AccountTab::Channels | AccountTab::Plan => false,
     };
-    own || acc.tab.parts().iter().any(|p| model.catalog.loading(*p))
+    own || acc.tab.parts().iter().any(|p| v.catalog.loading(*p))
 }
 
-fn footer(model: &Model, acc: &Account, frame: &mut Frame, area: Rect, theme: &Theme) {
+fn footer(v: &V, acc: &Account, frame: &mut Frame, area: Rect) {
+    let theme = v.vcx.theme;
     let mut spans = Vec::new();
-    for (k, what) in account_footer(&model.keys, acc.tab) {
+    for (k, what) in account_footer(v.vcx.keys, acc.tab) {
         spans.push(Span::styled(format!("{k} "), theme.accent()));
         spans.push(Span::styled(format!("{what}  "), theme.dim()));
     }
@@ -155,6 +161,3 @@ mod lists;
 mod parts;
 mod teams;
 mod webhooks;
-
-#[cfg(test)]
-mod tests;

@@ -3,13 +3,16 @@
 use crate::tui::form::FieldId;
 use crossterm::event::KeyCode;
 
-use super::*;
 use crate::api::{ApiError, Channel, EventQuery, Meta, Page, Template, WebhookEvent};
+use crate::tui::account::state::Scroll;
+use crate::tui::account::{
+    Account, AccountEffect, AccountForm, AccountMsg, AccountTab, RenameTarget, Renamed, visible_rows,
+};
+use crate::tui::effect::Effect;
 use crate::tui::fixtures::{code, key, model_with, now};
 use crate::tui::form::FormValue;
-use crate::tui::model::account::{AccountForm, RenameTarget};
+use crate::tui::model::Model;
 use crate::tui::msg::Msg;
-use crate::tui::msg::account::{AccountMsg, Renamed};
 use crate::tui::update::update;
 
 fn account_fx(fx: &[Effect]) -> Vec<AccountEffect> {
@@ -155,7 +158,7 @@ fn lists_move_and_stay_in_range() {
     update(&mut m, key('G'));
     let c = acc(&m).templates_cursor;
     assert_eq!(c.selected, 39);
-    let rows = visible_rows(&m, AccountTab::Templates);
+    let rows = visible_rows(m.width, m.height, m.status.current().is_some(), AccountTab::Templates);
     assert_eq!(c.offset, 40 - rows, "the selection stays on screen");
     update(&mut m, key('j'));
     assert_eq!(acc(&m).templates_cursor.selected, 39);

@@ -9,12 +9,11 @@ use ratatui::backend::TestBackend;
 use crate::api::{
     ApiError, Channel, Funnel, Meta, Page, Plan, Team, TeamMember, Template, WebhookEvent, WebhookResponse,
 };
+use crate::tui::account::{AccountEffect, AccountMsg};
 use crate::tui::effect::Effect;
-use crate::tui::effect::account::AccountEffect;
 use crate::tui::fixtures::{code, key, model_with, now};
 use crate::tui::model::Model;
 use crate::tui::msg::Msg;
-use crate::tui::msg::account::AccountMsg;
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
 use crossterm::event::KeyCode;

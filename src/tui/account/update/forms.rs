@@ -3,14 +3,17 @@
 
 use crossterm::event::KeyEvent;
 
-use crate::tui::effect::Effect;
-use crate::tui::effect::account::AccountEffect;
+use crate::tui::account::fx::AccountEffect;
+use crate::tui::account::state::Open as State;
+use crate::tui::account::state::{AccountForm, AccountTab, EVENT_KINDS, MAX_PAGE_SIZE, Rename, RenameTarget};
 use crate::tui::form::{FieldId, FieldKind, FieldSpec, Form, FormOutcome, FormValue, TextCheck};
-use crate::tui::model::account::{AccountForm, AccountTab, EVENT_KINDS, MAX_PAGE_SIZE, Rename, RenameTarget};
-use crate::tui::model::{Catalog, Model, ToastKind};
+use crate::tui::shared::catalog::Catalog;
+use crate::tui::shared::{Cx, Out, ToastKind};
 
-pub(super) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
-    let Some(acc) = model.account.as_mut() else { return };
+type O<'a> = Out<'a, AccountEffect>;
+
+pub(super) fn key(st: &mut State, cx: &Cx, out: &mut O, key: KeyEvent) {
+    let Some(acc) = st.as_mut() else { return };
     let form = match acc.form.as_mut() {
         Some(AccountForm::Rename(r)) => &mut r.form,
         Some(AccountForm::EventFilter(f)) => f,
@@ -21,13 +24,13 @@ pub(super) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     match outcome {
         FormOutcome::Pending => {}
         FormOutcome::Cancelled => acc.form = None,
-        FormOutcome::Submitted if rename => submit_rename(model, fx),
-        FormOutcome::Submitted => submit_event_filter(model, fx),
+        FormOutcome::Submitted if rename => submit_rename(st, cx, out),
+        FormOutcome::Submitted => submit_event_filter(st, out),
     }
 }
 
-pub(super) fn paste(model: &mut Model, text: &str) {
-    match model.account.as_mut().and_then(|a| a.form.as_mut()) {
+pub(super) fn paste(st: &mut State, text: &str) {
+    match st.as_mut().and_then(|a| a.form.as_mut()) {
         Some(AccountForm::Rename(r)) => r.form.handle_paste(text),
         Some(AccountForm::EventFilter(f)) => f.handle_paste(text),
         None => {}
@@ -35,7 +38,7 @@ pub(super) fn paste(model: &mut Model, text: &str) {
 }
 
 /// The rename form: one required title, pre-filled.
-pub fn rename_form(target: RenameTarget, title: &str) -> Form {
+fn rename_form(target: RenameTarget, title: &str) -> Form {
     Form::new(
         format!("Rename {} {title}", target.noun()),
         vec![FieldSpec {
@@ -51,9 +54,9 @@ pub fn rename_form(target: RenameTarget, title: &str) -> Form {
     )
 }
 
-pub(super) fn open_rename(model: &mut Model) {
-    let Some(acc) = model.account.as_mut() else { return };
-    let cat = &model.catalog;
+pub(super) fn open_rename(st: &mut State, cx: &Cx) {
+    let Some(acc) = st.as_mut() else { return };
+    let cat = cx.catalog;
     let row = match acc.tab {
         AccountTab::Templates => cat
             .templates
@@ -97,10 +100,9 @@ pub(super) fn current_title(cat: &Catalog, target: RenameTarget, uuid: &str) -> 
     }
 }
 
-fn submit_rename(model: &mut Model, fx: &mut Vec<Effect>) {
-    let id = model.next_id();
-    let now = model.now;
-    let Some(acc) = model.account.as_mut() else { return };
+fn submit_rename(st: &mut State, cx: &Cx, out: &mut O) {
+    let id = out.id();
+    let Some(acc) = st.as_mut() else { return };
     let Some(AccountForm::Rename(rename)) = acc.form.as_mut() else {
         return;
     };
@@ -112,25 +114,25 @@ fn submit_rename(model: &mut Model, fx: &mut Vec<Effect>) {
         _ => String::new(),
     };
     let (target, uuid) = (rename.target, rename.uuid.clone());
-    if current_title(&model.catalog, target, &uuid).as_deref() == Some(title.as_str()) {
+    if current_title(cx.catalog, target, &uuid).as_deref() == Some(title.as_str()) {
         acc.form = None;
-        model.status.push(ToastKind::Info, "nothing changed", now);
+        out.toast(ToastKind::Info, "nothing changed");
         return;
     }
     rename.saving = Some(id);
     rename.form.set_busy(true);
-    fx.push(Effect::Account(AccountEffect::Rename {
+    out.fx(AccountEffect::Rename {
         id,
         target,
         uuid,
         title,
-    }));
+    });
 }
 
 /// `s` on the webhook log: which event kinds (none ticked: all) and how
 /// many per page.
-pub(super) fn open_event_filter(model: &mut Model) {
-    let Some(acc) = model.account.as_mut() else { return };
+pub(super) fn open_event_filter(st: &mut State) {
+    let Some(acc) = st.as_mut() else { return };
     let w = &acc.webhooks;
     let mut kinds: Vec<String> = EVENT_KINDS.iter().map(|k| k.to_string()).collect();
     let seen = w.events.data.iter().flatten().map(|e| e.event.as_str().to_string());
@@ -171,7 +173,7 @@ pub(super) fn open_event_filter(model: &mut Model) {
 }
 
 /// The page size typed: `Ok(None)` when empty.
-fn page_size(text: &str) -> Result<Option<u32>, String> {
+pub(crate) fn page_size(text: &str) -> Result<Option<u32>, String> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(None);
@@ -182,8 +184,8 @@ fn page_size(text: &str) -> Result<Option<u32>, String> {
     }
 }
 
-fn submit_event_filter(model: &mut Model, fx: &mut Vec<Effect>) {
-    let Some(acc) = model.account.as_mut() else { return };
+fn submit_event_filter(st: &mut State, out: &mut O) {
+    let Some(acc) = st.as_mut() else { return };
     let Some(AccountForm::EventFilter(form)) = acc.form.as_mut() else {
         return;
     };
@@ -206,8 +208,5 @@ fn submit_event_filter(model: &mut Model, fx: &mut Vec<Effect>) {
     }
     w.subscriptions = kinds;
     w.items = items;
-    super::rows::restart_log(model, fx);
+    super::rows::restart_log(st, out);
 }
-
-#[cfg(test)]
-mod tests;

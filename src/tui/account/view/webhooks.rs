@@ -4,17 +4,16 @@ use ratatui::Frame;
 use ratatui::text::{Line, Span};
 
 use super::columns::{col, flex};
-use super::parts::{detail, local, state, table, text_lines};
+use super::parts::{V, detail, local, state, table, text_lines};
 use crate::api::WebhookEvent;
-use crate::tui::model::Model;
-use crate::tui::model::account::{Account, AccountAreas};
+use crate::tui::account::state::{Account, AccountAreas};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::clean;
 
-pub(super) fn webhooks(model: &Model, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
+pub(super) fn webhooks(v: &V, acc: &Account, frame: &mut Frame, a: &AccountAreas, theme: &Theme) {
     let w = &acc.webhooks;
     let mut area = a.list;
-    if !state(model, &w.events, frame, &mut area, theme) {
+    if !state(v, &w.events, frame, &mut area, theme) {
         return;
     }
     let items = w.events.data.as_deref().unwrap_or_default();
@@ -27,7 +26,7 @@ pub(super) fn webhooks(model: &Model, acc: &Account, frame: &mut Frame, a: &Acco
     ];
     table(frame, area, &cols, items, Some(w.cursor), theme, |e: &WebhookEvent| {
         vec![
-            local(e.created_at, model.session.tz),
+            local(e.created_at, v.vcx.session.tz),
             if e.success { "✓".into() } else { "✗".into() },
             e.response
                 .as_ref()

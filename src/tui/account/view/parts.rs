@@ -9,12 +9,26 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::columns;
-use crate::tui::model::Model;
-use crate::tui::model::account::{Remote, Scroll};
-use crate::tui::text::clean_text;
+use crate::text::clean_text;
+use crate::tui::account::state::{Remote, Scroll};
+use crate::tui::shared::ViewCx;
+use crate::tui::shared::catalog::Catalog;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::clean;
 use crate::tui::zone::Zone;
+
+/// What the overlay's parts read besides the overlay: the view context and
+/// the shared catalog.
+pub(super) struct V<'a> {
+    pub vcx: &'a ViewCx<'a>,
+    pub catalog: &'a Catalog,
+}
+
+impl V<'_> {
+    pub(super) fn spinner(&self) -> &'static str {
+        self.vcx.spinner()
+    }
+}
 
 /// Server text for a wrapped paragraph: inert, newlines kept.
 pub(super) fn block_text(s: &str) -> String {
@@ -28,13 +42,7 @@ pub(super) fn local(t: Option<DateTime<Utc>>, tz: Option<Zone>) -> String {
 /// Loading, error or empty states in `area`; true when the list itself
 /// should be drawn (there is data). An error with data shows on the last
 /// line of `area`, which it takes.
-pub(super) fn state<T>(
-    model: &Model,
-    remote: &Remote<Vec<T>>,
-    frame: &mut Frame,
-    area: &mut Rect,
-    theme: &Theme,
-) -> bool {
+pub(super) fn state<T>(v: &V, remote: &Remote<Vec<T>>, frame: &mut Frame, area: &mut Rect, theme: &Theme) -> bool {
     match (&remote.data, &remote.error) {
         (None, Some(e)) => {
             let p = Paragraph::new(Line::styled(format!("✗ {}", clean(e)), theme.error())).wrap(Wrap { trim: false });
@@ -43,7 +51,7 @@ pub(super) fn state<T>(
         }
         (None, None) => {
             let s = if remote.loading.is_some() {
-                format!("{} loading…", model.spinner())
+                format!("{} loading…", v.spinner())
             } else {
                 String::new()
             };

@@ -1,4 +1,4 @@
-use super::page_size;
+use crate::tui::account::update::page_size;
 
 #[test]
 fn page_size_is_1_to_100_or_empty() {

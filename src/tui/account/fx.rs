@@ -4,10 +4,10 @@
 //! (through the API's walks, with their cap and guard), so the tabs can
 //! move freely.
 
+use super::msg::{AccountMsg, RenameTarget, Renamed};
 use crate::api::{Client, EventQuery, collect_pages};
-use crate::tui::model::account::RenameTarget;
-use crate::tui::msg::ReqId;
-use crate::tui::msg::account::{AccountMsg, Renamed};
+use crate::tui::shared::ReqId;
+use crate::tui::shared::catalog::Part;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum AccountEffect {
@@ -50,6 +50,19 @@ pub enum AccountEffect {
         uuid: String,
         title: String,
     },
+}
+
+impl AccountEffect {
+    /// The request for a catalog part.
+    pub fn fetch_part(part: Part, id: ReqId) -> AccountEffect {
+        match part {
+            Part::Templates => AccountEffect::FetchTemplates { id },
+            Part::Channels => AccountEffect::FetchChannels { id },
+            Part::Teams => AccountEffect::FetchTeams { id },
+            Part::Plan => AccountEffect::FetchPlan { id },
+            Part::Funnels => AccountEffect::FetchFunnels { id },
+        }
+    }
 }
 
 pub async fn perform(client: Client, effect: AccountEffect) -> AccountMsg {
