@@ -371,14 +371,11 @@ fn effect_name(e: &Effect) -> &'static str {
     match e {
         Effect::FetchContacts { .. } => "fetch_contacts",
         Effect::Thread(_) => "thread",
-        Effect::FetchContact { .. } => "fetch_contact",
-        Effect::FetchBot { .. } => "fetch_bot",
-        Effect::SetBot { .. } => "set_bot",
+        Effect::Details(e) => e.name(),
         Effect::Close { .. } => "close",
         Effect::Reopen { .. } => "reopen",
         Effect::Patch { .. } => "patch",
         Effect::Create { .. } => "create",
-        Effect::SetUserStatus { .. } => "set_user_status",
         _ => "other",
     }
 }

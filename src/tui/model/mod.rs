@@ -3,10 +3,7 @@
 pub(crate) mod account;
 pub mod bulk;
 pub(crate) use crate::tui::shared::catalog;
-pub(crate) mod compose;
 pub mod contact_list;
-pub(crate) mod details;
-pub(crate) mod hints;
 pub mod marks;
 pub(crate) mod overlay;
 pub use crate::tui::shared::pane;
@@ -21,10 +18,11 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use ratatui::layout::Rect;
 
+pub use crate::tui::details::{Availability, BotPanel, Details};
+pub use crate::tui::shared::known::Known;
 pub use crate::tui::thread::Thread;
 pub use catalog::Catalog;
 pub use contact_list::{ContactList, PendingWrite, Search};
-pub use details::{Availability, BotPanel, Details, Known};
 pub use overlay::{FormKind, Overlay};
 pub use pane::Pane;
 pub use status::{StatusBar, Toast, ToastKind};
@@ -70,8 +68,8 @@ pub struct Model {
     // The inbox.
     pub list: ContactList,
     pub thread: Thread,
-    pub details: Details,
-    pub availability: Availability,
+    /// The details pane, its bot and my status.
+    pub details: crate::tui::details::State,
     /// The local index behind the list: freshness and previews.
     pub sync: sync::SyncView,
     /// The tabs above the list: views of the work and their counts.
@@ -89,7 +87,7 @@ pub struct Model {
     /// Forms whose save is in flight, by request id.
     pub saving: HashMap<ReqId, (String, FormKind, Form)>,
     /// The reply composer, drafts and sent messages.
-    pub compose: compose::Compose,
+    pub compose: crate::tui::compose::State,
     /// The identifier of a new contact whose create failed in a way that
     /// may still have created it (Ctrl-F in the form looks for it).
     pub recheck: Option<String>,
@@ -144,9 +142,11 @@ impl Model {
             focus: Pane::List,
             list: ContactList::default(),
             thread: Thread::default(),
-            details: Details::default(),
-            availability: Availability {
-                user,
+            details: Details {
+                me: Availability {
+                    user,
+                    ..Default::default()
+                },
                 ..Default::default()
             },
             sync: sync::SyncView::default(),
@@ -186,6 +186,7 @@ impl Model {
             session: &self.session,
             focus: self.focus,
             contacts: &self.list,
+            known: &self.known,
             frame: self.frame,
             spun: &self.spun,
         }

@@ -6,8 +6,6 @@ mod actions;
 pub(crate) mod bulk;
 pub(crate) mod call;
 mod catalog;
-pub(crate) mod compose;
-mod details;
 pub(crate) mod index;
 mod keys;
 mod list;
@@ -28,6 +26,8 @@ pub(crate) mod tests;
 
 use crossterm::event::KeyEventKind;
 
+use super::compose;
+use super::details;
 use super::effect::Effect;
 use super::model::Model;
 use super::model::catalog::Part;
@@ -49,7 +49,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Paste(text) if model.overlay.is_none() && model.account.is_some() => account::paste(model, &text),
         Msg::Paste(text) => {
-            if !compose::paste(model, &text) {
+            if !(model.overlay.is_none() && compose::paste(&mut model.compose, &text)) {
                 overlays::paste(model, &text, &mut fx)
             }
         }
@@ -91,30 +91,24 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             result,
         } => list::contacts_loaded(model, id, generation, fetch, result, &mut fx),
         Msg::ContactsSearched(done) => search::searched(model, done, &mut fx),
-        Msg::ContactLoaded { id, uuid, result } => details::contact_loaded(model, id, &uuid, result),
         Msg::ContactFound { id, identifier, result } => recheck::found(model, id, &identifier, result, &mut fx),
-        Msg::BotLoaded { id, uuid, result } => details::bot_loaded(model, id, &uuid, result),
-        Msg::BotSet { id, uuid, result } => details::bot_set(model, id, &uuid, result),
         Msg::WriteDone { id, uuid, kind, result } => actions::write_done(model, id, &uuid, kind, result, &mut fx),
         Msg::Applied { id, uuid, result } => bulk::applied(model, id, &uuid, result, &mut fx),
-        Msg::UserStatusSet { id, result } => details::user_status_set(model, id, result),
-        Msg::CustomStatusesLoaded(result) => {
-            model.availability.statuses = Some(result.map_err(|e| e.to_string()));
-        }
-        Msg::Compose(m) => compose::on_msg(model, m, &mut fx),
+        Msg::Details(m) => call!(model, &mut fx, details, Effect::Details, |st, cx, out| details::on_msg(
+            st, cx, out, m
+        )),
+        Msg::Compose(m) => call!(
+            model,
+            &mut fx,
+            compose,
+            Effect::Compose,
+            |st, _cx, out| compose::on_msg(st, out, m)
+        ),
         Msg::Account(m) => account::loaded(model, m, &mut fx),
         Msg::Thread(m) => call!(model, &mut fx, thread, Effect::Thread, |st, cx, out| thread::on_msg(
             st, cx, out, m
         )),
         Msg::Index(m) => index::on_msg(model, m, &mut fx),
-        Msg::TeamMembersLoaded { result, .. } => {
-            if let Ok(members) = result {
-                for m in members {
-                    model.known.add_collaborator(&m.email);
-                    details::learn_my_status(model, &m);
-                }
-            }
-        }
     }
     views::refresh(model, &mut fx);
     marks::after_update(model);
@@ -125,7 +119,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
 /// Effects to run once at start: the catalog parts forms and the details
 /// pane need (templates wait until the composer or the overlay asks).
 pub fn startup(model: &mut Model) -> Vec<Effect> {
-    let mut fx = vec![Effect::FetchCustomStatuses];
+    let mut fx = vec![Effect::Details(details::DetailsEffect::FetchCustomStatuses)];
     for part in [Part::Plan, Part::Teams, Part::Funnels, Part::Channels] {
         catalog::ensure(model, part, &mut fx);
     }

@@ -9,7 +9,8 @@ use crate::tui::form::{FormOutcome, FuzzyPicker, PickItem, PickOutcome};
 use crate::tui::keymap::{self, Action as Key, action_named};
 use crate::tui::model::{FormKind, Model, Overlay, ToastKind};
 
-use super::{actions, details, many};
+use super::call::call;
+use super::{actions, many};
 
 /// The palette: every action of the key table.
 pub fn palette(keys: &keymap::Keymap) -> FuzzyPicker {
@@ -72,7 +73,9 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
             PickOutcome::Cancelled => model.overlay = None,
             PickOutcome::Chosen(id) => {
                 model.overlay = None;
-                details::set_custom_status(model, id, fx);
+                call!(model, fx, details, Effect::Details, |st, _cx, out| {
+                    crate::tui::details::set_custom_status(st, out, id)
+                });
             }
         },
         Overlay::Confirm(_) => match model.keys.mode_action_for(Mode::Confirm, &key) {

@@ -7,6 +7,7 @@ use crate::tui::model::account::{AccountForm, RenameTarget, Scroll};
 use crate::tui::model::{Model, ToastKind};
 use crate::tui::msg::ReqId;
 use crate::tui::msg::account::{AccountMsg, Renamed};
+use crate::tui::update::call::call;
 use crate::tui::update::catalog;
 
 /// Applies a result.
@@ -14,7 +15,9 @@ pub(crate) fn loaded(model: &mut Model, msg: AccountMsg, fx: &mut Vec<Effect>) {
     let msg = match catalog::loaded(model, msg, fx) {
         catalog::Caught::Part { templates } => {
             if templates {
-                crate::tui::update::compose::templates_arrived(model);
+                call!(model, fx, compose, Effect::Compose, |st, cx, out| {
+                    crate::tui::compose::templates_arrived(st, cx, out)
+                });
             }
             super::rows::clamp_all(model);
             return;

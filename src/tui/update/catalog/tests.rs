@@ -3,12 +3,12 @@
 use crossterm::event::KeyCode;
 
 use crate::api::{ApiError, Template};
+use crate::tui::compose::Stage;
 use crate::tui::effect::Effect;
 use crate::tui::effect::account::AccountEffect;
 use crate::tui::fixtures::{code, ctrl, key, model_with};
 use crate::tui::model::Model;
 use crate::tui::model::catalog::Part;
-use crate::tui::model::compose::Stage;
 use crate::tui::msg::Msg;
 use crate::tui::msg::account::AccountMsg;
 use crate::tui::update::tests::catalog_fetch;

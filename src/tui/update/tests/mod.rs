@@ -2,8 +2,6 @@
 
 mod actions;
 mod bulk;
-mod compose;
-mod details;
 mod habits;
 mod index;
 mod list;
@@ -18,7 +16,7 @@ mod views;
 use crossterm::event::KeyCode;
 
 use super::*;
-use crate::api::{ApiError, BotAction, ContactFilter, CustomStatus, CustomStatusChange, PageRequest, UserStatus};
+use crate::api::{ApiError, ContactFilter, PageRequest};
 use crate::tui::fixtures::*;
 use crate::tui::keymap::KEYMAP;
 use crate::tui::model::{FormKind, Overlay, Pane, ToastKind};
