@@ -4,6 +4,9 @@
 use crate::api::{ApiError, Bot, Contact, CustomStatus, TeamMember, UserStatus};
 use crate::tui::shared::ReqId;
 
+// A result is moved once, from the runner into update: boxing the full
+// contact would only add noise to every constructor.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum DetailsMsg {
     ContactLoaded {
