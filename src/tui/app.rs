@@ -371,12 +371,9 @@ fn effect_name(e: &Effect) -> &'static str {
     match e {
         Effect::FetchContacts { .. } => "fetch_contacts",
         Effect::Thread(_) => "thread",
-        Effect::FetchContact { .. } => "fetch_contact",
-        Effect::FetchBot { .. } => "fetch_bot",
-        Effect::SetBot { .. } => "set_bot",
+        Effect::Details(e) => e.name(),
         Effect::Apply { .. } => "apply",
         Effect::Create { .. } => "create",
-        Effect::SetUserStatus { .. } => "set_user_status",
         _ => "other",
     }
 }

@@ -11,10 +11,11 @@ use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::AbortHandle;
 
+use super::details::DetailsEffect;
 use super::index_worker::IndexLink;
 use super::msg::{ListFetch, Msg, ReqId};
 use super::thread::{ThreadEffect, ThreadFetch};
-use crate::api::{BotAction, Client, ContactFilter, NewContact, PageRequest, UserStatusUpdate};
+use crate::api::{Client, ContactFilter, NewContact, PageRequest};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
@@ -28,19 +29,6 @@ pub enum Effect {
         pages: u32,
     },
     /// GET /contacts/:uuid with field types.
-    FetchContact {
-        id: ReqId,
-        uuid: String,
-    },
-    FetchBot {
-        id: ReqId,
-        uuid: String,
-    },
-    SetBot {
-        id: ReqId,
-        uuid: String,
-        action: BotAction,
-    },
     /// POST /contacts: a new contact (not a write on an existing one).
     Create {
         id: ReqId,
@@ -51,15 +39,6 @@ pub enum Effect {
     FindContact {
         id: ReqId,
         identifier: String,
-    },
-    SetUserStatus {
-        id: ReqId,
-        user: String,
-        update: UserStatusUpdate,
-    },
-    FetchCustomStatuses,
-    FetchTeamMembers {
-        team: String,
     },
     /// Every write on an existing contact: one action of a run (one
     /// contact's write is a run of one, an undo the reverse run).
@@ -88,7 +67,9 @@ pub enum Effect {
         after: Duration,
     },
     /// The reply composer's requests.
-    Compose(super::reply::ComposeEffect),
+    Compose(super::compose::ComposeEffect),
+    /// The details pane's requests: the contact, its bot, my status.
+    Details(super::details::DetailsEffect),
     /// The thread's pages, a message's delete and delivery status.
     Thread(ThreadEffect),
     /// Work for the local index's worker.
@@ -130,8 +111,8 @@ impl Effect {
                 ..
             }) => Slot::ThreadOlder,
             Effect::Thread(ThreadEffect::Fetch { .. }) => Slot::Thread,
-            Effect::FetchContact { .. } => Slot::Contact,
-            Effect::FetchBot { .. } => Slot::Bot,
+            Effect::Details(DetailsEffect::FetchContact { .. }) => Slot::Contact,
+            Effect::Details(DetailsEffect::FetchBot { .. }) => Slot::Bot,
             Effect::Debounce { .. } => Slot::Debounce,
             _ => return None,
         })
@@ -284,14 +265,13 @@ const SEARCH_HITS: usize = 200;
 /// Failed requests go to the log file (ApiError messages never hold the key).
 fn log_failure(msg: &Msg) {
     let (what, err) = match msg {
-        Msg::ContactLoaded { result: Err(e), .. } => ("get contact", e),
-        Msg::BotLoaded { result: Err(e), .. } | Msg::BotSet { result: Err(e), .. } => ("bot", e),
         Msg::Created { result: Err(e), .. } => ("create the contact", e),
-        Msg::UserStatusSet { result: Err(e), .. } => ("set user status", e),
         Msg::Applied { result: Err(e), .. } => ("a write", e),
         Msg::ContactFound { result: Err(e), .. } => ("look for a created contact", e),
-        Msg::CustomStatusesLoaded(Err(e)) => ("list custom statuses", e),
-        Msg::TeamMembersLoaded { result: Err(e), .. } => ("team members", e),
+        Msg::Details(m) => match m.failure() {
+            Some(f) => f,
+            None => return,
+        },
         Msg::Compose(m) => match m.failure() {
             Some(f) => f,
             None => return,
@@ -311,20 +291,6 @@ fn log_failure(msg: &Msg) {
 
 async fn perform(client: Client, effect: Effect) -> Option<Msg> {
     Some(match effect {
-        Effect::FetchContact { id, uuid } => {
-            let result = client
-                .get_contact(&crate::api::ContactId::new(uuid.clone()), true)
-                .await;
-            Msg::ContactLoaded { id, uuid, result }
-        }
-        Effect::FetchBot { id, uuid } => {
-            let result = client.get_bot(&crate::api::ContactId::new(uuid.clone())).await;
-            Msg::BotLoaded { id, uuid, result }
-        }
-        Effect::SetBot { id, uuid, action } => {
-            let result = client.set_bot(&crate::api::ContactId::new(uuid.clone()), action).await;
-            Msg::BotSet { id, uuid, result }
-        }
         Effect::Create { id, body } => {
             let result = client.create_contact(&body).await;
             Msg::Created { id, result }
@@ -353,17 +319,6 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             }
             Msg::ContactFound { id, identifier, result }
         }
-        Effect::SetUserStatus { id, user, update } => {
-            let result = client.set_user_status(&user, &update).await;
-            Msg::UserStatusSet { id, result }
-        }
-        Effect::FetchCustomStatuses => {
-            Msg::CustomStatusesLoaded(crate::api::collect_pages(client.walk_custom_statuses()).await)
-        }
-        Effect::FetchTeamMembers { team } => {
-            let result = client.team_members(&team, None, None).await.map(|p| p.items);
-            Msg::TeamMembersLoaded { result }
-        }
         Effect::Account(e) => Msg::Account(crate::tui::account::perform(client, e).await),
         Effect::Apply { id, uuid, action } => {
             let result = crate::triage::bulk::apply_one(&client, &uuid, &action).await;
@@ -388,7 +343,8 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             tokio::time::sleep(after).await;
             Msg::CountTimeout(id)
         }
-        Effect::Compose(e) => super::reply::perform(client, e).await,
+        Effect::Compose(e) => Msg::Compose(super::compose::perform(client, e).await),
+        Effect::Details(e) => Msg::Details(super::details::perform(client, e).await),
         Effect::Thread(e) => Msg::Thread(super::thread::perform(client, e).await),
         // Spawned by the runner itself (several messages).
         Effect::FetchContacts { .. } | Effect::Reports(_) => return None,

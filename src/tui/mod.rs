@@ -5,7 +5,9 @@
 pub mod act;
 pub mod account;
 pub(crate) mod app;
+pub mod compose;
 pub(crate) mod demo;
+pub mod details;
 pub mod effect;
 pub mod first_run;
 #[cfg(any(test, feature = "bench-fixtures"))]
@@ -20,7 +22,6 @@ pub mod model;
 pub mod msg;
 pub mod overlays;
 pub mod reconnect;
-pub(crate) mod reply;
 pub mod reports;
 pub mod shared;
 pub mod terminal;
@@ -156,7 +157,7 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     model.known = known;
     model.views = model::views::Views::new(settings.views.clone(), me_email.clone());
     model.views.config_path = settings.config_path.clone().or_else(crate::config::default_config_path);
-    model.availability.email = me_email;
+    model.details.me.email = me_email;
     for w in &settings.warnings {
         model.status.push(ToastKind::Info, w.clone(), now);
     }

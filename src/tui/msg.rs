@@ -2,7 +2,6 @@
 //! and the results of effects. Results carry the id of the request that
 //! produced them so stale ones can be recognised and dropped.
 
-pub mod compose;
 pub mod index;
 pub use crate::tui::shared::req;
 pub mod search;
@@ -14,7 +13,7 @@ pub use req::ReqId;
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
-use crate::api::{ApiError, Bot, Contact, CustomStatus, Page, TeamMember, UserStatus};
+use crate::api::{ApiError, Contact, Page};
 
 /// Which list request a contacts page answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -53,26 +52,11 @@ pub enum Msg {
         fetch: ListFetch,
         result: Result<Page<Contact>, ApiError>,
     },
-    ContactLoaded {
-        id: ReqId,
-        uuid: String,
-        result: Result<Contact, ApiError>,
-    },
     /// The contact whose phone number is `identifier`, if among the newest.
     ContactFound {
         id: ReqId,
         identifier: String,
         result: Result<Option<Contact>, ApiError>,
-    },
-    BotLoaded {
-        id: ReqId,
-        uuid: String,
-        result: Result<Bot, ApiError>,
-    },
-    BotSet {
-        id: ReqId,
-        uuid: String,
-        result: Result<Bot, ApiError>,
     },
     /// A new contact was created (or not).
     Created {
@@ -85,21 +69,14 @@ pub enum Msg {
         uuid: String,
         result: Result<Contact, ApiError>,
     },
-    UserStatusSet {
-        id: ReqId,
-        result: Result<UserStatus, ApiError>,
-    },
-    CustomStatusesLoaded(Result<Vec<CustomStatus>, ApiError>),
-    /// A team's members, for collaborators and my own status.
-    TeamMembersLoaded {
-        result: Result<Vec<TeamMember>, ApiError>,
-    },
     /// What a `/` search found (run off the UI thread).
     ContactsSearched(search::SearchDone),
     /// Results of the reply composer's effects.
-    Compose(compose::ComposeMsg),
+    Compose(crate::tui::compose::ComposeMsg),
     /// Results for the account overlay.
     Account(crate::tui::account::AccountMsg),
+    /// Results of the details pane's requests.
+    Details(crate::tui::details::DetailsMsg),
     /// Results of the thread's requests.
     Thread(crate::tui::thread::ThreadMsg),
     /// The local index's worker.

@@ -4,6 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use ratatui::layout::Rect;
+use unicode_segmentation::UnicodeSegmentation;
 
 pub const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -69,4 +70,40 @@ pub fn window_start(cursor: usize, len: usize, height: usize) -> usize {
         return 0;
     }
     cursor.saturating_sub(height / 2).min(len - height)
+}
+
+/// Word wrap by display width; words wider than a line break by grapheme.
+pub fn wrap(text: &str, w: usize) -> Vec<String> {
+    let w = w.max(1);
+    let mut lines = Vec::new();
+    for para in text.split('\n') {
+        let mut line = String::new();
+        let mut used = 0;
+        for word in para.split_word_bounds() {
+            let ww = crate::text::width(word);
+            if used + ww > w && used > 0 {
+                lines.push(std::mem::take(&mut line).trim_end().to_string());
+                used = 0;
+                if word.trim().is_empty() {
+                    continue;
+                }
+            }
+            if ww > w {
+                for g in word.graphemes(true) {
+                    let gw = crate::text::width(g);
+                    if used + gw > w && used > 0 {
+                        lines.push(std::mem::take(&mut line));
+                        used = 0;
+                    }
+                    line.push_str(g);
+                    used += gw;
+                }
+            } else {
+                line.push_str(word);
+                used += ww;
+            }
+        }
+        lines.push(line.trim_end().to_string());
+    }
+    lines
 }

@@ -185,7 +185,7 @@ fn changed_since(action: &Action, item: &Item, list: &dyn Contacts) -> bool {
             let now = row;
             now.note.is_some() && now.note.as_deref().unwrap_or("") != after.note.as_deref().unwrap_or("")
         }
-        Action::Bot(_) => match (list.bot(&item.uuid), item.bot_after) {
+        Action::Bot(_) => match (list.bot_running(&item.uuid), item.bot_after) {
             (Some(now), Some(after)) => now != after,
             _ => false,
         },

@@ -35,16 +35,19 @@ fn idle_model() -> Model {
         let result = Ok(full_contact(0));
         update(
             &mut m,
-            Msg::ContactLoaded {
+            Msg::Details(crate::tui::details::DetailsMsg::ContactLoaded {
                 id,
                 uuid: uuid.clone(),
                 result,
-            },
+            }),
         );
     }
     if let Some(id) = m.details.bot.loading {
         let result = Err(crate::api::ApiError::NotFound { what: "bot".into() });
-        update(&mut m, Msg::BotLoaded { id, uuid, result });
+        update(
+            &mut m,
+            Msg::Details(crate::tui::details::DetailsMsg::BotLoaded { id, uuid, result }),
+        );
     }
     // The last page, then the walk's top-up pass (nothing moved).
     while let Some(id) = m.list.paging.loading {

@@ -33,20 +33,20 @@ async fn results_come_back_as_messages_with_their_ids() {
         });
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let mut runner = Runner::new(client, tx);
-    runner.spawn(Effect::FetchBot {
+    runner.spawn(Effect::Details(crate::tui::details::DetailsEffect::FetchBot {
         id: 7,
         uuid: "c1".into(),
-    });
+    }));
     let msg = tokio::time::timeout(Duration::from_secs(5), rx.recv())
         .await
         .unwrap()
         .unwrap();
     match msg {
-        Msg::BotLoaded {
+        Msg::Details(crate::tui::details::DetailsMsg::BotLoaded {
             id: 7,
             uuid,
             result: Err(e),
-        } => {
+        }) => {
             assert_eq!(uuid, "c1");
             assert!(e.is_transient(), "{e}");
         }

@@ -189,7 +189,7 @@ impl crate::tui::shared::Contacts for ContactList {
     fn last_activity(&self, uuid: &str) -> Option<chrono::DateTime<chrono::Utc>> {
         self.get(uuid).and_then(Row::last_activity)
     }
-    fn bot(&self, uuid: &str) -> Option<bool> {
+    fn bot_running(&self, uuid: &str) -> Option<bool> {
         self.bots.get(uuid).copied()
     }
 }

@@ -1,10 +1,7 @@
 //! The whole state of the app. Only `update` changes it; views only read it.
 
 pub(crate) use crate::tui::shared::catalog;
-pub(crate) mod compose;
 pub mod contact_list;
-pub(crate) mod details;
-pub(crate) mod hints;
 pub mod marks;
 pub(crate) mod overlay;
 pub use crate::tui::shared::pane;
@@ -22,10 +19,11 @@ pub mod undo {
 use chrono::{DateTime, Utc};
 use ratatui::layout::Rect;
 
+pub use crate::tui::details::{Availability, BotPanel, Details};
+pub use crate::tui::shared::known::Known;
 pub use crate::tui::thread::Thread;
 pub use catalog::Catalog;
 pub use contact_list::{ContactList, PendingWrite, Search};
-pub use details::{Availability, BotPanel, Details, Known};
 pub use overlay::{FormKind, Overlay};
 pub use pane::Pane;
 pub use status::{StatusBar, Toast, ToastKind};
@@ -70,8 +68,8 @@ pub struct Model {
     // The inbox.
     pub list: ContactList,
     pub thread: Thread,
-    pub details: Details,
-    pub availability: Availability,
+    /// The details pane, its bot and my status.
+    pub details: crate::tui::details::State,
     /// The local index behind the list: freshness and previews.
     pub sync: sync::SyncView,
     /// The tabs above the list: views of the work and their counts.
@@ -87,7 +85,7 @@ pub struct Model {
     /// Writes on contacts, one or many, their forms, drafts and undo.
     pub act: crate::tui::act::State,
     /// The reply composer, drafts and sent messages.
-    pub compose: compose::Compose,
+    pub compose: crate::tui::compose::State,
 
     // On top.
     pub status: StatusBar,
@@ -136,9 +134,11 @@ impl Model {
             focus: Pane::List,
             list: ContactList::default(),
             thread: Thread::default(),
-            details: Details::default(),
-            availability: Availability {
-                user,
+            details: Details {
+                me: Availability {
+                    user,
+                    ..Default::default()
+                },
                 ..Default::default()
             },
             sync: sync::SyncView::default(),
@@ -174,6 +174,7 @@ impl Model {
             session: &self.session,
             focus: self.focus,
             contacts: &self.list,
+            known: &self.known,
             frame: self.frame,
             spun: &self.spun,
         }

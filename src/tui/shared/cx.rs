@@ -27,7 +27,7 @@ pub trait Contacts {
     /// When it last had a message or changed, if known.
     fn last_activity(&self, uuid: &str) -> Option<DateTime<Utc>>;
     /// Whether its bot runs, if known.
-    fn bot(&self, _uuid: &str) -> Option<bool> {
+    fn bot_running(&self, _uuid: &str) -> Option<bool> {
         None
     }
 }
@@ -66,6 +66,11 @@ pub struct Cx<'a> {
     pub contacts: &'a dyn Contacts,
     pub catalog: &'a Catalog,
     pub known: &'a Known,
+    /// Whose thread and details show (set when the selection settles).
+    pub open: Option<&'a str>,
+    /// The details pane's full record of `open` (with field types), once
+    /// loaded: what forms edit.
+    pub shown: Option<&'a Contact>,
     /// Whether the local index backs the inbox (syncs, stores threads).
     pub indexed: bool,
 }

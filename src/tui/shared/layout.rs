@@ -63,7 +63,7 @@ pub fn areas(full: Rect, wide: bool, focus: Pane, toast: bool) -> Areas {
             Pane::Thread => a.thread = Some(body),
             Pane::Details => {
                 // One line each for the bot and my status (see
-                // view::details::fit): at 80x24 the details need the rows.
+                // details::view::fit): at 80x24 the details need the rows.
                 let [det, bot, av] =
                     Layout::vertical([Constraint::Min(5), Constraint::Length(3), Constraint::Length(3)]).areas(body);
                 a.details = Some(det);

@@ -27,6 +27,38 @@ pub enum Note {
     Sent {
         contact: String,
     },
+    /// A message to `contact` is on its way: the thread scrolls to its newest.
+    Sending {
+        contact: String,
+    },
+    /// Fetch a part of the catalog now (a slice waits for it).
+    Fetch(Part),
+    /// A contact fetched in full: `known` learns its tags, sources, teams
+    /// and field types.
+    Learned(Box<Contact>),
+    /// A team member's email: the assign form offers it.
+    Collaborator(String),
+    /// `uuid`'s bot runs (or not): its row shows it.
+    Bot {
+        uuid: String,
+        running: bool,
+    },
+    /// A single write `id` goes out: undo remembers the contact as it was.
+    WillWrite {
+        id: ReqId,
+        action: crate::triage::bulk::Action,
+        before: Box<Contact>,
+        bot_before: Option<bool>,
+    },
+    /// The bot write `id` succeeded: undo records it and says so (else a
+    /// plain toast).
+    BotWrote {
+        id: ReqId,
+        uuid: String,
+        running: bool,
+    },
+    /// The single write `id` failed: nothing to undo.
+    WriteFailed(ReqId),
     /// Terminal-side: ring the bell, redraw everything, copy text.
     Bell,
     Redraw,

@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use ratatui::widgets::Block;
 
 use super::cx::Contacts;
+use super::known::Known;
 use super::pane::Pane;
 use super::session::Session;
 use crate::tui::keymap::resolve::Keymap;
@@ -19,6 +20,8 @@ pub struct ViewCx<'a> {
     pub session: &'a Session,
     pub focus: Pane,
     pub contacts: &'a dyn Contacts,
+    /// What the app learned about the account (team and funnel names).
+    pub known: &'a Known,
     /// The tick count, for spinner frames.
     pub frame: u64,
     /// Set when a spinner is drawn: the loop ticks only while one shows.

@@ -8,10 +8,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use chrono::{DateTime, NaiveDate, Utc};
-use unicode_segmentation::UnicodeSegmentation;
 
 use crate::api::{Message, MessageStatus};
-use crate::text::{truncate, width};
+use crate::text::truncate;
 use crate::tui::zone::{Zone, local};
 
 /// What a line of the thread is, for its style and alignment.
@@ -145,41 +144,7 @@ fn clean(s: &str) -> String {
     crate::text::clean_line(s)
 }
 
-/// Word wrap by display width; words wider than a line break by grapheme.
-pub fn wrap(text: &str, w: usize) -> Vec<String> {
-    let w = w.max(1);
-    let mut lines = Vec::new();
-    for para in text.split('\n') {
-        let mut line = String::new();
-        let mut used = 0;
-        for word in para.split_word_bounds() {
-            let ww = width(word);
-            if used + ww > w && used > 0 {
-                lines.push(std::mem::take(&mut line).trim_end().to_string());
-                used = 0;
-                if word.trim().is_empty() {
-                    continue;
-                }
-            }
-            if ww > w {
-                for g in word.graphemes(true) {
-                    let gw = width(g);
-                    if used + gw > w && used > 0 {
-                        lines.push(std::mem::take(&mut line));
-                        used = 0;
-                    }
-                    line.push_str(g);
-                    used += gw;
-                }
-            } else {
-                line.push_str(word);
-                used += ww;
-            }
-        }
-        lines.push(line.trim_end().to_string());
-    }
-    lines
-}
+pub use crate::tui::widgets::wrap;
 
 #[cfg(test)]
 mod tests;

@@ -11,7 +11,7 @@ use crate::tui::model::{FormKind, Model, Overlay, PendingWrite, ToastKind};
 use crate::tui::msg::{ReqId, WriteKind};
 
 use super::notes::selection_changed;
-use super::{details, list, recheck};
+use super::{list, recheck};
 
 fn kind_of(action: Key) -> Option<WriteKind> {
     Some(match action {
@@ -29,7 +29,7 @@ fn kind_of(action: Key) -> Option<WriteKind> {
 /// when it is the selected one, else the list row.
 fn target(model: &Model) -> Option<Contact> {
     let selected = model.list.selected_row()?;
-    match details::shown(model) {
+    match model.details.shown(model.thread.contact.as_deref()) {
         Some(full) if *full.uuid == *selected.uuid => {
             let mut c = full.clone();
             // The list row may be newer (a refresh or our own write).
@@ -137,7 +137,8 @@ pub(crate) fn submit(model: &mut Model, fx: &mut Vec<Effect>) {
         }
     };
     let contact = model.list.contact(&uuid);
-    let contact = details::shown(model)
+    let contact = (model.details)
+        .shown(model.thread.contact.as_deref())
         .filter(|c| c.uuid == uuid)
         .cloned()
         .or(contact)

@@ -18,6 +18,8 @@ macro_rules! call {
         let areas = $m.areas();
         let selected = $m.list.selected_row().map(|r| r.uuid.clone());
         let indexed = $m.sync.enabled();
+        let open = $m.thread.contact.clone();
+        let shown = $m.details.shown(open.as_deref()).cloned();
         let (result, effects, notes) = {
             let cx_value = $crate::tui::shared::Cx {
                 now: $m.now,
@@ -32,6 +34,8 @@ macro_rules! call {
                 contacts: $contacts,
                 catalog: &$m.catalog,
                 known: &$m.known,
+                open: open.as_deref(),
+                shown: shown.as_ref(),
                 indexed,
             };
             let $cx = &cx_value;

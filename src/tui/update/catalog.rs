@@ -65,7 +65,9 @@ pub(crate) fn loaded(model: &mut Model, msg: AccountMsg, fx: &mut Vec<Effect>) -
                 for t in teams {
                     model.known.add_team(&t.uuid, &t.name);
                     // Members are the collaborators offered by the assign form.
-                    fx.push(Effect::FetchTeamMembers { team: t.uuid });
+                    fx.push(Effect::Details(crate::tui::details::DetailsEffect::FetchTeamMembers {
+                        team: t.uuid,
+                    }));
                 }
             }
         }

@@ -4,7 +4,9 @@
 use crossterm::event::KeyEvent;
 
 use super::call::call;
-use super::{actions, bulk, compose, details, index, list, many, marks, overlays, undo, views};
+use super::{actions, bulk, index, list, many, marks, overlays, undo, views};
+use crate::tui::compose;
+use crate::tui::details;
 use crate::tui::effect::Effect;
 use crate::tui::keymap::Action;
 use crate::tui::model::{Model, Pane, ToastKind};
@@ -39,8 +41,10 @@ pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     {
         return;
     }
-    if compose::active(model) {
-        return compose::key(model, key, fx);
+    if model.compose.is_open() {
+        return call!(model, fx, compose, Effect::Compose, |st, cx, out| compose::key(
+            st, cx, out, key
+        ));
     }
     if model.list.view.search.as_ref().is_some_and(|s| s.editing) {
         list::search_key(model, key, fx);
@@ -94,7 +98,7 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
                 Pane::Thread => call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::scroll(
                     st, cx, out, action
                 )),
-                Pane::Details => details::scroll(model, action),
+                Pane::Details => details::scroll(&mut model.details, action),
             }
         }
         Action::NextPane | Action::PrevPane => {
@@ -121,11 +125,29 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         Action::Edit | Action::Tags | Action::Assign | Action::Team | Action::Note | Action::NewContact => {
             actions::open_form(model, action)
         }
-        Action::Bot => details::toggle_bot(model, fx),
-        Action::Reply => compose::open(model, fx),
-        Action::Availability => details::toggle_availability(model, fx),
-        Action::CustomStatus => details::open_custom_status(model),
-        Action::CopyLink => details::copy_link(model, fx),
+        Action::Bot => call!(model, fx, details, Effect::Details, |st, cx, out| details::toggle_bot(
+            st, cx, out
+        )),
+        Action::Reply => {
+            super::select::show_selected(model, fx);
+            call!(model, fx, compose, Effect::Compose, |st, cx, out| compose::open(
+                st, cx, out
+            ))
+        }
+        Action::Availability => call!(model, fx, details, Effect::Details, |st, _cx, out| {
+            details::toggle_availability(st, out)
+        }),
+        Action::CustomStatus => {
+            let picker = call!(model, fx, details, Effect::Details, |st, _cx, out| {
+                details::custom_status_picker(st, out)
+            });
+            if let Some(p) = picker {
+                model.overlay = Some(crate::tui::model::Overlay::CustomStatus(p));
+            }
+        }
+        Action::CopyLink => call!(model, fx, details, Effect::Details, |st, cx, out| details::copy_link(
+            st, cx, out
+        )),
         Action::Refresh => {
             refresh(model, true, fx);
             let now = model.now;

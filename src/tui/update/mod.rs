@@ -5,8 +5,6 @@ mod actions;
 pub(crate) mod bulk;
 pub(crate) mod call;
 mod catalog;
-pub(crate) mod compose;
-mod details;
 pub(crate) mod index;
 mod keys;
 mod list;
@@ -27,6 +25,8 @@ pub(crate) mod tests;
 
 use crossterm::event::KeyEventKind;
 
+use super::compose;
+use super::details;
 use super::effect::Effect;
 use super::model::Model;
 use super::model::catalog::Part;
@@ -50,7 +50,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             crate::tui::account::paste(&mut model.account, &text)
         }
         Msg::Paste(text) => {
-            if !compose::paste(model, &text) {
+            if !(model.overlay.is_none() && compose::paste(&mut model.compose, &text)) {
                 overlays::paste(model, &text, &mut fx)
             }
         }
@@ -92,31 +92,25 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             result,
         } => list::contacts_loaded(model, id, generation, fetch, result, &mut fx),
         Msg::ContactsSearched(done) => search::searched(model, done, &mut fx),
-        Msg::ContactLoaded { id, uuid, result } => details::contact_loaded(model, id, &uuid, result),
         Msg::ContactFound { id, identifier, result } => recheck::found(model, id, &identifier, result, &mut fx),
-        Msg::BotLoaded { id, uuid, result } => details::bot_loaded(model, id, &uuid, result),
-        Msg::BotSet { id, uuid, result } => details::bot_set(model, id, &uuid, result),
         Msg::Created { id, result } => actions::created(model, id, result, &mut fx),
         Msg::Applied { id, uuid, result } => actions::applied(model, id, &uuid, result, &mut fx),
-        Msg::UserStatusSet { id, result } => details::user_status_set(model, id, result),
-        Msg::CustomStatusesLoaded(result) => {
-            model.availability.statuses = Some(result.map_err(|e| e.to_string()));
-        }
-        Msg::Compose(m) => compose::on_msg(model, m, &mut fx),
+        Msg::Details(m) => call!(model, &mut fx, details, Effect::Details, |st, cx, out| details::on_msg(
+            st, cx, out, m
+        )),
+        Msg::Compose(m) => call!(
+            model,
+            &mut fx,
+            compose,
+            Effect::Compose,
+            |st, _cx, out| compose::on_msg(st, out, m)
+        ),
         Msg::Account(m) => account_msg(model, m, &mut fx),
         Msg::Thread(m) => call!(model, &mut fx, thread, Effect::Thread, |st, cx, out| thread::on_msg(
             st, cx, out, m
         )),
         Msg::Index(m) => index::on_msg(model, m, &mut fx),
         Msg::Reports(m) => crate::tui::reports::on_msg(&mut model.reports, m),
-        Msg::TeamMembersLoaded { result, .. } => {
-            if let Ok(members) = result {
-                for m in members {
-                    model.known.add_collaborator(&m.email);
-                    details::learn_my_status(model, &m);
-                }
-            }
-        }
     }
     views::refresh(model, &mut fx);
     marks::after_update(model);
@@ -131,7 +125,9 @@ fn account_msg(model: &mut Model, msg: crate::tui::account::AccountMsg, fx: &mut
     match catalog::loaded(model, msg, fx) {
         catalog::Caught::Part { templates } => {
             if templates {
-                compose::templates_arrived(model);
+                call!(model, fx, compose, Effect::Compose, |st, cx, out| {
+                    compose::templates_arrived(st, cx, out)
+                });
             }
             call!(
                 model,
@@ -150,7 +146,7 @@ fn account_msg(model: &mut Model, msg: crate::tui::account::AccountMsg, fx: &mut
 /// Effects to run once at start: the catalog parts forms and the details
 /// pane need (templates wait until the composer or the overlay asks).
 pub fn startup(model: &mut Model) -> Vec<Effect> {
-    let mut fx = vec![Effect::FetchCustomStatuses];
+    let mut fx = vec![Effect::Details(details::DetailsEffect::FetchCustomStatuses)];
     for part in [Part::Plan, Part::Teams, Part::Funnels, Part::Channels] {
         catalog::ensure(model, part, &mut fx);
     }

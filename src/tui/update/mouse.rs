@@ -6,7 +6,7 @@ use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
 use super::call::call;
-use super::{details, list};
+use super::list;
 use crate::tui::effect::Effect;
 use crate::tui::keymap::Action;
 use crate::tui::model::{Model, Pane};
@@ -65,7 +65,7 @@ pub(crate) fn on_mouse(model: &mut Model, ev: MouseEvent, fx: &mut Vec<Effect>) 
                     Some(Pane::Thread) => call!(model, fx, thread, Effect::Thread, |st, cx, out| {
                         crate::tui::thread::scroll(st, cx, out, action)
                     }),
-                    Some(Pane::Details) => details::scroll(model, action),
+                    Some(Pane::Details) => crate::tui::details::scroll(&mut model.details, action),
                     None => {}
                 }
             }

@@ -67,7 +67,28 @@ pub(crate) fn route(model: &mut Model, notes: Vec<Note>, fx: &mut Vec<Effect>) {
             Note::Focus(pane) => model.focus = pane,
             Note::Seen(uuid) => model.list.mark_seen(&uuid),
             Note::Wrote(_) => after_write(model, fx),
-            Note::Sent { .. } => {}
+            Note::Sent { .. } => after_write(model, fx),
+            Note::Sending { .. } => model.thread.scroll_to_newest(),
+            Note::Fetch(part) => super::catalog::fetch(model, part, fx),
+            Note::Learned(c) => model.known.learn(&c),
+            Note::Collaborator(email) => model.known.add_collaborator(&email),
+            Note::Bot { uuid, running } => {
+                model.list.bots.insert(uuid, running);
+            }
+            Note::WillWrite {
+                id,
+                action,
+                before,
+                bot_before,
+            } => super::record::will_write(model, id, action, *before, bot_before),
+            Note::BotWrote { id, uuid, running } => {
+                if !super::record::bot_wrote(model, id, &uuid, running) {
+                    let text = if running { "bot started" } else { "bot stopped" };
+                    let now = model.now;
+                    model.status.push(crate::tui::shared::ToastKind::Success, text, now);
+                }
+            }
+            Note::WriteFailed(id) => super::record::write_failed(model, id),
             Note::Bell => fx.push(Effect::Bell),
             Note::Redraw => fx.push(Effect::Redraw),
             Note::Copy(text) => fx.push(Effect::CopyToClipboard(text)),

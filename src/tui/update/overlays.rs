@@ -11,7 +11,7 @@ use crate::tui::keymap::{self, Action as Key};
 use crate::tui::model::{FormKind, Model, Overlay, ToastKind};
 use crate::tui::overlays::{self, Picked};
 
-use super::{actions, details, many};
+use super::{actions, many};
 
 pub(crate) fn open_palette(model: &mut Model) {
     model.overlay = Some(Overlay::Palette(overlays::palette(&model.keys)));
@@ -51,7 +51,9 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
             PickOutcome::Cancelled => model.overlay = None,
             PickOutcome::Chosen(id) => {
                 model.overlay = None;
-                details::set_custom_status(model, id, fx);
+                call!(model, fx, details, Effect::Details, |st, _cx, out| {
+                    crate::tui::details::set_custom_status(st, out, id)
+                });
             }
         },
         Overlay::Confirm(_) => match model.keys.mode_action_for(Mode::Confirm, &key) {

@@ -1,8 +1,6 @@
 //! Drawing: reads the model, never changes it. Every string from the server
 //! goes through `text::sanitize*` before it reaches a cell.
 
-pub(crate) mod compose;
-pub(crate) mod details;
 pub(crate) mod list;
 pub(crate) mod overlay;
 mod pane;
@@ -14,6 +12,8 @@ pub(crate) mod tests;
 
 use ratatui::Frame;
 
+use super::compose;
+use super::details;
 use super::model::Model;
 use super::theme::Theme;
 
@@ -32,25 +32,32 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
         list::render(model, frame, r, theme);
     }
     if let Some(r) = a.thread {
-        let (r, c) = compose::split(model, r);
+        let shown = model.thread.contact.as_deref();
+        let (r, c) = compose::split(&model.compose, shown, r);
         crate::tui::thread::render(&model.thread, &model.vcx(theme), frame, r, |w| {
             crate::tui::thread::Extras {
-                marks: compose::marks(model),
-                outbox: compose::outbox_lines(model, w, model.session.tz),
+                marks: compose::marks(&model.compose),
+                outbox: compose::outbox_lines(&model.compose, shown, &model.thread.messages, w, model.session.tz),
             }
         });
         if let Some(c) = c {
-            compose::render(model, frame, c, theme);
+            compose::render(&model.compose, &model.vcx(theme), shown, frame, c);
         }
     }
     if let Some(r) = a.details {
-        details::render(model, frame, r, theme);
+        details::render(
+            &model.details,
+            &model.vcx(theme),
+            model.thread.contact.as_deref(),
+            frame,
+            r,
+        );
     }
     if let Some(r) = a.bot {
-        details::render_bot(model, frame, r, theme);
+        details::render_bot(&model.details, &model.vcx(theme), frame, r);
     }
     if let Some(r) = a.availability {
-        details::render_availability(model, frame, r, theme);
+        details::render_availability(&model.details.me, &model.vcx(theme), frame, r);
     }
     if model.reports.open {
         let mut r = frame.area();
@@ -66,7 +73,14 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
     let above = ratatui::layout::Rect::new(full.x, full.y, full.width, full.height.saturating_sub(bottom));
     crate::tui::account::render(&model.account, &model.vcx(theme), frame, above, &model.catalog);
     overlay::render(model, frame, theme);
-    compose::render_overlay(model, frame, theme);
+    if model.overlay.is_none() {
+        compose::render_overlay(
+            &model.compose,
+            &model.vcx(theme),
+            model.thread.contact.as_deref(),
+            frame,
+        );
+    }
     crate::tui::overlays::settle_wide(frame.buffer_mut());
 }
 

@@ -246,11 +246,11 @@ fn bot_loaded(m: &mut Model, bot: Result<crate::api::Bot, ApiError>) -> String {
     let id = m.details.bot.loading.unwrap();
     update(
         m,
-        Msg::BotLoaded {
+        Msg::Details(crate::tui::details::DetailsMsg::BotLoaded {
             id,
             uuid: uuid.clone(),
             result: bot,
-        },
+        }),
     );
     uuid
 }
@@ -260,17 +260,17 @@ fn toggle_bot(m: &mut Model, uuid: &str, now_running: bool) {
     let id = fx
         .iter()
         .find_map(|e| match e {
-            Effect::SetBot { id, .. } => Some(*id),
+            Effect::Details(crate::tui::details::DetailsEffect::SetBot { id, .. }) => Some(*id),
             _ => None,
         })
         .expect("a bot request");
     update(
         m,
-        Msg::BotSet {
+        Msg::Details(crate::tui::details::DetailsMsg::BotSet {
             id,
             uuid: uuid.to_string(),
             result: Ok(bot(now_running)),
-        },
+        }),
     );
 }
 

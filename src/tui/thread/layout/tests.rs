@@ -1,4 +1,5 @@
 use super::*;
+use crate::text::width;
 
 #[test]
 fn wraps_by_width_and_keeps_wide_graphemes_whole() {

@@ -32,8 +32,14 @@ fn first_page_shows_and_loads_the_first_contact_at_once() {
     assert_eq!(m.list.store.len(), 20);
     let (_, who, f, _) = thread_fetch(&fx).expect("thread of the first contact, no debounce");
     assert_eq!((who.as_str(), f), (contact(0).uuid.as_str(), ThreadFetch::Initial));
-    assert!(fx.iter().any(|e| matches!(e, Effect::FetchBot { .. })));
-    assert!(fx.iter().any(|e| matches!(e, Effect::FetchContact { .. })));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Details(crate::tui::details::DetailsEffect::FetchBot { .. })))
+    );
+    assert!(fx.iter().any(|e| matches!(
+        e,
+        Effect::Details(crate::tui::details::DetailsEffect::FetchContact { .. })
+    )));
 }
 
 #[test]
@@ -303,20 +309,20 @@ fn load_failures_are_state_and_the_refresh_retries() {
     let bid = m.details.bot.loading.unwrap();
     update(
         &mut m,
-        Msg::BotLoaded {
+        Msg::Details(crate::tui::details::DetailsMsg::BotLoaded {
             id: bid,
             uuid: "someone-else".into(),
             result: Ok(bot(true)),
-        },
+        }),
     );
     assert!(m.details.bot.bot.is_none());
     update(
         &mut m,
-        Msg::BotLoaded {
+        Msg::Details(crate::tui::details::DetailsMsg::BotLoaded {
             id: bid,
             uuid,
             result: Ok(bot(true)),
-        },
+        }),
     );
     assert!(m.details.bot.bot.is_some());
 }

@@ -1,7 +1,5 @@
 //! `update` as the user meets it: every action, success and failure.
 
-mod compose;
-mod details;
 mod habits;
 mod index;
 mod list;
@@ -15,9 +13,8 @@ mod views;
 use crossterm::event::KeyCode;
 
 use super::*;
-use crate::api::{ApiError, BotAction, ContactFilter, CustomStatus, CustomStatusChange, PageRequest, UserStatus};
+use crate::api::{ApiError, ContactFilter, PageRequest};
 use crate::tui::fixtures::*;
-use crate::tui::keymap::KEYMAP;
 use crate::tui::model::{FormKind, Overlay, Pane, ToastKind};
 use crate::tui::msg::{ListFetch, ThreadFetch, WriteKind};
 

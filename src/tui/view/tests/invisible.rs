@@ -91,7 +91,10 @@ fn no_invisible_character_or_flag_reaches_a_cell() {
             ..Default::default()
         })
         .collect();
-    update(&mut m, Msg::CustomStatusesLoaded(Ok(statuses)));
+    update(
+        &mut m,
+        Msg::Details(crate::tui::details::DetailsMsg::CustomStatusesLoaded(Ok(statuses))),
+    );
     update(&mut m, key('s'));
     assert_inert(&m, "custom status");
     update(&mut m, code(KeyCode::Esc));

@@ -81,7 +81,10 @@ fn wide_names_keep_every_border_in_its_column_at_80x24() {
                 ..Default::default()
             })
             .collect();
-        update(&mut m, Msg::CustomStatusesLoaded(Ok(statuses)));
+        update(
+            &mut m,
+            Msg::Details(crate::tui::details::DetailsMsg::CustomStatusesLoaded(Ok(statuses))),
+        );
         update(&mut m, key('s'));
         assert_intact(draw(&m).backend().buffer(), &at("custom status"));
     }

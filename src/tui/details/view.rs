@@ -5,18 +5,19 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
-use super::pane::pane_block;
+use super::state::{Availability, Details, NO_USER_HINT};
 use crate::api::Contact;
-use crate::tui::model::{Model, Pane};
-use crate::tui::text::{clean_text, width};
+use crate::text::{clean_text, width};
+use crate::tui::shared::{Pane, ViewCx};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::clean;
 
-fn shown(model: &Model) -> Option<std::borrow::Cow<'_, Contact>> {
-    let uuid = model.thread.contact.as_deref()?;
-    match model.details.full.as_ref().filter(|c| c.uuid == uuid) {
+/// The full record of `open` (whose thread shows), else its list row.
+fn shown<'a>(st: &'a Details, vcx: &ViewCx, open: Option<&str>) -> Option<std::borrow::Cow<'a, Contact>> {
+    let uuid = open?;
+    match st.shown(Some(uuid)) {
         Some(c) => Some(std::borrow::Cow::Borrowed(c)),
-        None => model.list.contact(uuid).map(std::borrow::Cow::Owned),
+        None => vcx.contacts.contact(uuid).map(std::borrow::Cow::Owned),
     }
 }
 
@@ -24,17 +25,19 @@ fn field<'a>(label: &str, value: String, theme: &Theme) -> Line<'a> {
     Line::from(vec![Span::styled(format!("{label:<9}"), theme.dim()), Span::raw(value)])
 }
 
-fn when(model: &Model, t: Option<chrono::DateTime<chrono::Utc>>) -> String {
-    crate::tui::widgets::stamp(t, model.session.tz).unwrap_or_else(|| "—".into())
+fn when(vcx: &ViewCx, t: Option<chrono::DateTime<chrono::Utc>>) -> String {
+    crate::tui::widgets::stamp(t, vcx.session.tz).unwrap_or_else(|| "—".into())
 }
 
-pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
+/// The contact's details; `open` is whose thread shows.
+pub fn render(st: &Details, vcx: &ViewCx, open: Option<&str>, frame: &mut Frame, area: Rect) {
+    let theme = vcx.theme;
     let mut title = "Details".to_string();
-    if model.details.loading.is_some() {
-        title = format!("{title} {}", model.spinner());
+    if st.loading.is_some() {
+        title = format!("{title} {}", vcx.spinner());
     }
-    let block = pane_block(model, Pane::Details, title, theme);
-    let Some(c) = shown(model) else {
+    let block = vcx.pane_block(Pane::Details, title);
+    let Some(c) = shown(st, vcx, open) else {
         frame.render_widget(
             Paragraph::new(Line::styled("no contact selected", theme.dim())).block(block),
             area,
@@ -46,7 +49,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         Line::styled(clean(&c.name), theme.accent()),
         field("phone", clean(&c.phone_number), theme),
         field("source", clean(&c.source), theme),
-        field("created", when(model, c.created_at), theme),
+        field("created", when(vcx, c.created_at), theme),
         field(
             "assignee",
             c.assigned_user.as_deref().map(clean).unwrap_or_else(dash),
@@ -55,20 +58,20 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     ];
     let team = c.team_uuid().map(|u| {
         let name = c.team.as_ref().and_then(|t| t.name.clone()).filter(|n| !n.is_empty());
-        clean(name.as_deref().or(model.known.team_name(u)).unwrap_or(u))
+        clean(name.as_deref().or(vcx.known.team_name(u)).unwrap_or(u))
     });
     lines.push(field("team", team.unwrap_or_else(dash), theme));
     lines.push(field(
         "funnel",
         c.funnel_id
             .as_deref()
-            .map(|u| clean(&model.known.funnel_label(u)))
+            .map(|u| clean(&vcx.known.funnel_label(u)))
             .unwrap_or_else(dash),
         theme,
     ));
     let state = match c.closed_at {
         None => "open".to_string(),
-        Some(_) => format!("closed {}", when(model, c.closed_at)),
+        Some(_) => format!("closed {}", when(vcx, c.closed_at)),
     };
     lines.push(field("state", state, theme));
     let tags = if c.tags.is_empty() {
@@ -122,7 +125,7 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     // are counted by width, a lower bound of what word wrapping takes.
     let inner_w = area.width.saturating_sub(2).max(1) as usize;
     let rows: usize = lines.iter().map(|l| l.width().div_ceil(inner_w).max(1)).sum();
-    let visible = area.height.saturating_sub(2) as usize + model.details.scroll as usize;
+    let visible = area.height.saturating_sub(2) as usize + st.scroll as usize;
     let block = if rows > visible {
         block.title_bottom(Line::styled(" more ↓ ", theme.dim()).right_aligned())
     } else {
@@ -131,16 +134,16 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let p = Paragraph::new(lines)
         .block(block)
         .wrap(Wrap { trim: false })
-        .scroll((model.details.scroll, 0));
+        .scroll((st.scroll, 0));
     frame.render_widget(p, area);
 }
 
 /// `14:02` today, `Nov 19` before: short enough for the narrow bot panel.
-fn since(model: &Model, t: chrono::DateTime<chrono::Utc>) -> String {
-    let tz = model.session.tz;
+fn since(vcx: &ViewCx, t: chrono::DateTime<chrono::Utc>) -> String {
+    let tz = vcx.session.tz;
     let (t, now) = (
         crate::tui::widgets::local(t, tz),
-        crate::tui::widgets::local(model.now, tz),
+        crate::tui::widgets::local(vcx.now, tz),
     );
     if t.date_naive() == now.date_naive() {
         t.format("%H:%M").to_string()
@@ -151,8 +154,9 @@ fn since(model: &Model, t: chrono::DateTime<chrono::Utc>) -> String {
 
 /// Name, status and key hint each on their own line, wrapped at word
 /// boundaries: the panel is only ~22 columns wide at 100 columns.
-pub fn render_bot(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
-    let panel = &model.details.bot;
+pub fn render_bot(st: &Details, vcx: &ViewCx, frame: &mut Frame, area: Rect) {
+    let theme = vcx.theme;
+    let panel = &st.bot;
     let block = Block::bordered().title(" Bot ").border_style(theme.border());
     let mut lines = Vec::new();
     let mut hint = None;
@@ -161,7 +165,7 @@ pub fn render_bot(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     if panel.contact.is_none() {
         lines.push(Line::styled("no contact selected", theme.dim()));
     } else if panel.loading.is_some() {
-        lines.push(Line::styled(format!("{} loading…", model.spinner()), theme.dim()));
+        lines.push(Line::styled(format!("{} loading…", vcx.spinner()), theme.dim()));
     } else if let Some(e) = &panel.error {
         lines.push(Line::styled(clean(e), theme.dim()));
         hint = Some("b starts the bot");
@@ -176,7 +180,7 @@ pub fn render_bot(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         if bot.is_running() {
             let at = bot
                 .conversation_started_at
-                .map(|t| format!(" since {}", since(model, t)))
+                .map(|t| format!(" since {}", since(vcx, t)))
                 .unwrap_or_default();
             lines.push(Line::styled(format!("● running{at}"), theme.success()));
             hint = Some("b stops it");
@@ -186,7 +190,7 @@ pub fn render_bot(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         }
     }
     if panel.pending.is_some() {
-        lines.push(Line::styled(format!("{} saving…", model.spinner()), theme.warning()));
+        lines.push(Line::styled(format!("{} saving…", vcx.spinner()), theme.warning()));
     } else if let Some(h) = hint {
         lines.push(Line::styled(h, theme.dim()));
     }
@@ -238,12 +242,12 @@ fn fit(lines: Vec<Line<'static>>, area: Rect) -> Vec<Line<'static>> {
 
 /// State, custom status and key hints each on their own line, so nothing
 /// is cut in the narrow column at 100–160 columns.
-pub fn render_availability(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
-    let av = &model.availability;
+pub fn render_availability(av: &Availability, vcx: &ViewCx, frame: &mut Frame, area: Rect) {
+    let theme = vcx.theme;
     let block = Block::bordered().title(" My status ").border_style(theme.border());
     let mut lines = Vec::new();
     if av.user.is_none() {
-        lines.push(Line::styled(crate::tui::model::hints::NO_USER_HINT, theme.dim()));
+        lines.push(Line::styled(NO_USER_HINT, theme.dim()));
         frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: true }), area);
         return;
     }
@@ -254,7 +258,7 @@ pub fn render_availability(model: &Model, frame: &mut Frame, area: Rect, theme: 
     };
     let mut first = vec![state];
     if av.pending.is_some() {
-        first.push(Span::styled(format!(" {}", model.spinner()), theme.warning()));
+        first.push(Span::styled(format!(" {}", vcx.spinner()), theme.warning()));
     }
     lines.push(Line::from(first));
     let custom = match (&av.custom_status, &av.statuses) {

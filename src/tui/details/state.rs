@@ -2,7 +2,10 @@
 //! availability.
 
 use crate::api::{Bot, Contact, CustomStatus};
-use crate::tui::msg::ReqId;
+use crate::tui::shared::ReqId;
+
+/// Without a user uuid there is no way to read or change my availability.
+pub const NO_USER_HINT: &str = "set user_uuid in config or --user to manage your availability";
 
 #[derive(Debug, Clone, Default)]
 pub struct Details {
@@ -11,6 +14,17 @@ pub struct Details {
     pub loading: Option<ReqId>,
     pub scroll: u16,
     pub bot: BotPanel,
+    /// My own availability and custom status.
+    pub me: Availability,
+}
+
+impl Details {
+    /// The contact the details pane shows, when the full record of `open`
+    /// (whose thread shows) is loaded.
+    pub fn shown(&self, open: Option<&str>) -> Option<&Contact> {
+        let uuid = open?;
+        self.full.as_ref().filter(|c| c.uuid == uuid)
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -40,5 +54,3 @@ pub struct Availability {
     /// `None` until loaded; `Err` with the reason when the server lacks them.
     pub statuses: Option<Result<Vec<CustomStatus>, String>>,
 }
-
-pub use crate::tui::shared::known::Known;

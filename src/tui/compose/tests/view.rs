@@ -5,10 +5,10 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use crate::api::{DeliveryStatus, Message, MessageSendRequest, MessageStatus, SentMessage};
+use crate::tui::compose::{ComposeEffect, ComposeMsg};
 use crate::tui::fixtures::*;
 use crate::tui::model::Model;
 use crate::tui::msg::{Msg, ThreadFetch};
-use crate::tui::reply::{ComposeEffect, ComposeMsg};
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
 

@@ -1,36 +1,38 @@
 //! The reply composer at the bottom of the thread pane, its template
 //! picker and values form, and the thread lines of messages sent here.
+//! The root hands in whose thread shows (the composer shows under the
+//! thread of the contact it is open for) and that thread's messages.
 
 use std::collections::HashMap;
 
-use crate::tui::zone::Zone;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
-use crate::tui::model::Model;
-use crate::tui::model::compose::Stage;
-use crate::tui::text::{clean_text, truncate};
-use crate::tui::theme::Theme;
-use crate::tui::thread::wrap;
-use crate::tui::widgets::centered;
+use super::state::{Compose, Stage};
+use crate::api::Message;
+use crate::text::{clean_text, truncate};
+use crate::tui::shared::ViewCx;
+use crate::tui::widgets::{centered, wrap};
+use crate::tui::zone::Zone;
 
 const HINT: &str = "Enter newline · Ctrl-S send · Ctrl-T template · Esc close";
 
 /// The composer shows under the thread of the contact it is open for.
-fn shown(model: &Model) -> Option<&str> {
-    let open = model.compose.open.as_deref()?;
-    (model.thread.contact.as_deref() == Some(open)).then_some(open)
+fn shown<'a>(st: &'a Compose, thread: Option<&str>) -> Option<&'a str> {
+    let open = st.open.as_deref()?;
+    (thread == Some(open)).then_some(open)
 }
 
-/// Splits the thread pane into the thread and the composer under it.
-pub fn split(model: &Model, area: Rect) -> (Rect, Option<Rect>) {
-    let Some(uuid) = shown(model) else {
+/// Splits the thread pane (showing `thread`'s messages) into the thread
+/// and the composer under it.
+pub fn split(st: &Compose, thread: Option<&str>, area: Rect) -> (Rect, Option<Rect>) {
+    let Some(uuid) = shown(st, thread) else {
         return (area, None);
     };
-    let lines = model.compose.drafts.get(uuid).map_or(1, |a| a.lines().len()) as u16;
-    let foot = foot_lines(model, uuid, area.width.saturating_sub(2)).len() as u16;
+    let lines = st.drafts.get(uuid).map_or(1, |a| a.lines().len()) as u16;
+    let foot = foot_lines(st, uuid, area.width.saturating_sub(2)).len() as u16;
     let h = (lines.clamp(2, 8) + 2 + foot)
         .min(area.height / 2)
         .max(4.min(area.height));
@@ -39,8 +41,8 @@ pub fn split(model: &Model, area: Rect) -> (Rect, Option<Rect>) {
 }
 
 /// The line under the editor: the error (up to two lines, wrapped) or the keys.
-fn foot_lines(model: &Model, uuid: &str, w: u16) -> Vec<String> {
-    match model.compose.errors.get(uuid) {
+fn foot_lines(st: &Compose, uuid: &str, w: u16) -> Vec<String> {
+    match st.errors.get(uuid) {
         Some(e) => {
             let mut l = wrap(&crate::tui::widgets::clean(e), w.max(1) as usize);
             l.truncate(2);
@@ -50,8 +52,9 @@ fn foot_lines(model: &Model, uuid: &str, w: u16) -> Vec<String> {
     }
 }
 
-pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
-    let Some(uuid) = shown(model) else { return };
+pub fn render(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &mut Frame, area: Rect) {
+    let Some(uuid) = shown(st, thread) else { return };
+    let theme = vcx.theme;
     frame.render_widget(Clear, area);
     let block = Block::bordered()
         .title(truncate(" Reply ", area.width.saturating_sub(2) as usize).into_owned())
@@ -61,9 +64,9 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     if inner.height == 0 {
         return;
     }
-    let errors = foot_lines(model, uuid, inner.width);
+    let errors = foot_lines(st, uuid, inner.width);
     let [text, foot] = Layout::vertical([Constraint::Min(1), Constraint::Length(errors.len() as u16)]).areas(inner);
-    match model.compose.drafts.get(uuid) {
+    match st.drafts.get(uuid) {
         Some(a) if !a.is_empty() => frame.render_widget(a, text),
         _ => {
             frame.render_widget(Paragraph::new(Span::styled("write a reply…", theme.dim())), text);
@@ -71,28 +74,30 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         }
     }
     let w = foot.width as usize;
-    if model.compose.errors.contains_key(uuid) {
+    if st.errors.contains_key(uuid) {
         let lines: Vec<Line> = errors.into_iter().map(|l| Line::styled(l, theme.error())).collect();
         frame.render_widget(Paragraph::new(lines), foot);
         return;
     }
-    let line = if model.compose.sending(uuid) {
-        Line::styled(format!("{} sending…", model.spinner()), theme.dim())
-    } else if let Stage::LoadingTemplates = model.compose.stage {
-        Line::styled(format!("{} loading templates…", model.spinner()), theme.dim())
+    let line = if st.sending(uuid) {
+        Line::styled(format!("{} sending…", vcx.spinner()), theme.dim())
+    } else if let Stage::LoadingTemplates = st.stage {
+        Line::styled(format!("{} loading templates…", vcx.spinner()), theme.dim())
     } else {
         Line::styled(truncate(HINT, w).into_owned(), theme.dim())
     };
     frame.render_widget(Paragraph::new(line), foot);
 }
 
-/// The template picker or the values form, over everything.
-pub fn render_overlay(model: &Model, frame: &mut Frame, theme: &Theme) {
-    if model.overlay.is_some() || shown(model).is_none() {
+/// The template picker or the values form, over everything (the root
+/// draws it when no other overlay shows).
+pub fn render_overlay(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &mut Frame) {
+    if shown(st, thread).is_none() {
         return;
     }
+    let theme = vcx.theme;
     let area = frame.area();
-    match &model.compose.stage {
+    match &st.stage {
         Stage::Templates(p) => p.render(frame, area, theme),
         Stage::Values { template, form } => {
             // The template's text above the form, so the values make sense.
@@ -119,31 +124,33 @@ pub fn render_overlay(model: &Model, frame: &mut Frame, theme: &Theme) {
 }
 
 /// Delivery markers of messages sent here, by server uuid.
-pub fn marks(model: &Model) -> HashMap<String, String> {
-    model
-        .compose
-        .outbox
+pub fn marks(st: &Compose) -> HashMap<String, String> {
+    st.outbox
         .iter()
         .filter_map(|o| Some((o.uuid.clone()?, o.marker())))
         .collect()
 }
 
-/// Thread lines (header?, text) of messages sent here that the thread does
-/// not hold yet: a refresh that brings one in replaces it (same uuid).
-pub fn outbox_lines(model: &Model, w: u16, tz: Option<Zone>) -> Vec<(bool, String)> {
-    let Some(contact) = model.thread.contact.as_deref() else {
+/// Thread lines (header?, text) of messages sent here to `contact` that
+/// its thread (`messages`) does not hold yet: a refresh that brings one in
+/// replaces it (same uuid).
+pub fn outbox_lines(
+    st: &Compose,
+    contact: Option<&str>,
+    messages: &[Message],
+    w: u16,
+    tz: Option<Zone>,
+) -> Vec<(bool, String)> {
+    let Some(contact) = contact else {
         return Vec::new();
     };
     let w = w.max(8) as usize;
     let mut out = Vec::new();
-    for o in model.compose.outbox.iter().filter(|o| o.contact == contact) {
-        if o.uuid.as_ref().is_some_and(|u| {
-            model
-                .thread
-                .messages
-                .iter()
-                .any(|m| m.uuid.as_deref() == Some(u.as_str()))
-        }) {
+    for o in st.outbox.iter().filter(|o| o.contact == contact) {
+        if o.uuid
+            .as_ref()
+            .is_some_and(|u| messages.iter().any(|m| m.uuid.as_deref() == Some(u.as_str())))
+        {
             continue;
         }
         let t = crate::tui::widgets::local(o.at, tz);
@@ -155,6 +162,3 @@ pub fn outbox_lines(model: &Model, w: u16, tz: Option<Zone>) -> Vec<(bool, Strin
     }
     out
 }
-
-#[cfg(test)]
-mod tests;

@@ -1,7 +1,7 @@
 //! What the composer's effects answer: a send, a status poll.
 
 use crate::api::{ApiError, MessageSendRequest, SentMessage};
-use crate::tui::msg::req::ReqId;
+use crate::tui::shared::ReqId;
 
 #[derive(Debug, Clone)]
 pub enum ComposeMsg {

@@ -6,13 +6,17 @@ use std::time::Duration;
 use crate::tui::account::AccountEffect;
 use crate::tui::account::AccountMsg;
 
-use crossterm::event::{KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::*;
-use crate::api::{DeliveryStatus, MessageSendRequest, SendMessage, SentMessage, Template};
-use crate::tui::model::compose::Stage;
-use crate::tui::reply::{ComposeEffect, ComposeMsg, MAX_POLLS};
-use crate::tui::update::compose::TEMPLATE_HINT;
+use crate::api::{ApiError, DeliveryStatus, MessageSendRequest, SendMessage, SentMessage, Template};
+use crate::tui::compose::{ComposeEffect, ComposeMsg, MAX_POLLS, Stage, TEMPLATE_HINT};
+use crate::tui::effect::Effect;
+use crate::tui::fixtures::*;
+use crate::tui::keymap::KEYMAP;
+use crate::tui::model::{Model, Pane};
+use crate::tui::msg::Msg;
+use crate::tui::update::tests::*;
+use crate::tui::update::update;
 
 fn sends(fx: &[Effect]) -> Vec<(u64, String, SendMessage)> {
     fx.iter()
@@ -332,7 +336,8 @@ fn the_servers_copy_replaces_the_pending_line() {
     type_text(&mut m, "hello");
     let (id, ..) = sends(&submit(&mut m)).remove(0);
     update(&mut m, sent_ok(id, &uuid, "msg-1"));
-    let lines = crate::tui::view::compose::outbox_lines(&m, 60, None);
+    let lines =
+        crate::tui::compose::outbox_lines(&m.compose, m.thread.contact.as_deref(), &m.thread.messages, 60, None);
     assert_eq!(lines.len(), 2);
     m.thread.messages.push(crate::api::Message {
         uuid: Some("msg-1".into()),
@@ -343,8 +348,11 @@ fn the_servers_copy_replaces_the_pending_line() {
         from: "agent".into(),
         to: String::new(),
     });
-    assert!(crate::tui::view::compose::outbox_lines(&m, 60, None).is_empty());
-    assert_eq!(crate::tui::view::compose::marks(&m)["msg-1"], "✓ enqueued");
+    assert!(
+        crate::tui::compose::outbox_lines(&m.compose, m.thread.contact.as_deref(), &m.thread.messages, 60, None)
+            .is_empty()
+    );
+    assert_eq!(crate::tui::compose::marks(&m.compose)["msg-1"], "✓ enqueued");
 }
 
 #[test]

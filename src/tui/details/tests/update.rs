@@ -1,5 +1,16 @@
-use super::*;
+//! The details pane, its bot and my status, through the root's update.
+
+use crossterm::event::KeyCode;
+
+use crate::api::{ApiError, BotAction, CustomStatus, CustomStatusChange, UserStatus};
+use crate::tui::details::{DetailsEffect, DetailsMsg};
+use crate::tui::effect::Effect;
+use crate::tui::fixtures::*;
 use crate::tui::form::FieldId;
+use crate::tui::model::{Model, Overlay};
+use crate::tui::msg::Msg;
+use crate::tui::update::tests::*;
+use crate::tui::update::{startup, update};
 
 #[test]
 fn bot_toggles_and_reports() {
@@ -8,18 +19,18 @@ fn bot_toggles_and_reports() {
     let id = m.details.bot.loading.unwrap();
     update(
         &mut m,
-        Msg::BotLoaded {
+        Msg::Details(DetailsMsg::BotLoaded {
             id,
             uuid: uuid.clone(),
             result: Ok(bot(true)),
-        },
+        }),
     );
     assert_eq!(m.list.bots.get(&uuid), Some(&true));
     let fx = update(&mut m, key('b'));
     let (id, action) = fx
         .iter()
         .find_map(|e| {
-            if let Effect::SetBot { id, action, .. } = e {
+            if let Effect::Details(DetailsEffect::SetBot { id, action, .. }) = e {
                 Some((*id, *action))
             } else {
                 None
@@ -29,11 +40,11 @@ fn bot_toggles_and_reports() {
     assert_eq!(action, BotAction::End);
     update(
         &mut m,
-        Msg::BotSet {
+        Msg::Details(DetailsMsg::BotSet {
             id,
             uuid: uuid.clone(),
             result: Ok(bot(false)),
-        },
+        }),
     );
     assert!(!m.details.bot.bot.as_ref().unwrap().is_running());
     assert!(m.status.current().unwrap().text.contains("bot stopped"));
@@ -41,7 +52,7 @@ fn bot_toggles_and_reports() {
     let id = fx
         .iter()
         .find_map(|e| {
-            if let Effect::SetBot { id, .. } = e {
+            if let Effect::Details(DetailsEffect::SetBot { id, .. }) = e {
                 Some(*id)
             } else {
                 None
@@ -50,14 +61,14 @@ fn bot_toggles_and_reports() {
         .unwrap();
     update(
         &mut m,
-        Msg::BotSet {
+        Msg::Details(DetailsMsg::BotSet {
             id,
             uuid,
             result: Err(ApiError::Rejected {
                 status: 409,
                 message: "no bot".into(),
             }),
-        },
+        }),
     );
     assert!(m.status.current().unwrap().text.contains("no bot"));
     assert!(m.details.bot.pending.is_none());
@@ -70,7 +81,7 @@ fn availability_toggles_optimistically_and_rolls_back() {
     let (id, update_body) = fx
         .iter()
         .find_map(|e| {
-            if let Effect::SetUserStatus { id, update, .. } = e {
+            if let Effect::Details(DetailsEffect::SetUserStatus { id, update, .. }) = e {
                 Some((*id, update.clone()))
             } else {
                 None
@@ -78,20 +89,20 @@ fn availability_toggles_optimistically_and_rolls_back() {
         })
         .unwrap();
     assert_eq!(update_body.available, Some(true));
-    assert_eq!(m.availability.available, Some(true));
+    assert_eq!(m.details.me.available, Some(true));
     update(
         &mut m,
-        Msg::UserStatusSet {
+        Msg::Details(DetailsMsg::UserStatusSet {
             id,
             result: Err(ApiError::Transport("down".into())),
-        },
+        }),
     );
-    assert_eq!(m.availability.available, None, "rolled back");
+    assert_eq!(m.details.me.available, None, "rolled back");
     let fx = update(&mut m, key('v'));
     let id = fx
         .iter()
         .find_map(|e| {
-            if let Effect::SetUserStatus { id, .. } = e {
+            if let Effect::Details(DetailsEffect::SetUserStatus { id, .. }) = e {
                 Some(*id)
             } else {
                 None
@@ -101,15 +112,18 @@ fn availability_toggles_optimistically_and_rolls_back() {
     let status: UserStatus =
         serde_json::from_str(r#"{"appearance":{"available":true},"custom_status":{"id":"cs1","name":"Lunch"}}"#)
             .unwrap();
-    update(&mut m, Msg::UserStatusSet { id, result: Ok(status) });
-    assert_eq!(m.availability.available, Some(true));
-    assert_eq!(m.availability.custom_status.as_ref().unwrap().1, "Lunch");
+    update(
+        &mut m,
+        Msg::Details(DetailsMsg::UserStatusSet { id, result: Ok(status) }),
+    );
+    assert_eq!(m.details.me.available, Some(true));
+    assert_eq!(m.details.me.custom_status.as_ref().unwrap().1, "Lunch");
 }
 
 #[test]
 fn availability_without_a_user_shows_the_hint() {
     let mut m = model_with(20, 160, 48);
-    m.availability.user = None;
+    m.details.me.user = None;
     assert!(update(&mut m, key('v')).is_empty());
     assert!(m.status.current().unwrap().text.contains("user_uuid"));
     update(&mut m, key('s'));
@@ -121,9 +135,9 @@ fn custom_status_picker_sets_and_clears() {
     let mut m = model_with(20, 160, 48);
     update(
         &mut m,
-        Msg::CustomStatusesLoaded(Err(ApiError::NotOffered {
+        Msg::Details(DetailsMsg::CustomStatusesLoaded(Err(ApiError::NotOffered {
             what: "custom statuses".into(),
-        })),
+        }))),
     );
     update(&mut m, key('s'));
     assert!(m.overlay.is_none());
@@ -140,22 +154,25 @@ fn custom_status_picker_sets_and_clears() {
         emoji: "🍔".into(),
         ..Default::default()
     };
-    update(&mut m, Msg::CustomStatusesLoaded(Ok(vec![cs])));
+    update(&mut m, Msg::Details(DetailsMsg::CustomStatusesLoaded(Ok(vec![cs]))));
     update(&mut m, key('s'));
     assert!(matches!(m.overlay, Some(Overlay::CustomStatus(_))));
     type_text(&mut m, "lunch");
     let fx = update(&mut m, code(KeyCode::Enter));
     let body = fx.iter().find_map(|e| {
-        if let Effect::SetUserStatus { update, .. } = e {
+        if let Effect::Details(DetailsEffect::SetUserStatus { update, .. }) = e {
             Some(update.clone())
         } else {
             None
         }
     });
     assert_eq!(body.unwrap().custom_status, CustomStatusChange::Set("cs1".into()));
-    let id = m.availability.pending.unwrap();
+    let id = m.details.me.pending.unwrap();
     let status: UserStatus = serde_json::from_str(r#"{"custom_status":{"id":"cs1","name":"Lunch"}}"#).unwrap();
-    update(&mut m, Msg::UserStatusSet { id, result: Ok(status) });
+    update(
+        &mut m,
+        Msg::Details(DetailsMsg::UserStatusSet { id, result: Ok(status) }),
+    );
     assert_eq!(m.status.current().unwrap().text, "custom status: Lunch");
 }
 
@@ -170,7 +187,7 @@ fn copy_link_writes_osc52_and_says_so() {
 #[test]
 fn my_status_is_read_from_team_members_when_my_email_is_known() {
     let mut m = model_with(5, 160, 48);
-    m.availability.email = Some("me@example.test".into());
+    m.details.me.email = Some("me@example.test".into());
     let me: crate::api::TeamMember = serde_json::from_str(
         r#"{"email":"me@example.test","name":"Me","available":false,"userCustomStatus":{"id":"cs9","name":"Lunch"}}"#,
     )
@@ -179,12 +196,12 @@ fn my_status_is_read_from_team_members_when_my_email_is_known() {
         serde_json::from_str(r#"{"email":"x@example.test","name":"X","available":true}"#).unwrap();
     update(
         &mut m,
-        Msg::TeamMembersLoaded {
+        Msg::Details(DetailsMsg::TeamMembersLoaded {
             result: Ok(vec![other, me]),
-        },
+        }),
     );
-    assert_eq!(m.availability.available, Some(false));
-    assert_eq!(m.availability.custom_status, Some(("cs9".into(), "Lunch".into())));
+    assert_eq!(m.details.me.available, Some(false));
+    assert_eq!(m.details.me.custom_status, Some(("cs9".into(), "Lunch".into())));
     assert!(m.known.collaborators.contains(&"x@example.test".to_string()));
 }
 

@@ -8,7 +8,8 @@ use ratatui_textarea::{TextArea, WrapMode};
 
 use crate::api::{DeliveryStatus, Template};
 use crate::tui::form::{Form, FuzzyPicker};
-use crate::tui::msg::ReqId;
+use crate::tui::shared::Pane;
+use crate::tui::shared::ReqId;
 
 /// A message this session sent (or is sending).
 #[derive(Debug, Clone, PartialEq)]
@@ -83,7 +84,7 @@ pub struct Compose {
     pub needs_template: HashMap<String, bool>,
     pub outbox: Vec<Outgoing>,
     /// The pane focused before the composer opened: Esc goes back to it.
-    pub back: Option<super::pane::Pane>,
+    pub back: Option<Pane>,
 }
 
 impl Default for Compose {

@@ -1,13 +1,11 @@
-//! Replying from the thread: the messages and effects of the composer, and
-//! how the runner performs them. The state lives in `model::compose`, the
-//! logic in `update::compose`, the drawing in `view::compose`.
+//! The composer's requests: a send, and the status polls of a message
+//! sent here.
 
 use std::time::Duration;
 
+use super::msg::ComposeMsg;
 use crate::api::{Client, SendMessage};
-
-pub use super::msg::compose::ComposeMsg;
-use super::msg::{Msg, ReqId};
+use crate::tui::shared::ReqId;
 
 /// Polls of a sent message's status, and the wait before each.
 pub const MAX_POLLS: u8 = 5;
@@ -25,8 +23,8 @@ pub enum ComposeEffect {
     PollStatus { id: ReqId, uuid: String, after: Duration },
 }
 
-pub async fn perform(client: Client, effect: ComposeEffect) -> Msg {
-    Msg::Compose(match effect {
+pub async fn perform(client: Client, effect: ComposeEffect) -> ComposeMsg {
+    match effect {
         ComposeEffect::Send { id, contact, body } => {
             let result = client.send_message(&body).await;
             ComposeMsg::Sent { id, contact, result }
@@ -36,5 +34,5 @@ pub async fn perform(client: Client, effect: ComposeEffect) -> Msg {
             let result = client.message_status(&crate::api::MessageId::new(uuid.clone())).await;
             ComposeMsg::Status { id, uuid, result }
         }
-    })
+    }
 }

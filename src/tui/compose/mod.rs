@@ -1,0 +1,29 @@
+//! The compose slice: the reply composer under the thread, drafts per
+//! contact, sending (text or a template with its values), the delivery
+//! status polls of messages sent here and the 24-hour rule.
+//!
+//! It reads the selected contact, the contacts and the catalog's templates
+//! through `Cx`, and tells the root when a message goes out
+//! (`Note::Sending`: the thread scrolls to its newest), when the API
+//! accepted it (`Note::Sent`: the list row follows) and when the templates
+//! must be fetched (`Note::Fetch`). The root hands its outbox lines and
+//! delivery marks to the thread's view. Canned replies, drafts and
+//! `$EDITOR` land here, one file each under `update/`.
+
+mod fx;
+mod msg;
+mod state;
+mod update;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+pub use fx::{ComposeEffect, MAX_POLLS, POLL_EVERY, perform};
+pub use msg::ComposeMsg;
+pub use state::{Compose, Outgoing, Stage, new_area};
+pub use update::{NOT_OFFERED, TEMPLATE_HINT, fill, key, on_msg, open, paste, placeholders, templates_arrived};
+pub use view::{marks, outbox_lines, render, render_overlay, split};
+
+/// The slice's state.
+pub type State = Compose;

@@ -1,0 +1,5 @@
+//! The compose slice's tests: its transitions through the root's update
+//! (update.rs) and its frames (view.rs).
+
+mod update;
+mod view;

@@ -1,0 +1,92 @@
+//! Opening the composer, its keys and pasted text.
+
+use crossterm::event::KeyEvent;
+
+use super::super::fx::ComposeEffect;
+use super::super::state::{Compose, Stage};
+use super::{send, templates};
+use crate::tui::form::{FieldId, FormOutcome, FormValue, PickOutcome};
+use crate::tui::keymap::{Mode, ModeAction as M};
+use crate::tui::shared::{Cx, Note, Out, Pane, ToastKind};
+
+/// `R`: opens the composer on the selected contact, with its draft. The
+/// root has loaded the selected contact's thread first.
+pub fn open(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>) {
+    let Some(uuid) = cx.selected else {
+        return out.toast(ToastKind::Info, "select a contact first");
+    };
+    st.open = Some(uuid.to_string());
+    st.stage = Stage::Edit;
+    st.area_mut();
+    st.back = Some(cx.focus);
+    out.note(Note::Focus(Pane::Thread));
+}
+
+/// Pasted text goes into the open composer; false when it is closed.
+pub fn paste(st: &mut Compose, text: &str) -> bool {
+    if !st.is_open() {
+        return false;
+    }
+    match &mut st.stage {
+        Stage::Edit => {
+            if let Some(a) = st.area_mut() {
+                a.insert_str(crate::text::sanitize(text, true));
+            }
+        }
+        Stage::Templates(p) => p.handle_paste(text),
+        Stage::Values { form, .. } => form.handle_paste(text),
+        Stage::LoadingTemplates => {}
+    }
+    true
+}
+
+/// A key for the open composer.
+pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEvent) {
+    match &mut st.stage {
+        Stage::Edit => match cx.keys.mode_action_for(Mode::Compose, &key) {
+            Some(M::Cancel) => {
+                st.open = None;
+                if let Some(back) = st.back.take() {
+                    out.note(Note::Focus(back));
+                }
+            }
+            Some(M::Send) => send::send_text(st, cx, out),
+            Some(M::Templates) => templates::open_templates(st, cx, out),
+            _ => {
+                if let Some(a) = st.area_mut() {
+                    crate::tui::form::textarea_key(a, key, true);
+                }
+            }
+        },
+        Stage::LoadingTemplates => {
+            if cx.keys.mode_action_for(Mode::Compose, &key) == Some(M::Cancel) {
+                st.stage = Stage::Edit;
+            }
+        }
+        Stage::Templates(picker) => match picker.handle_key(key) {
+            PickOutcome::Pending => {}
+            PickOutcome::Cancelled => st.stage = Stage::Edit,
+            PickOutcome::Chosen(uuid) => templates::choose_template(st, cx, out, &uuid),
+        },
+        Stage::Values { template, form } => match form.handle_key(key) {
+            FormOutcome::Pending => {}
+            FormOutcome::Cancelled => st.stage = Stage::Edit,
+            FormOutcome::Submitted => {
+                let template = template.clone();
+                let values: Vec<String> = super::placeholders::placeholders(&template.text)
+                    .iter()
+                    .map(|n| match form.value(&FieldId::Placeholder(*n)) {
+                        Some(FormValue::Text(v)) => v,
+                        _ => String::new(),
+                    })
+                    .collect();
+                if values.iter().any(|v| v.trim().is_empty()) {
+                    form.set_error("every placeholder needs a value");
+                    return;
+                }
+                st.stage = Stage::Edit;
+                send::send_template(st, cx, out, &template, values);
+            }
+        },
+    }
+}

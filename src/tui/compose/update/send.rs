@@ -1,0 +1,189 @@
+//! Sending: a text or a template to the open contact, the send's answer,
+//! the delivery status polls and the 24-hour rule.
+
+use super::super::fx::{ComposeEffect, MAX_POLLS, POLL_EVERY};
+use super::super::msg::ComposeMsg;
+use super::super::state::{Compose, Outgoing};
+use crate::api::{ApiError, DeliveryStatus, SendMessage, SentMessage, Template};
+use crate::tui::shared::{Cx, Note, Out, ToastKind};
+
+/// What the 24-hour rule means for the agent.
+pub const TEMPLATE_HINT: &str = "more than 24 h since the customer wrote: send a template instead (Ctrl-T)";
+pub const NOT_OFFERED: &str = "this server does not offer sending messages";
+
+/// `to` and `from` of the open contact, or the reason there are none.
+fn addressing(cx: &Cx, uuid: &str) -> Result<(String, String), String> {
+    let c = cx.contacts.contact(uuid).ok_or("the contact is no longer loaded")?;
+    if c.phone_number.trim().is_empty() {
+        return Err("this contact has no phone number to reply to".into());
+    }
+    let from = if c.source.trim().is_empty() {
+        "messaging_app".to_string()
+    } else {
+        c.source.to_string()
+    };
+    Ok((c.phone_number.to_string(), from))
+}
+
+/// The composer of `uuid` shows `msg` under its editor, and a toast.
+pub(super) fn fail(st: &mut Compose, out: &mut Out<ComposeEffect>, uuid: &str, msg: String) {
+    st.errors.insert(uuid.to_string(), msg.clone());
+    out.toast(ToastKind::Error, msg);
+}
+
+pub(super) fn send_text(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>) {
+    let Some(uuid) = st.open.clone() else { return };
+    let text = st.draft(&uuid);
+    if text.trim().is_empty() {
+        return out.toast(ToastKind::Info, "nothing to send");
+    }
+    let (to, from) = match addressing(cx, &uuid) {
+        Ok(a) => a,
+        Err(e) => return fail(st, out, &uuid, e),
+    };
+    send(
+        st,
+        cx,
+        out,
+        &uuid,
+        SendMessage::text(to, from, text.clone()),
+        text,
+        true,
+    );
+}
+
+pub(super) fn send_template(
+    st: &mut Compose,
+    cx: &Cx,
+    out: &mut Out<ComposeEffect>,
+    template: &Template,
+    values: Vec<String>,
+) {
+    let Some(uuid) = st.open.clone() else { return };
+    let (to, from) = match addressing(cx, &uuid) {
+        Ok(a) => a,
+        Err(e) => return fail(st, out, &uuid, e),
+    };
+    let shown = super::placeholders::fill(&template.text, &values);
+    let body = SendMessage::template(to, from, template.uuid.clone(), values);
+    send(st, cx, out, &uuid, body, shown, false);
+}
+
+fn send(
+    st: &mut Compose,
+    cx: &Cx,
+    out: &mut Out<ComposeEffect>,
+    uuid: &str,
+    body: SendMessage,
+    shown: String,
+    is_text: bool,
+) {
+    if st.sending(uuid) {
+        return out.toast(ToastKind::Info, "still sending the last message");
+    }
+    let id = out.id();
+    st.errors.remove(uuid);
+    st.outbox.push(Outgoing {
+        contact: uuid.to_string(),
+        text: shown,
+        at: cx.now,
+        sending: Some(id),
+        uuid: None,
+        status: None,
+        poll: None,
+        polls: 0,
+        is_text,
+    });
+    out.note(Note::Sending {
+        contact: uuid.to_string(),
+    });
+    out.fx(ComposeEffect::Send {
+        id,
+        contact: uuid.to_string(),
+        body,
+    });
+}
+
+/// Results of the composer's effects.
+pub fn on_msg(st: &mut Compose, out: &mut Out<ComposeEffect>, msg: ComposeMsg) {
+    match msg {
+        ComposeMsg::Sent { id, contact, result } => sent(st, out, id, &contact, result),
+        ComposeMsg::Status { id, uuid, result } => {
+            let Some(o) = st
+                .outbox
+                .iter_mut()
+                .find(|o| o.poll == Some(id) && o.uuid.as_deref() == Some(uuid.as_str()))
+            else {
+                return;
+            };
+            o.poll = None;
+            o.polls += 1;
+            if let Ok(r) = result {
+                o.status = Some(r.status);
+            }
+            let done = matches!(o.status, Some(DeliveryStatus::Read | DeliveryStatus::Failed));
+            if !done && o.polls < MAX_POLLS {
+                schedule_poll(st, out, &uuid);
+            }
+        }
+    }
+}
+
+fn schedule_poll(st: &mut Compose, out: &mut Out<ComposeEffect>, uuid: &str) {
+    let id = out.id();
+    if let Some(o) = st.outbox.iter_mut().find(|o| o.uuid.as_deref() == Some(uuid)) {
+        o.poll = Some(id);
+        out.fx(ComposeEffect::PollStatus {
+            id,
+            uuid: uuid.to_string(),
+            after: POLL_EVERY,
+        });
+    }
+}
+
+fn sent(
+    st: &mut Compose,
+    out: &mut Out<ComposeEffect>,
+    id: crate::tui::shared::ReqId,
+    contact: &str,
+    result: Result<SentMessage, ApiError>,
+) {
+    let Some(i) = st
+        .outbox
+        .iter()
+        .position(|o| o.sending == Some(id) && o.contact == contact)
+    else {
+        return; // not ours, or already answered
+    };
+    match result {
+        Ok(s) => {
+            let o = &mut st.outbox[i];
+            o.sending = None;
+            o.uuid = Some(s.uuid.clone());
+            o.status = Some(s.status);
+            if o.is_text {
+                st.drafts.remove(contact);
+            }
+            st.errors.remove(contact);
+            st.needs_template.remove(contact);
+            out.toast(ToastKind::Success, "message sent");
+            schedule_poll(st, out, &s.uuid);
+            // The conversation moved to the top: the index learns it now.
+            out.note(Note::Sent {
+                contact: contact.to_string(),
+            });
+        }
+        Err(e) => {
+            let o = st.outbox.remove(i);
+            let msg = match e {
+                ApiError::Validation { .. } if o.is_text => {
+                    st.needs_template.insert(contact.to_string(), true);
+                    TEMPLATE_HINT.to_string()
+                }
+                ApiError::NotOffered { .. } => NOT_OFFERED.to_string(),
+                e => format!("could not send: {e}"),
+            };
+            fail(st, out, contact, msg);
+        }
+    }
+}
