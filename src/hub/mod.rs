@@ -14,6 +14,7 @@ pub mod audit;
 mod auth;
 pub mod bus;
 pub mod cli;
+mod demo;
 mod forward;
 mod pages;
 mod presence;
