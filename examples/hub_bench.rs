@@ -250,6 +250,8 @@ fn free_addr() -> String {
     l.local_addr().expect("addr").to_string()
 }
 
+// The caller kills the child and waits for it (`HubProc::child`).
+#[allow(clippy::zombie_processes)]
 fn hub_proc(dir: &Path, server: &RunningServer, addr: &str, extra: &[&str]) -> HubProc {
     let manifest = dir.join(format!("hub-{}.json", rand_tag()));
     let child = Command::new(frontdesk_bin())
