@@ -23,3 +23,6 @@ mod stream;
 
 #[path = "hub/tls.rs"]
 mod tls;
+
+#[path = "hub/merged.rs"]
+mod merged;

@@ -472,3 +472,42 @@ async fn a_full_queue_drops_and_logs_instead_of_growing() {
     assert_eq!(uuids, [&a["uuid"], &b["uuid"]]);
     stop(s).await;
 }
+
+#[tokio::test]
+async fn a_restart_on_the_same_database_keeps_the_subscription_and_its_absence() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = || ServerConfig {
+        db: Some(dir.path().join("server.sqlite")),
+        api_key: Some("fd_restart_key".into()),
+        ..config()
+    };
+    let (url, seen) = receiver(0).await;
+    let s = common::spawn(cfg()).await;
+    subscribe(&common::Raw::new(&s), &url).await;
+    stop(s).await;
+
+    let s = common::spawn(cfg()).await;
+    let raw = common::Raw::new(&s);
+    let c = new_contact(&raw, "+4915100000090").await;
+    let got = wait_for(&seen, 1).await;
+    assert_eq!(got.len(), 1, "the restarted server still delivers");
+    assert_eq!(got[0].1["payload"]["uuid"], c["uuid"]);
+    let (st, _) = raw.call(Method::DELETE, "/webhooks/unsubscribe", None).await;
+    assert_eq!(st, StatusCode::NO_CONTENT);
+    stop(s).await;
+
+    // Unsubscribed, then restarted: the event is logged with the simulated
+    // receiver's answer and never reaches the old one.
+    let s = common::spawn(cfg()).await;
+    let raw = common::Raw::new(&s);
+    let before = raw.ok("/webhooks/events?items=1").await;
+    new_contact(&raw, "+4915100000091").await;
+    let after = raw.ok("/webhooks/events?items=1").await;
+    assert_ne!(before, after, "the event was logged at once (no queue)");
+    assert_eq!(
+        seen.got.lock().unwrap().len(),
+        1,
+        "nothing more reached the old receiver"
+    );
+    stop(s).await;
+}

@@ -65,7 +65,9 @@ pub fn contact(st: &HubState, contact: &Contact) -> Applied {
 pub fn deleted(st: &HubState, uuid: &str) {
     let mut index = st.index.clone();
     match index.with(|ix| ix.apply_contact_deleted(uuid)) {
-        Ok(true) => st.publish_index_changes(),
+        Ok(true) => {
+            st.publish_index_changes();
+        }
         Ok(false) => {}
         Err(e) => tracing::warn!("removing a contact failed: {e}"),
     }

@@ -84,6 +84,11 @@ impl Bus {
         self.lock().next - 1
     }
 
+    /// The id of the oldest event the replay ring holds.
+    pub fn oldest_id(&self) -> Option<u64> {
+        self.lock().ring.front().map(|e| e.id)
+    }
+
     /// The id the next event will get.
     pub fn next_id(&self) -> u64 {
         self.lock().next

@@ -73,6 +73,23 @@ pub enum HubCmd {
     /// Add, list and remove the agents allowed to use the hub
     #[command(subcommand)]
     Agents(AgentsCmd),
+    /// Live collaboration in two commands: a demo server and a hub wired by webhook, the TUI as dana
+    Demo {
+        /// Where the demo hub listens (plain http on loopback)
+        #[arg(long, default_value = "127.0.0.1:8900")]
+        addr: String,
+        /// No TUI: run until Ctrl-C (agents join with `frontdesk hub join`)
+        #[arg(long)]
+        headless: bool,
+    },
+    /// Join the running demo as another agent (bea, or dana): opens the TUI
+    Join {
+        #[arg(default_value = "bea")]
+        name: String,
+        /// Print FRONTDESK_HUB_URL and FRONTDESK_HUB_TOKEN instead of opening the TUI
+        #[arg(long)]
+        print: bool,
+    },
     /// Which agent made which write, when
     Audit {
         /// Entries at or after this time (RFC 3339)
@@ -117,9 +134,19 @@ fn hub_err(e: HubError) -> CliError {
 }
 
 pub async fn run(ctx: &mut Ctx<'_>, args: HubArgs) -> Result<(), CliError> {
+    match &args.command {
+        Some(HubCmd::Demo { addr, headless }) => {
+            return super::demo::run(ctx, addr, args.data_dir.as_deref(), *headless).await;
+        }
+        Some(HubCmd::Join { name, print }) => {
+            return super::demo::join(ctx, name, args.data_dir.as_deref(), *print).await;
+        }
+        _ => {}
+    }
     let dir = data_dir(&args)?;
     match args.command.clone() {
         None => super::process::run(ctx, &args, dir).await,
+        Some(HubCmd::Demo { .. } | HubCmd::Join { .. }) => Ok(()),
         Some(HubCmd::Agents(cmd)) => {
             let store = Store::open(&dir).map_err(hub_err)?;
             agents_cmd(ctx, &store, cmd)

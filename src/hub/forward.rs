@@ -107,7 +107,15 @@ pub async fn handle(
     {
         return resp;
     }
+    if method == Method::GET
+        && path.trim_end_matches('/') == "/contacts"
+        && let Some(resp) = super::pages::answer(&st, uri.query())
+    {
+        return resp;
+    }
     let write = !matches!(method, Method::GET | Method::HEAD | Method::OPTIONS);
+    let writing = write.then(|| writing_key(&path, &body)).flatten();
+    let _writing = writing.as_deref().map(|key| st.writers.start(key, &who.agent.name));
     let answer = upstream(
         &st,
         method.clone(),
@@ -166,6 +174,19 @@ fn record(st: &HubState, who: &Authed, method: &Method, path: &str, status: Stat
     }
 }
 
+/// What a write is registered under while in flight (see `writers`):
+/// the contact its path names, or the phone number a send goes to.
+fn writing_key(path: &str, body: &Bytes) -> Option<String> {
+    if let Some(uuid) = contact_in_path(path) {
+        return Some(uuid.to_string());
+    }
+    if path.trim_end_matches('/') != "/messages/send" {
+        return None;
+    }
+    let req = serde_json::from_slice::<Value>(body).ok()?;
+    Some(super::writers::send_key(req.get("to")?.as_str()?))
+}
+
 /// `GET /contacts/:uuid` from the index, when it holds the contact.
 fn from_index(st: &HubState, path: &str) -> Option<Response> {
     let uuid = contact_in_path(path)?;
@@ -181,7 +202,11 @@ fn from_index(st: &HubState, path: &str) -> Option<Response> {
 async fn after_write(st: &HubState, who: &Authed, method: &Method, path: &str, sent: &Bytes, answer: Option<&Value>) {
     let now = Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true);
     if let Some(contact) = answer.and_then(apply::contact_in) {
-        apply::contact(st, &contact);
+        if apply::contact(st, &contact) != apply::Applied::Stored {
+            // The service's webhook got here first and announced the
+            // change, naming this agent (see `writers`); or nothing changed.
+            return;
+        }
         let kind = if path.ends_with("/conversation/close") {
             Some(wire::kind::CONVERSATION_CLOSED)
         } else if path.ends_with("/conversation/open") {
@@ -224,8 +249,11 @@ async fn message_sent(st: &HubState, who: &Authed, sent: &Bytes, answer: Option<
     apply::contact(st, &contact);
     let sent_message = answer.and_then(|a| a.get("message"));
     let text = req.get("content").and_then(|c| c.get("text")).and_then(Value::as_str);
-    if let Some(m) = sent_message.and_then(|m| m.get("uuid")).and_then(Value::as_str) {
-        st.remember_message(m, &contact.uuid);
+    if let Some(m) = sent_message.and_then(|m| m.get("uuid")).and_then(Value::as_str)
+        && !st.remember_message(m, &contact.uuid)
+    {
+        // The service's webhook announced it already, naming this agent.
+        return;
     }
     let message = json!({
         "uuid": sent_message.and_then(|m| m.get("uuid")),

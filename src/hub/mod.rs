@@ -14,7 +14,9 @@ pub mod audit;
 mod auth;
 pub mod bus;
 pub mod cli;
+mod demo;
 mod forward;
+mod pages;
 mod presence;
 mod process;
 mod receiver;
@@ -25,6 +27,7 @@ mod state;
 pub mod store;
 pub mod tls;
 pub mod wire;
+mod writers;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -73,6 +76,9 @@ pub struct HubConfig {
     pub replay: usize,
     /// Undelivered events a client may have before it is told to resync.
     pub client_queue: usize,
+    /// A reconciliation pass that changes more contacts than this
+    /// announces them with one `resync`, not one event each.
+    pub bulk: usize,
     /// A presence lasts this long after its last renewal.
     pub presence_ttl: Duration,
     /// A comment line on every stream this often.
@@ -104,6 +110,7 @@ impl HubConfig {
             full_walk_every: 15,
             replay: 10_000,
             client_queue: 1024,
+            bulk: 200,
             presence_ttl: Duration::from_secs(30),
             keep_alive: Duration::from_secs(15),
             timeout: Duration::from_secs(30),

@@ -196,7 +196,7 @@ pub async fn run(ctx: &mut Ctx<'_>, args: &HubArgs, data_dir: PathBuf) -> Result
 }
 
 #[cfg(unix)]
-async fn ending() {
+pub(super) async fn ending() {
     use tokio::signal::unix::{SignalKind, signal};
     let kinds = [SignalKind::interrupt(), SignalKind::terminate(), SignalKind::hangup()];
     let mut streams: Vec<_> = kinds.into_iter().filter_map(|k| signal(k).ok()).collect();
@@ -209,6 +209,6 @@ async fn ending() {
 }
 
 #[cfg(not(unix))]
-async fn ending() {
+pub(super) async fn ending() {
     let _ = tokio::signal::ctrl_c().await;
 }

@@ -177,16 +177,27 @@ fn handle(st: &HubState, d: Delivery) {
                 return;
             };
             stale(apply::contact(st, &contact));
-            if let Some(m) = p.get("uuid").and_then(Value::as_str) {
-                st.remember_message(m, &contact.uuid);
+            if let Some(m) = p.get("uuid").and_then(Value::as_str)
+                && !st.remember_message(m, &contact.uuid)
+            {
+                // A send through the hub announced it already.
+                return;
             }
+            let agent = if p.get("status").and_then(Value::as_str) == Some("received") {
+                None
+            } else {
+                let to = p.get("to").and_then(Value::as_str).unwrap_or_default();
+                st.writers
+                    .of(&contact.uuid)
+                    .or_else(|| st.writers.of(&super::writers::send_key(to)))
+            };
             let mut message = p.clone();
             if let Value::Object(m) = &mut message {
                 m.remove("contact");
             }
             st.bus.publish(
                 wire::kind::MESSAGE_CREATED,
-                &json!({ "contact": contact.uuid, "message": message, "agent": null }),
+                &json!({ "contact": contact.uuid, "message": message, "agent": agent }),
             );
         }
         "message_status_updated" => {
@@ -211,7 +222,9 @@ fn handle(st: &HubState, d: Delivery) {
             };
             let applied = apply::contact(st, &contact);
             stale(applied);
-            if applied == Applied::Older {
+            if applied != Applied::Stored {
+                // Older, or the index holds it already: the write's own
+                // answer (or an earlier delivery) announced this change.
                 return;
             }
             let (kind, at) = if d.kind == "conversation_closed" {
@@ -224,7 +237,8 @@ fn handle(st: &HubState, d: Delivery) {
             };
             st.bus.publish(
                 kind,
-                &json!({ "contact": contact.uuid, "agent": null, "at": at.unwrap_or_else(now) }),
+                &json!({ "contact": contact.uuid, "agent": st.writers.of(&contact.uuid),
+                         "at": at.unwrap_or_else(now) }),
             );
         }
         "agent_status_updated" => {

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use super::state::HubState;
+use super::state::{HubState, PassChanges};
 use crate::index::IndexAccess;
 use crate::index::sync::{self, SyncError};
 
@@ -23,9 +23,13 @@ enum Pass {
 /// progress callback is not `Send`.
 async fn pass(st: &HubState, kind: Pass) -> Result<(), SyncError> {
     let mut index = st.index.clone();
-    match kind {
-        Pass::Full => {
-            let r = sync::full_sync(&st.api, &mut index, &st.budget, &mut |_| st.publish_index_changes()).await?;
+    let mut changes = PassChanges::default();
+    let result = match kind {
+        Pass::Full => sync::full_sync(&st.api, &mut index, &st.budget, &mut |_| {
+            st.publish_pass_changes(&mut changes);
+        })
+        .await
+        .map(|r| {
             tracing::info!(
                 "full walk: {} seen, {} changed, {} removed",
                 r.seen,
@@ -33,13 +37,14 @@ async fn pass(st: &HubState, kind: Pass) -> Result<(), SyncError> {
                 r.removed
             );
             st.counters.full_walks.fetch_add(1, Ordering::Relaxed);
-        }
-        Pass::Incremental => {
-            let r = sync::incremental_sync(&st.api, &mut index, &st.budget).await?;
-            tracing::debug!("incremental pass: {} requests, {} changed", r.requests, r.changed);
-        }
-    }
-    st.publish_index_changes();
+        }),
+        Pass::Incremental => sync::incremental_sync(&st.api, &mut index, &st.budget)
+            .await
+            .map(|r| tracing::debug!("incremental pass: {} requests, {} changed", r.requests, r.changed)),
+    };
+    // Also after a failure: what the pass stored is announced.
+    st.finish_pass(changes);
+    result?;
     st.counters.passes.fetch_add(1, Ordering::Relaxed);
     Ok(())
 }

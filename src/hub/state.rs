@@ -11,6 +11,7 @@ use super::bus::Bus;
 use super::presence::Presence;
 use super::receiver::Delivery;
 use super::store::Store;
+use super::writers::Writers;
 use super::{HubConfig, HubError, wire};
 use crate::api::Client;
 use crate::index::sync::{Budget, Foreground};
@@ -57,6 +58,8 @@ pub struct HubState {
     /// Message uuid to contact uuid, for status events that name only the message.
     messages: Mutex<(std::collections::HashMap<String, String>, VecDeque<String>)>,
     pub counters: Counters,
+    /// Agents with a write in flight, by contact.
+    pub writers: Writers,
     /// Bumped whenever the agents table changes.
     pub agents_changed: watch::Sender<u64>,
     /// Set when the hub stops: a reconciliation under way ends.
@@ -116,6 +119,7 @@ impl HubState {
             recent: Mutex::new((HashSet::new(), VecDeque::new())),
             messages: Mutex::new(Default::default()),
             counters: Counters::default(),
+            writers: Writers::default(),
             agents_changed: watch::channel(0).0,
             stopping: watch::channel(false).0,
             config,
@@ -147,11 +151,14 @@ impl HubState {
         true
     }
 
-    /// Remembers which contact a message belongs to (the last few thousand).
-    pub fn remember_message(&self, message: &str, contact: &str) {
+    /// Remembers which contact a message belongs to (the last few
+    /// thousand). True the first time: a message is announced once,
+    /// whether the send's answer or the service's webhook comes first.
+    pub fn remember_message(&self, message: &str, contact: &str) -> bool {
         let mut guard = self.messages.lock().unwrap_or_else(PoisonError::into_inner);
         let (map, order) = &mut *guard;
-        if map.insert(message.to_string(), contact.to_string()).is_none() {
+        let first = map.insert(message.to_string(), contact.to_string()).is_none();
+        if first {
             order.push_back(message.to_string());
         }
         if order.len() > RECENT_DELIVERIES
@@ -159,6 +166,7 @@ impl HubState {
         {
             map.remove(&old);
         }
+        first
     }
 
     /// The contact a remembered message belongs to.
@@ -173,17 +181,56 @@ impl HubState {
         guard.0.remove(&digest);
     }
 
+    /// Broadcasts what a reconciliation pass changed since the last call:
+    /// one event per contact while the pass has changed at most
+    /// `config.bulk` contacts; past that the changes are only counted and
+    /// [`HubState::finish_pass`] sends one `resync` (agents load the
+    /// snapshot), so a first walk of 100,000 contacts does not overflow
+    /// every client's queue and the replay ring.
+    pub fn publish_pass_changes(&self, pass: &mut PassChanges) {
+        let mut index = self.index.clone();
+        let bulk = self.config.bulk;
+        let counted = index.with(|ix| -> Result<Option<usize>, crate::index::IndexError> {
+            let n = ix.pending_changes();
+            if pass.bulk || pass.changed + n > bulk {
+                return Ok(Some(ix.discard_changes()));
+            }
+            Ok(None)
+        });
+        match counted {
+            Ok(Some(n)) => {
+                pass.bulk = true;
+                pass.changed += n;
+            }
+            Ok(None) => pass.changed += self.publish_index_changes(),
+            Err(e) => tracing::warn!("reading the index's changes failed: {e}"),
+        }
+    }
+
+    /// The end of a pass: its last changes, and the one `resync` of a bulk pass.
+    pub fn finish_pass(&self, mut pass: PassChanges) {
+        self.publish_pass_changes(&mut pass);
+        if pass.bulk {
+            self.bus.publish(
+                wire::kind::RESYNC,
+                &serde_json::json!({ "reason": "reconciled", "changed": pass.changed }),
+            );
+        }
+    }
+
     /// Broadcasts what changed in the index since the last call:
     /// `contact_changed` with the contact as stored, `contact_deleted`.
-    pub fn publish_index_changes(&self) {
+    /// Returns how many events it sent.
+    pub fn publish_index_changes(&self) -> usize {
         let mut index = self.index.clone();
         let changes = match index.with(|ix| ix.take_changes()) {
             Ok(c) => c,
             Err(e) => {
                 tracing::warn!("reading the index's changes failed: {e}");
-                return;
+                return 0;
             }
         };
+        let n = changes.upserted.len() + changes.removed.len();
         for c in changes.upserted {
             match serde_json::to_value(&c) {
                 Ok(v) => {
@@ -197,7 +244,17 @@ impl HubState {
             self.bus
                 .publish(wire::kind::CONTACT_DELETED, &serde_json::json!({ "uuid": uuid }));
         }
+        n
     }
+}
+
+/// What one reconciliation pass has changed so far (see
+/// [`HubState::publish_pass_changes`]).
+#[derive(Debug, Default)]
+pub struct PassChanges {
+    pub changed: usize,
+    /// Past the bulk threshold: counted, announced by one `resync`.
+    pub bulk: bool,
 }
 
 /// Watches the agents table (the command line changes it from another

@@ -77,6 +77,22 @@ impl Index {
         self.journal = on.then(Journal::default);
     }
 
+    /// How many changes wait in the journal (a uuid changed twice counts
+    /// twice): a caller can decide to announce them in bulk.
+    pub fn pending_changes(&self) -> usize {
+        self.journal.as_ref().map_or(0, |j| j.upserted.len() + j.removed.len())
+    }
+
+    /// Forgets the journal's changes without reading the contacts back;
+    /// returns how many there were (as [`Index::pending_changes`]).
+    pub fn discard_changes(&mut self) -> usize {
+        let n = self.pending_changes();
+        if let Some(j) = self.journal.as_mut() {
+            *j = Journal::default();
+        }
+        n
+    }
+
     /// What changed since the last call (empty when not recording). A
     /// contact changed then removed is reported removed only.
     pub fn take_changes(&mut self) -> Result<Changes, IndexError> {
@@ -165,6 +181,46 @@ impl Index {
         let mut out = Vec::new();
         for json in rows {
             out.push(serde_json::from_str(&json?)?);
+        }
+        Ok(out)
+    }
+
+    /// One page of contacts by activity, newest first (ties by uuid,
+    /// descending: the order of [`Index::list`] with `Order::Activity`),
+    /// either `offset` rows in or after the contact at `after` (its
+    /// activity as stored, `None` when it has none, and its uuid). Each
+    /// comes with its stored activity, to make the next cursor from.
+    pub fn page_by_activity(
+        &self,
+        after: Option<(Option<&str>, &str)>,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<(Contact, Option<String>)>, IndexError> {
+        let (cond, a, u) = match after {
+            None => ("1", String::new(), String::new()),
+            Some((Some(a), u)) => (
+                "(activity < ?1 OR (activity = ?1 AND uuid < ?2) OR activity IS NULL)",
+                a.to_string(),
+                u.to_string(),
+            ),
+            Some((None, u)) => ("(activity IS NULL AND uuid < ?2)", String::new(), u.to_string()),
+        };
+        let sql = format!(
+            "SELECT json, activity FROM contacts WHERE {cond}
+             ORDER BY activity DESC, uuid DESC LIMIT ?3 OFFSET ?4"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+        // ?3 and ?4 are bound by number, whichever of ?1 and ?2 the
+        // condition uses.
+        let rows = stmt.query_map(params![a, u, limit, offset], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (json, activity) = row?;
+            out.push((serde_json::from_str(&json)?, activity));
         }
         Ok(out)
     }

@@ -204,6 +204,20 @@ impl RunningServer {
             .map_err(|e| ServerError::Config(format!("could not delete the contact: {e:?}")))
     }
 
+    /// Ends the live activity (customers writing), if it runs: a bench's
+    /// traffic stops while the server goes on answering.
+    pub async fn pause_activity(&mut self) {
+        if let Some(task) = self.activity.take() {
+            task.abort();
+            let _ = task.await;
+        }
+    }
+
+    /// Requests the server received since it started (every path).
+    pub fn requests(&self) -> u64 {
+        self.state.requests.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Stop serving and release the database.
     pub async fn stop(mut self) {
         let tasks = [self.activity.take(), self.deliveries.take(), self.statuses.take()];

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use rusqlite::Connection;
 
 use super::error::{ApiError, ApiResult};
-use super::webhooks::delivery::{Hooks, Job};
+use super::webhooks::delivery::{self, Hooks, Job, Subscription};
 use super::{Clock, ServerConfig, ServerError, db, seed};
 use tokio::sync::mpsc::Receiver;
 
@@ -23,6 +23,8 @@ pub struct AppState {
     pub clock: Clock,
     /// The account's webhook subscription and its delivery queue.
     pub hooks: Hooks,
+    /// Requests received so far (every path, answered or refused).
+    pub requests: std::sync::atomic::AtomicU64,
 }
 
 pub type Shared = Arc<AppState>;
@@ -37,7 +39,19 @@ impl AppState {
         webhook_url: Option<String>,
     ) -> (Self, Receiver<Job>) {
         let bot_enabled = db::get_setting(&conn, "bot_enabled").ok().flatten().as_deref() == Some("true");
-        let (hooks, queue) = Hooks::new(cfg, webhook_url);
+        // `--webhook-url` subscribes (and is kept); without it, the
+        // subscription a previous run kept in the database holds.
+        let sub = match webhook_url {
+            Some(url) => {
+                let sub = Subscription::all(url);
+                if let Err(e) = delivery::store(&conn, Some(&sub)) {
+                    tracing::warn!("the webhook subscription could not be kept: {e}");
+                }
+                Some(sub)
+            }
+            None => delivery::load(&conn),
+        };
+        let (hooks, queue) = Hooks::new(cfg, sub);
         let state = AppState {
             conn: Mutex::new(conn),
             key_hash: db::key_hash(api_key),
@@ -45,6 +59,7 @@ impl AppState {
             status_step_ms: cfg.status_step_ms.max(1) as i64,
             clock: cfg.clock.clone(),
             hooks,
+            requests: std::sync::atomic::AtomicU64::new(0),
         };
         (state, queue)
     }

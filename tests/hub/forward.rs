@@ -137,3 +137,93 @@ async fn a_send_through_the_hub_names_the_sending_agent() {
     assert_eq!(audit["entries"][0]["path"], "/messages/send");
     t.hub.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn agents_walking_the_contact_list_send_nothing_to_the_service() {
+    let t = support::team_with(70, |_| {}).await;
+    support::wait_for_contacts(&t.dana, 70).await;
+    let deadline = tokio::time::Instant::now() + support::PATIENCE;
+    while t.hub.state.counters.passes.load(std::sync::atomic::Ordering::Relaxed) == 0 {
+        assert!(tokio::time::Instant::now() < deadline, "the first walk never ended");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let direct = frontdesk::api::Client::new(
+        &t.server.base_url,
+        &t.server.api_key,
+        std::time::Duration::from_secs(10),
+    )
+    .expect("client");
+    let want = direct
+        .all_contacts(ContactFilter::default())
+        .await
+        .expect("direct walk");
+    let first_direct = direct
+        .list_contacts(&ContactFilter::default(), &PageRequest::First)
+        .await
+        .expect("first page");
+    let before = t.server.requests();
+    for agent in [&t.dana, &t.lee, &t.dana] {
+        let got = agent
+            .client()
+            .all_contacts(ContactFilter::default())
+            .await
+            .expect("walk via the hub");
+        let by_uuid = |v: &[frontdesk::api::Contact]| {
+            let mut v = v.to_vec();
+            v.sort_by(|a, b| a.uuid.cmp(&b.uuid));
+            v
+        };
+        assert_eq!(
+            by_uuid(&got),
+            by_uuid(&want),
+            "every contact, once, as the service holds it"
+        );
+        assert!(
+            got.windows(2).all(|w| w[0].last_activity() >= w[1].last_activity()),
+            "newest activity first"
+        );
+        let first = agent
+            .client()
+            .list_contacts(&ContactFilter::default(), &PageRequest::First)
+            .await
+            .expect("first page");
+        assert_eq!(
+            (first.meta.page, first.meta.pages),
+            (first_direct.meta.page, first_direct.meta.pages)
+        );
+        let third = agent
+            .client()
+            .list_contacts(&ContactFilter::default(), &PageRequest::Number(3))
+            .await
+            .expect("page 3");
+        assert_eq!(third.items, got[40..60].to_vec());
+    }
+    assert_eq!(t.server.requests(), before, "no request reached the service");
+    let (st, v) = t.lee.json("/v1/contacts?after=hub1.bm9wZQ").await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
+    let tagged = t
+        .dana
+        .client()
+        .list_contacts(
+            &ContactFilter {
+                tags: vec!["vip".into()],
+                ..ContactFilter::default()
+            },
+            &PageRequest::First,
+        )
+        .await
+        .expect("a filtered page is forwarded");
+    assert!(t.server.requests() > before, "a filter goes to the service");
+    let direct_tagged = direct
+        .list_contacts(
+            &ContactFilter {
+                tags: vec!["vip".into()],
+                ..ContactFilter::default()
+            },
+            &PageRequest::First,
+        )
+        .await
+        .expect("direct");
+    assert_eq!(tagged.items, direct_tagged.items);
+    t.hub.stop().await;
+}

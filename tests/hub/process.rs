@@ -217,3 +217,70 @@ fn the_audit_log_is_read_on_the_command_line() {
     assert_eq!(code, 2);
     assert!(err.contains("RFC 3339"), "{err}");
 }
+
+#[test]
+fn the_demo_wires_a_server_and_a_hub_by_webhook_and_a_second_agent_joins() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().join("demo");
+    let child = fd(dir.path())
+        .args(["hub", "demo", "--headless", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(&data)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the demo starts");
+    let mut child = Killed(child);
+    let m = manifest(&data.join("demo.json"), &mut child.0);
+    let url = m["url"].as_str().expect("url").to_string();
+    assert!(
+        m["agents"]["dana"].as_str().is_some_and(|t| t.starts_with("fdh_")),
+        "{m}"
+    );
+    let (code, out, err) = run(fd(dir.path())
+        .args(["hub", "join", "bea", "--print", "--data-dir"])
+        .arg(&data));
+    assert_eq!(code, 0, "{err}");
+    let token = m["agents"]["bea"].as_str().expect("bea's token");
+    assert_eq!(out, format!("FRONTDESK_HUB_URL={url}\nFRONTDESK_HUB_TOKEN={token}\n"));
+    let (code, _, err) = run(fd(dir.path()).args(["hub", "join", "kim", "--data-dir"]).arg(&data));
+    assert_eq!(code, 2);
+    assert!(err.contains("no agent kim"), "{err}");
+    common::runtime().block_on(async {
+        let http = reqwest::Client::new();
+        let who: serde_json::Value = http
+            .get(format!("{url}/hub/v1/whoami"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("whoami")
+            .json()
+            .await
+            .expect("json");
+        assert_eq!(who["agent"], "bea");
+        // The demo server's customers write now and then; their messages
+        // reach the hub only by the webhook.
+        let mut stream = http
+            .get(format!("{url}/hub/v1/events"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("stream");
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+        let mut buf = String::new();
+        loop {
+            let chunk = tokio::time::timeout_at(deadline, stream.chunk())
+                .await
+                .expect("a customer's message arrives by webhook")
+                .expect("stream")
+                .expect("stream open");
+            buf.push_str(&String::from_utf8_lossy(&chunk));
+            if buf.contains("event: message_created") {
+                break;
+            }
+        }
+    });
+    drop(child);
+    let (code, _, err) = run(fd(dir.path()).args(["hub", "join", "--data-dir"]).arg(&data));
+    assert_ne!(code, 0);
+    assert!(err.contains("no demo hub is running"), "{err}");
+}

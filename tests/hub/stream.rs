@@ -197,3 +197,28 @@ async fn reconciliation_finds_a_change_no_webhook_told_and_a_restart_needs_no_fu
     );
     hub.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_walk_that_changes_many_contacts_is_one_resync_not_an_event_each() {
+    let t = support::team_with(30, |c| c.bulk = 10).await;
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while t.hub.state.counters.passes.load(Ordering::Relaxed) == 0 {
+        assert!(tokio::time::Instant::now() < deadline, "the first walk never ended");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let bus = &t.hub.state.bus;
+    assert_eq!(
+        bus.oldest_id(),
+        Some(bus.last_id()),
+        "the first walk of 30 contacts sent one event, not one per contact"
+    );
+    let mut lee = t.lee.events(Some(bus.last_id() - 1)).await;
+    let ev = lee.next().await.expect("the walk's event");
+    assert_eq!(ev.kind, "resync", "{ev:?}");
+    assert!(ev.data["changed"].as_u64().is_some_and(|n| n >= 30), "{ev:?}");
+    // The stream goes on after it: a later change is an event of its own.
+    assert_eq!(presence(&t.dana, "c-1", "viewing").await, StatusCode::NO_CONTENT);
+    assert_eq!(lee.next().await.expect("presence").kind, "presence");
+    support::wait_for_contacts(&t.lee, 30).await;
+    t.hub.stop().await;
+}

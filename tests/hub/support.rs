@@ -201,3 +201,45 @@ impl Events {
         }
     }
 }
+
+/// Subscribes the hub to the server's webhook (every kind), as
+/// `--public-url` does for a real service.
+pub async fn subscribe(t: &Team) {
+    let raw = common::Raw::new(&t.server);
+    let (st, v) = raw
+        .call(
+            reqwest::Method::POST,
+            "/webhooks/subscribe",
+            Some(serde_json::json!({
+                "url": format!("{}/hooks/service", t.hub.url),
+                "subscriptions": frontdesk::hub::wire::SUBSCRIPTIONS,
+            })),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+}
+
+/// Renames contact `uuid` on the server directly and waits until the
+/// rename's webhook came out of the hub on `events`: the server delivers
+/// in order and the hub works its deliveries in order, so every webhook
+/// of an earlier change has been worked by then. Returns the events seen
+/// before the marker.
+pub async fn through_marker(t: &Team, events: &mut Events, uuid: &str, name: &str) -> Vec<Ev> {
+    let raw = common::Raw::new(&t.server);
+    let (st, v) = raw
+        .call(
+            reqwest::Method::PATCH,
+            &format!("/contacts/{uuid}"),
+            Some(serde_json::json!({ "name": name })),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let mut seen = Vec::new();
+    loop {
+        let ev = events.next().await.expect("the marker's event");
+        if ev.kind == "contact_changed" && ev.data["contact"]["name"] == name {
+            return seen;
+        }
+        seen.push(ev);
+    }
+}

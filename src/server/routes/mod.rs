@@ -19,6 +19,7 @@ pub use messages::progress_events;
 
 use axum::Router;
 use axum::body::Bytes;
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
@@ -82,7 +83,19 @@ pub fn router(state: Shared, cfg: &ServerConfig) -> Router {
     }
     // Outermost: the deadline covers everything, simulated latency too.
     app = app.layer(from_fn_with_state(cfg.request_timeout, faults::deadline));
+    app = app.layer(from_fn_with_state(state.clone(), count_request));
     app.with_state(state)
+}
+
+/// Counts every request (see `RunningServer::requests`): how many a hub
+/// or a client sent is measured, not guessed.
+async fn count_request(
+    State(st): State<Shared>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    st.requests.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    next.run(req).await
 }
 
 async fn not_found() -> Response {

@@ -16,7 +16,7 @@ use crate::server::error::{ApiError, ApiResult};
 use crate::server::state::Shared;
 use crate::server::validate::{finish, push};
 use crate::server::webhooks::check_loopback;
-use crate::server::webhooks::delivery::{KINDS, Subscription};
+use crate::server::webhooks::delivery::{self, KINDS, Subscription};
 
 const DEFAULT_ITEMS: u64 = 20;
 const MAX_ITEMS: u64 = 100;
@@ -140,15 +140,23 @@ pub async fn subscribe(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<
     };
     finish(errs)?;
     let url = url.ok_or_else(|| ApiError::invalid("url", "is required"))?;
-    st.hooks.set(Some(Subscription {
+    let sub = Subscription {
         url: url.clone(),
         kinds: kinds.clone(),
-    }));
+    };
+    keep(&st, Some(sub.clone())).await?;
+    st.hooks.set(Some(sub));
     Ok(Json(json!({ "webhook": { "url": url, "subscriptions": kinds } })))
 }
 
 /// DELETE /webhooks/unsubscribe: no webhook any more (also when there was none).
-pub async fn unsubscribe(State(st): State<Shared>) -> StatusCode {
+pub async fn unsubscribe(State(st): State<Shared>) -> ApiResult<StatusCode> {
+    keep(&st, None).await?;
     st.hooks.set(None);
-    StatusCode::NO_CONTENT
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Keeps the subscription in the database, so a restart delivers on.
+async fn keep(st: &Shared, sub: Option<Subscription>) -> ApiResult<()> {
+    st.db(move |conn| Ok(delivery::store(conn, sub.as_ref())?)).await
 }

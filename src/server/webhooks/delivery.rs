@@ -28,11 +28,48 @@ pub const KINDS: [&str; 8] = [
     "agent_status_updated",
 ];
 
-/// The account's one webhook.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The account's one webhook. Kept in the server's database (setting
+/// [`SETTING`]), so a `serve --db` restart still delivers to it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Subscription {
     pub url: String,
     pub kinds: Vec<String>,
+}
+
+/// The settings key the subscription is kept under.
+pub const SETTING: &str = "webhook_subscription";
+
+/// The subscription a previous run kept, if any (one that is no longer a
+/// loopback URL is dropped with a warning).
+pub fn load(conn: &rusqlite::Connection) -> Option<Subscription> {
+    let text = crate::server::db::get_setting(conn, SETTING).ok().flatten()?;
+    let sub: Subscription = match serde_json::from_str(&text) {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!("the kept webhook subscription is unreadable and was ignored: {e}");
+            return None;
+        }
+    };
+    match super::check_loopback(&sub.url) {
+        Ok(url) => Some(Subscription { url, ..sub }),
+        Err(e) => {
+            tracing::warn!("the kept webhook subscription was ignored: {e}");
+            None
+        }
+    }
+}
+
+/// Keeps `sub` (or its absence) for the next run.
+pub fn store(conn: &rusqlite::Connection, sub: Option<&Subscription>) -> rusqlite::Result<()> {
+    match sub {
+        Some(s) => {
+            let text = serde_json::to_string(s).unwrap_or_default();
+            crate::server::db::set_setting(conn, SETTING, &text)
+        }
+        None => conn
+            .execute("DELETE FROM settings WHERE key = ?1", [SETTING])
+            .map(|_| ()),
+    }
 }
 
 impl Subscription {
@@ -87,10 +124,10 @@ pub struct Hooks {
 
 impl Hooks {
     /// The hooks and the queue's receiving end, for [`run`].
-    pub fn new(cfg: &ServerConfig, url: Option<String>) -> (Self, mpsc::Receiver<Job>) {
+    pub fn new(cfg: &ServerConfig, sub: Option<Subscription>) -> (Self, mpsc::Receiver<Job>) {
         let (tx, rx) = mpsc::channel(cfg.webhook_queue.max(1));
         let hooks = Hooks {
-            sub: Mutex::new(url.map(Subscription::all)),
+            sub: Mutex::new(sub),
             tx,
             secret: cfg.webhook_secret.as_ref().map(|s| s.as_bytes().to_vec()),
             drop_rate: cfg.drop_webhooks,

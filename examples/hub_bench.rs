@@ -1,0 +1,569 @@
+//! Figures for issue 20's targets that `hub_latency` does not cover (see
+//! docs/hub.md, "Measured"). Run in release:
+//!
+//! cargo build --release --bin frontdesk --example hub_bench
+//! target/release/examples/hub_bench requests|counts|streams|drops|crash [SECONDS]
+//!
+//! - requests: the hub's requests to the service with 1, then 50 headless
+//!   agents connected (snapshot, stream, a list page and a contact every
+//!   2 s each, all through the hub), SECONDS (default 60) each;
+//! - counts: a new agent's Mine/Unassigned/Waiting at 100,000 contacts
+//!   (snapshot into a fresh index, then the counts), against the service's;
+//! - streams: 200 streams (plus one that never reads) on a hub process,
+//!   50 webhook events/s for SECONDS (default 180): delivery p99, the hub
+//!   process's CPU and memory;
+//! - drops: 20% of webhook deliveries dropped under live traffic for
+//!   SECONDS (default 60), then the time until the hub's index equals the
+//!   service (reconciliation every 30 s);
+//! - crash: writes by two agents through a hub process, kill -9 mid-traffic,
+//!   restart; the index against the service and the audit log against
+//!   the acknowledged writes.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use frontdesk::api::hub::HubClient;
+use frontdesk::api::{ApiKey, Client, Contact, ContactFilter};
+use frontdesk::hub::store::Store;
+use frontdesk::hub::{HubConfig, HubListener, agents};
+use frontdesk::server::{RunningServer, ServerConfig};
+use serde_json::{Value, json};
+
+const SECRET: &str = "whsec_bench";
+
+async fn server(cfg: ServerConfig) -> RunningServer {
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let t = Instant::now();
+    let s = frontdesk::server::start(l, cfg).await.expect("server");
+    eprintln!("server ready in {:.1} s", t.elapsed().as_secs_f64());
+    s
+}
+
+fn tokens(dir: &Path, n: usize) -> Vec<String> {
+    let store = Store::open(dir).expect("store");
+    (0..n)
+        .map(|i| agents::add(&store, &format!("agent{i}"), "dana@frontdesk.example", None).expect("agent"))
+        .collect()
+}
+
+async fn subscribe(server: &RunningServer, hub_url: &str) {
+    let resp = reqwest::Client::new()
+        .post(format!("{}/webhooks/subscribe", server.base_url))
+        .bearer_auth(&server.api_key)
+        .json(
+            &json!({ "url": format!("{hub_url}/hooks/service"), "subscriptions": frontdesk::hub::wire::SUBSCRIPTIONS }),
+        )
+        .send()
+        .await
+        .expect("subscribe");
+    assert!(resp.status().is_success(), "subscribe: {}", resp.status());
+}
+
+/// The contacts the hub's snapshot holds (uuid to contact).
+async fn snapshot(url: &str, token: &str) -> BTreeMap<String, Value> {
+    let text = reqwest::Client::new()
+        .get(format!("{url}/hub/v1/snapshot"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("snapshot")
+        .text()
+        .await
+        .expect("body");
+    text.lines()
+        .skip(1)
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .map(|c| (c["uuid"].as_str().unwrap_or_default().to_string(), c))
+        .collect()
+}
+
+async fn truth(server: &RunningServer) -> BTreeMap<String, Value> {
+    let c = Client::new(&server.base_url, &server.api_key, Duration::from_secs(60)).expect("client");
+    c.all_contacts(ContactFilter::default())
+        .await
+        .expect("walk")
+        .into_iter()
+        .map(|c| (c.uuid.clone(), serde_json::to_value(&c).unwrap_or_default()))
+        .collect()
+}
+
+/// Uuids whose state differs between the two (missing on either side too).
+fn differ(a: &BTreeMap<String, Value>, b: &BTreeMap<String, Value>) -> usize {
+    let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    keys.into_iter().filter(|k| a.get(*k) != b.get(*k)).count()
+}
+
+async fn wait_walked(url: &str, token: &str, n: usize) {
+    while snapshot(url, token).await.len() < n {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
+fn pct(mut xs: Vec<f64>, q: f64) -> f64 {
+    if xs.is_empty() {
+        return f64::NAN;
+    }
+    xs.sort_by(f64::total_cmp);
+    xs[((xs.len() as f64 - 1.0) * q).round() as usize]
+}
+
+/// A headless agent: the stream read to its end, and a list page and a
+/// contact read through the hub every 2 s.
+fn agent(url: String, token: String, uuid: String) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let http = reqwest::Client::new();
+        let _ = snapshot(&url, &token).await;
+        let mut s = http
+            .get(format!("{url}/hub/v1/events"))
+            .bearer_auth(&token)
+            .send()
+            .await
+            .expect("stream");
+        let mut tick = tokio::time::interval(Duration::from_secs(2));
+        loop {
+            tokio::select! {
+                c = s.chunk() => if !matches!(c, Ok(Some(_))) { return },
+                _ = tick.tick() => {
+                    for path in ["/v1/contacts".to_string(), format!("/v1/contacts/{uuid}")] {
+                        let _ = http.get(format!("{url}{path}")).bearer_auth(&token).send().await;
+                    }
+                }
+            }
+        }
+    })
+}
+
+async fn requests(secs: u64) {
+    let server = server(ServerConfig {
+        contacts: 2000,
+        activity: true,
+        activity_interval_ms: 500,
+        webhook_secret: Some(SECRET.into()),
+        ..Default::default()
+    })
+    .await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let toks = tokens(dir.path(), 50);
+    let mut cfg = HubConfig::new(dir.path().into(), &server.base_url, ApiKey::new(server.api_key.clone()));
+    cfg.webhook_secret = Some(SECRET.into());
+    cfg.reconcile_every = Duration::from_secs(10);
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let hub = frontdesk::hub::start(HubListener::Tcp(l), cfg).await.expect("hub");
+    subscribe(&server, &hub.url).await;
+    wait_walked(&hub.url, &toks[0], 2000).await;
+    let uuid = snapshot(&hub.url, &toks[0])
+        .await
+        .into_keys()
+        .next()
+        .unwrap_or_default();
+    let mut running = Vec::new();
+    for n in [1usize, 50] {
+        while running.len() < n {
+            running.push(agent(hub.url.clone(), toks[running.len()].clone(), uuid.clone()));
+        }
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        let before = server.requests();
+        tokio::time::sleep(Duration::from_secs(secs)).await;
+        let rate = (server.requests() - before) as f64 / secs as f64;
+        println!("{n:>2} agents: the service got {rate:.2} requests/s from the hub over {secs} s");
+    }
+    for r in running {
+        r.abort();
+    }
+    hub.stop().await;
+    server.stop().await;
+}
+
+async fn counts() {
+    let server = server(ServerConfig {
+        contacts: 100_000,
+        ..Default::default()
+    })
+    .await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let toks = tokens(dir.path(), 1);
+    let mut cfg = HubConfig::new(dir.path().into(), &server.base_url, ApiKey::new(server.api_key.clone()));
+    cfg.budget = 2000.0;
+    let t = Instant::now();
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let hub = frontdesk::hub::start(HubListener::Tcp(l), cfg).await.expect("hub");
+    wait_walked(&hub.url, &toks[0], 100_000).await;
+    eprintln!(
+        "the hub's first walk (budget 2000/s): {:.0} s",
+        t.elapsed().as_secs_f64()
+    );
+    let me = Some("dana@frontdesk.example");
+    let views: Vec<_> = frontdesk::triage::builtin_views().into_iter().take(3).collect();
+    let count = |cs: &[Contact]| {
+        let facts: Vec<_> = cs.iter().map(|c| frontdesk::triage::Facts::new(c, None)).collect();
+        frontdesk::triage::count_views(&facts, &views, me, chrono::Utc::now())
+    };
+    let fresh = tempfile::tempdir().expect("tempdir");
+    let start = Instant::now();
+    let mut index = frontdesk::index::Index::open(&fresh.path().join("index.sqlite"))
+        .expect("index")
+        .index;
+    let client = HubClient::new(&hub.url, &toks[0], Duration::from_secs(60)).expect("hub client");
+    client
+        .snapshot_into(&mut index, &mut |_, _| {})
+        .await
+        .expect("snapshot");
+    let loaded_in = start.elapsed();
+    let held = index
+        .list(frontdesk::index::Order::Activity, usize::MAX, 0)
+        .expect("list");
+    let agent_counts = count(&held);
+    let took = start.elapsed();
+    let direct = Client::new(&server.base_url, &server.api_key, Duration::from_secs(60)).expect("client");
+    let all = direct.all_contacts(ContactFilter::default()).await.expect("walk");
+    println!(
+        "new agent at {} contacts: snapshot in {:.2} s, counts (Mine, Unassigned, Waiting) {:?} in {:.2} s; \
+         the service's {:?}",
+        held.len(),
+        loaded_in.as_secs_f64(),
+        agent_counts,
+        took.as_secs_f64(),
+        count(&all)
+    );
+    hub.stop().await;
+    server.stop().await;
+}
+
+/// The release binary next to this example.
+fn frontdesk_bin() -> PathBuf {
+    let exe = std::env::current_exe().expect("exe");
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("target dir")
+        .join("frontdesk")
+}
+
+struct HubProc {
+    child: Child,
+    url: String,
+}
+
+fn free_addr() -> String {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    l.local_addr().expect("addr").to_string()
+}
+
+// The caller kills the child and waits for it (`HubProc::child`).
+#[allow(clippy::zombie_processes)]
+fn hub_proc(dir: &Path, server: &RunningServer, addr: &str, extra: &[&str]) -> HubProc {
+    let manifest = dir.join(format!("hub-{}.json", rand_tag()));
+    let child = Command::new(frontdesk_bin())
+        .env("FRONTDESK_API_KEY", &server.api_key)
+        .env("FRONTDESK_CONFIG", dir.join("none.toml"))
+        .env("FRONTDESK_WEBHOOK_SECRET", SECRET)
+        .args(["hub", "--no-subscribe", "--addr", addr, "--base-url", &server.base_url])
+        .arg("--data-dir")
+        .arg(dir)
+        .arg("--manifest")
+        .arg(&manifest)
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("hub process");
+    loop {
+        if let Ok(v) = std::fs::read_to_string(&manifest).map(|t| serde_json::from_str::<Value>(&t))
+            && let Ok(v) = v
+        {
+            return HubProc {
+                child,
+                url: v["url"].as_str().unwrap_or_default().to_string(),
+            };
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn rand_tag() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// (CPU seconds, RSS in MiB) of a process, from /proc.
+fn usage(pid: u32) -> (f64, f64) {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+    let ticks: f64 = fields.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
+        + fields.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let rss_kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0);
+    (ticks / 100.0, rss_kb / 1024.0)
+}
+
+async fn streams(secs: u64) {
+    let server = server(ServerConfig {
+        contacts: 1000,
+        ..Default::default()
+    })
+    .await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let toks = tokens(dir.path(), 201);
+    let hub = hub_proc(dir.path(), &server, "127.0.0.1:0", &[]);
+    wait_walked(&hub.url, &toks[0], 1000).await;
+    let base = snapshot(&hub.url, &toks[0])
+        .await
+        .into_values()
+        .next()
+        .expect("a contact");
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<f64>();
+    for t in &toks[..200] {
+        let (url, t, tx) = (hub.url.clone(), t.clone(), tx.clone());
+        tokio::spawn(async move {
+            let mut s = reqwest::Client::new()
+                .get(format!("{url}/hub/v1/events"))
+                .bearer_auth(t)
+                .send()
+                .await
+                .expect("stream");
+            let mut buf = String::new();
+            while let Ok(Some(chunk)) = s.chunk().await {
+                buf.push_str(&String::from_utf8_lossy(&chunk));
+                while let Some(end) = buf.find("\n\n") {
+                    let block: String = buf.drain(..end + 2).collect();
+                    if let Some(sent) = block.split("\"name\":\"t").nth(1).and_then(|r| r.split('"').next())
+                        && let Ok(us) = sent.parse::<i64>()
+                    {
+                        let _ = tx.send((chrono::Utc::now().timestamp_micros() - us) as f64 / 1000.0);
+                    }
+                }
+            }
+        });
+    }
+    // One client that never reads.
+    let _stalled = reqwest::Client::new()
+        .get(format!("{}/hub/v1/events", hub.url))
+        .bearer_auth(&toks[200])
+        .send()
+        .await
+        .expect("stalled stream");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let pid = hub.child.id();
+    let http = reqwest::Client::new();
+    let (cpu0, rss0) = usage(pid);
+    let started = Instant::now();
+    let mut tick = tokio::time::interval(Duration::from_millis(20));
+    let mut i: i64 = 0;
+    let mut rss = vec![rss0];
+    let mut next_sample = Duration::from_secs(30);
+    while started.elapsed() < Duration::from_secs(secs) {
+        tick.tick().await;
+        let mut c = base.clone();
+        c["name"] = json!(format!("t{}", chrono::Utc::now().timestamp_micros()));
+        c["lastMessageAt"] =
+            json!((chrono::Utc::now() + chrono::Duration::days(1) + chrono::Duration::milliseconds(i)).to_rfc3339());
+        i += 1;
+        let body = json!({ "event": "contact_updated", "payload": c }).to_string();
+        let sig = frontdesk::webhook::sign(SECRET.as_bytes(), chrono::Utc::now().timestamp(), body.as_bytes());
+        let h = http.clone();
+        let url = format!("{}/hooks/service", hub.url);
+        tokio::spawn(async move {
+            let _ = h
+                .post(url)
+                .header("content-type", "application/json")
+                .header(frontdesk::webhook::SIGNATURE_HEADER, sig)
+                .body(body)
+                .send()
+                .await;
+        });
+        if started.elapsed() >= next_sample {
+            rss.push(usage(pid).1);
+            next_sample += Duration::from_secs(30);
+        }
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (cpu1, rss1) = usage(pid);
+    rss.push(rss1);
+    let mut lat = Vec::new();
+    while let Ok(x) = rx.try_recv() {
+        lat.push(x);
+    }
+    println!(
+        "200 streams (+1 stalled), {i} events in {secs} s ({:.0}/s): {} deliveries, p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; \
+         hub CPU {:.1}% of one core; RSS every 30 s (MiB): {:?}",
+        i as f64 / secs as f64,
+        lat.len(),
+        pct(lat.clone(), 0.5),
+        pct(lat.clone(), 0.99),
+        pct(lat, 1.0),
+        (cpu1 - cpu0) / (secs as f64 + 2.0) * 100.0,
+        rss.iter().map(|r| r.round() as i64).collect::<Vec<_>>()
+    );
+    let mut child = hub.child;
+    let _ = child.kill();
+    let _ = child.wait();
+    server.stop().await;
+}
+
+async fn drops(secs: u64) {
+    let mut server = server(ServerConfig {
+        contacts: 2000,
+        activity: true,
+        activity_interval_ms: 100,
+        drop_webhooks: 0.2,
+        webhook_secret: Some(SECRET.into()),
+        ..Default::default()
+    })
+    .await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let toks = tokens(dir.path(), 1);
+    let mut cfg = HubConfig::new(dir.path().into(), &server.base_url, ApiKey::new(server.api_key.clone()));
+    cfg.webhook_secret = Some(SECRET.into());
+    let period = Duration::from_secs(30);
+    cfg.reconcile_every = period;
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let hub = frontdesk::hub::start(HubListener::Tcp(l), cfg).await.expect("hub");
+    subscribe(&server, &hub.url).await;
+    tokio::time::sleep(Duration::from_secs(secs)).await;
+    // The traffic stops (the server's activity task is all there is);
+    // the deliveries in flight land.
+    server.pause_activity().await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let want = truth(&server).await;
+    let at_stop = differ(&snapshot(&hub.url, &toks[0]).await, &want);
+    let stopped = Instant::now();
+    loop {
+        let d = differ(&snapshot(&hub.url, &toks[0]).await, &want);
+        if d == 0 {
+            println!(
+                "20% of deliveries dropped for {secs} s: {at_stop} contacts differed when the traffic stopped; \
+                 equal to the service {:.1} s later (reconciliation every {} s)",
+                stopped.elapsed().as_secs_f64(),
+                period.as_secs()
+            );
+            break;
+        }
+        if stopped.elapsed() > period * 3 {
+            println!(
+                "20% dropped: still {d} contacts differ after {:.0} s",
+                stopped.elapsed().as_secs_f64()
+            );
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    hub.stop().await;
+    server.stop().await;
+}
+
+async fn crash() {
+    let mut server = server(ServerConfig {
+        contacts: 500,
+        activity: true,
+        activity_interval_ms: 200,
+        webhook_secret: Some(SECRET.into()),
+        ..Default::default()
+    })
+    .await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let toks = tokens(dir.path(), 2);
+    let addr = free_addr();
+    let reconcile = ["--reconcile-secs", "5"];
+    let hub = hub_proc(dir.path(), &server, &addr, &reconcile);
+    subscribe(&server, &hub.url).await;
+    wait_walked(&hub.url, &toks[0], 500).await;
+    let uuids: Vec<String> = snapshot(&hub.url, &toks[0]).await.into_keys().take(40).collect();
+    let acked = std::sync::Arc::new(std::sync::Mutex::new(Vec::<(String, String)>::new()));
+    let mut writers = Vec::new();
+    for (a, t) in toks.iter().enumerate() {
+        let (url, t, uuids, acked) = (hub.url.clone(), t.clone(), uuids.clone(), acked.clone());
+        writers.push(tokio::spawn(async move {
+            let http = reqwest::Client::new();
+            for i in 0usize.. {
+                let u = &uuids[(i * 2 + a) % uuids.len()];
+                let path = format!(
+                    "/contacts/{u}/conversation/{}",
+                    if i % 2 == 0 { "close" } else { "open" }
+                );
+                if let Ok(r) = http.post(format!("{url}/v1{path}")).bearer_auth(&t).send().await
+                    && r.status().is_success()
+                {
+                    acked
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((format!("agent{a}"), path));
+                }
+            }
+        }));
+    }
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let mut child = hub.child;
+    let _ = child.kill(); // SIGKILL
+    let _ = child.wait();
+    for w in writers {
+        w.abort();
+    }
+    let acked = acked.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    server.pause_activity().await;
+    let t = Instant::now();
+    let hub = hub_proc(dir.path(), &server, &addr, &reconcile);
+    let want = truth(&server).await;
+    let mut d = usize::MAX;
+    while t.elapsed() < Duration::from_secs(60) {
+        d = differ(&snapshot(&hub.url, &toks[0]).await, &want);
+        if d == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    // The whole audit log, from the hub's file (the API pages it by 1,000).
+    let conn = rusqlite::Connection::open(dir.path().join("hub.sqlite")).expect("hub.sqlite");
+    let mut logged: BTreeMap<(String, String), usize> = BTreeMap::new();
+    let mut stmt = conn
+        .prepare("SELECT agent, path FROM audit WHERE status BETWEEN 200 AND 299")
+        .expect("audit");
+    let rows = stmt
+        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+        .expect("rows");
+    for key in rows.flatten() {
+        *logged.entry(key).or_default() += 1;
+    }
+    let mut missing = 0;
+    for w in &acked {
+        match logged.get_mut(w) {
+            Some(n) if *n > 0 => *n -= 1,
+            _ => missing += 1,
+        }
+    }
+    println!(
+        "kill -9 after {} acknowledged writes: after the restart the index {} ({:.1} s); \
+         {missing} acknowledged writes missing from the audit log",
+        acked.len(),
+        if d == 0 {
+            "equals the service".to_string()
+        } else {
+            format!("differs in {d} contacts")
+        },
+        t.elapsed().as_secs_f64()
+    );
+    let mut child = hub.child;
+    let _ = child.kill();
+    let _ = child.wait();
+    server.stop().await;
+}
+
+#[tokio::main]
+async fn main() {
+    let mut args = std::env::args().skip(1);
+    let what = args.next().unwrap_or_default();
+    let secs: Option<u64> = args.next().and_then(|a| a.parse().ok());
+    match what.as_str() {
+        "requests" => requests(secs.unwrap_or(60)).await,
+        "counts" => counts().await,
+        "streams" => streams(secs.unwrap_or(180)).await,
+        "drops" => drops(secs.unwrap_or(60)).await,
+        "crash" => crash().await,
+        _ => eprintln!("usage: hub_bench requests|counts|streams|drops|crash [SECONDS]"),
+    }
+}
