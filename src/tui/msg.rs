@@ -5,9 +5,11 @@
 pub(crate) mod account;
 pub mod compose;
 pub mod index;
+pub use crate::tui::inbox::msg as search;
 pub use crate::tui::shared::req;
-pub mod search;
 
+pub use crate::tui::inbox::msg::ListFetch;
+pub use crate::tui::shared::WriteKind;
 pub use crate::tui::thread::ThreadFetch;
 pub use req::ReqId;
 
@@ -15,56 +17,6 @@ use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
 use crate::api::{ApiError, Bot, Contact, CustomStatus, Page, TeamMember, UserStatus};
-
-/// Which list request a contacts page answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ListFetch {
-    /// The next batch by cursor (or the first after a filter change).
-    Next,
-    /// The periodic refresh of the first page.
-    Refresh,
-}
-
-/// A write on a contact, for pending markers, toasts and drafts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum WriteKind {
-    Close,
-    Reopen,
-    Edit,
-    Tags,
-    Assign,
-    Team,
-    Note,
-    NewContact,
-}
-
-impl WriteKind {
-    /// Past tense for the success toast.
-    pub fn done(self) -> &'static str {
-        match self {
-            WriteKind::Close => "conversation closed",
-            WriteKind::Reopen => "conversation reopened",
-            WriteKind::Edit => "contact saved",
-            WriteKind::Tags => "tags saved",
-            WriteKind::Assign => "assignment saved",
-            WriteKind::Team => "team saved",
-            WriteKind::Note => "note saved",
-            WriteKind::NewContact => "contact created",
-        }
-    }
-    pub fn verb(self) -> &'static str {
-        match self {
-            WriteKind::Close => "close",
-            WriteKind::Reopen => "reopen",
-            WriteKind::Edit => "save the contact",
-            WriteKind::Tags => "save the tags",
-            WriteKind::Assign => "assign",
-            WriteKind::Team => "set the team",
-            WriteKind::Note => "save the note",
-            WriteKind::NewContact => "create the contact",
-        }
-    }
-}
 
 #[derive(Debug, Clone)]
 pub enum Msg {
@@ -79,15 +31,6 @@ pub enum Msg {
     RefreshDue,
     /// SIGTERM, SIGHUP, or the input stream ended.
     Quit,
-    /// A view was written to the config file (`f`, "Save as").
-    ViewSaved {
-        name: String,
-        result: Result<(), String>,
-    },
-    /// A lone digit waited long enough: it names a view, not a count.
-    CountTimeout(ReqId),
-    /// The selection has stayed on one contact long enough to load it.
-    SelectionSettled(ReqId),
     ContactsLoaded {
         id: ReqId,
         generation: u64,
@@ -136,8 +79,8 @@ pub enum Msg {
     TeamMembersLoaded {
         result: Result<Vec<TeamMember>, ApiError>,
     },
-    /// What a `/` search found (run off the UI thread).
-    ContactsSearched(search::SearchDone),
+    /// Results of the inbox's effects.
+    Inbox(crate::tui::inbox::InboxMsg),
     /// Results of the reply composer's effects.
     Compose(compose::ComposeMsg),
     /// Results for the account overlay.
@@ -146,4 +89,15 @@ pub enum Msg {
     Thread(crate::tui::thread::ThreadMsg),
     /// The local index's worker.
     Index(index::IndexMsg),
+}
+
+impl From<crate::tui::inbox::list_walk::Loaded> for Msg {
+    fn from(l: crate::tui::inbox::list_walk::Loaded) -> Msg {
+        Msg::ContactsLoaded {
+            id: l.id,
+            generation: l.generation,
+            fetch: l.fetch,
+            result: l.result,
+        }
+    }
 }

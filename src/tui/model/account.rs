@@ -44,7 +44,7 @@ impl AccountTab {
 }
 
 pub use super::catalog::Remote;
-pub use super::scroll::Scroll;
+pub use crate::tui::shared::scroll::Scroll;
 
 /// The webhook log's status filter, cycled with `f`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -4,17 +4,16 @@ pub(crate) mod account;
 pub mod bulk;
 pub(crate) use crate::tui::shared::catalog;
 pub(crate) mod compose;
-pub mod contact_list;
+pub use crate::tui::inbox::contact_list;
 pub(crate) mod details;
 pub(crate) mod hints;
-pub mod marks;
+pub use crate::tui::inbox::marks;
 pub(crate) mod overlay;
+pub use crate::tui::inbox::sync;
 pub use crate::tui::shared::pane;
-pub(crate) mod scroll;
 pub(crate) use crate::tui::shared::status;
-pub mod sync;
 pub mod undo;
-pub mod views;
+pub use crate::tui::inbox::views;
 
 use std::collections::HashMap;
 
@@ -188,6 +187,16 @@ impl Model {
             contacts: &self.list,
             frame: self.frame,
             spun: &self.spun,
+        }
+    }
+
+    /// The inbox's parts, as its view reads them.
+    pub fn inbox(&self) -> crate::tui::inbox::InboxRef<'_> {
+        crate::tui::inbox::InboxRef {
+            list: &self.list,
+            views: &self.views,
+            marks: &self.marks,
+            sync: &self.sync,
         }
     }
 

@@ -12,9 +12,9 @@ use std::collections::{HashMap, VecDeque};
 use chrono::{DateTime, Duration, Utc};
 
 use super::bulk::Job;
-use super::contact_list::ContactList;
 use crate::api::Contact;
 use crate::triage::bulk::{Action, Reverse};
+use crate::tui::inbox::ContactList;
 use crate::tui::msg::ReqId;
 
 /// Entries the history keeps.

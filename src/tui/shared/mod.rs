@@ -11,9 +11,11 @@ pub mod layout;
 pub mod note;
 pub mod pane;
 pub mod req;
+pub mod scroll;
 pub mod session;
 pub mod status;
 pub mod vcx;
+pub mod write;
 
 pub use cx::{Contacts, Cx, NoContacts, Out};
 pub use note::Note;
@@ -21,3 +23,4 @@ pub use pane::Pane;
 pub use req::ReqId;
 pub use status::ToastKind;
 pub use vcx::ViewCx;
+pub use write::WriteKind;

@@ -6,12 +6,10 @@ pub(crate) mod compose;
 pub(crate) mod details;
 pub(crate) mod help;
 pub(crate) mod history;
-pub(crate) mod list;
 mod many;
 pub(crate) mod overlay;
 mod pane;
 pub(crate) mod status;
-pub(crate) mod tabs;
 
 #[cfg(test)]
 pub(crate) mod tests;
@@ -33,7 +31,8 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
         status::tabs(model, frame, r, theme);
     }
     if let Some(r) = a.list {
-        list::render(model, frame, r, theme);
+        let sending = |u: &str| model.bulk.as_ref().is_some_and(|run| run.sending(u));
+        crate::tui::inbox::render(model.inbox(), &model.vcx(theme), frame, r, &sending);
     }
     if let Some(r) = a.thread {
         let (r, c) = compose::split(model, r);

@@ -15,6 +15,7 @@ mod overlays;
 mod undo;
 mod views;
 
+use crate::tui::inbox::{InboxEffect, InboxMsg};
 use crossterm::event::KeyCode;
 
 use super::*;
@@ -35,8 +36,8 @@ pub(crate) fn err() -> ApiError {
 pub(crate) fn settle(m: &mut Model, fx: &[Effect]) -> Vec<Effect> {
     let mut out = Vec::new();
     for e in fx {
-        if let Effect::Debounce { id, .. } = e {
-            out.extend(update(m, Msg::SelectionSettled(*id)));
+        if let Effect::Inbox(InboxEffect::Debounce { id, .. }) = e {
+            out.extend(update(m, Msg::Inbox(InboxMsg::SelectionSettled(*id))));
         }
     }
     out

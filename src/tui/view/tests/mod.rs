@@ -1,6 +1,7 @@
 //! View snapshots at 80x24 and 160x48 with hostile text in the data. The
 //! clock is fixed on the model and the theme is plain, so they are stable.
 
+use crate::tui::inbox::{InboxEffect, InboxMsg};
 use insta::assert_snapshot;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -18,7 +19,6 @@ mod index;
 mod invisible;
 mod styles;
 mod undo;
-mod views;
 mod widths;
 
 /// A model with contacts, the first one's thread, details and bot loaded.
@@ -70,7 +70,7 @@ pub(super) fn rich(w: u16, h: u16) -> Model {
     m
 }
 
-pub(super) fn draw(m: &Model) -> Terminal<TestBackend> {
+pub(crate) fn draw(m: &Model) -> Terminal<TestBackend> {
     let mut t = Terminal::new(TestBackend::new(m.width, m.height)).unwrap();
     t.draw(|f| super::view(m, f, &Theme::plain())).unwrap();
     let text = format!("{}", t.backend());
@@ -300,10 +300,10 @@ fn search_loading_and_no_user() {
     for c in "li".chars() {
         for e in update(&mut m, key(c)) {
             // The search runs off the UI thread: run it here.
-            if let crate::tui::effect::Effect::SearchContacts(job) = e
+            if let crate::tui::effect::Effect::Inbox(InboxEffect::SearchContacts(job)) = e
                 && let Some(done) = job.run()
             {
-                update(&mut m, Msg::ContactsSearched(done));
+                update(&mut m, Msg::Inbox(InboxMsg::ContactsSearched(done)));
             }
         }
     }
