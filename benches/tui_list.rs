@@ -2,6 +2,7 @@
 //! search keystroke does not wait for the matcher, and a page is cheap to
 //! apply. Issue 10's targets: `k` at 100,000 within 1.2x of `k` at 100.
 
+use frontdesk::tui::inbox::InboxEffect;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -64,7 +65,7 @@ fn search(c: &mut Criterion) {
     let job = update(&mut m, key('a'))
         .into_iter()
         .find_map(|e| match e {
-            Effect::SearchContacts(j) => Some(j),
+            Effect::Inbox(InboxEffect::SearchContacts(j)) => Some(j),
             _ => None,
         })
         .expect("a search job");

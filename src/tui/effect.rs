@@ -3,10 +3,10 @@
 //! holds the task handles, so a superseded fetch is aborted here.
 
 pub mod find;
-pub mod list_walk;
+pub use crate::tui::inbox::list_walk;
 
+use crate::tui::inbox::{InboxEffect, InboxMsg};
 use std::collections::HashMap;
-use std::time::Duration;
 
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::AbortHandle;
@@ -47,25 +47,10 @@ pub enum Effect {
         uuid: String,
         action: crate::triage::bulk::Action,
     },
-    /// `/` over the loaded contacts, on the blocking pool.
-    SearchContacts(crate::tui::model::contact_list::SearchJob),
     /// Requests about the account: the catalog and the account overlay.
     Account(crate::tui::account::AccountEffect),
-    /// Writes a view into the config file (off the UI thread).
-    SaveView {
-        path: std::path::PathBuf,
-        view: crate::triage::View,
-    },
-    /// Sends `CountTimeout(id)` after `after`.
-    CountTimeout {
-        id: ReqId,
-        after: Duration,
-    },
-    /// Sends `SelectionSettled(id)` after `after`.
-    Debounce {
-        id: ReqId,
-        after: Duration,
-    },
+    /// The inbox's search, saved views and timers.
+    Inbox(crate::tui::inbox::InboxEffect),
     /// The reply composer's requests.
     Compose(super::compose::ComposeEffect),
     /// The details pane's requests: the contact, its bot, my status.
@@ -113,7 +98,7 @@ impl Effect {
             Effect::Thread(ThreadEffect::Fetch { .. }) => Slot::Thread,
             Effect::Details(DetailsEffect::FetchContact { .. }) => Slot::Contact,
             Effect::Details(DetailsEffect::FetchBot { .. }) => Slot::Bot,
-            Effect::Debounce { .. } => Slot::Debounce,
+            Effect::Inbox(InboxEffect::Debounce { .. }) => Slot::Debounce,
             _ => return None,
         })
     }
@@ -155,10 +140,10 @@ impl Runner {
         // (a timer or a search is not a request).
         let network = !matches!(
             effect,
-            Effect::Debounce { .. }
-                | Effect::CountTimeout { .. }
-                | Effect::SaveView { .. }
-                | Effect::SearchContacts(_)
+            Effect::Inbox(InboxEffect::Debounce { .. })
+                | Effect::Inbox(InboxEffect::CountTimeout { .. })
+                | Effect::Inbox(InboxEffect::SaveView { .. })
+                | Effect::Inbox(InboxEffect::SearchContacts(_))
                 | Effect::Index(_)
                 | Effect::Reports(_)
         );
@@ -178,7 +163,7 @@ impl Runner {
                     let _ = tx.send(Msg::Reports(super::reports::perform(index, e).await));
                 })
             }
-            Effect::SearchContacts(job) if self.index.is_some() => {
+            Effect::Inbox(InboxEffect::SearchContacts(job)) if self.index.is_some() => {
                 let index = self.index.as_ref().map(|l| l.index.clone());
                 tokio::spawn(async move {
                     let done = tokio::task::spawn_blocking(move || search_with_index(job, index))
@@ -188,7 +173,7 @@ impl Runner {
                     if let Some((done, busy)) = done {
                         let busy = crate::tui::msg::index::IndexMsg::SearchBusy(busy);
                         let _ = tx.send(Msg::Index(busy));
-                        let _ = tx.send(Msg::ContactsSearched(done));
+                        let _ = tx.send(Msg::Inbox(InboxMsg::ContactsSearched(done)));
                     }
                 })
             }
@@ -324,25 +309,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             let result = crate::triage::bulk::apply_one(&client, &uuid, &action).await;
             Msg::Applied { id, uuid, result }
         }
-        Effect::SearchContacts(job) => {
-            Msg::ContactsSearched(tokio::task::spawn_blocking(move || job.run()).await.ok().flatten()?)
-        }
-        Effect::Debounce { id, after } => {
-            tokio::time::sleep(after).await;
-            Msg::SelectionSettled(id)
-        }
-        Effect::SaveView { path, view } => {
-            let name = view.name.clone();
-            let result = tokio::task::spawn_blocking(move || crate::config::save_view(&path, &view))
-                .await
-                .map_err(|e| e.to_string())
-                .and_then(|r| r.map_err(|e| e.to_string()));
-            Msg::ViewSaved { name, result }
-        }
-        Effect::CountTimeout { id, after } => {
-            tokio::time::sleep(after).await;
-            Msg::CountTimeout(id)
-        }
+        Effect::Inbox(e) => Msg::Inbox(crate::tui::inbox::perform(e).await?),
         Effect::Compose(e) => Msg::Compose(super::compose::perform(client, e).await),
         Effect::Details(e) => Msg::Details(super::details::perform(client, e).await),
         Effect::Thread(e) => Msg::Thread(super::thread::perform(client, e).await),

@@ -14,6 +14,7 @@ pub mod first_run;
 #[doc(hidden)]
 pub mod fixtures;
 pub(crate) mod form;
+pub mod inbox;
 pub mod index_worker;
 pub mod keymap;
 pub(crate) mod local_index;

@@ -3,10 +3,11 @@
 //! produced them so stale ones can be recognised and dropped.
 
 pub mod index;
+pub use crate::tui::inbox::msg as search;
 pub use crate::tui::shared::req;
-pub mod search;
 
-pub use crate::tui::act::WriteKind;
+pub use crate::tui::inbox::msg::ListFetch;
+pub use crate::tui::shared::WriteKind;
 pub use crate::tui::thread::ThreadFetch;
 pub use req::ReqId;
 
@@ -14,15 +15,6 @@ use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
 use crate::api::{ApiError, Contact, Page};
-
-/// Which list request a contacts page answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ListFetch {
-    /// The next batch by cursor (or the first after a filter change).
-    Next,
-    /// The periodic refresh of the first page.
-    Refresh,
-}
 
 #[derive(Debug, Clone)]
 pub enum Msg {
@@ -37,15 +29,6 @@ pub enum Msg {
     RefreshDue,
     /// SIGTERM, SIGHUP, or the input stream ended.
     Quit,
-    /// A view was written to the config file (`f`, "Save as").
-    ViewSaved {
-        name: String,
-        result: Result<(), String>,
-    },
-    /// A lone digit waited long enough: it names a view, not a count.
-    CountTimeout(ReqId),
-    /// The selection has stayed on one contact long enough to load it.
-    SelectionSettled(ReqId),
     ContactsLoaded {
         id: ReqId,
         generation: u64,
@@ -69,8 +52,8 @@ pub enum Msg {
         uuid: String,
         result: Result<Contact, ApiError>,
     },
-    /// What a `/` search found (run off the UI thread).
-    ContactsSearched(search::SearchDone),
+    /// Results of the inbox's effects.
+    Inbox(crate::tui::inbox::InboxMsg),
     /// Results of the reply composer's effects.
     Compose(crate::tui::compose::ComposeMsg),
     /// Results for the account overlay.
@@ -83,4 +66,15 @@ pub enum Msg {
     Index(index::IndexMsg),
     /// A report computed for the Reports screen.
     Reports(crate::tui::reports::ReportsMsg),
+}
+
+impl From<crate::tui::inbox::list_walk::Loaded> for Msg {
+    fn from(l: crate::tui::inbox::list_walk::Loaded) -> Msg {
+        Msg::ContactsLoaded {
+            id: l.id,
+            generation: l.generation,
+            fetch: l.fetch,
+            result: l.result,
+        }
+    }
 }

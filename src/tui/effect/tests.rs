@@ -1,23 +1,25 @@
 use super::*;
+use crate::tui::inbox::{InboxEffect, InboxMsg};
+use std::time::Duration;
 
 #[tokio::test]
 async fn a_new_task_in_a_slot_aborts_the_one_before() {
     let client = Client::new("http://127.0.0.1:9/v1", "key", Duration::from_secs(1)).unwrap();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let mut runner = Runner::new(client, tx);
-    runner.spawn(Effect::Debounce {
+    runner.spawn(Effect::Inbox(InboxEffect::Debounce {
         id: 1,
         after: Duration::from_millis(50),
-    });
-    runner.spawn(Effect::Debounce {
+    }));
+    runner.spawn(Effect::Inbox(InboxEffect::Debounce {
         id: 2,
         after: Duration::from_millis(60),
-    });
+    }));
     let first = tokio::time::timeout(Duration::from_secs(2), rx.recv())
         .await
         .unwrap()
         .unwrap();
-    assert!(matches!(first, Msg::SelectionSettled(2)), "{first:?}");
+    assert!(matches!(first, Msg::Inbox(InboxMsg::SelectionSettled(2))), "{first:?}");
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(rx.try_recv().is_err(), "the superseded debounce never reports");
 }

@@ -1,14 +1,13 @@
 //! The whole state of the app. Only `update` changes it; views only read it.
 
 pub(crate) use crate::tui::shared::catalog;
-pub mod contact_list;
-pub mod marks;
+pub use crate::tui::inbox::contact_list;
+pub use crate::tui::inbox::marks;
 pub(crate) mod overlay;
+pub use crate::tui::inbox::sync;
 pub use crate::tui::shared::pane;
-pub(crate) use crate::tui::shared::scroll;
 pub(crate) use crate::tui::shared::status;
-pub mod sync;
-pub mod views;
+pub use crate::tui::inbox::views;
 
 /// The history's state under its old path, which the end-to-end tests
 /// (`tests/tui_undo.rs`) name.
@@ -177,6 +176,16 @@ impl Model {
             known: &self.known,
             frame: self.frame,
             spun: &self.spun,
+        }
+    }
+
+    /// The inbox's parts, as its view reads them.
+    pub fn inbox(&self) -> crate::tui::inbox::InboxRef<'_> {
+        crate::tui::inbox::InboxRef {
+            list: &self.list,
+            views: &self.views,
+            marks: &self.marks,
+            sync: &self.sync,
         }
     }
 

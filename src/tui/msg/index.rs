@@ -1,29 +1,9 @@
 //! What the index worker reports: contacts read from the index, changes a
 //! sync brought in, previews fetched, and how fresh the index is.
 
-use chrono::{DateTime, Utc};
-
 use crate::api::Contact;
 use crate::index::{Changes, Preview};
-
-/// How fresh the index is, as the status bar shows it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SyncStatus {
-    /// When a sync pass last succeeded (or the walk last finished).
-    pub synced_at: Option<DateTime<Utc>>,
-    /// A complete walk of the account has finished at least once: the list
-    /// holds every contact.
-    pub complete: bool,
-    /// A full walk under way: contacts seen, and about how many there are.
-    pub walking: Option<(u64, Option<u64>)>,
-    /// The last pass failed for want of the server (no network, timeouts,
-    /// 5xx): the list shows the index as of `synced_at`.
-    pub offline: bool,
-    /// Background work is paused by the server's rate limit until then.
-    pub retry_at: Option<DateTime<Utc>>,
-    /// The index is in memory only (`--no-cache`, or the file was busy).
-    pub in_memory: bool,
-}
+pub use crate::tui::inbox::SyncStatus;
 
 #[derive(Debug, Clone)]
 pub enum IndexMsg {

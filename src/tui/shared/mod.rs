@@ -15,6 +15,7 @@ pub mod scroll;
 pub mod session;
 pub mod status;
 pub mod vcx;
+pub mod write;
 
 pub use cx::{Contacts, Cx, NoContacts, Out};
 pub use note::Note;
@@ -22,3 +23,4 @@ pub use pane::Pane;
 pub use req::ReqId;
 pub use status::ToastKind;
 pub use vcx::ViewCx;
+pub use write::WriteKind;

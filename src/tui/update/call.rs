@@ -6,14 +6,27 @@
 /// `body` with `st = &mut model.field`, a [`Cx`](crate::tui::shared::Cx)
 /// built from the rest of the model and an `Out` for the slice's effects.
 /// For the inbox itself (which holds the contacts), pass `contacts: none`.
+/// The inbox (`call!(model, fx, inbox, ...)`) is lent its parts, which the
+/// root keeps as separate fields, and reads no contacts through `Cx`.
 macro_rules! call {
+    ($model:expr, $fx:expr, inbox, $wrap:path, |$st:ident, $cx:ident, $out:ident| $body:expr) => {
+        $crate::tui::update::call::call!(@go $model, $fx, $wrap, m => &$crate::tui::shared::NoContacts,
+            state => &mut $crate::tui::inbox::Inbox {
+                list: &mut m.list,
+                views: &mut m.views,
+                marks: &mut m.marks,
+                sync: &mut m.sync,
+                settle: &mut m.settle,
+            },
+            |$st, $cx, $out| $body)
+    };
     ($model:expr, $fx:expr, $field:ident, $wrap:path, |$st:ident, $cx:ident, $out:ident| $body:expr) => {
-        $crate::tui::update::call::call!(@go $model, $fx, $field, $wrap, m => &m.list, |$st, $cx, $out| $body)
+        $crate::tui::update::call::call!(@go $model, $fx, $wrap, m => &m.list, state => &mut m.$field, |$st, $cx, $out| $body)
     };
     ($model:expr, $fx:expr, $field:ident, $wrap:path, contacts: none, |$st:ident, $cx:ident, $out:ident| $body:expr) => {
-        $crate::tui::update::call::call!(@go $model, $fx, $field, $wrap, m => &$crate::tui::shared::NoContacts, |$st, $cx, $out| $body)
+        $crate::tui::update::call::call!(@go $model, $fx, $wrap, m => &$crate::tui::shared::NoContacts, state => &mut m.$field, |$st, $cx, $out| $body)
     };
-    (@go $model:expr, $fx:expr, $field:ident, $wrap:path, $m:ident => $contacts:expr, |$st:ident, $cx:ident, $out:ident| $body:expr) => {{
+    (@go $model:expr, $fx:expr, $wrap:path, $m:ident => $contacts:expr, state => $state:expr, |$st:ident, $cx:ident, $out:ident| $body:expr) => {{
         let $m: &mut $crate::tui::model::Model = $model;
         let areas = $m.areas();
         let selected = $m.list.selected_row().map(|r| r.uuid.clone());
@@ -41,7 +54,7 @@ macro_rules! call {
             let $cx = &cx_value;
             let mut out_value = $crate::tui::shared::Out::new(&mut $m.ids);
             let $out = &mut out_value;
-            let $st = &mut $m.$field;
+            let $st = $state;
             let result = $body;
             let (effects, notes) = out_value.finish();
             (result, effects, notes)

@@ -1,10 +1,11 @@
 //! Keys outside overlays and forms: counts, the keymap's actions, and
 //! the periodic refresh they share with the loop.
 
+use crate::tui::inbox::{InboxEffect, marking};
 use crossterm::event::KeyEvent;
 
 use super::call::call;
-use super::{actions, bulk, index, list, many, marks, overlays, undo, views};
+use super::{actions, bulk, index, list, many, overlays, undo, views};
 use crate::tui::compose;
 use crate::tui::details;
 use crate::tui::effect::Effect;
@@ -55,10 +56,10 @@ pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
         model.views.digit = match model.count {
             None if n <= 9 => {
                 let id = model.next_id();
-                fx.push(Effect::CountTimeout {
+                fx.push(Effect::Inbox(InboxEffect::CountTimeout {
                     id,
                     after: views::DIGIT_WAIT,
-                });
+                }));
                 Some((n as usize, id))
             }
             _ => None,
@@ -163,14 +164,22 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         Action::Cancel => {
             if model.act.bulk.is_some() {
                 bulk::cancel(model, fx);
-            } else if marks::clear(model) {
+            } else if marking::clear(&mut model.marks) {
             } else if model.list.view.search.is_some() {
                 super::search::clear_search(model, fx);
             }
         }
-        Action::Mark => marks::toggle(model, fx),
-        Action::MarkRange => marks::range(model),
-        Action::MarkAll => marks::all(model),
+        Action::Mark => {
+            if call!(model, fx, inbox, Effect::Inbox, |st, cx, out| marking::toggle(
+                st, cx, out
+            )) {
+                list::move_selection(model, Action::MoveDown, fx);
+            }
+        }
+        Action::MarkRange => call!(model, fx, inbox, Effect::Inbox, |st, cx, out| marking::range(
+            st, cx, out
+        )),
+        Action::MarkAll => call!(model, fx, inbox, Effect::Inbox, |st, cx, out| marking::all(st, cx, out)),
         Action::Repeat => many::repeat(model, fx),
         Action::Reports => call!(model, fx, reports, Effect::Reports, |st, cx, out| reports::open(
             st, cx, out

@@ -28,7 +28,7 @@ pub(crate) fn on_marks(model: &mut Model, key: Key, fx: &mut Vec<Effect>) -> boo
     if !many {
         return false;
     }
-    super::marks::end_range(model);
+    crate::tui::inbox::marking::end_range(&mut model.marks, &model.list);
     let now = model.now;
     let n = model.marks.len();
     if model.act.bulk.is_some() {
@@ -138,7 +138,7 @@ pub(crate) fn submit(model: &mut Model, which: ManyForm, form: &Form, fx: &mut V
 /// `.`: the last action on many again, on the marks (after a partial
 /// failure: the failed ones), or on the selected contact.
 pub(crate) fn repeat(model: &mut Model, fx: &mut Vec<Effect>) {
-    super::marks::end_range(model);
+    crate::tui::inbox::marking::end_range(&mut model.marks, &model.list);
     let now = model.now;
     if model.marks.last.is_empty() {
         return model

@@ -9,7 +9,6 @@ pub(crate) mod index;
 mod keys;
 mod list;
 mod many;
-mod marks;
 mod mouse;
 pub(crate) mod notes;
 mod overlays;
@@ -23,6 +22,7 @@ pub(crate) mod views;
 #[cfg(test)]
 pub(crate) mod tests;
 
+use crate::tui::inbox::InboxMsg;
 use crossterm::event::KeyEventKind;
 
 use super::compose;
@@ -69,7 +69,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::RefreshDue => keys::refresh(model, false, &mut fx),
         Msg::Quit => model.quit = true,
-        Msg::CountTimeout(id) => {
+        Msg::Inbox(InboxMsg::CountTimeout(id)) => {
             if let Some((n, at)) = model.views.digit
                 && at == id
             {
@@ -78,8 +78,8 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
                 views::switch(model, n - 1, &mut fx);
             }
         }
-        Msg::ViewSaved { name, result } => views::saved(model, &name, result),
-        Msg::SelectionSettled(id) => {
+        Msg::Inbox(InboxMsg::ViewSaved { name, result }) => views::saved(model, &name, result),
+        Msg::Inbox(InboxMsg::SelectionSettled(id)) => {
             if model.settle == Some(id) {
                 model.settle = None;
                 select::load_selected(model, &mut fx);
@@ -91,7 +91,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             fetch,
             result,
         } => list::contacts_loaded(model, id, generation, fetch, result, &mut fx),
-        Msg::ContactsSearched(done) => search::searched(model, done, &mut fx),
+        Msg::Inbox(InboxMsg::ContactsSearched(done)) => search::searched(model, done, &mut fx),
         Msg::ContactFound { id, identifier, result } => recheck::found(model, id, &identifier, result, &mut fx),
         Msg::Created { id, result } => actions::created(model, id, result, &mut fx),
         Msg::Applied { id, uuid, result } => actions::applied(model, id, &uuid, result, &mut fx),
@@ -113,7 +113,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Reports(m) => crate::tui::reports::on_msg(&mut model.reports, m),
     }
     views::refresh(model, &mut fx);
-    marks::after_update(model);
+    crate::tui::inbox::marking::after_update(&mut model.marks, &model.list);
     index::want_previews(model, &mut fx);
     fx
 }

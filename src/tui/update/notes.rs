@@ -3,6 +3,7 @@
 //! may call these; they call nothing in update.
 
 use crate::tui::effect::Effect;
+use crate::tui::inbox::InboxEffect;
 use crate::tui::index_worker::IndexCmd;
 use crate::tui::model::Model;
 use crate::tui::shared::Note;
@@ -17,10 +18,10 @@ pub(crate) fn selection_changed(model: &mut Model, fx: &mut Vec<Effect>) {
     }
     let id = model.next_id();
     model.settle = Some(id);
-    fx.push(Effect::Debounce {
+    fx.push(Effect::Inbox(InboxEffect::Debounce {
         id,
         after: std::time::Duration::from_millis(150),
-    });
+    }));
 }
 
 /// After a write of ours the API accepted: an incremental pass, so the

@@ -3,6 +3,7 @@
 //! effect runner; its result replaces the matches when it arrives, unless
 //! a newer query was typed meanwhile.
 
+use crate::tui::inbox::InboxEffect;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::notes::selection_changed;
@@ -101,7 +102,7 @@ fn spawn(model: &mut Model, within: Option<Vec<u32>>, fx: &mut Vec<Effect>) {
         return;
     };
     s.running = true;
-    fx.push(Effect::SearchContacts(SearchJob {
+    fx.push(Effect::Inbox(InboxEffect::SearchContacts(SearchJob {
         generation: s.generation,
         query: s.query.clone(),
         hay: store.haystacks(),
@@ -109,7 +110,7 @@ fn spawn(model: &mut Model, within: Option<Vec<u32>>, fx: &mut Vec<Effect>) {
         layout: store.layout(),
         version: store.version(),
         latest: s.latest.clone(),
-    }));
+    })));
 }
 
 /// The loaded contacts changed: an active search runs again (once the one

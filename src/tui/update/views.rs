@@ -2,6 +2,7 @@
 //! the current view's rows and every view's count when what they depend on
 //! changes (the store, the last messages, the clock for timed rules).
 
+use crate::tui::inbox::InboxEffect;
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -163,7 +164,7 @@ fn count_shown(model: &mut Model, complete: bool) {
     let w = strip_width(model);
     for _ in 0..4 {
         let views = &model.views;
-        let win = crate::tui::view::tabs::window(views, w);
+        let win = crate::tui::inbox::tabs::window(views, w);
         let mut wanted: Vec<usize> = (0..builtins().min(views.all.len()))
             .chain(win.start..win.end)
             .chain([views.current])
@@ -382,7 +383,7 @@ pub(crate) fn submit_filter(model: &mut Model, form: &crate::tui::form::Form, fx
         format!("saving the view {}…", crate::tui::widgets::clean(&name)),
         now,
     );
-    fx.push(Effect::SaveView { path, view });
+    fx.push(Effect::Inbox(InboxEffect::SaveView { path, view }));
 }
 
 /// The config file took the view (or did not: the view stays for the

@@ -1,11 +1,9 @@
 //! Drawing: reads the model, never changes it. Every string from the server
 //! goes through `text::sanitize*` before it reaches a cell.
 
-pub(crate) mod list;
 pub(crate) mod overlay;
 mod pane;
 pub(crate) mod status;
-pub(crate) mod tabs;
 
 #[cfg(test)]
 pub(crate) mod tests;
@@ -29,7 +27,8 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
         status::tabs(model, frame, r, theme);
     }
     if let Some(r) = a.list {
-        list::render(model, frame, r, theme);
+        let sending = |u: &str| model.bulk.as_ref().is_some_and(|run| run.sending(u));
+        crate::tui::inbox::render(model.inbox(), &model.vcx(theme), frame, r, &sending);
     }
     if let Some(r) = a.thread {
         let shown = model.thread.contact.as_deref();

@@ -5,10 +5,10 @@ fn search_for(m: &mut Model, text: &str) {
     for c in text.chars() {
         let fx = update(m, key(c));
         for e in fx {
-            if let Effect::SearchContacts(job) = e
+            if let Effect::Inbox(InboxEffect::SearchContacts(job)) = e
                 && let Some(done) = job.run()
             {
-                update(m, Msg::ContactsSearched(done));
+                update(m, Msg::Inbox(InboxMsg::ContactsSearched(done)));
             }
         }
     }

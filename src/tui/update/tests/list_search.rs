@@ -9,7 +9,7 @@ use crate::tui::model::contact_list::{SearchDone, SearchJob};
 fn jobs(fx: &[Effect]) -> Vec<SearchJob> {
     fx.iter()
         .filter_map(|e| match e {
-            Effect::SearchContacts(j) => Some(j.clone()),
+            Effect::Inbox(InboxEffect::SearchContacts(j)) => Some(j.clone()),
             _ => None,
         })
         .collect()
@@ -17,7 +17,7 @@ fn jobs(fx: &[Effect]) -> Vec<SearchJob> {
 
 fn result(m: &mut Model, job: SearchJob) -> Vec<Effect> {
     let done = job.run().expect("not superseded");
-    update(m, Msg::ContactsSearched(done))
+    update(m, Msg::Inbox(InboxMsg::ContactsSearched(done)))
 }
 
 #[test]
@@ -49,7 +49,7 @@ fn an_older_queries_result_is_dropped() {
         layout: old.layout,
         version: old.version,
     };
-    update(&mut m, Msg::ContactsSearched(done));
+    update(&mut m, Msg::Inbox(InboxMsg::ContactsSearched(done)));
     assert_eq!(m.list.visible_len(), 20, "stale result ignored");
     result(&mut m, new);
     assert_eq!(m.list.visible_len(), 1);
@@ -111,7 +111,11 @@ fn moving_through_100_000_contacts_copies_nothing() {
         "rows not moved or copied"
     );
     assert_eq!(m.list.store.version(), version, "the store is untouched");
-    assert!(fx.iter().all(|e| matches!(e, Effect::Debounce { .. })), "{fx:?}");
+    assert!(
+        fx.iter()
+            .all(|e| matches!(e, Effect::Inbox(InboxEffect::Debounce { .. }))),
+        "{fx:?}"
+    );
 }
 
 #[test]
@@ -123,7 +127,7 @@ fn the_indexs_hits_come_first_then_the_rows_own_matches_once_each() {
     assert_eq!(done.matches, vec![2]);
     // The index found a note or a message mentioning it, and contact 2.
     done.hits = vec![contact(7).uuid, contact(2).uuid, "not-loaded".into()];
-    update(&mut m, Msg::ContactsSearched(done));
+    update(&mut m, Msg::Inbox(InboxMsg::ContactsSearched(done)));
     let shown: Vec<String> = (0..m.list.visible_len())
         .map(|r| m.list.row(r).unwrap().uuid.to_string())
         .collect();
@@ -135,7 +139,7 @@ fn enter_opens_the_best_match_in_the_thread_pane_on_a_narrow_terminal() {
     let mut m = model_with(20, 80, 24);
     update(&mut m, key('/'));
     let job = jobs(&type_text(&mut m, "bruce")).pop().unwrap();
-    update(&mut m, Msg::ContactsSearched(job.run().unwrap()));
+    update(&mut m, Msg::Inbox(InboxMsg::ContactsSearched(job.run().unwrap())));
     let fx = update(&mut m, code(KeyCode::Enter));
     let (_, opened, _, _) = thread_fetch(&fx).expect("the match's thread loads at once");
     assert_eq!(opened, contact(2).uuid);

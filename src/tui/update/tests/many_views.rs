@@ -50,7 +50,7 @@ fn truth(m: &Model, i: usize) -> usize {
 /// The strip's text, drawn at the list pane's width.
 fn strip(m: &Model) -> String {
     let w = m.areas().list.map_or(m.width, |r| r.width).saturating_sub(2) as usize;
-    let line = crate::tui::view::tabs::strip(&m.views, w, &crate::tui::theme::Theme::mono());
+    let line = crate::tui::inbox::tabs::strip(&m.views, w, &crate::tui::theme::Theme::mono());
     line.spans.iter().map(|s| s.content.to_string()).collect()
 }
 

@@ -10,6 +10,7 @@ mod modes;
 mod overlays;
 mod views;
 
+use crate::tui::inbox::{InboxEffect, InboxMsg};
 use crossterm::event::KeyCode;
 
 use super::*;
@@ -29,8 +30,8 @@ pub(crate) fn err() -> ApiError {
 pub(crate) fn settle(m: &mut Model, fx: &[Effect]) -> Vec<Effect> {
     let mut out = Vec::new();
     for e in fx {
-        if let Effect::Debounce { id, .. } = e {
-            out.extend(update(m, Msg::SelectionSettled(*id)));
+        if let Effect::Inbox(InboxEffect::Debounce { id, .. }) = e {
+            out.extend(update(m, Msg::Inbox(InboxMsg::SelectionSettled(*id))));
         }
     }
     out

@@ -104,12 +104,12 @@ fn a_lone_digit_names_a_view_after_a_pause_or_at_the_next_key() {
     let id = fx
         .iter()
         .find_map(|e| match e {
-            Effect::CountTimeout { id, .. } => Some(*id),
+            Effect::Inbox(InboxEffect::CountTimeout { id, .. }) => Some(*id),
             _ => None,
         })
         .expect("a timer for the digit");
     assert_eq!(m.views.current().name, "All", "not before the pause");
-    update(&mut m, Msg::CountTimeout(id));
+    update(&mut m, Msg::Inbox(InboxMsg::CountTimeout(id)));
     assert_eq!(m.views.current().name, "Unassigned");
     // A digit followed by a non-motion key switches first.
     update(&mut m, key('4'));
@@ -256,7 +256,7 @@ fn save_as_writes_the_view_to_the_config_file_and_opens_its_tab() {
     type_text(&mut m, "Support team");
     let fx = submit(&mut m);
     let saved = fx.iter().find_map(|e| match e {
-        Effect::SaveView { path, view } => Some((path.clone(), view.clone())),
+        Effect::Inbox(InboxEffect::SaveView { path, view }) => Some((path.clone(), view.clone())),
         _ => None,
     });
     let (path, view) = saved.expect("the view is written by an effect");
@@ -270,10 +270,10 @@ fn save_as_writes_the_view_to_the_config_file_and_opens_its_tab() {
     assert_eq!(shown(&m), want);
     update(
         &mut m,
-        Msg::ViewSaved {
+        Msg::Inbox(InboxMsg::ViewSaved {
             name: "Support team".into(),
             result: Err("permission denied".into()),
-        },
+        }),
     );
     let toast = m.status.current().unwrap().text.clone();
     assert!(toast.contains("could not save the view Support team"), "{toast}");
@@ -287,7 +287,10 @@ fn a_built_in_name_cannot_be_saved_over() {
     tab(&mut m, 10);
     type_text(&mut m, "mine");
     let fx = submit(&mut m);
-    assert!(!fx.iter().any(|e| matches!(e, Effect::SaveView { .. })));
+    assert!(
+        !fx.iter()
+            .any(|e| matches!(e, Effect::Inbox(InboxEffect::SaveView { .. })))
+    );
     assert!(format!("{:?}", m.overlay).contains("Form"), "the form stays open");
 }
 

@@ -1,6 +1,7 @@
 //! View snapshots at 80x24 and 160x48 with hostile text in the data. The
 //! clock is fixed on the model and the theme is plain, so they are stable.
 
+use crate::tui::inbox::{InboxEffect, InboxMsg};
 use insta::assert_snapshot;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -16,7 +17,6 @@ pub(crate) mod grid;
 mod index;
 mod invisible;
 mod styles;
-mod views;
 mod widths;
 
 /// A model with contacts, the first one's thread, details and bot loaded.
@@ -150,10 +150,10 @@ fn search_loading_and_no_user() {
     for c in "li".chars() {
         for e in update(&mut m, key(c)) {
             // The search runs off the UI thread: run it here.
-            if let crate::tui::effect::Effect::SearchContacts(job) = e
+            if let crate::tui::effect::Effect::Inbox(InboxEffect::SearchContacts(job)) = e
                 && let Some(done) = job.run()
             {
-                update(&mut m, Msg::ContactsSearched(done));
+                update(&mut m, Msg::Inbox(InboxMsg::ContactsSearched(done)));
             }
         }
     }

@@ -5,13 +5,13 @@
 
 use insta::assert_snapshot;
 
-use super::draw;
 use crate::triage::{View, ViewFilter};
 use crate::tui::fixtures::*;
 use crate::tui::model::Model;
 use crate::tui::model::views::Views;
 use crate::tui::msg::Msg;
 use crate::tui::update::update;
+use crate::tui::view::tests::draw;
 
 fn strip_of(m: &Model) -> String {
     let t = draw(m);
@@ -96,7 +96,7 @@ fn big_counts_are_abbreviated_to_fit_80_columns() {
         },
         crate::tui::model::views::Count { n: 7, at_least: false },
     ];
-    let strip = crate::tui::view::tabs::strip(&m.views, 78, &crate::tui::theme::Theme::mono());
+    let strip = crate::tui::inbox::tabs::strip(&m.views, 78, &crate::tui::theme::Theme::mono());
     let text: String = strip.spans.iter().map(|s| s.content.to_string()).collect();
     assert_eq!(
         text,

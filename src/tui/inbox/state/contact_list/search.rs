@@ -13,7 +13,7 @@ use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 
 use super::store::Haystacks;
-pub use crate::tui::msg::search::SearchDone;
+pub use crate::tui::inbox::msg::SearchDone;
 
 /// The search the list shows.
 #[derive(Debug, Clone, Default)]

@@ -6,9 +6,9 @@
 
 use ratatui::text::{Line, Span};
 
+use super::super::state::Views;
+use crate::text::width;
 use crate::triage::abbreviate_count;
-use crate::tui::model::views::Views;
-use crate::tui::text::width;
 use crate::tui::theme::Theme;
 
 /// One tab's text, without its brackets or spaces: the view's name, or

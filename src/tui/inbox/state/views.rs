@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
+use super::contact_list::{LastMessage, Row};
 use crate::index::Who;
 use crate::triage::{Keyed, Subject, View, builtin_views, contains_ci, field_is, same};
-use crate::tui::model::contact_list::{LastMessage, Row};
 
 /// A view's count: exact, or "at least" while the account is not all known
 /// (a walk still running, or last messages not yet fetched).
@@ -67,7 +67,7 @@ pub struct Views {
     pub greyed: HashSet<Arc<str>>,
     /// A lone digit typed (the view it names, and its timer): a view
     /// unless a motion follows.
-    pub digit: Option<(usize, crate::tui::msg::ReqId)>,
+    pub digit: Option<(usize, crate::tui::shared::ReqId)>,
     /// The config file a view is saved into (`f`, "Save as").
     pub config_path: Option<std::path::PathBuf>,
     /// Bumped when a view's definition changes.

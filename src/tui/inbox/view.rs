@@ -1,16 +1,19 @@
-//! The contact list. Only the rows on screen are formatted.
+//! The contact list with the strip of views above it. Only the rows on
+//! screen are formatted.
+
+pub mod tabs;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::pane::pane_block;
+use super::state::InboxRef;
+use super::state::contact_list::Row;
 use crate::index::{Preview, Who};
 use crate::text::columns::{Column, fit_columns};
-use crate::tui::model::contact_list::Row;
-use crate::tui::model::{Model, Pane};
-use crate::tui::text::truncate;
+use crate::text::truncate;
+use crate::tui::shared::{Pane, ViewCx};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::clean;
 use crate::tui::widgets::{fit, relative};
@@ -78,12 +81,15 @@ fn cols(w: usize, previews: bool) -> Cols {
     c
 }
 
-pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
-    let list = &model.list;
+/// The list pane. `sending` says whether a job of an action on many is in
+/// flight on a contact (its row spins, as for a write of one).
+pub fn render(st: InboxRef, vcx: &ViewCx, frame: &mut Frame, area: Rect, sending: &dyn Fn(&str) -> bool) {
+    let theme = vcx.theme;
+    let list = st.list;
     let mut title = format!("Contacts {}", list.store.len());
     if list.paging.loading.is_some() || list.paging.refreshing.is_some() {
         title.push(' ');
-        title.push_str(model.spinner());
+        title.push_str(vcx.spinner());
     } else if !list.paging.exhausted && !list.store.is_empty() {
         title.push('+');
     }
@@ -99,13 +105,13 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
             title.push_str(" …");
         }
     }
-    let block = pane_block(model, Pane::List, title, theme);
+    let block = vcx.pane_block(Pane::List, title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let w = inner.width as usize;
-    let c = cols(w, model.sync.enabled());
+    let c = cols(w, st.sync.enabled());
     let mut lines = Vec::with_capacity(inner.height as usize);
-    lines.push(super::tabs::strip(&model.views, w, theme));
+    lines.push(tabs::strip(st.views, w, theme));
     let mut header = if c.who {
         format!("     {} ", fit("Name", c.name))
     } else {
@@ -130,24 +136,24 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     lines.push(Line::styled(truncate(&header, w).into_owned(), theme.dim()));
     let rows = inner.height.saturating_sub(2) as usize;
     let searching = list.view.searched().is_some();
-    if let Some(why) = model
+    if let Some(why) = st
         .views
         .current()
-        .why_empty(model.views.me.as_deref())
+        .why_empty(st.views.me.as_deref())
         .filter(|_| !searching)
     {
         for line in wrap_words(&clean(&why), w) {
             lines.push(Line::styled(line, theme.dim()));
         }
     } else if list.visible_len() == 0 && !list.store.is_empty() && !searching {
-        let v = model.views.current();
+        let v = st.views.current();
         let msg = format!("nothing in {}: {}", clean(&v.name), v.filter.describe());
         lines.push(Line::styled(truncate(&msg, w).into_owned(), theme.dim()));
     }
     if list.store.is_empty() {
         let msg = match (&list.error, list.paging.loading.is_some()) {
             (Some(e), _) => format!("could not load contacts: {}", clean(e)),
-            (None, true) => format!("{} loading contacts…", model.spinner()),
+            (None, true) => format!("{} loading contacts…", vcx.spinner()),
             (None, false) => "no contacts match".to_string(),
         };
         lines.push(Line::styled(msg, theme.dim()));
@@ -160,8 +166,8 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     }
     for r in offset..(offset + rows).min(len) {
         let Some(contact) = list.row(r) else { continue };
-        let greyed = model.views.greyed.contains(&contact.uuid);
-        lines.push(row(model, contact, r == selected, greyed, &c, theme));
+        let greyed = st.views.greyed.contains(&contact.uuid);
+        lines.push(row(st, vcx, sending, contact, r == selected, greyed, &c));
     }
     if let Some(s) = &list.view.search
         && s.editing
@@ -175,28 +181,37 @@ pub fn render(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-fn row(model: &Model, c: &Row, selected: bool, greyed: bool, cols: &Cols, theme: &Theme) -> Line<'static> {
-    let list = &model.list;
+fn row(
+    st: InboxRef,
+    vcx: &ViewCx,
+    sending: &dyn Fn(&str) -> bool,
+    c: &Row,
+    selected: bool,
+    greyed: bool,
+    cols: &Cols,
+) -> Line<'static> {
+    let theme = vcx.theme;
+    let list = st.list;
     // Selection also shows as `▸`, so it reads without reverse video too.
     let cursor = Span::raw(if selected { "▸" } else { " " });
     // A write in flight (one, or a job of an action on many) spins; a
     // marked row shows `*` beside it, so marks read without colour too.
-    let sending = model.act.bulk.as_ref().is_some_and(|run| run.sending(&c.uuid));
+    let sending = sending(&c.uuid);
     let (glyph, style) = if list.pending.contains_key(&c.uuid) || sending {
-        (model.spinner(), theme.warning())
+        (vcx.spinner(), theme.warning())
     } else if c.has_new() {
         ("●", theme.unread())
     } else {
         (" ", theme.normal())
     };
-    let marker = if model.marks.contains(&c.uuid) {
+    let marker = if st.marks.contains(&c.uuid) {
         vec![Span::styled(glyph, style), Span::styled("*", theme.accent())]
     } else if glyph == " " {
         vec![Span::raw("  ")]
     } else {
         vec![Span::styled(format!("{glyph} "), style)]
     };
-    let preview = model.sync.previews.get(&*c.uuid);
+    let preview = st.sync.previews.get(&*c.uuid);
     let mut spans = vec![cursor];
     spans.extend(marker);
     if cols.who {
@@ -218,13 +233,10 @@ fn row(model: &Model, c: &Row, selected: bool, greyed: bool, cols: &Cols, theme:
     // they have waited, marked (`‹` says who wrote last without colour).
     match preview.filter(|p| c.is_open() && p.waiting()) {
         Some(p) => spans.push(Span::styled(
-            fit(&relative(model.now, p.at.or(c.last_activity())), 4),
+            fit(&relative(vcx.now, p.at.or(c.last_activity())), 4),
             theme.warning(),
         )),
-        None => spans.push(Span::styled(
-            fit(&relative(model.now, c.last_activity()), 4),
-            theme.dim(),
-        )),
+        None => spans.push(Span::styled(fit(&relative(vcx.now, c.last_activity()), 4), theme.dim())),
     }
     spans.push(Span::raw(" "));
     spans.push(if c.is_open() {

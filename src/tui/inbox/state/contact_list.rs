@@ -20,8 +20,8 @@ pub use search::{Search, SearchDone, SearchJob};
 pub use store::{ContactStore, Haystacks, LastMessage, Row, Upserted};
 
 use crate::api::{Contact, ContactFilter};
-use crate::tui::model::scroll::Scroll;
-use crate::tui::msg::{ReqId, WriteKind};
+use crate::tui::shared::scroll::Scroll;
+use crate::tui::shared::{ReqId, WriteKind};
 
 /// A write in flight on one contact.
 #[derive(Debug, Clone)]

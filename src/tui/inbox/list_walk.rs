@@ -11,8 +11,9 @@ use std::time::Duration;
 
 use tokio::sync::mpsc::UnboundedSender;
 
+use super::msg::ListFetch;
 use crate::api::{ApiError, Client, Contact, ContactFilter, CursorGuard, Page, PageRequest};
-use crate::tui::msg::{ListFetch, Msg, ReqId};
+use crate::tui::shared::ReqId;
 
 /// One list request: `pages` pages from `at` (1: a single page).
 #[derive(Debug, Clone, PartialEq)]
@@ -25,9 +26,18 @@ pub struct Walk {
     pub pages: u32,
 }
 
+/// A page of a walk (or the error that ends it), for `walk.id`.
+#[derive(Debug)]
+pub struct Loaded {
+    pub id: ReqId,
+    pub generation: u64,
+    pub fetch: ListFetch,
+    pub result: Result<Page<Contact>, ApiError>,
+}
+
 /// Runs `walk` against the server, sending each page (or the error that
-/// ends it) as `Msg::ContactsLoaded`.
-pub async fn run(client: Client, tx: UnboundedSender<Msg>, walk: Walk) {
+/// ends it) as a [`Loaded`] (the root's `Msg::ContactsLoaded`).
+pub async fn run<M: From<Loaded>>(client: Client, tx: UnboundedSender<M>, walk: Walk) {
     let Walk {
         id,
         generation,
@@ -48,12 +58,12 @@ pub async fn run(client: Client, tx: UnboundedSender<Msg>, walk: Walk) {
         if let Err(e) = &result {
             tracing::warn!("list contacts failed: {e}");
         }
-        tx.send(Msg::ContactsLoaded {
+        tx.send(M::from(Loaded {
             id,
             generation,
             fetch,
             result,
-        })
+        }))
         .is_ok()
     })
     .await

@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::api::CursorGuard;
-use crate::tui::msg::ReqId;
+use crate::tui::shared::ReqId;
 
 /// The pass that ends a walk: from the newest contact down to the walk's
 /// start, so contacts that moved ahead of the cursor during the walk (a new

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 
 use crate::index::Preview;
-use crate::tui::msg::index::SyncStatus;
 
 #[derive(Debug, Clone, Default)]
 pub struct SyncView {
@@ -40,4 +39,23 @@ impl SyncView {
     pub fn complete(&self) -> bool {
         self.status.as_ref().is_some_and(|s| s.complete && s.walking.is_none())
     }
+}
+
+/// How fresh the index is, as the status bar shows it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SyncStatus {
+    /// When a sync pass last succeeded (or the walk last finished).
+    pub synced_at: Option<DateTime<Utc>>,
+    /// A complete walk of the account has finished at least once: the list
+    /// holds every contact.
+    pub complete: bool,
+    /// A full walk under way: contacts seen, and about how many there are.
+    pub walking: Option<(u64, Option<u64>)>,
+    /// The last pass failed for want of the server (no network, timeouts,
+    /// 5xx): the list shows the index as of `synced_at`.
+    pub offline: bool,
+    /// Background work is paused by the server's rate limit until then.
+    pub retry_at: Option<DateTime<Utc>>,
+    /// The index is in memory only (`--no-cache`, or the file was busy).
+    pub in_memory: bool,
 }

@@ -1,0 +1,3 @@
+//! The inbox slice's tests: its frames (view.rs).
+
+mod view;
