@@ -2,8 +2,8 @@
 //! the model and a message that returns effects as data; the runner turns
 //! effects into tokio tasks whose results come back as messages.
 
-pub mod act;
 pub mod account;
+pub mod act;
 pub(crate) mod app;
 pub mod compose;
 pub(crate) mod demo;

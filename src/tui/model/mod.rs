@@ -1,13 +1,13 @@
 //! The whole state of the app. Only `update` changes it; views only read it.
 
-pub(crate) use crate::tui::shared::catalog;
 pub use crate::tui::inbox::contact_list;
 pub use crate::tui::inbox::marks;
+pub(crate) use crate::tui::shared::catalog;
 pub(crate) mod overlay;
 pub use crate::tui::inbox::sync;
+pub use crate::tui::inbox::views;
 pub use crate::tui::shared::pane;
 pub(crate) use crate::tui::shared::status;
-pub use crate::tui::inbox::views;
 
 /// The history's state under its old path, which the end-to-end tests
 /// (`tests/tui_undo.rs`) name.
