@@ -105,6 +105,8 @@ pub struct Model {
     /// The last request id handed out (see [`Model::next_id`]).
     pub(crate) ids: ReqId,
     pub quit: bool,
+    /// Notes a slice sent that the root acts on after the call returns.
+    pub later: Vec<crate::tui::shared::Note>,
     /// A count typed before a motion (`5j`).
     pub count: Option<u32>,
 }
@@ -155,6 +157,7 @@ impl Model {
             compose: Default::default(),
             ids: 1,
             quit: false,
+            later: Vec::new(),
         }
     }
 

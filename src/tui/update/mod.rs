@@ -112,6 +112,15 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Index(m) => index::on_msg(model, m, &mut fx),
         Msg::Reports(m) => crate::tui::reports::on_msg(&mut model.reports, m),
     }
+    for note in std::mem::take(&mut model.later) {
+        if let crate::tui::shared::Note::BotWrote { id, uuid, running } = note
+            && !record::bot_wrote(model, id, &uuid, running)
+        {
+            let text = if running { "bot started" } else { "bot stopped" };
+            let now = model.now;
+            model.status.push(crate::tui::shared::ToastKind::Success, text, now);
+        }
+    }
     views::refresh(model, &mut fx);
     crate::tui::inbox::marking::after_update(&mut model.marks, &model.list);
     index::want_previews(model, &mut fx);

@@ -81,15 +81,11 @@ pub(crate) fn route(model: &mut Model, notes: Vec<Note>, fx: &mut Vec<Effect>) {
                 action,
                 before,
                 bot_before,
-            } => super::record::will_write(model, id, action, *before, bot_before),
-            Note::BotWrote { id, uuid, running } => {
-                if !super::record::bot_wrote(model, id, &uuid, running) {
-                    let text = if running { "bot started" } else { "bot stopped" };
-                    let now = model.now;
-                    model.status.push(crate::tui::shared::ToastKind::Success, text, now);
-                }
-            }
-            Note::WriteFailed(id) => super::record::write_failed(model, id),
+            } => crate::tui::act::will_write(&mut model.act, id, action, *before, bot_before),
+            // Recording it reads the contacts through a Cx: update does it
+            // once the call that sent it has returned.
+            note @ Note::BotWrote { .. } => model.later.push(note),
+            Note::WriteFailed(id) => crate::tui::act::write_failed(&mut model.act, id),
             Note::Bell => fx.push(Effect::Bell),
             Note::Redraw => fx.push(Effect::Redraw),
             Note::Copy(text) => fx.push(Effect::CopyToClipboard(text)),
