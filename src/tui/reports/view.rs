@@ -24,7 +24,10 @@ pub fn render(st: &Reports, vcx: &ViewCx, frame: &mut Frame, area: Rect) {
         .as_ref()
         .and_then(|r| r.groups.get(st.group))
         .filter(|_| st.group > 0);
-    let mut title = format!(" Reports · last {} days · by {} ", st.days(), Reports::by_label(st.by));
+    let mut title = match st.by {
+        None => format!(" Reports · last {} days ", st.days()),
+        by => format!(" Reports · last {} days · by {} ", st.days(), Reports::by_label(by)),
+    };
     if let Some(g) = shown {
         title = format!("{title}· charts of {} ", clean(&g.group));
     }

@@ -60,7 +60,8 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
     }
     if model.reports.open {
         let mut r = frame.area();
-        r.height = a.status.y.saturating_sub(r.y);
+        // Above the toast, when one shows, so neither covers the other.
+        r.height = a.toast.map_or(a.status.y, |t| t.y).saturating_sub(r.y);
         crate::tui::reports::render(&model.reports, &model.vcx(theme), frame, r);
     }
     if let Some(r) = a.toast {

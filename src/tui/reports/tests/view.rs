@@ -62,3 +62,19 @@ fn ninety_days_at_80_columns_says_which_days_it_shows() {
         "the bars cannot hold 90 days at 80 columns and say so:\n{s}"
     );
 }
+
+#[test]
+fn a_toast_shows_below_the_screen_not_over_its_keys() {
+    let mut m = screen(80, 24, 7, None, 0);
+    let now = m.now;
+    m.status
+        .push(crate::tui::model::ToastKind::Success, "closed (Ana Souza)", now);
+    let s = draw(&m);
+    let lines: Vec<&str> = s.lines().collect();
+    assert!(lines[21].contains("close"), "the keys line is whole:\n{s}");
+    assert!(
+        lines[22].contains("closed (Ana Souza)"),
+        "the toast has its own line:\n{s}"
+    );
+    assert!(s.contains(" Reports · last 7 days "), "{s}");
+}
