@@ -223,3 +223,20 @@ pub fn indexed_model(n: usize, w: u16, h: u16) -> Model {
     );
     m
 }
+
+/// Answers the load of the open thread (the first contact's, which the
+/// fixtures select) with `n` messages; `older` is the cursor to older ones.
+pub fn load_thread(m: &mut Model, n: usize, older: Option<&str>) {
+    let (Some(contact), Some(id)) = (m.thread.contact.clone(), m.thread.loading) else {
+        panic!("the fixture opens the first thread");
+    };
+    update(
+        m,
+        Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
+            id,
+            contact,
+            fetch: crate::tui::thread::ThreadFetch::Initial,
+            result: Ok(page(messages(n), older)),
+        }),
+    );
+}

@@ -8,23 +8,13 @@ use crate::api::{DeliveryStatus, Message, MessageSendRequest, MessageStatus, Sen
 use crate::tui::compose::{ComposeEffect, ComposeMsg};
 use crate::tui::fixtures::*;
 use crate::tui::model::Model;
-use crate::tui::msg::{Msg, ThreadFetch};
+use crate::tui::msg::Msg;
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
 
 fn loaded(w: u16, h: u16) -> Model {
     let mut m = model_with(20, w, h);
-    let uuid = m.thread.contact.clone().unwrap();
-    let id = m.thread.loading.unwrap();
-    update(
-        &mut m,
-        Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
-            id,
-            contact: uuid,
-            fetch: ThreadFetch::Initial,
-            result: Ok(page(messages(4), None)),
-        }),
-    );
+    load_thread(&mut m, 4, None);
     m.list.paging.loading = None;
     m
 }

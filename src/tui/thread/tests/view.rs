@@ -9,7 +9,7 @@ use ratatui::backend::TestBackend;
 use crate::api::{DeliveryStatus, MessageSendRequest};
 use crate::tui::fixtures::*;
 use crate::tui::model::Model;
-use crate::tui::msg::{Msg, ThreadFetch};
+use crate::tui::msg::Msg;
 use crate::tui::theme::Theme;
 use crate::tui::thread::Popup;
 use crate::tui::update::update;
@@ -18,17 +18,7 @@ use crate::tui::update::update;
 /// the server), the thread pane focused.
 fn thread_of(n: usize, w: u16, h: u16) -> Model {
     let mut m = model_with(20, w, h);
-    let uuid = m.thread.contact.clone().unwrap();
-    let id = m.thread.loading.unwrap();
-    update(
-        &mut m,
-        Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
-            id,
-            contact: uuid,
-            fetch: ThreadFetch::Initial,
-            result: Ok(page(messages(n), Some("older"))),
-        }),
-    );
+    load_thread(&mut m, n, Some("older"));
     m.list.paging.loading = None;
     m.thread.loading_older = None;
     update(&mut m, code(KeyCode::Tab));

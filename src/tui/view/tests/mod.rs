@@ -9,7 +9,7 @@ use ratatui::backend::TestBackend;
 use crate::api::{ApiError, CustomStatus, Funnel};
 use crate::tui::fixtures::*;
 use crate::tui::model::{Model, Pane, ToastKind};
-use crate::tui::msg::{Msg, ThreadFetch};
+use crate::tui::msg::Msg;
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
 
@@ -23,16 +23,7 @@ mod widths;
 pub(crate) fn rich(w: u16, h: u16) -> Model {
     let mut m = model_with(20, w, h);
     let uuid = m.thread.contact.clone().unwrap();
-    let id = m.thread.loading.unwrap();
-    update(
-        &mut m,
-        Msg::Thread(crate::tui::thread::ThreadMsg::Loaded {
-            id,
-            contact: uuid.clone(),
-            fetch: ThreadFetch::Initial,
-            result: Ok(page(messages(8), Some("o"))),
-        }),
-    );
+    load_thread(&mut m, 8, Some("o"));
     let id = m.details.loading.unwrap();
     update(
         &mut m,
