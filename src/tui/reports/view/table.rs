@@ -30,6 +30,8 @@ pub(super) fn sparkline(values: &[u64], width: usize) -> String {
 }
 
 const NAME_W: usize = 18;
+const NAME_MAX: usize = 32;
+const SPARK_MIN: usize = 24;
 const HEAD: [&str; 6] = ["opened", "closed", "1st", "p90", "resolve", "waiting"];
 
 pub fn render(report: &Report, selected: usize, note: &str, vcx: &ViewCx, frame: &mut Frame, area: Rect) {
@@ -48,7 +50,10 @@ pub fn render(report: &Report, selected: usize, note: &str, vcx: &ViewCx, frame:
         return;
     }
     let cells = HEAD.len() * 8;
-    let name_w = NAME_W.min((inner.width as usize).saturating_sub(cells + 1));
+    // Names take the room a wide screen has, up to NAME_MAX; the
+    // sparkline keeps at least SPARK_MIN columns.
+    let avail = (inner.width as usize).saturating_sub(cells + 1);
+    let name_w = avail.saturating_sub(SPARK_MIN).clamp(NAME_W.min(avail), NAME_MAX);
     let spark_w = (inner.width as usize).saturating_sub(name_w + cells + 1);
     let mut head = fit("", name_w);
     for h in HEAD {
