@@ -59,8 +59,8 @@ pub enum Effect {
     Thread(ThreadEffect),
     /// Work for the local index's worker.
     Index(super::index_worker::IndexCmd),
-    /// A report for the Reports screen, computed from the index.
-    Reports(super::reports::ReportsEffect),
+    /// Requests of the slices wired through the registry.
+    Slice(super::slices::SliceEffect),
     /// Terminal-side effects, done by the loop itself.
     CopyToClipboard(String),
     Bell,
@@ -145,8 +145,7 @@ impl Runner {
                 | Effect::Inbox(InboxEffect::SaveView { .. })
                 | Effect::Inbox(InboxEffect::SearchContacts(_))
                 | Effect::Index(_)
-                | Effect::Reports(_)
-        );
+        ) && !matches!(&effect, Effect::Slice(e) if !e.network());
         let foreground = self.index.as_ref().filter(|_| network).map(|l| l.foreground.enter());
         let handle = match effect {
             Effect::Index(cmd) => {
@@ -157,10 +156,13 @@ impl Runner {
                 }
                 return;
             }
-            Effect::Reports(e) => {
+            Effect::Slice(e) => {
                 let index = self.index.as_ref().map(|l| l.index.clone());
                 tokio::spawn(async move {
-                    let _ = tx.send(Msg::Reports(super::reports::perform(index, e).await));
+                    let _foreground = foreground;
+                    if let Some(msg) = super::slices::perform(index, e).await {
+                        let _ = tx.send(msg);
+                    }
                 })
             }
             Effect::Inbox(InboxEffect::SearchContacts(job)) if self.index.is_some() => {
@@ -314,7 +316,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
         Effect::Details(e) => Msg::Details(super::details::perform(client, e).await),
         Effect::Thread(e) => Msg::Thread(super::thread::perform(client, e).await),
         // Spawned by the runner itself (several messages).
-        Effect::FetchContacts { .. } | Effect::Reports(_) => return None,
+        Effect::FetchContacts { .. } | Effect::Slice(_) => return None,
         Effect::CopyToClipboard(_) | Effect::Bell | Effect::Redraw | Effect::ReleaseMemory | Effect::Index(_) => {
             return None;
         }

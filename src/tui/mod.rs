@@ -25,6 +25,7 @@ pub mod overlays;
 pub mod reconnect;
 pub mod reports;
 pub mod shared;
+pub mod slices;
 pub mod terminal;
 pub(crate) use crate::text;
 pub mod theme;

@@ -64,8 +64,8 @@ pub enum Msg {
     Thread(crate::tui::thread::ThreadMsg),
     /// The local index's worker.
     Index(index::IndexMsg),
-    /// A report computed for the Reports screen.
-    Reports(crate::tui::reports::ReportsMsg),
+    /// Answers for the slices wired through the registry.
+    Slice(crate::tui::slices::SliceMsg),
 }
 
 impl From<crate::tui::inbox::list_walk::Loaded> for Msg {

@@ -96,8 +96,8 @@ pub struct Model {
     /// Marked contacts (`Space`, `V`, `*`), what an action on many takes.
     pub marks: marks::Marks,
 
-    /// The Reports screen (`S`).
-    pub reports: crate::tui::reports::State,
+    /// The slices wired through the registry (`tui/slices.rs`).
+    pub slices: crate::tui::slices::Slices,
 
     // Bookkeeping.
     /// The debounce id the selection waits on.
@@ -151,7 +151,7 @@ impl Model {
             count: None,
             account: None,
             marks: Default::default(),
-            reports: Default::default(),
+            slices: Default::default(),
             act: Default::default(),
             settle: None,
             compose: Default::default(),

@@ -20,6 +20,9 @@ macro_rules! call {
             },
             |$st, $cx, $out| $body)
     };
+    ($model:expr, $fx:expr, slices . $field:ident, $wrap:path, |$st:ident, $cx:ident, $out:ident| $body:expr) => {
+        $crate::tui::update::call::call!(@go $model, $fx, $wrap, m => &m.list, state => &mut m.slices.$field, |$st, $cx, $out| $body)
+    };
     ($model:expr, $fx:expr, $field:ident, $wrap:path, |$st:ident, $cx:ident, $out:ident| $body:expr) => {
         $crate::tui::update::call::call!(@go $model, $fx, $wrap, m => &m.list, state => &mut m.$field, |$st, $cx, $out| $body)
     };

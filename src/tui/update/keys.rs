@@ -11,7 +11,7 @@ use crate::tui::details;
 use crate::tui::effect::Effect;
 use crate::tui::keymap::Action;
 use crate::tui::model::{Model, Pane, ToastKind};
-use crate::tui::{account, reports, thread};
+use crate::tui::{account, thread};
 
 pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     if model.overlay.is_some() {
@@ -35,11 +35,7 @@ pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     {
         return;
     }
-    if model.reports.open
-        && call!(model, fx, reports, Effect::Reports, |st, cx, out| reports::key(
-            st, cx, out, key
-        ))
-    {
+    if crate::tui::slices::key(model, key, fx) {
         return;
     }
     if model.compose.is_open() {
@@ -89,7 +85,7 @@ pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
 
 /// Runs one action: from a key or from the palette.
 pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
-    if many::on_marks(model, action, fx) {
+    if many::on_marks(model, action, fx) || crate::tui::slices::action(model, action, fx) {
         return;
     }
     match action {
@@ -181,9 +177,6 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         )),
         Action::MarkAll => call!(model, fx, inbox, Effect::Inbox, |st, cx, out| marking::all(st, cx, out)),
         Action::Repeat => many::repeat(model, fx),
-        Action::Reports => call!(model, fx, reports, Effect::Reports, |st, cx, out| reports::open(
-            st, cx, out
-        )),
         Action::Quit => model.quit = true,
         Action::DeleteMessage => call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::ask_delete(
             st, cx, out
@@ -193,6 +186,8 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         )),
         Action::Undo => undo::undo_last(model, fx),
         Action::History => undo::open_history(model),
+        // The registry's slices answered theirs above.
+        _ => {}
     }
 }
 

@@ -110,7 +110,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             st, cx, out, m
         )),
         Msg::Index(m) => index::on_msg(model, m, &mut fx),
-        Msg::Reports(m) => crate::tui::reports::on_msg(&mut model.reports, m),
+        Msg::Slice(m) => crate::tui::slices::on_msg(model, m, &mut fx),
     }
     for note in std::mem::take(&mut model.later) {
         if let crate::tui::shared::Note::BotWrote { id, uuid, running } = note

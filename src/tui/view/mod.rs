@@ -58,12 +58,7 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
     if let Some(r) = a.availability {
         details::render_availability(&model.details.me, &model.vcx(theme), frame, r);
     }
-    if model.reports.open {
-        let mut r = frame.area();
-        // Above the toast, when one shows, so neither covers the other.
-        r.height = a.toast.map_or(a.status.y, |t| t.y).saturating_sub(r.y);
-        crate::tui::reports::render(&model.reports, &model.vcx(theme), frame, r);
-    }
+    crate::tui::slices::render(model, frame, theme, &a);
     if let Some(r) = a.toast {
         status::toast(model, frame, r, theme);
     }

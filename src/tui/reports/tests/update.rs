@@ -16,7 +16,9 @@ fn asked(fx: &[Effect]) -> (u64, i64, Option<GroupBy>) {
     let asks: Vec<_> = fx
         .iter()
         .filter_map(|e| match e {
-            Effect::Reports(ReportsEffect::Compute { id, days, by, .. }) => Some((*id, *days, *by)),
+            Effect::Slice(crate::tui::slices::SliceEffect::Reports(ReportsEffect::Compute {
+                id, days, by, ..
+            })) => Some((*id, *days, *by)),
             _ => None,
         })
         .collect();
@@ -28,7 +30,7 @@ fn opened() -> (Model, u64) {
     let mut m = model_with(5, 80, 24);
     m.now = now();
     let fx = update(&mut m, key('S'));
-    assert!(m.reports.open);
+    assert!(m.slices.reports.open);
     let (id, days, by) = asked(&fx);
     assert_eq!((days, by), (7, None), "a week of all conversations first");
     (m, id)
@@ -37,10 +39,10 @@ fn opened() -> (Model, u64) {
 fn answer(m: &mut Model, id: u64, days: i64, by: Option<GroupBy>) {
     update(
         m,
-        Msg::Reports(ReportsMsg::Computed {
+        Msg::Slice(crate::tui::slices::SliceMsg::Reports(ReportsMsg::Computed {
             id,
             result: Ok(report(days, by)),
-        }),
+        })),
     );
 }
 
@@ -48,8 +50,8 @@ fn answer(m: &mut Model, id: u64, days: i64, by: Option<GroupBy>) {
 fn s_opens_the_screen_and_the_period_and_grouping_keys_recompute() {
     let (mut m, id) = opened();
     answer(&mut m, id, 7, None);
-    assert!(m.reports.loading.is_none());
-    assert_eq!(m.reports.report.as_ref().map(|r| r.groups.len()), Some(1));
+    assert!(m.slices.reports.loading.is_none());
+    assert_eq!(m.slices.reports.report.as_ref().map(|r| r.groups.len()), Some(1));
 
     let (id, days, by) = asked(&update(&mut m, key('p')));
     assert_eq!((days, by), (14, None));
@@ -59,6 +61,7 @@ fn s_opens_the_screen_and_the_period_and_grouping_keys_recompute() {
     assert_eq!((days, by), (14, Some(GroupBy::Agent)));
     answer(&mut m, id, 14, Some(GroupBy::Agent));
     let names: Vec<&str> = m
+        .slices
         .reports
         .report
         .as_ref()
@@ -72,15 +75,15 @@ fn s_opens_the_screen_and_the_period_and_grouping_keys_recompute() {
     update(&mut m, key('j'));
     update(&mut m, key('j'));
     update(&mut m, key('j'));
-    assert_eq!(m.reports.group, 2, "j stops at the last group");
+    assert_eq!(m.slices.reports.group, 2, "j stops at the last group");
     update(&mut m, key('k'));
-    assert_eq!(m.reports.group, 1);
+    assert_eq!(m.slices.reports.group, 1);
 
     let (_, days, _) = asked(&update(&mut m, key('p')));
     assert_eq!(days, 30);
     let (_, _, by) = asked(&update(&mut m, key('g')));
     assert_eq!(by, Some(GroupBy::Team));
-    assert_eq!(m.reports.group, 0, "a new grouping starts at all");
+    assert_eq!(m.slices.reports.group, 0, "a new grouping starts at all");
 }
 
 #[test]
@@ -88,11 +91,14 @@ fn an_answer_for_an_older_setting_is_dropped() {
     let (mut m, first) = opened();
     let (second, _, _) = asked(&update(&mut m, key('p')));
     answer(&mut m, first, 7, None);
-    assert!(m.reports.report.is_none(), "the 7-day answer came after p asked for 14");
-    assert_eq!(m.reports.loading, Some(second));
+    assert!(
+        m.slices.reports.report.is_none(),
+        "the 7-day answer came after p asked for 14"
+    );
+    assert_eq!(m.slices.reports.loading, Some(second));
     answer(&mut m, second, 14, None);
     assert_eq!(
-        m.reports.report.as_ref().map(|r| r.period.to - r.period.from),
+        m.slices.reports.report.as_ref().map(|r| r.period.to - r.period.from),
         Some(chrono::Duration::days(14))
     );
 }
@@ -112,13 +118,13 @@ fn inbox_keys_do_not_act_behind_the_screen_but_help_and_quit_do() {
     assert!(matches!(m.overlay, Some(Overlay::Help { .. })), "{:?}", m.overlay);
     m.overlay = None;
     update(&mut m, code(KeyCode::Esc));
-    assert!(!m.reports.open, "Esc closes the screen");
+    assert!(!m.slices.reports.open, "Esc closes the screen");
     update(&mut m, key('S'));
     update(&mut m, key('q'));
-    assert!(!m.reports.open && !m.quit, "q closes the screen, not the app");
+    assert!(!m.slices.reports.open && !m.quit, "q closes the screen, not the app");
     update(&mut m, key('S'));
     update(&mut m, key('S'));
-    assert!(!m.reports.open, "S closes it again");
+    assert!(!m.slices.reports.open, "S closes it again");
 }
 
 #[test]
@@ -126,14 +132,17 @@ fn a_failure_is_said_inertly_and_the_next_computation_clears_it() {
     let (mut m, id) = opened();
     update(
         &mut m,
-        Msg::Reports(ReportsMsg::Computed {
+        Msg::Slice(crate::tui::slices::SliceMsg::Reports(ReportsMsg::Computed {
             id,
             result: Err("cannot read the index: \u{1b}]0;pwned\u{7}".into()),
-        }),
+        })),
     );
-    let e = m.reports.error.clone().unwrap();
+    let e = m.slices.reports.error.clone().unwrap();
     assert!(!e.contains('\u{1b}') && !e.contains('\u{7}'), "{e:?}");
     let (_, days, _) = asked(&update(&mut m, key('p')));
     assert_eq!(days, 14);
-    assert!(m.reports.error.is_none(), "a new computation clears the old failure");
+    assert!(
+        m.slices.reports.error.is_none(),
+        "a new computation clears the old failure"
+    );
 }

@@ -14,11 +14,11 @@ use crate::tui::theme::Theme;
 fn screen(w: u16, h: u16, days: i64, by: Option<GroupBy>, group: usize) -> Model {
     let mut m = model_with(5, w, h);
     m.now = now();
-    m.reports.open = true;
-    m.reports.span = crate::tui::reports::SPANS.iter().position(|d| *d == days).unwrap();
-    m.reports.by = by;
-    m.reports.group = group;
-    m.reports.report = Some(report(days, by));
+    m.slices.reports.open = true;
+    m.slices.reports.span = crate::tui::reports::SPANS.iter().position(|d| *d == days).unwrap();
+    m.slices.reports.by = by;
+    m.slices.reports.group = group;
+    m.slices.reports.report = Some(report(days, by));
     m
 }
 

@@ -330,18 +330,22 @@ fn the_account_overlay_handles_only_keys_in_the_keymap() {
 fn reports() -> Model {
     let mut m = model_with(5, 80, 24);
     let fx = update(&mut m, key('S'));
-    let Some(crate::tui::effect::Effect::Reports(crate::tui::reports::ReportsEffect::Compute { id, .. })) = fx.first()
+    let Some(crate::tui::effect::Effect::Slice(crate::tui::slices::SliceEffect::Reports(
+        crate::tui::reports::ReportsEffect::Compute { id, .. },
+    ))) = fx.first()
     else {
         panic!("S computes a report: {fx:?}");
     };
     update(
         &mut m,
-        Msg::Reports(crate::tui::reports::ReportsMsg::Computed {
-            id: *id,
-            result: Err("no index in this test".into()),
-        }),
+        Msg::Slice(crate::tui::slices::SliceMsg::Reports(
+            crate::tui::reports::ReportsMsg::Computed {
+                id: *id,
+                result: Err("no index in this test".into()),
+            },
+        )),
     );
-    assert!(m.reports.open);
+    assert!(m.slices.reports.open);
     m
 }
 
