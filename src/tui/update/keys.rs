@@ -107,11 +107,7 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
             };
             model.focus = Pane::ALL[n];
         }
-        Action::Open => {
-            if model.focus == Pane::List && !model.is_wide() {
-                model.focus = Pane::Thread;
-            }
-        }
+        Action::Open if model.focus == Pane::List && !model.is_wide() => model.focus = Pane::Thread,
         Action::Search => super::search::start_search(model),
         Action::Filter => views::open_filter(model),
         Action::ServerFilter => actions::open_filter(model),
