@@ -54,6 +54,14 @@ pub trait Subject {
     fn last_who(&self) -> Option<Who>;
     /// When the last message was written.
     fn last_at(&self) -> Option<DateTime<Utc>>;
+    /// Whether it carries the badge `name` (the TUI's rows: snoozed…).
+    fn has_badge(&self, _name: &str) -> bool {
+        false
+    }
+    /// The badge that takes it out of views that do not ask for it.
+    fn hidden_by(&self) -> Option<&str> {
+        None
+    }
 
     /// The customer wrote last: an answer is owed.
     fn is_waiting(&self) -> bool {

@@ -121,6 +121,10 @@ pub struct ViewFilter {
     pub text: Option<String>,
     /// The last activity is older than this.
     pub older_than: Option<Duration>,
+    /// The contact carries this badge (the TUI's, such as `snoozed`). A
+    /// contact with a badge that hides is only in views that ask for it
+    /// and in a view with no rules.
+    pub badge: Option<String>,
 }
 
 /// How long ago `t` was, when it was more than `d` ago.
@@ -166,6 +170,15 @@ impl ViewFilter {
             && self.fields.iter().all(|(k, v)| f.field_is(k, v))
             && self.older_than.is_none_or(|d| older(f.last_activity(), d, now))
             && self.text.as_deref().is_none_or(|t| f.has_text(t.trim()))
+            && self.badge_ok(f)
+    }
+
+    fn badge_ok<S: Subject + ?Sized>(&self, f: &S) -> bool {
+        match (&self.badge, f.hidden_by()) {
+            (Some(b), _) => f.has_badge(b),
+            (None, None) => true,
+            (None, Some(_)) => *self == ViewFilter::default(),
+        }
     }
 
     fn assignee_ok<S: Subject + ?Sized>(&self, f: &S, me: Option<&str>) -> bool {
@@ -227,6 +240,9 @@ impl ViewFilter {
         }
         if let Some(o) = self.older_than {
             parts.push(format!("idle > {}", d(o)));
+        }
+        if let Some(b) = &self.badge {
+            parts.push(b.clone());
         }
         if parts.is_empty() {
             "everything".into()

@@ -178,6 +178,7 @@ pub fn view_filter_value(form: &Form, teams: &[(String, String)]) -> Result<(Vie
         fields,
         text: form_one(form, &FieldId::Text),
         older_than,
+        badge: None,
     };
     Ok((filter, form_one(form, &FieldId::ViewName)))
 }

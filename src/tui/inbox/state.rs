@@ -34,4 +34,5 @@ pub struct InboxRef<'a> {
     pub views: &'a Views,
     pub marks: &'a Marks,
     pub sync: &'a SyncView,
+    pub badges: &'a crate::tui::shared::Badges,
 }

@@ -239,7 +239,10 @@ fn row(
         None => spans.push(Span::styled(fit(&relative(vcx.now, c.last_activity()), 4), theme.dim())),
     }
     spans.push(Span::raw(" "));
-    spans.push(if c.is_open() {
+    // A badge (snoozed, back…) stands where the state does.
+    spans.push(if let Some(b) = st.badges.of(&c.uuid).first() {
+        Span::styled(fit(b.label, 7), theme.warning())
+    } else if c.is_open() {
         Span::styled("open   ", theme.success())
     } else {
         Span::styled("closed ", theme.dim())

@@ -96,6 +96,8 @@ pub struct Model {
     /// Marked contacts (`Space`, `V`, `*`), what an action on many takes.
     pub marks: marks::Marks,
 
+    /// Badges slices put on rows (snoozed, back…), which views filter on.
+    pub badges: crate::tui::shared::Badges,
     /// The slices wired through the registry (`tui/slices.rs`).
     pub slices: crate::tui::slices::Slices,
 
@@ -152,6 +154,7 @@ impl Model {
             account: None,
             marks: Default::default(),
             slices: Default::default(),
+            badges: Default::default(),
             act: Default::default(),
             settle: None,
             compose: Default::default(),
@@ -189,6 +192,7 @@ impl Model {
             views: &self.views,
             marks: &self.marks,
             sync: &self.sync,
+            badges: &self.badges,
         }
     }
 

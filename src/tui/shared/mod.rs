@@ -4,6 +4,7 @@
 //! toasts, the layout, the session, the catalog and what is known).
 //! Nothing here imports a slice or the root.
 
+pub mod badges;
 pub mod catalog;
 pub mod cx;
 pub mod known;
@@ -17,6 +18,7 @@ pub mod status;
 pub mod vcx;
 pub mod write;
 
+pub use badges::{Badge, Badges};
 pub use cx::{Contacts, Cx, NoContacts, Out};
 pub use note::Note;
 pub use pane::Pane;

@@ -59,6 +59,12 @@ pub enum Note {
     },
     /// The single write `id` failed: nothing to undo.
     WriteFailed(ReqId),
+    /// Put a badge on `uuid`'s row (`on`) or take it off.
+    Badge {
+        uuid: String,
+        badge: super::badges::Badge,
+        on: bool,
+    },
     /// Terminal-side: ring the bell, redraw everything, copy text.
     Bell,
     Redraw,

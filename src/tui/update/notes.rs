@@ -86,6 +86,7 @@ pub(crate) fn route(model: &mut Model, notes: Vec<Note>, fx: &mut Vec<Effect>) {
             // once the call that sent it has returned.
             note @ Note::BotWrote { .. } => model.later.push(note),
             Note::WriteFailed(id) => crate::tui::act::write_failed(&mut model.act, id),
+            Note::Badge { uuid, badge, on } => model.badges.set(&uuid, badge, on),
             Note::Bell => fx.push(Effect::Bell),
             Note::Redraw => fx.push(Effect::Redraw),
             Note::Copy(text) => fx.push(Effect::CopyToClipboard(text)),

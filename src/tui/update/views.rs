@@ -27,6 +27,7 @@ fn basis(model: &Model) -> Basis {
         store: model.list.store.version(),
         previews: model.sync.previews_version ^ (model.sync.previews.len() as u64).rotate_left(32),
         views: model.views.generation,
+        badges: model.badges.version,
         minute: if timed { model.now.timestamp() / 60 } else { 0 },
         complete: complete(model),
     }
@@ -104,7 +105,7 @@ fn recompute(model: &mut Model, complete: bool, follow: &Place) {
     if !everything {
         let filter = &views.current().filter;
         for (i, row) in model.list.store.iter().enumerate() {
-            if filter.matches(&RowFacts::new(row), me, now) {
+            if filter.matches(&RowFacts::badged(row, &model.badges), me, now) {
                 rows.push(i as u32);
             } else if views.keep.contains(&row.uuid) {
                 rows.push(i as u32);
@@ -118,7 +119,7 @@ fn recompute(model: &mut Model, complete: bool, follow: &Place) {
         let facts: Vec<RowFacts> = rows
             .iter()
             .filter_map(|&i| store.get(i as usize))
-            .map(RowFacts::new)
+            .map(|r| RowFacts::badged(r, &model.badges))
             .collect();
         let mut order: Vec<usize> = (0..facts.len()).collect();
         crate::triage::sort_positions(&mut order, &facts, sort);
@@ -187,7 +188,7 @@ fn count(model: &mut Model, which: &[usize], complete: bool) {
     let mut counts = vec![0usize; which.len()];
     let mut unsure = vec![false; which.len()];
     for row in model.list.store.iter() {
-        let f = RowFacts::new(row);
+        let f = RowFacts::badged(row, &model.badges);
         for (k, &i) in which.iter().enumerate() {
             let v = &views.all[i];
             if v.filter.matches(&f, me, now) {
@@ -315,7 +316,11 @@ pub(crate) fn submit_filter(model: &mut Model, form: &crate::tui::form::Form, fx
     use crate::tui::model::{Overlay, ToastKind};
     let now = model.now;
     let (filter, name) = match crate::tui::form::view_filter_value(form, &model.known.teams) {
-        Ok(v) => v,
+        // The form has no row for a badge: a Snoozed view stays Snoozed.
+        Ok((mut filter, name)) => {
+            filter.badge = model.views.current().filter.badge.clone();
+            (filter, name)
+        }
         Err(e) => {
             if let Some(Overlay::Form { form, .. }) = model.overlay.as_mut() {
                 form.set_error(e);

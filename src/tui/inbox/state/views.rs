@@ -36,6 +36,8 @@ pub struct Basis {
     pub store: u64,
     pub previews: u64,
     pub views: u64,
+    /// The badges' version (a snooze hides a row).
+    pub badges: u64,
     /// The minute, for views with a duration (`waiting > 2h`, `older than`).
     pub minute: i64,
     pub complete: bool,
@@ -146,11 +148,21 @@ impl Views {
 /// only for a view that asks for them.
 pub struct RowFacts<'a> {
     pub row: &'a Row,
+    /// The row's badges (none unless given with [`RowFacts::badged`]).
+    pub badges: &'a [crate::tui::shared::Badge],
 }
 
 impl<'a> RowFacts<'a> {
     pub fn new(row: &'a Row) -> RowFacts<'a> {
-        RowFacts { row }
+        RowFacts { row, badges: &[] }
+    }
+
+    /// The row with its badges from `badges`.
+    pub fn badged(row: &'a Row, badges: &'a crate::tui::shared::Badges) -> RowFacts<'a> {
+        RowFacts {
+            row,
+            badges: badges.of(&row.uuid),
+        }
     }
 
     /// The row's last message, when it is up to date with the row.
@@ -197,6 +209,12 @@ impl Subject for RowFacts<'_> {
     }
     fn last_at(&self) -> Option<DateTime<Utc>> {
         self.preview().and_then(|p| p.at)
+    }
+    fn has_badge(&self, name: &str) -> bool {
+        self.badges.iter().any(|b| b.name == name)
+    }
+    fn hidden_by(&self) -> Option<&str> {
+        self.badges.iter().find(|b| b.hides).map(|b| b.name)
     }
 }
 
