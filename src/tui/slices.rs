@@ -84,6 +84,13 @@ pub fn action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) -> bool {
     true
 }
 
+/// Time passed (every `Msg::Tick`): a slice's timers come due.
+pub fn tick(_model: &mut Model, _fx: &mut Vec<Effect>) {}
+
+/// Once at start, after the config is read: a slice loads what it keeps
+/// and adds its views.
+pub fn startup(_model: &mut Model, _fx: &mut Vec<Effect>) {}
+
 /// Draws the slices' screens above the panes (and under the toast and the
 /// status line).
 pub fn render(model: &Model, frame: &mut Frame, theme: &Theme, a: &Areas) {

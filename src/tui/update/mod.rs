@@ -66,6 +66,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             model.now = now;
             model.frame = model.frame.wrapping_add(1);
             model.status.expire(now);
+            crate::tui::slices::tick(model, &mut fx);
         }
         Msg::RefreshDue => keys::refresh(model, false, &mut fx),
         Msg::Quit => model.quit = true,
@@ -156,6 +157,7 @@ fn account_msg(model: &mut Model, msg: crate::tui::account::AccountMsg, fx: &mut
 /// pane need (templates wait until the composer or the overlay asks).
 pub fn startup(model: &mut Model) -> Vec<Effect> {
     let mut fx = vec![Effect::Details(details::DetailsEffect::FetchCustomStatuses)];
+    crate::tui::slices::startup(model, &mut fx);
     for part in [Part::Plan, Part::Teams, Part::Funnels, Part::Channels] {
         catalog::ensure(model, part, &mut fx);
     }

@@ -372,14 +372,7 @@ pub(crate) fn submit_filter(model: &mut Model, form: &crate::tui::form::Form, fx
             model.views.all[i] = view.clone();
             i
         }
-        None => {
-            model.views.all.push(view.clone());
-            model.views.saved.push(view.clone());
-            model.views.places.push(Place::default());
-            model.views.counts.push(Count::default());
-            model.views.counted.push(false);
-            model.views.all.len() - 1
-        }
+        None => model.views.push(view.clone()),
     };
     invalidate(model);
     switch(model, i, fx);

@@ -114,6 +114,17 @@ impl Views {
         }
     }
 
+    /// Adds `view` after the others; its index.
+    pub fn push(&mut self, view: View) -> usize {
+        self.all.push(view.clone());
+        self.saved.push(view);
+        self.places.push(Place::default());
+        self.counts.push(Count::default());
+        self.counted.push(false);
+        self.generation += 1;
+        self.all.len() - 1
+    }
+
     pub fn current(&self) -> &View {
         &self.all[self.current.min(self.all.len().saturating_sub(1))]
     }
