@@ -72,6 +72,11 @@ pub fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> bool {
     false
 }
 
+/// Text pasted while a slice's picker shows: `true` when one took it.
+pub fn paste(_model: &mut Model, _text: &str) -> bool {
+    false
+}
+
 /// One of the inbox's keymap actions that a slice answers: `true` when
 /// one did.
 pub fn action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) -> bool {

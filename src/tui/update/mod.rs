@@ -46,6 +46,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
                 keys::on_key(model, key, &mut fx);
             }
         }
+        Msg::Paste(text) if model.overlay.is_none() && crate::tui::slices::paste(model, &text) => {}
         Msg::Paste(text) if model.overlay.is_none() && model.account.is_some() => {
             crate::tui::account::paste(&mut model.account, &text)
         }
