@@ -1,4 +1,6 @@
 use super::*;
+use crate::tui::keymap::DEFAULT_KEYS as KEYS;
+use crossterm::event::{KeyCode, KeyModifiers};
 
 fn key(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)
@@ -7,13 +9,13 @@ fn key(code: KeyCode) -> KeyEvent {
 #[test]
 fn edits_by_grapheme() {
     let mut i = LineInput::new("a👍🏽b");
-    i.handle_key(key(KeyCode::Left));
-    i.handle_key(key(KeyCode::Backspace));
+    i.handle_key(&KEYS, key(KeyCode::Left));
+    i.handle_key(&KEYS, key(KeyCode::Backspace));
     assert_eq!(i.value(), "ab");
-    i.handle_key(key(KeyCode::Char('é')));
-    i.handle_key(key(KeyCode::Char('\u{301}')));
+    i.handle_key(&KEYS, key(KeyCode::Char('é')));
+    i.handle_key(&KEYS, key(KeyCode::Char('\u{301}')));
     assert_eq!(i.value(), "aé\u{301}b");
-    i.handle_key(key(KeyCode::Backspace));
+    i.handle_key(&KEYS, key(KeyCode::Backspace));
     assert_eq!(i.value(), "ab");
 }
 
