@@ -20,3 +20,18 @@ fn one_key_picks() {
     );
     assert_eq!(pick(&KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)), None);
 }
+
+#[test]
+fn the_chooser_follows_the_keys_table() {
+    let entry = crate::config::KeyEntry {
+        action: "first-run.demo".into(),
+        keys: vec!["x".into()],
+        at: "test".into(),
+    };
+    let (keys, problems) = Keymap::resolve(&[entry]);
+    assert!(problems.is_empty(), "{problems:?}");
+    let k = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+    assert_eq!(pick(&keys, &k('x')), Some(Pick::Demo));
+    assert_eq!(pick(&keys, &k('d')), None);
+    assert_eq!(super::first_key(&keys, crate::tui::keymap::ModeAction::Demo), "x");
+}

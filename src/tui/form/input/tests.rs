@@ -38,3 +38,23 @@ fn view_keeps_cursor_visible_and_sanitizes() {
     let (_, col) = narrow.view(1, Style::default());
     assert_eq!(col, 0);
 }
+
+#[test]
+fn words_and_the_ends_of_the_line() {
+    let ctrl = |code| KeyEvent::new(code, KeyModifiers::CONTROL);
+    let mut i = LineInput::new("one  two 你好");
+    i.handle_key(&KEYS, ctrl(KeyCode::Left));
+    i.handle_key(&KEYS, ctrl(KeyCode::Left));
+    i.handle_key(&KEYS, key(KeyCode::Char('|')));
+    assert_eq!(i.value(), "one  |two 你好", "back two words");
+    i.handle_key(&KEYS, ctrl(KeyCode::Right));
+    i.handle_key(&KEYS, ctrl(KeyCode::Char('k')));
+    assert_eq!(i.value(), "one  |two ", "forward to the next word, then cut to the end");
+    i.handle_key(&KEYS, ctrl(KeyCode::Char('w')));
+    assert_eq!(i.value(), "one  ", "the word before the cursor and its spaces");
+    i.handle_key(&KEYS, ctrl(KeyCode::Char('w')));
+    assert_eq!(i.value(), "");
+    let mut wide = LineInput::new("a\u{3000}b");
+    wide.handle_key(&KEYS, ctrl(KeyCode::Char('w')));
+    assert_eq!(wide.value(), "a\u{3000}", "a wide space is a space, not a panic");
+}
