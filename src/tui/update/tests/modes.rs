@@ -97,8 +97,9 @@ fn is_text(key: &KeyEvent, text: Text) -> bool {
         Text::Line | Text::Box => plain_char,
         Text::Ticks => plain_char && key.code != KeyCode::Char(' '),
         // The text box's editing keys (its arrows and Ctrl chords such
-        // as C-a, C-w, C-u) belong to form/'s widget, whose keys are not
-        // in the keymap yet.
+        // as C-a, C-w, C-u), left out of the composer's own walk: they are
+        // in the keymap now (box.*, text.*), and `widgets`' walk of the
+        // reply's text box checks them.
         Text::Area => {
             plain_char
                 || (key.modifiers.contains(KeyModifiers::CONTROL) && matches!(key.code, KeyCode::Char(_)))
