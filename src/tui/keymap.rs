@@ -5,6 +5,7 @@
 //! disagree.
 
 mod account;
+mod editing;
 mod modes;
 pub mod resolve;
 mod table;

@@ -3,7 +3,7 @@
 //! draft while its request runs and shows it again if the request fails.
 //!
 //! Keys come from the keymap the caller passes (rows `form.*`, `picker.*`,
-//! `text.*`, `box.*`; the layers are described in `keymap::modes`). By
+//! `text.*`, `box.*`; the layers are described in `keymap::editing`). By
 //! default: Tab / Shift-Tab move between fields (Down/Up too on single-line
 //! fields); inside a picker Up/Down move the highlight and typing filters
 //! (in a multi-select Space toggles, unless a filter is being typed);

@@ -92,8 +92,8 @@ impl Form {
     }
 
     /// Handles one key, looked up in `keys`: the form's own rows
-    /// (`form.*`) first, then the focused field's (see `keymap::modes`'
-    /// `editing`).
+    /// (`form.*`) first, then the focused field's (see
+    /// `keymap::editing`).
     pub fn handle_key(&mut self, keys: &Keymap, key: KeyEvent) -> FormOutcome {
         if key.kind == KeyEventKind::Release {
             return FormOutcome::Pending;

@@ -1,7 +1,7 @@
 //! The keys of the modes that take the keyboard over from the inbox: a
 //! confirmation, the history, the search line, the composer, a message's
 //! popup, an overlay's Enter and Space, the Reports screen; and the
-//! widgets' keys (`editing`): editing text, a text box, a list, a form,
+//! widgets' keys (`keymap::editing`): editing text, a text box, a list, a form,
 //! the first-run screen. Each is a context of the one key table: its rows
 //! are named `MODE.NAME` in `[keys]` (or `[keys.MODE]`), shown in help
 //! after the inbox's and the account overlay's rows (and in the README
@@ -171,22 +171,16 @@ macro_rules! row {
         }
     };
 }
+pub(super) use row;
 
-const ENTER: Key = code(KeyCode::Enter);
-const ESC: Key = code(KeyCode::Esc);
-const CTRL_ENTER: Key = Key {
+pub(super) const ENTER: Key = code(KeyCode::Enter);
+pub(super) const ESC: Key = code(KeyCode::Esc);
+pub(super) const CTRL_ENTER: Key = Key {
     code: KeyCode::Enter,
     ctrl: true,
 };
 
-mod editing;
-
-/// Every default row, mode by mode in table order.
-pub(super) fn defaults() -> impl Iterator<Item = &'static ModeBinding> {
-    MODE_KEYMAP.iter().chain(editing::EDIT_KEYMAP)
-}
-
-static MODE_KEYMAP: &[ModeBinding] = &[
+pub(super) static MODE_KEYMAP: &[ModeBinding] = &[
     row!(
         Overlay,
         Close,

@@ -5,7 +5,8 @@
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::account::{ACCOUNT_KEYMAP, AccountAction};
-use super::modes::{self, Mode, ModeAction};
+use super::editing::EDIT_KEYMAP;
+use super::modes::{MODE_KEYMAP, Mode, ModeAction};
 use super::table::{Action, KEYMAP, Key, normalise};
 use crate::config::KeyEntry;
 
@@ -71,7 +72,10 @@ impl Keymap {
             modes: Mode::ALL
                 .iter()
                 .map(|&mode| {
-                    let rows = modes::defaults()
+                    // The modes' rows, then the widgets'.
+                    let rows = MODE_KEYMAP
+                        .iter()
+                        .chain(EDIT_KEYMAP)
                         .filter(|b| b.mode == mode)
                         .map(|b| Row {
                             action: b.action,

@@ -1,6 +1,6 @@
 //! The widgets' keys come from the keymap too: a form's line, its lists
 //! and its text box, the palette, the reply's text box and the first-run
-//! screen, each walked through its layers (see `keymap::modes`' `editing`).
+//! screen, each walked through its layers (see `keymap::editing`).
 
 use super::*;
 use crate::tui::first_run::pick;

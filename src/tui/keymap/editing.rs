@@ -10,8 +10,8 @@
 
 use crossterm::event::KeyCode;
 
-use super::super::table::{Key, ch, code, ctrl};
-use super::{CTRL_ENTER, ENTER, ESC, Mode, ModeAction, ModeBinding};
+use super::modes::{CTRL_ENTER, ENTER, ESC, Mode, ModeAction, ModeBinding, row};
+use super::table::{Key, ch, code, ctrl};
 
 const fn ctrl_code(code: KeyCode) -> Key {
     Key { code, ctrl: true }
