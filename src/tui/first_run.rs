@@ -8,8 +8,11 @@
 
 use std::io::{BufRead, IsTerminal, Write};
 
+use crossterm::event::{KeyEvent, KeyEventKind};
+
 use crate::config::init::{NewProfile, render, write};
 use crate::config::{DEFAULT_PROFILE, GlobalArgs, Settings};
+use crate::tui::keymap::{Keymap, Mode, ModeAction};
 
 /// Tries at the key before the screen gives up and opens the demo.
 const TRIES: usize = 3;
@@ -32,21 +35,28 @@ pub enum Pick {
     Leave,
 }
 
-/// The chooser's key: d, s (either case); q, Esc and Ctrl-C leave.
-pub fn pick(key: &crossterm::event::KeyEvent) -> Option<Pick> {
-    use crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
+/// The chooser's key, looked up in `keys`' `first-run.*` rows (by
+/// default d, s in either case; q, Esc and Ctrl-C leave).
+pub fn pick(keys: &Keymap, key: &KeyEvent) -> Option<Pick> {
     if key.kind == KeyEventKind::Release {
         return None;
     }
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    match key.code {
-        KeyCode::Char('c') if ctrl => Some(Pick::Leave),
-        _ if ctrl => None,
-        KeyCode::Char('d' | 'D') => Some(Pick::Demo),
-        KeyCode::Char('s' | 'S') => Some(Pick::SetUp),
-        KeyCode::Char('q' | 'Q') | KeyCode::Esc => Some(Pick::Leave),
+    match keys.mode_action_for(Mode::FirstRun, key)? {
+        ModeAction::Demo => Some(Pick::Demo),
+        ModeAction::SetUp => Some(Pick::SetUp),
+        ModeAction::Close => Some(Pick::Leave),
         _ => None,
     }
+}
+
+/// The first key of `action`'s row, as the screen names it ("" when the
+/// `[keys]` table took them all).
+fn first_key(keys: &Keymap, action: ModeAction) -> &str {
+    keys.mode_rows(Mode::FirstRun)
+        .iter()
+        .find(|r| r.action == action)
+        .and_then(|r| r.label.split(' ').next())
+        .unwrap_or("")
 }
 
 /// Raw mode while it lives; cooked mode again when dropped (errors and
@@ -67,22 +77,22 @@ impl Drop for Raw {
 }
 
 /// Waits for one key that means something at the chooser.
-fn choose() -> std::io::Result<Pick> {
+fn choose(keys: &Keymap) -> std::io::Result<Pick> {
     let raw = Raw::on()?;
     let picked = loop {
         if let crossterm::event::Event::Key(key) = crossterm::event::read()?
-            && let Some(p) = pick(&key)
+            && let Some(p) = pick(keys, &key)
         {
             break p;
         }
     };
     drop(raw);
     let shown = match picked {
-        Pick::Demo => "d",
-        Pick::SetUp => "s",
-        Pick::Leave => "q",
+        Pick::Demo => first_key(keys, ModeAction::Demo),
+        Pick::SetUp => first_key(keys, ModeAction::SetUp),
+        Pick::Leave => first_key(keys, ModeAction::Close),
     };
-    println!("{shown}");
+    println!("{}", crate::text::sanitize_line(shown));
     Ok(picked)
 }
 
@@ -112,15 +122,19 @@ pub async fn run(settings: &Settings, global: &GlobalArgs) -> Result<Choice, Str
     let Some(path) = settings.config_path.clone() else {
         return Ok(Choice::Demo);
     };
+    // The `[keys]` table, if any, names the chooser's keys.
+    let (keys, _) = Keymap::resolve(&settings.looks.keys);
+    let key = |a| crate::text::sanitize_line(first_key(&keys, a));
+    let (demo, set_up, leave) = (key(ModeAction::Demo), key(ModeAction::SetUp), key(ModeAction::Close));
     println!("Welcome to frontdesk. No account is set up yet.\n");
-    println!("  d  open the demo (a local server with made-up customers)");
+    println!("  {demo}  open the demo (a local server with made-up customers)");
     println!(
-        "  s  set up an account (saved to {}, readable by you alone)\n",
+        "  {set_up}  set up an account (saved to {}, readable by you alone)\n",
         crate::config::shown(&path)
     );
-    print!("Choose d or s (q leaves): ");
+    print!("Choose {demo} or {set_up} ({leave} leaves): ");
     std::io::stdout().flush().map_err(io)?;
-    match choose().map_err(io)? {
+    match choose(&keys).map_err(io)? {
         Pick::Demo => return Ok(Choice::Demo),
         Pick::Leave => {
             println!("Nothing was saved; run `frontdesk` again to choose, or `frontdesk --demo`.");
@@ -180,24 +194,4 @@ pub async fn run(settings: &Settings, global: &GlobalArgs) -> Result<Choice, Str
 }
 
 #[cfg(test)]
-mod tests {
-    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-
-    use super::{Pick, pick};
-
-    #[test]
-    fn one_key_picks() {
-        let k = |c| KeyEvent::new(c, KeyModifiers::NONE);
-        assert_eq!(pick(&k(KeyCode::Char('d'))), Some(Pick::Demo));
-        assert_eq!(pick(&k(KeyCode::Char('S'))), Some(Pick::SetUp));
-        assert_eq!(pick(&k(KeyCode::Esc)), Some(Pick::Leave));
-        assert_eq!(pick(&k(KeyCode::Char('q'))), Some(Pick::Leave));
-        assert_eq!(pick(&k(KeyCode::Enter)), None);
-        assert_eq!(pick(&k(KeyCode::Char('x'))), None);
-        assert_eq!(
-            pick(&KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
-            Some(Pick::Leave)
-        );
-        assert_eq!(pick(&KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)), None);
-    }
-}
+mod tests;

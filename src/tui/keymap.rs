@@ -5,12 +5,13 @@
 //! disagree.
 
 mod account;
+mod editing;
 mod modes;
 pub mod resolve;
 mod table;
 
 pub use account::{ACCOUNT_KEYMAP, AccountAction};
-pub use modes::{MODE_KEYMAP, Mode, ModeAction};
+pub use modes::{Mode, ModeAction};
 pub use resolve::{Keymap, Row, key_label, parse_key};
 pub use table::{Action, Binding, KEYMAP, Key};
 
@@ -32,6 +33,22 @@ pub fn count_digit(map: &Keymap, key: &KeyEvent, count: Option<u32>) -> Option<u
     }
     Some((count.unwrap_or(0) * 10 + d).min(MAX_COUNT))
 }
+
+/// The character a key types into a line or a text box, if it types one:
+/// a printable character without Ctrl or Alt. (Typing is text, not a
+/// binding: the widgets look every other key up in the keymap.)
+pub fn typed_char(key: &KeyEvent) -> Option<char> {
+    match key.code {
+        KeyCode::Char(c) if !c.is_control() && !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => {
+            Some(c)
+        }
+        _ => None,
+    }
+}
+
+/// The built-in keys, built once, for tests that press keys on a widget.
+#[cfg(test)]
+pub static DEFAULT_KEYS: std::sync::LazyLock<Keymap> = std::sync::LazyLock::new(Keymap::defaults);
 
 /// The default row of `action`.
 pub fn binding(action: Action) -> Option<&'static Binding> {

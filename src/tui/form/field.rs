@@ -2,13 +2,14 @@
 //! query and highlight, the note's text area; and its validation.
 
 use chrono::NaiveDate;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui_textarea::{Input, Key, TextArea, WrapMode};
+use crossterm::event::{KeyEvent, KeyModifiers};
+use ratatui_textarea::{CursorMove, Scrolling, TextArea, WrapMode};
 
 use super::fuzzy::fuzzy_filter;
 use super::input::LineInput;
 use super::spec::{FieldKind, FormValue, TextCheck};
 use crate::api::model::{FieldType, FieldValue, validate_field_value};
+use crate::tui::keymap::{Keymap, Mode, ModeAction as M, typed_char};
 use crate::tui::text::sanitize;
 
 /// What a row of a picker stands for.
@@ -60,8 +61,8 @@ pub(crate) fn note_area(value: &str) -> TextArea<'static> {
     let clean = sanitize(value, true);
     let mut area = TextArea::new(clean.split('\n').map(str::to_string).collect());
     area.set_wrap_mode(WrapMode::WordOrGlyph);
-    area.move_cursor(ratatui_textarea::CursorMove::Bottom);
-    area.move_cursor(ratatui_textarea::CursorMove::End);
+    area.move_cursor(CursorMove::Bottom);
+    area.move_cursor(CursorMove::End);
     area
 }
 
@@ -242,9 +243,9 @@ impl FieldState {
     }
 
     /// Edits a picker's query. True when it changed.
-    pub(crate) fn edit_query(&mut self, key: KeyEvent) -> bool {
+    pub(crate) fn edit_query(&mut self, keys: &Keymap, key: KeyEvent) -> bool {
         let changed = match self {
-            FieldState::Choice { picker, .. } | FieldState::Multi { picker, .. } => picker.query.handle_key(key),
+            FieldState::Choice { picker, .. } | FieldState::Multi { picker, .. } => picker.query.handle_key(keys, key),
             _ => false,
         };
         if changed {
@@ -300,11 +301,11 @@ impl FieldState {
     }
 
     /// The note editor: every key but the form's own goes to the text area.
-    pub(crate) fn note_key(&mut self, key: KeyEvent) -> bool {
+    pub(crate) fn note_key(&mut self, keys: &Keymap, key: KeyEvent) -> bool {
         let FieldState::Note { area, .. } = self else {
             return false;
         };
-        textarea_key(area, key, false)
+        textarea_key(area, keys, key)
     }
 
     /// Characters in a note (newlines count; the limit is in characters).
@@ -379,31 +380,77 @@ fn filtered_rows(base: Vec<(RowValue, &str)>, query: &str, allow_custom: bool, o
     rows
 }
 
-/// Feeds one key to a text area: printable characters and editing keys;
-/// control characters and everything else are left to the caller. `tab`
-/// says whether Tab is text here (a reply) or navigation (a form).
-pub fn textarea_key(area: &mut ratatui_textarea::TextArea<'static>, key: KeyEvent, tab: bool) -> bool {
-    let k = match key.code {
-        KeyCode::Char(c) if c.is_control() => return false,
-        KeyCode::Char(c) => Key::Char(c),
-        KeyCode::Tab if tab => Key::Tab,
-        KeyCode::Backspace => Key::Backspace,
-        KeyCode::Enter => Key::Enter,
-        KeyCode::Left => Key::Left,
-        KeyCode::Right => Key::Right,
-        KeyCode::Up => Key::Up,
-        KeyCode::Down => Key::Down,
-        KeyCode::Delete => Key::Delete,
-        KeyCode::Home => Key::Home,
-        KeyCode::End => Key::End,
-        KeyCode::PageUp => Key::PageUp,
-        KeyCode::PageDown => Key::PageDown,
-        _ => return false,
+/// Feeds one key to a text area: a key of `keys`' `box.*` rows, else of
+/// its `text.*` rows, else a typed character; anything else is left to the
+/// caller. True when the text changed. Shift with a motion selects (for
+/// `box.cut` and `box.copy`), as the widget does.
+pub fn textarea_key(area: &mut TextArea<'static>, keys: &Keymap, key: KeyEvent) -> bool {
+    let action = keys
+        .mode_action_for(Mode::TextBox, &key)
+        .or_else(|| keys.mode_action_for(Mode::Text, &key));
+    let Some(action) = action else {
+        return typed_char(&key).is_some_and(|c| {
+            area.insert_char(c);
+            true
+        });
     };
-    area.input(Input {
-        key: k,
-        ctrl: key.modifiers.contains(KeyModifiers::CONTROL),
-        alt: key.modifiers.contains(KeyModifiers::ALT),
-        shift: key.modifiers.contains(KeyModifiers::SHIFT),
-    })
+    let shift = key.modifiers.contains(KeyModifiers::SHIFT);
+    let motion = match action {
+        M::Left => CursorMove::Back,
+        M::Right => CursorMove::Forward,
+        M::WordLeft => CursorMove::WordBack,
+        M::WordRight => CursorMove::WordForward,
+        M::Home => CursorMove::Head,
+        M::End => CursorMove::End,
+        M::Up => CursorMove::Up,
+        M::Down => CursorMove::Down,
+        M::ParagraphUp => CursorMove::ParagraphBack,
+        M::ParagraphDown => CursorMove::ParagraphForward,
+        M::PageUp | M::PageDown => {
+            select(area, shift);
+            let page = if action == M::PageUp {
+                Scrolling::PageUp
+            } else {
+                Scrolling::PageDown
+            };
+            area.scroll(page);
+            return false;
+        }
+        M::Copy => {
+            area.copy();
+            return false;
+        }
+        edit => {
+            return match edit {
+                M::Newline => {
+                    area.insert_newline();
+                    true
+                }
+                M::Indent => area.insert_tab(),
+                M::DeleteChar => area.delete_char(),
+                M::DeleteForward => area.delete_next_char(),
+                M::DeleteWord => area.delete_word(),
+                M::DeleteToStart => area.delete_line_by_head(),
+                M::DeleteToEnd => area.delete_line_by_end(),
+                M::Undo => area.undo(),
+                M::Redo => area.redo(),
+                M::Cut => area.cut(),
+                M::Paste => area.paste(),
+                _ => false,
+            };
+        }
+    };
+    select(area, shift);
+    area.move_cursor(motion);
+    false
+}
+
+/// A motion with Shift extends the selection (starting one), without it
+/// ends the selection.
+fn select(area: &mut TextArea<'static>, shift: bool) {
+    if !shift {
+        area.cancel_selection();
+    } else if !area.is_selecting() {
+        area.start_selection();
+    }
 }

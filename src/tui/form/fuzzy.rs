@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{KeyEvent, KeyEventKind};
 use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 use ratatui::Frame;
@@ -12,6 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use super::input::LineInput;
+use crate::tui::keymap::{Keymap, Mode, ModeAction as M};
 use crate::tui::text::{clean_line, truncate, width};
 use crate::tui::theme::Theme;
 
@@ -137,31 +138,26 @@ impl FuzzyPicker {
         self.cursor = 0;
     }
 
-    /// Typing filters, Up/Down/Ctrl-N/Ctrl-P/PageUp/PageDown move, Enter
-    /// chooses, Esc cancels.
-    pub fn handle_key(&mut self, key: KeyEvent) -> PickOutcome {
+    /// A key, looked up in `keys`: `picker.*` (move, choose, cancel), then
+    /// `text.*` and typing, which edit the filter.
+    pub fn handle_key(&mut self, keys: &Keymap, key: KeyEvent) -> PickOutcome {
         if key.kind == KeyEventKind::Release {
             return PickOutcome::Pending;
         }
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let last = self.matches.len().saturating_sub(1);
-        match key.code {
-            KeyCode::Esc => return PickOutcome::Cancelled,
-            KeyCode::Char('c') if ctrl => return PickOutcome::Cancelled,
-            KeyCode::Enter => {
+        match keys.mode_action_for(Mode::Picker, &key) {
+            Some(M::Cancel) => return PickOutcome::Cancelled,
+            Some(M::Choose) => {
                 if let Some(k) = self.highlighted() {
                     return PickOutcome::Chosen(k.to_string());
                 }
             }
-            KeyCode::Up => self.cursor = self.cursor.saturating_sub(1),
-            KeyCode::Char('p') if ctrl => self.cursor = self.cursor.saturating_sub(1),
-            KeyCode::Down | KeyCode::Tab => self.cursor = (self.cursor + 1).min(last),
-            KeyCode::Char('n') if ctrl => self.cursor = (self.cursor + 1).min(last),
-            KeyCode::BackTab => self.cursor = self.cursor.saturating_sub(1),
-            KeyCode::PageUp => self.cursor = self.cursor.saturating_sub(10),
-            KeyCode::PageDown => self.cursor = (self.cursor + 10).min(last),
+            Some(M::Up) => self.cursor = self.cursor.saturating_sub(1),
+            Some(M::Down) => self.cursor = (self.cursor + 1).min(last),
+            Some(M::PageUp) => self.cursor = self.cursor.saturating_sub(10),
+            Some(M::PageDown) => self.cursor = (self.cursor + 10).min(last),
             _ => {
-                if self.query.handle_key(key) {
+                if self.query.handle_key(keys, key) {
                     self.refilter();
                 }
             }

@@ -2,11 +2,12 @@
 //! grapheme boundary, and a view that sanitizes grapheme by grapheme so the
 //! cursor column always matches what is drawn.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use unicode_segmentation::UnicodeSegmentation;
 
+use crate::tui::keymap::{Keymap, Mode, ModeAction, typed_char};
 use crate::tui::text::{clean_line, width};
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -71,71 +72,80 @@ impl LineInput {
             .map_or(self.cursor, |g| self.cursor + g.len())
     }
 
-    /// Handles an editing key. Returns true when the value changed; keys it
-    /// does not know are ignored.
-    pub(crate) fn handle_key(&mut self, key: KeyEvent) -> bool {
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        match key.code {
-            KeyCode::Char('u') if ctrl => {
-                let changed = self.cursor > 0;
-                self.value.replace_range(..self.cursor, "");
-                self.cursor = 0;
-                changed
-            }
-            KeyCode::Char('w') if ctrl => {
-                let before = &self.value[..self.cursor];
-                let trimmed = before.trim_end();
-                let start = trimmed.rfind(char::is_whitespace).map_or(0, |i| i + 1);
-                let changed = start < self.cursor;
-                self.value.replace_range(start..self.cursor, "");
-                self.cursor = start;
-                changed
-            }
-            KeyCode::Char('a') if ctrl => {
-                self.cursor = 0;
-                false
-            }
-            KeyCode::Char('e') if ctrl => {
-                self.cursor = self.value.len();
-                false
-            }
-            KeyCode::Char(c) if !ctrl && !key.modifiers.contains(KeyModifiers::ALT) => {
-                let mut buf = [0u8; 4];
-                let before = self.value.len();
-                self.insert_str(c.encode_utf8(&mut buf));
-                self.value.len() != before
-            }
-            KeyCode::Backspace => {
-                let start = self.prev_boundary();
-                let changed = start < self.cursor;
-                self.value.replace_range(start..self.cursor, "");
-                self.cursor = start;
-                changed
-            }
-            KeyCode::Delete => {
-                let end = self.next_boundary();
-                let changed = end > self.cursor;
-                self.value.replace_range(self.cursor..end, "");
-                changed
-            }
-            KeyCode::Left => {
-                self.cursor = self.prev_boundary();
-                false
-            }
-            KeyCode::Right => {
-                self.cursor = self.next_boundary();
-                false
-            }
-            KeyCode::Home => {
-                self.cursor = 0;
-                false
-            }
-            KeyCode::End => {
-                self.cursor = self.value.len();
-                false
-            }
-            _ => false,
+    /// Handles a key: an editing key of `keys`' `text.*` rows, or a typed
+    /// character. Returns true when the value changed; keys it does not
+    /// know are ignored.
+    pub(crate) fn handle_key(&mut self, keys: &Keymap, key: KeyEvent) -> bool {
+        if let Some(action) = keys.mode_action_for(Mode::Text, &key) {
+            return self.edit(action);
         }
+        let Some(c) = typed_char(&key) else { return false };
+        let mut buf = [0u8; 4];
+        let before = self.value.len();
+        self.insert_str(c.encode_utf8(&mut buf));
+        self.value.len() != before
+    }
+
+    /// Does one editing action; true when the value changed.
+    fn edit(&mut self, action: ModeAction) -> bool {
+        let (start, end) = match action {
+            ModeAction::DeleteToStart => (0, self.cursor),
+            ModeAction::DeleteToEnd => (self.cursor, self.value.len()),
+            ModeAction::DeleteWord => {
+                let trimmed = self.value[..self.cursor].trim_end();
+                let start = trimmed
+                    .char_indices()
+                    .rfind(|(_, c)| c.is_whitespace())
+                    .map_or(0, |(i, c)| i + c.len_utf8());
+                (start, self.cursor)
+            }
+            ModeAction::DeleteChar => (self.prev_boundary(), self.cursor),
+            ModeAction::DeleteForward => (self.cursor, self.next_boundary()),
+            motion => {
+                self.cursor = match motion {
+                    ModeAction::Home => 0,
+                    ModeAction::End => self.value.len(),
+                    ModeAction::Left => self.prev_boundary(),
+                    ModeAction::Right => self.next_boundary(),
+                    ModeAction::WordLeft => self.word_back(),
+                    ModeAction::WordRight => self.word_forward(),
+                    _ => self.cursor,
+                };
+                return false;
+            }
+        };
+        self.value.replace_range(start..end, "");
+        self.cursor = start;
+        start < end
+    }
+
+    /// The start of the word before the cursor (spaces before it skipped).
+    fn word_back(&self) -> usize {
+        let mut at = self.cursor;
+        let mut in_word = false;
+        for (i, g) in self.value[..self.cursor].grapheme_indices(true).rev() {
+            let space = g.chars().all(char::is_whitespace);
+            if space && in_word {
+                break;
+            }
+            in_word |= !space;
+            at = i;
+        }
+        at
+    }
+
+    /// The start of the next word (the rest of this one and the spaces
+    /// after it skipped), or the end.
+    fn word_forward(&self) -> usize {
+        let mut seen_space = false;
+        for (i, g) in self.value[self.cursor..].grapheme_indices(true) {
+            let space = g.chars().all(char::is_whitespace);
+            if !space && seen_space {
+                return self.cursor + i;
+            }
+            seen_space |= space;
+        }
+        self.value.len()
     }
 
     /// The visible part of the value in `cols` columns, scrolled so the

@@ -2,7 +2,9 @@
 //! its input. A `Form` is plain data (Clone), so the model keeps it as a
 //! draft while its request runs and shows it again if the request fails.
 //!
-//! Keys: Tab / Shift-Tab move between fields (Down/Up too on single-line
+//! Keys come from the keymap the caller passes (rows `form.*`, `picker.*`,
+//! `text.*`, `box.*`; the layers are described in `keymap::editing`). By
+//! default: Tab / Shift-Tab move between fields (Down/Up too on single-line
 //! fields); inside a picker Up/Down move the highlight and typing filters
 //! (in a multi-select Space toggles, unless a filter is being typed);
 //! Enter submits (in a multi-select with a typed filter it first adds the

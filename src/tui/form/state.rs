@@ -1,9 +1,10 @@
 //! A form's state and its keys: focus, editing, submitting.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{KeyEvent, KeyEventKind};
 
 use super::field::FieldState;
 use super::spec::{FieldId, FieldSpec, FormOutcome, FormValue};
+use crate::tui::keymap::{Keymap, Mode, ModeAction as M};
 
 #[derive(Clone, Debug)]
 pub(super) struct Field {
@@ -90,38 +91,40 @@ impl Form {
         self.fields.get(self.focus).map(|f| &f.key)
     }
 
-    /// Handles one key; see the module docs for the bindings.
-    pub fn handle_key(&mut self, key: KeyEvent) -> FormOutcome {
+    /// Handles one key, looked up in `keys`: the form's own rows
+    /// (`form.*`) first, then the focused field's (see
+    /// `keymap::editing`).
+    pub fn handle_key(&mut self, keys: &Keymap, key: KeyEvent) -> FormOutcome {
         if key.kind == KeyEventKind::Release {
             return FormOutcome::Pending;
         }
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        match key.code {
-            KeyCode::Esc => return FormOutcome::Cancelled,
-            KeyCode::Char('s') | KeyCode::Char('S') if ctrl => return self.try_submit(),
-            KeyCode::Tab => {
+        let action = keys.mode_action_for(Mode::Form, &key);
+        match action {
+            Some(M::Cancel) => return FormOutcome::Cancelled,
+            Some(M::Save) => return self.try_submit(),
+            Some(M::NextField) => {
                 self.move_focus(1);
                 return FormOutcome::Pending;
             }
-            KeyCode::BackTab => {
+            Some(M::PrevField) => {
                 self.move_focus(-1);
                 return FormOutcome::Pending;
             }
             _ => {}
         }
         let Some(field) = self.fields.get_mut(self.focus) else {
-            return match key.code {
-                KeyCode::Enter => self.try_submit(),
+            return match action {
+                Some(M::Done) => self.try_submit(),
                 _ => FormOutcome::Pending,
             };
         };
         match &mut field.state {
-            FieldState::Text { input, .. } => match key.code {
-                KeyCode::Enter => return self.try_submit(),
-                KeyCode::Down => self.move_focus(1),
-                KeyCode::Up => self.move_focus(-1),
+            FieldState::Text { input, .. } => match action {
+                Some(M::Done) => return self.try_submit(),
+                Some(M::Down) => self.move_focus(1),
+                Some(M::Up) => self.move_focus(-1),
                 _ => {
-                    if input.handle_key(key) {
+                    if input.handle_key(keys, key) {
                         field.touched = true;
                     }
                 }
@@ -129,30 +132,28 @@ impl Form {
             FieldState::Choice { .. } | FieldState::Multi { .. } => {
                 let multi = matches!(field.state, FieldState::Multi { .. });
                 let has_query = field.state.picker().is_some_and(|p| !p.query.value().trim().is_empty());
-                match key.code {
-                    KeyCode::Enter if multi && has_query => {
+                match keys.mode_action_for(Mode::Picker, &key) {
+                    Some(M::Choose) if multi && has_query => {
                         field.state.toggle(true);
                         field.state.reset_picker();
                         field.touched = true;
                     }
-                    KeyCode::Enter => return self.try_submit(),
+                    Some(M::Choose) => return self.try_submit(),
                     // While filtering, a space is part of the text ("late payer").
-                    KeyCode::Char(' ') if multi && !ctrl && !has_query => {
+                    Some(M::Toggle) if multi && !has_query => {
                         field.touched |= field.state.toggle(false);
                     }
-                    KeyCode::Up => field.state.move_cursor(-1),
-                    KeyCode::Down => field.state.move_cursor(1),
-                    KeyCode::Char('p') if ctrl => field.state.move_cursor(-1),
-                    KeyCode::Char('n') if ctrl => field.state.move_cursor(1),
-                    KeyCode::PageUp => field.state.move_cursor(-5),
-                    KeyCode::PageDown => field.state.move_cursor(5),
+                    Some(M::Up) => field.state.move_cursor(-1),
+                    Some(M::Down) => field.state.move_cursor(1),
+                    Some(M::PageUp) => field.state.move_cursor(-5),
+                    Some(M::PageDown) => field.state.move_cursor(5),
                     _ => {
-                        field.touched |= field.state.edit_query(key);
+                        field.touched |= field.state.edit_query(keys, key);
                     }
                 }
             }
             FieldState::Note { .. } => {
-                if field.state.note_key(key) {
+                if field.state.note_key(keys, key) {
                     field.touched = true;
                 }
             }

@@ -69,7 +69,7 @@ pub static ACCOUNT_KEYMAP: &[AccountBinding] = &[
         [code(KeyCode::Tab)],
         "Tab",
         "account.next-tab",
-        "Next tab (1-5 picks one)"
+        "Next tab (or 1-5)"
     ),
     row!(
         PrevTab,
@@ -104,30 +104,18 @@ pub static ACCOUNT_KEYMAP: &[AccountBinding] = &[
         "account.close",
         "Close the overlay"
     ),
-    row!(Rename, [ch('e')], "e", "account.rename", "Rename a template or channel"),
+    row!(Rename, [ch('e')], "e", "account.rename", "Rename template, channel"),
     row!(
         Members,
         [code(KeyCode::Enter), ch('m')],
         "Enter m",
         "account.members",
-        "A template's record, a team's"
+        "Details: template, team"
     ),
     row!(Filter, [ch('f')], "f", "account.filter", "Webhook log: next filter"),
-    row!(
-        Kinds,
-        [ch('s')],
-        "s",
-        "account.kinds",
-        "Webhook log: event kinds and page size"
-    ),
-    row!(NextPage, [ch('n')], "n", "account.next-page", "Webhook log: next page"),
-    row!(
-        PrevPage,
-        [ch('p')],
-        "p",
-        "account.previous-page",
-        "Webhook log: previous page"
-    ),
+    row!(Kinds, [ch('s')], "s", "account.kinds", "Webhook log: kinds, size"),
+    row!(NextPage, [ch('n')], "n", "account.next-page", "Log: next page"),
+    row!(PrevPage, [ch('p')], "p", "account.previous-page", "Log: page back"),
     tab!(0, '1', "1", "account.tab-1", "Templates"),
     tab!(1, '2', "2", "account.tab-2", "Channels"),
     tab!(2, '3', "3", "account.tab-3", "Teams"),

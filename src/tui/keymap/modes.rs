@@ -1,9 +1,11 @@
 //! The keys of the modes that take the keyboard over from the inbox: a
 //! confirmation, the history, the search line, the composer, a message's
-//! popup, an overlay's Enter and Space, a form. Each is a context of the
-//! one key table: its rows are named `MODE.NAME` in `[keys]` (or
-//! `[keys.MODE]`), shown in help after the inbox's and the account
-//! overlay's rows (and in the README under the mode's heading).
+//! popup, an overlay's Enter and Space, the Reports screen; and the
+//! widgets' keys (`keymap::editing`): editing text, a text box, a list, a form,
+//! the first-run screen. Each is a context of the one key table: its rows
+//! are named `MODE.NAME` in `[keys]` (or `[keys.MODE]`), shown in help
+//! after the inbox's and the account overlay's rows (and in the README
+//! under the mode's heading).
 
 use crossterm::event::KeyCode;
 
@@ -24,22 +26,36 @@ pub enum Mode {
     Compose,
     /// A message's popup (`d`, `i`).
     Message,
+    /// Editing text anywhere: a form's line, a list's filter, a text box.
+    Text,
+    /// A text box (the reply, a note): looked up before `Text`.
+    TextBox,
+    /// A list: the palette, a picker, a form's list field.
+    Picker,
     /// Any form (edit, tags, note, new contact…).
     Form,
     /// The Reports screen (`S`).
     Reports,
+    /// The first-run screen (before the inbox: no account yet).
+    FirstRun,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 8] = [
+    /// In help's order. A form's rows come late so that, on a screen too
+    /// small for all of help, the end of it still shows them.
+    pub const ALL: [Mode; 12] = [
         Mode::Overlay,
         Mode::Confirm,
         Mode::History,
         Mode::Search,
         Mode::Compose,
         Mode::Message,
+        Mode::Text,
+        Mode::TextBox,
+        Mode::Picker,
         Mode::Form,
         Mode::Reports,
+        Mode::FirstRun,
     ];
 
     /// The prefix of its rows' names in `[keys]`.
@@ -51,8 +67,12 @@ impl Mode {
             Mode::Search => "search",
             Mode::Compose => "compose",
             Mode::Message => "message",
+            Mode::Text => "text",
+            Mode::TextBox => "box",
+            Mode::Picker => "picker",
             Mode::Form => "form",
             Mode::Reports => "reports",
+            Mode::FirstRun => "first-run",
         }
     }
 
@@ -65,8 +85,12 @@ impl Mode {
             Mode::Search => "Typing a search (/):",
             Mode::Compose => "In the composer (R):",
             Mode::Message => "In a message's popup (d, i):",
+            Mode::Text => "Editing text (a line, a list's filter, a text box):",
+            Mode::TextBox => "In a text box (the reply, a note), before text keys:",
+            Mode::Picker => "In a list (the palette, a picker, a form's list):",
             Mode::Form => "In a form:",
             Mode::Reports => "In the Reports screen (S):",
+            Mode::FirstRun => "On the first-run screen (no account yet):",
         }
     }
 }
@@ -92,6 +116,37 @@ pub enum ModeAction {
     Recheck,
     NextPeriod,
     NextGrouping,
+    // A form.
+    Save,
+    NextField,
+    PrevField,
+    // A list.
+    Choose,
+    Toggle,
+    PageUp,
+    // Editing text.
+    Left,
+    Right,
+    WordLeft,
+    WordRight,
+    Home,
+    End,
+    DeleteForward,
+    DeleteWord,
+    DeleteToStart,
+    DeleteToEnd,
+    // A text box.
+    Newline,
+    Indent,
+    ParagraphUp,
+    ParagraphDown,
+    Redo,
+    Cut,
+    Copy,
+    Paste,
+    // The first-run screen.
+    Demo,
+    SetUp,
 }
 
 /// One default row: its mode, action, keys, label, `[keys]` name, help.
@@ -116,15 +171,16 @@ macro_rules! row {
         }
     };
 }
+pub(super) use row;
 
-const ENTER: Key = code(KeyCode::Enter);
-const ESC: Key = code(KeyCode::Esc);
-const CTRL_ENTER: Key = Key {
+pub(super) const ENTER: Key = code(KeyCode::Enter);
+pub(super) const ESC: Key = code(KeyCode::Esc);
+pub(super) const CTRL_ENTER: Key = Key {
     code: KeyCode::Enter,
     ctrl: true,
 };
 
-pub static MODE_KEYMAP: &[ModeBinding] = &[
+pub(super) static MODE_KEYMAP: &[ModeBinding] = &[
     row!(
         Overlay,
         Close,
@@ -205,7 +261,7 @@ pub static MODE_KEYMAP: &[ModeBinding] = &[
         [ENTER],
         "Enter",
         "search.done",
-        "Keep the results, leave the line"
+        "Keep results, leave the line"
     ),
     row!(
         Search,
@@ -251,14 +307,6 @@ pub static MODE_KEYMAP: &[ModeBinding] = &[
         "Close the popup"
     ),
     row!(
-        Form,
-        Recheck,
-        [ctrl('f')],
-        "C-f",
-        "form.recheck",
-        "New contact: was it made?"
-    ),
-    row!(
         Reports,
         Down,
         [ch('j'), code(KeyCode::Down)],
@@ -280,7 +328,7 @@ pub static MODE_KEYMAP: &[ModeBinding] = &[
         [ch('p'), code(KeyCode::Right)],
         "p →",
         "reports.period",
-        "Next period: 7, 14, 30, 90 days"
+        "Period: 7, 14, 30, 90 days"
     ),
     row!(
         Reports,
@@ -288,6 +336,6 @@ pub static MODE_KEYMAP: &[ModeBinding] = &[
         [ch('g'), code(KeyCode::Tab)],
         "g Tab",
         "reports.group",
-        "Group by: all, agent, team, tag"
+        "Group: all/agent/team/tag"
     ),
 ];

@@ -5,6 +5,7 @@
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::account::{ACCOUNT_KEYMAP, AccountAction};
+use super::editing::EDIT_KEYMAP;
 use super::modes::{MODE_KEYMAP, Mode, ModeAction};
 use super::table::{Action, KEYMAP, Key, normalise};
 use crate::config::KeyEntry;
@@ -71,8 +72,10 @@ impl Keymap {
             modes: Mode::ALL
                 .iter()
                 .map(|&mode| {
+                    // The modes' rows, then the widgets'.
                     let rows = MODE_KEYMAP
                         .iter()
+                        .chain(EDIT_KEYMAP)
                         .filter(|b| b.mode == mode)
                         .map(|b| Row {
                             action: b.action,
@@ -199,7 +202,8 @@ fn apply<A: Copy + PartialEq>(rows: &mut [Row<A>], entries: &[&KeyEntry], proble
             let Some(k) = parse_key(name) else {
                 problems.push(format!(
                     "{}: unknown key {name:?} for {} (use a character, ctrl-x, up, down, left, right, \
-                     home, end, pgup, pgdn, tab, shift-tab, enter, esc, space, backspace, delete, f1-f12)",
+                     home, end, pgup, pgdn, tab, shift-tab, enter, esc, space, backspace, delete, f1-f12; \
+                     ctrl- before a named key: ctrl-left)",
                     e.at, e.action
                 ));
                 continue;
@@ -242,7 +246,8 @@ fn apply<A: Copy + PartialEq>(rows: &mut [Row<A>], entries: &[&KeyEntry], proble
 }
 
 /// A key named in the config file: a character (`j`, `G`, `/`), `ctrl-x`
-/// (or `c-x`), or a named key (`down`, `pgdn`, `shift-tab`, `f5`…).
+/// (or `c-x`), or a named key (`down`, `pgdn`, `shift-tab`, `f5`…), with
+/// Ctrl too (`ctrl-left`).
 pub fn parse_key(name: &str) -> Option<Key> {
     let plain = |code| Some(Key { code, ctrl: false });
     let mut chars = name.chars();
@@ -258,6 +263,13 @@ pub fn parse_key(name: &str) -> Option<Key> {
                     code: KeyCode::Char(c),
                     ctrl: true,
                 }),
+                // A named key with Ctrl (`ctrl-left`, `ctrl-enter`).
+                (Some(_), Some(_)) => match parse_key(rest)? {
+                    Key {
+                        code: KeyCode::Char(_), ..
+                    } => None,
+                    k => Some(Key { ctrl: true, ..k }),
+                },
                 _ => None,
             };
         }

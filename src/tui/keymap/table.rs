@@ -149,7 +149,7 @@ pub static KEYMAP: &[Binding] = &[
         [ch('F')],
         "F",
         "server-filter",
-        "Walk the API filtered: source, tags, team"
+        "API filter: source, tags, team"
     ),
     bind!(ToggleClosed, [ch('c')], "c", "close", "Close or reopen conversation"),
     bind!(CloseAndNext, [ch('C')], "C", "close-next", "Close, go to next open one"),

@@ -62,3 +62,38 @@ fn digits_build_a_count() {
     assert_eq!(count_digit(&Keymap::defaults(), &d('j'), Some(5)), None);
     assert!(Action::MoveDown.takes_count() && !Action::ToggleClosed.takes_count());
 }
+
+#[test]
+fn every_mode_key_maps_to_its_own_row() {
+    let map = Keymap::defaults();
+    for mode in Mode::ALL {
+        for row in map.mode_rows(mode) {
+            assert!(row.name.starts_with(&format!("{}.", mode.prefix())), "{}", row.name);
+            for k in &row.keys {
+                let m = if k.ctrl {
+                    KeyModifiers::CONTROL
+                } else {
+                    KeyModifiers::NONE
+                };
+                assert_eq!(
+                    map.mode_action_for(mode, &key(k.code, m)),
+                    Some(row.action),
+                    "{}: {} belongs to another row",
+                    row.name,
+                    key_label(*k)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_typed_character_is_plain() {
+    let typed = |c, m| typed_char(&key(KeyCode::Char(c), m));
+    assert_eq!(typed('é', KeyModifiers::NONE), Some('é'));
+    assert_eq!(typed('A', KeyModifiers::SHIFT), Some('A'));
+    assert_eq!(typed('a', KeyModifiers::CONTROL), None);
+    assert_eq!(typed('a', KeyModifiers::ALT), None);
+    assert_eq!(typed('\u{1b}', KeyModifiers::NONE), None);
+    assert_eq!(typed_char(&key(KeyCode::Enter, KeyModifiers::NONE)), None);
+}

@@ -1,8 +1,11 @@
 //! The help overlay (`?`): every row of the resolved key map, fitted to the
-//! terminal. Two columns when both fit whole side by side, else one; a row
-//! too wide for its column loses the end of its description to `…` (the key
-//! and the action's short name stay whole); when the rows outnumber the
-//! lines, the overlay scrolls (j/k, PgUp/PgDn, g/G) and says there is more.
+//! terminal. As many columns as it takes for every row to show, as far as
+//! the width allows, each as wide as its widest row; within a part (the
+//! inbox, the account overlay, each mode) the keys line up in a column as
+//! wide as that part's widest label. A row too wide for its column loses
+//! the end of its description to `…` (the key and the action's short name
+//! stay whole); when the rows outnumber the lines, the overlay scrolls
+//! (j/k, PgUp/PgDn, g/G) and says there is more.
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
@@ -52,16 +55,31 @@ pub fn help_rows(map: &Keymap) -> Vec<HelpRow> {
     rows
 }
 
-/// The width of the key column: the widest label, at most `MAX_LABEL`.
-fn label_width(rows: &[HelpRow]) -> usize {
+/// The part a row belongs to: its name's `MODE.` prefix ("" for the
+/// inbox's rows).
+fn part(name: &str) -> &str {
+    name.split_once('.').map_or("", |(p, _)| p)
+}
+
+/// The width of each row's key column: the widest label of its part, at
+/// most `MAX_LABEL` (0 for a heading). A long label widens only its part.
+fn label_widths(rows: &[HelpRow]) -> Vec<usize> {
+    let mut widest: Vec<(&str, usize)> = Vec::new();
+    for r in rows {
+        if let HelpRow::Key { label, name, .. } = r {
+            let w = width(&clean(label)).min(MAX_LABEL);
+            match widest.iter_mut().find(|(p, _)| *p == part(name)) {
+                Some((_, max)) => *max = (*max).max(w),
+                None => widest.push((part(name), w)),
+            }
+        }
+    }
     rows.iter()
-        .filter_map(|r| match r {
-            HelpRow::Key { label, .. } => Some(width(&clean(label))),
-            HelpRow::Heading(_) => None,
+        .map(|r| match r {
+            HelpRow::Key { name, .. } => widest.iter().find(|(p, _)| *p == part(name)).map_or(0, |(_, w)| *w),
+            HelpRow::Heading(_) => 0,
         })
-        .max()
-        .unwrap_or(0)
-        .min(MAX_LABEL)
+        .collect()
 }
 
 /// The three parts of a row as shown in `w` columns: ` label  help  name`,
@@ -82,15 +100,24 @@ fn fit_row(label: &str, help: &str, name: &str, lw: usize, w: usize) -> (String,
     (label, truncate(help, room).into_owned(), String::new())
 }
 
-/// The natural width of the widest row (no cuts).
-fn natural_width(rows: &[HelpRow], lw: usize) -> usize {
+/// The natural width of each row (no cuts), its key column `lw` wide.
+fn natural_widths(rows: &[HelpRow], lws: &[usize]) -> Vec<usize> {
     rows.iter()
-        .map(|r| match r {
+        .zip(lws)
+        .map(|(r, lw)| match r {
             HelpRow::Key { help, name, .. } => lw + 3 + width(help) + 2 + width(name),
             HelpRow::Heading(h) => 1 + width(h),
         })
-        .max()
-        .unwrap_or(0)
+        .collect()
+}
+
+/// The width of each column when `widths` (each row's) are cut into
+/// columns of `per_column` rows.
+fn column_widths(widths: &[usize], per_column: usize) -> Vec<usize> {
+    widths
+        .chunks(per_column.max(1))
+        .map(|c| c.iter().copied().max().unwrap_or(0))
+        .collect()
 }
 
 /// Where the help goes in `area` and how much of it shows.
@@ -107,24 +134,34 @@ pub struct HelpLayout {
 }
 
 impl HelpLayout {
-    /// For `n` rows whose widest is `natural` columns wide.
+    /// For `n` rows all `natural` columns wide.
+    #[cfg(test)]
     pub fn new(area: Rect, n: usize, natural: usize) -> HelpLayout {
-        let col_w = natural as u16;
-        let width_of = |k: u16| k * col_w + (k - 1) * GAP + 2;
+        HelpLayout::fit(area, &vec![natural; n])
+    }
+
+    /// For rows of these natural widths, in order.
+    pub fn fit(area: Rect, widths: &[usize]) -> HelpLayout {
+        let n = widths.len();
+        let per = |k: usize| n.div_ceil(k).max(1);
+        // The box: the columns, the gaps between them and the border.
+        let width_of = |k: usize| {
+            let cols = column_widths(widths, per(k));
+            cols.iter().sum::<usize>() + cols.len().saturating_sub(1) * GAP as usize + 2
+        };
         // As many columns as it takes for every row to show, as far as the
         // width allows.
-        let mut columns = 1u16;
-        while (n.div_ceil(columns as usize) as u16).saturating_add(2) > area.height
-            && width_of(columns + 1) <= area.width
-        {
+        let mut columns = 1;
+        while per(columns) + 2 > area.height as usize && columns < n && width_of(columns + 1) <= area.width as usize {
             columns += 1;
         }
-        let per_column = n.div_ceil(columns as usize);
-        let h = (per_column as u16).saturating_add(2);
-        let rect = centered(area, width_of(columns), h);
+        let per_column = per(columns);
+        let w = width_of(columns).min(u16::MAX as usize) as u16;
+        let h = (per_column + 2).min(u16::MAX as usize) as u16;
+        let rect = centered(area, w, h);
         HelpLayout {
             rect,
-            columns: columns as usize,
+            columns: column_widths(widths, per_column).len().max(1),
             per_column,
             visible: rect.height.saturating_sub(2) as usize,
         }
@@ -140,15 +177,16 @@ impl HelpLayout {
 /// (update uses it to keep the scroll in range and to page).
 pub fn layout_for(map: &Keymap, width: u16, height: u16) -> HelpLayout {
     let rows = help_rows(map);
-    let lw = label_width(&rows);
-    HelpLayout::new(Rect::new(0, 0, width, height), rows.len(), natural_width(&rows, lw))
+    let lws = label_widths(&rows);
+    HelpLayout::fit(Rect::new(0, 0, width, height), &natural_widths(&rows, &lws))
 }
 
-fn to_lines(rows: &[HelpRow], lw: usize, w: usize, theme: &Theme) -> Vec<Line<'static>> {
+fn to_lines(rows: &[HelpRow], lws: &[usize], w: usize, theme: &Theme) -> Vec<Line<'static>> {
     rows.iter()
-        .map(|r| match r {
+        .zip(lws)
+        .map(|(r, lw)| match r {
             HelpRow::Key { label, help, name } => {
-                let (l, h, n) = fit_row(label, help, name, lw, w);
+                let (l, h, n) = fit_row(label, help, name, *lw, w);
                 Line::from(vec![
                     Span::styled(l, theme.accent()),
                     Span::raw(h),
@@ -165,13 +203,14 @@ fn to_lines(rows: &[HelpRow], lw: usize, w: usize, theme: &Theme) -> Vec<Line<'s
 #[cfg(test)]
 pub fn all_lines(map: &Keymap, theme: &Theme) -> Vec<Line<'static>> {
     let rows = help_rows(map);
-    to_lines(&rows, label_width(&rows), usize::MAX, theme)
+    to_lines(&rows, &label_widths(&rows), usize::MAX, theme)
 }
 
 pub fn render(map: &Keymap, frame: &mut Frame, area: Rect, scroll: u16, theme: &Theme) {
     let rows = help_rows(map);
-    let lw = label_width(&rows);
-    let layout = HelpLayout::new(area, rows.len(), natural_width(&rows, lw));
+    let lws = label_widths(&rows);
+    let widths = natural_widths(&rows, &lws);
+    let layout = HelpLayout::fit(area, &widths);
     let scroll = scroll.min(layout.max_scroll());
     let r = layout.rect;
     frame.render_widget(Clear, r);
@@ -192,20 +231,22 @@ pub fn render(map: &Keymap, frame: &mut Frame, area: Rect, scroll: u16, theme: &
     let inner = block.inner(r);
     frame.render_widget(block, r);
     if layout.columns > 1 {
+        let per = layout.per_column.max(1);
         let mut parts = Vec::with_capacity(layout.columns * 2);
-        for i in 0..layout.columns {
+        for (i, w) in column_widths(&widths, per).into_iter().enumerate() {
             if i > 0 {
                 parts.push(Constraint::Length(GAP));
             }
-            parts.push(Constraint::Fill(1));
+            parts.push(Constraint::Length(w.min(u16::MAX as usize) as u16));
         }
         let areas = Layout::horizontal(parts).split(inner);
-        for (part, at) in rows.chunks(layout.per_column.max(1)).zip(areas.iter().step_by(2)) {
-            let lines = to_lines(part, lw, at.width as usize, theme);
+        let chunks = rows.chunks(per).zip(lws.chunks(per));
+        for ((part, lws), at) in chunks.zip(areas.iter().step_by(2)) {
+            let lines = to_lines(part, lws, at.width as usize, theme);
             frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), *at);
         }
     } else {
-        let lines = to_lines(&rows, lw, inner.width as usize, theme);
+        let lines = to_lines(&rows, &lws, inner.width as usize, theme);
         frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
     }
 }

@@ -1,6 +1,6 @@
 //! Keys on help and the palette.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 
 use super::help::layout_for;
 use crate::tui::form::{FuzzyPicker, PickItem, PickOutcome};
@@ -62,8 +62,8 @@ pub enum Picked {
 
 /// A key on the palette: the action it picked comes back for the root to
 /// run (the palette only picks one).
-pub fn palette_key(picker: &mut FuzzyPicker, key: KeyEvent) -> Picked {
-    match picker.handle_key(key) {
+pub fn palette_key(picker: &mut FuzzyPicker, keys: &Keymap, key: KeyEvent) -> Picked {
+    match picker.handle_key(keys, key) {
         PickOutcome::Pending => Picked::Pending,
         PickOutcome::Cancelled => Picked::Cancelled,
         PickOutcome::Chosen(name) => Picked::Run(action_named(&name)),
@@ -72,7 +72,8 @@ pub fn palette_key(picker: &mut FuzzyPicker, key: KeyEvent) -> Picked {
 
 /// Pasted text typed into a picker's query (control characters dropped).
 pub fn paste_into(picker: &mut FuzzyPicker, text: &str) {
-    for c in text.chars().filter(|c| !c.is_control()) {
-        picker.handle_key(KeyEvent::from(KeyCode::Char(c)));
+    let typed: String = text.chars().filter(|c| !c.is_control()).collect();
+    if !typed.is_empty() {
+        picker.handle_paste(&typed);
     }
 }

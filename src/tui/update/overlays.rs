@@ -38,7 +38,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
     let overlay = model.overlay.as_mut()?;
     match overlay {
         Overlay::Help { .. } => {}
-        Overlay::Palette(picker) => match overlays::palette_key(picker, key) {
+        Overlay::Palette(picker) => match overlays::palette_key(picker, &model.keys, key) {
             Picked::Pending => {}
             Picked::Cancelled => model.overlay = None,
             Picked::Run(action) => {
@@ -46,7 +46,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
                 return action;
             }
         },
-        Overlay::CustomStatus(picker) => match picker.handle_key(key) {
+        Overlay::CustomStatus(picker) => match picker.handle_key(&model.keys, key) {
             PickOutcome::Pending => {}
             PickOutcome::Cancelled => model.overlay = None,
             PickOutcome::Chosen(id) => {
@@ -88,7 +88,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
             (Some(Key::History), _) => super::undo::open_history(model),
             _ => {}
         },
-        Overlay::Form { kind, uuid, form, .. } => match form.handle_key(key) {
+        Overlay::Form { kind, uuid, form, .. } => match form.handle_key(&model.keys, key) {
             FormOutcome::Pending => {}
             FormOutcome::Cancelled => {
                 // A form whose save failed keeps what was typed since.

@@ -19,7 +19,7 @@ pub(super) fn key(st: &mut State, cx: &Cx, out: &mut O, key: KeyEvent) {
         Some(AccountForm::EventFilter(f)) => f,
         None => return,
     };
-    let outcome = form.handle_key(key);
+    let outcome = form.handle_key(cx.keys, key);
     let rename = matches!(acc.form, Some(AccountForm::Rename(_)));
     match outcome {
         FormOutcome::Pending => {}

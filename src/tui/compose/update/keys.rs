@@ -54,7 +54,7 @@ pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEven
             Some(M::Templates) => templates::open_templates(st, cx, out),
             _ => {
                 if let Some(a) = st.area_mut() {
-                    crate::tui::form::textarea_key(a, key, true);
+                    crate::tui::form::textarea_key(a, cx.keys, key);
                 }
             }
         },
@@ -63,12 +63,12 @@ pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEven
                 st.stage = Stage::Edit;
             }
         }
-        Stage::Templates(picker) => match picker.handle_key(key) {
+        Stage::Templates(picker) => match picker.handle_key(cx.keys, key) {
             PickOutcome::Pending => {}
             PickOutcome::Cancelled => st.stage = Stage::Edit,
             PickOutcome::Chosen(uuid) => templates::choose_template(st, cx, out, &uuid),
         },
-        Stage::Values { template, form } => match form.handle_key(key) {
+        Stage::Values { template, form } => match form.handle_key(cx.keys, key) {
             FormOutcome::Pending => {}
             FormOutcome::Cancelled => st.stage = Stage::Edit,
             FormOutcome::Submitted => {

@@ -1,4 +1,6 @@
 use super::*;
+use crate::tui::keymap::DEFAULT_KEYS as KEYS;
+use crossterm::event::{KeyCode, KeyModifiers};
 
 fn k(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)
@@ -66,24 +68,27 @@ fn items() -> Vec<PickItem> {
 fn typing_filters_and_enter_chooses() {
     let mut p = FuzzyPicker::new("Palette", items());
     for c in "tag".chars() {
-        assert_eq!(p.handle_key(k(KeyCode::Char(c))), PickOutcome::Pending);
+        assert_eq!(p.handle_key(&KEYS, k(KeyCode::Char(c))), PickOutcome::Pending);
     }
     assert_eq!(p.query(), "tag");
-    assert_eq!(p.handle_key(k(KeyCode::Enter)), PickOutcome::Chosen("tags".into()));
+    assert_eq!(
+        p.handle_key(&KEYS, k(KeyCode::Enter)),
+        PickOutcome::Chosen("tags".into())
+    );
 }
 
 #[test]
 fn moves_with_arrows_and_ctrl_keys() {
     let mut p = FuzzyPicker::new("Palette", items());
-    p.handle_key(k(KeyCode::Down));
-    p.handle_key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::CONTROL));
+    p.handle_key(&KEYS, k(KeyCode::Down));
+    p.handle_key(&KEYS, KeyEvent::new(KeyCode::Char('n'), KeyModifiers::CONTROL));
     assert_eq!(p.highlighted(), Some("tags"));
-    p.handle_key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL));
-    p.handle_key(k(KeyCode::Up));
-    p.handle_key(k(KeyCode::Up));
+    p.handle_key(&KEYS, KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL));
+    p.handle_key(&KEYS, k(KeyCode::Up));
+    p.handle_key(&KEYS, k(KeyCode::Up));
     assert_eq!(p.highlighted(), Some("close"));
     for _ in 0..10 {
-        p.handle_key(k(KeyCode::Down));
+        p.handle_key(&KEYS, k(KeyCode::Down));
     }
     assert_eq!(p.highlighted(), Some("note"));
 }
@@ -92,6 +97,6 @@ fn moves_with_arrows_and_ctrl_keys() {
 fn esc_cancels_and_enter_without_match_stays() {
     let mut p = FuzzyPicker::new("Palette", items());
     p.handle_paste("zzzz");
-    assert_eq!(p.handle_key(k(KeyCode::Enter)), PickOutcome::Pending);
-    assert_eq!(p.handle_key(k(KeyCode::Esc)), PickOutcome::Cancelled);
+    assert_eq!(p.handle_key(&KEYS, k(KeyCode::Enter)), PickOutcome::Pending);
+    assert_eq!(p.handle_key(&KEYS, k(KeyCode::Esc)), PickOutcome::Cancelled);
 }

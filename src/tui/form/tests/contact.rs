@@ -1,5 +1,6 @@
 //! The contact forms yield exactly the request they stand for.
 
+use crate::tui::keymap::DEFAULT_KEYS as KEYS;
 use std::collections::BTreeMap;
 
 use crossterm::event::KeyCode;
@@ -79,7 +80,7 @@ fn focus(form: &mut Form, key: FieldId) {
         if form.focused_key() == Some(&key) {
             return;
         }
-        form.handle_key(k(KeyCode::Tab));
+        form.handle_key(&KEYS, k(KeyCode::Tab));
     }
     panic!("no field {key:?}");
 }
@@ -134,7 +135,7 @@ fn checkbox_becomes_a_json_array_and_name_is_trimmed() {
     typ(&mut f, " ");
     focus(&mut f, FieldId::Custom("channels".into()));
     typ(&mut f, "call");
-    f.handle_key(k(KeyCode::Enter));
+    f.handle_key(&KEYS, k(KeyCode::Enter));
     let patch = edit_contact_patch(&c, &f).unwrap();
     assert_eq!(patch.name, Some(s("Ana")));
     assert_eq!(
@@ -153,8 +154,8 @@ fn edit_dropdown_to_none_clears_and_bad_values_name_the_field() {
     let c = six_field_contact();
     let mut f = edit_contact_form(&c);
     focus(&mut f, FieldId::Custom("plan".into()));
-    f.handle_key(k(KeyCode::Up));
-    f.handle_key(k(KeyCode::Up));
+    f.handle_key(&KEYS, k(KeyCode::Up));
+    f.handle_key(&KEYS, k(KeyCode::Up));
     let patch = edit_contact_patch(&c, &f).unwrap();
     assert_eq!(patch.custom_fields, Some([(s("plan"), json!(""))].into()));
 
@@ -185,10 +186,10 @@ fn tags_patch_sends_the_whole_list() {
     let c = six_field_contact();
     let mut f = tags_form(&c, &[s("new"), s("vip")]);
     typ(&mut f, "new");
-    f.handle_key(k(KeyCode::Enter));
+    f.handle_key(&KEYS, k(KeyCode::Enter));
     typ(&mut f, "late payer");
-    f.handle_key(k(KeyCode::Enter));
-    assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Submitted);
+    f.handle_key(&KEYS, k(KeyCode::Enter));
+    assert_eq!(f.handle_key(&KEYS, k(KeyCode::Enter)), FormOutcome::Submitted);
     assert_eq!(
         tags_patch(&f),
         ContactPatch {
@@ -202,7 +203,7 @@ fn tags_patch_sends_the_whole_list() {
 fn removing_every_tag_sends_an_empty_list() {
     let c = six_field_contact();
     let mut f = tags_form(&c, &[]);
-    f.handle_key(k(KeyCode::Char(' ')));
+    f.handle_key(&KEYS, k(KeyCode::Char(' ')));
     assert_eq!(tags_patch(&f).tags, Some(vec![]));
 }
 
@@ -210,7 +211,7 @@ fn removing_every_tag_sends_an_empty_list() {
 fn unassign_sends_only_unassign_user() {
     let c = six_field_contact();
     let mut f = assign_form(&c, &[s("bo@example.com"), s("cy@example.com")]);
-    f.handle_key(k(KeyCode::Up));
+    f.handle_key(&KEYS, k(KeyCode::Up));
     let patch = assign_patch(&c, &f).unwrap();
     assert_eq!(
         patch,
@@ -226,7 +227,7 @@ fn unassign_sends_only_unassign_user() {
 fn assign_picks_or_takes_a_typed_email() {
     let c = six_field_contact();
     let mut f = assign_form(&c, &[s("bo@example.com"), s("cy@example.com")]);
-    f.handle_key(k(KeyCode::Down));
+    f.handle_key(&KEYS, k(KeyCode::Down));
     assert_eq!(assign_patch(&c, &f).unwrap().assigned_user, Some(s("cy@example.com")));
     let mut f = assign_form(&c, &[]);
     typ(&mut f, "new@example.org");
@@ -263,8 +264,8 @@ fn teams_with_the_same_name_stay_distinct() {
     let dup = vec![(s("aaaaaaaa11"), s("Ops")), (s("bbbbbbbb22"), s("Ops"))];
     let c = Contact::default();
     let mut f = team_form(&c, &dup);
-    f.handle_key(k(KeyCode::Down));
-    f.handle_key(k(KeyCode::Down));
+    f.handle_key(&KEYS, k(KeyCode::Down));
+    f.handle_key(&KEYS, k(KeyCode::Down));
     assert_eq!(team_patch(&f, &dup).unwrap().team_uuid, Some(s("bbbbbbbb22")));
 }
 
@@ -274,9 +275,9 @@ fn note_is_prefilled_empty_clears_and_over_limit_is_refused() {
     let mut f = note_form(&c);
     assert_eq!(f.value(&FieldId::Note), Some(FormValue::Text(s("old note"))));
     for _ in 0..8 {
-        f.handle_key(k(KeyCode::Backspace));
+        f.handle_key(&KEYS, k(KeyCode::Backspace));
     }
-    assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Submitted);
+    assert_eq!(f.handle_key(&KEYS, ctrl('s')), FormOutcome::Submitted);
     assert_eq!(
         note_patch(&f).unwrap(),
         ContactPatch {
@@ -285,9 +286,9 @@ fn note_is_prefilled_empty_clears_and_over_limit_is_refused() {
         }
     );
     f.handle_paste(&"é".repeat(1001));
-    assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Pending);
+    assert_eq!(f.handle_key(&KEYS, ctrl('s')), FormOutcome::Pending);
     assert!(note_patch(&f).is_err());
-    f.handle_key(k(KeyCode::Backspace));
+    f.handle_key(&KEYS, k(KeyCode::Backspace));
     assert_eq!(note_patch(&f).unwrap().note.map(|n| n.chars().count()), Some(1000));
 }
 
@@ -323,7 +324,7 @@ fn new_contact_body_has_the_required_fields_and_only_given_optionals() {
         Some(FormValue::One(Some(s("messaging_app"))))
     );
     assert_eq!(
-        f.handle_key(k(KeyCode::Enter)),
+        f.handle_key(&KEYS, k(KeyCode::Enter)),
         FormOutcome::Pending,
         "identifier and name are required"
     );
@@ -331,7 +332,7 @@ fn new_contact_body_has_the_required_fields_and_only_given_optionals() {
     typ(&mut f, "+351900000000");
     focus(&mut f, FieldId::Name);
     typ(&mut f, "Rui");
-    assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Submitted);
+    assert_eq!(f.handle_key(&KEYS, k(KeyCode::Enter)), FormOutcome::Submitted);
     let body = new_contact_body(&f, &teams(), &[], &meta).unwrap();
     assert_eq!(
         serde_json::to_value(&body).unwrap(),
@@ -354,9 +355,9 @@ fn new_contact_body_with_every_optional_field() {
     focus(&mut f, FieldId::Name);
     typ(&mut f, "Rui");
     focus(&mut f, FieldId::Tags);
-    f.handle_key(k(KeyCode::Char(' ')));
+    f.handle_key(&KEYS, k(KeyCode::Char(' ')));
     focus(&mut f, FieldId::AssignedUser);
-    f.handle_key(k(KeyCode::Down));
+    f.handle_key(&KEYS, k(KeyCode::Down));
     focus(&mut f, FieldId::Team);
     typ(&mut f, "Support");
     focus(&mut f, FieldId::Channel);
@@ -369,7 +370,7 @@ fn new_contact_body_with_every_optional_field() {
     typ(&mut f, "pro");
     focus(&mut f, FieldId::Note);
     typ(&mut f, "met at fair");
-    assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Submitted);
+    assert_eq!(f.handle_key(&KEYS, ctrl('s')), FormOutcome::Submitted);
     let body = new_contact_body(&f, &teams(), &channels(), &meta).unwrap();
     assert_eq!(
         serde_json::to_value(&body).unwrap(),
@@ -393,7 +394,7 @@ fn new_contact_channel_defaults_to_the_main_one_and_bot_can_be_ended() {
     typ(&mut f, "X");
     focus(&mut f, FieldId::Bot);
     typ(&mut f, "end");
-    assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Submitted);
+    assert_eq!(f.handle_key(&KEYS, ctrl('s')), FormOutcome::Submitted);
     let body = new_contact_body(&f, &[], &channels(), &BTreeMap::new()).unwrap();
     assert_eq!(body.channel_uuid.as_deref(), Some("ch-main"));
     assert_eq!(body.bot_status, Some(crate::api::BotAction::End));
@@ -406,10 +407,10 @@ fn new_contact_without_messaging_app_needs_a_source() {
     typ(&mut f, "1");
     focus(&mut f, FieldId::Name);
     typ(&mut f, "X");
-    assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Pending);
+    assert_eq!(f.handle_key(&KEYS, ctrl('s')), FormOutcome::Pending);
     assert_eq!(f.focused_key(), Some(&FieldId::Source));
     typ(&mut f, "telegram");
-    assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Submitted);
+    assert_eq!(f.handle_key(&KEYS, ctrl('s')), FormOutcome::Submitted);
     assert_eq!(
         new_contact_body(&f, &[], &[], &BTreeMap::new()).unwrap().source,
         "telegram"
@@ -438,13 +439,13 @@ fn filter_value_sends_chosen_source_tags_and_team() {
         &[s("vip"), s("new")],
         &teams(),
     );
-    f.handle_key(k(KeyCode::Down));
-    f.handle_key(k(KeyCode::Tab));
+    f.handle_key(&KEYS, k(KeyCode::Down));
+    f.handle_key(&KEYS, k(KeyCode::Tab));
     typ(&mut f, "new");
-    f.handle_key(k(KeyCode::Enter));
+    f.handle_key(&KEYS, k(KeyCode::Enter));
     typ(&mut f, "Late");
-    f.handle_key(k(KeyCode::Enter));
-    f.handle_key(k(KeyCode::Tab));
+    f.handle_key(&KEYS, k(KeyCode::Enter));
+    f.handle_key(&KEYS, k(KeyCode::Tab));
     typ(&mut f, "sales");
     assert_eq!(
         filter_value(&f, &teams(), false),
@@ -477,16 +478,16 @@ fn custom_status_picker_offers_clearing_first() {
     ];
     let mut p = custom_status_picker(&statuses, Some("s2"));
     assert_eq!(p.highlighted(), Some("s2"), "the current status is highlighted");
-    p.handle_key(k(KeyCode::Up));
-    p.handle_key(k(KeyCode::Up));
-    assert_eq!(p.handle_key(k(KeyCode::Enter)), PickOutcome::Chosen(s("")));
+    p.handle_key(&KEYS, k(KeyCode::Up));
+    p.handle_key(&KEYS, k(KeyCode::Up));
+    assert_eq!(p.handle_key(&KEYS, k(KeyCode::Enter)), PickOutcome::Chosen(s("")));
     let mut p = custom_status_picker(&statuses, None);
     typ_picker(&mut p, "lunch");
-    assert_eq!(p.handle_key(k(KeyCode::Enter)), PickOutcome::Chosen(s("s1")));
+    assert_eq!(p.handle_key(&KEYS, k(KeyCode::Enter)), PickOutcome::Chosen(s("s1")));
 }
 
 fn typ_picker(p: &mut FuzzyPicker, text: &str) {
     for c in text.chars() {
-        p.handle_key(k(KeyCode::Char(c)));
+        p.handle_key(&KEYS, k(KeyCode::Char(c)));
     }
 }

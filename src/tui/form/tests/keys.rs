@@ -1,5 +1,6 @@
 //! Key handling of forms: what a user typing into them would notice.
 
+use crate::tui::keymap::DEFAULT_KEYS as KEYS;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::tui::form::*;
@@ -14,7 +15,7 @@ pub(super) fn ctrl(c: char) -> KeyEvent {
 
 pub(super) fn typ(form: &mut Form, s: &str) {
     for c in s.chars() {
-        form.handle_key(k(KeyCode::Char(c)));
+        form.handle_key(&KEYS, k(KeyCode::Char(c)));
     }
 }
 
@@ -89,11 +90,11 @@ fn txt(form: &Form, key: &str) -> String {
 fn typing_and_backspace_edit_the_focused_field() {
     let mut f = Form::new("t", vec![text_field("a", TextCheck::Any, false)]);
     typ(&mut f, "helo");
-    f.handle_key(k(KeyCode::Backspace));
+    f.handle_key(&KEYS, k(KeyCode::Backspace));
     typ(&mut f, "lo 你好");
     assert_eq!(txt(&f, "a"), "hello 你好");
-    f.handle_key(k(KeyCode::Home));
-    f.handle_key(k(KeyCode::Delete));
+    f.handle_key(&KEYS, k(KeyCode::Home));
+    f.handle_key(&KEYS, k(KeyCode::Delete));
     assert_eq!(txt(&f, "a"), "ello 你好");
 }
 
@@ -106,19 +107,19 @@ fn tab_shift_tab_and_arrows_move_between_fields() {
             text_field("b", TextCheck::Any, false),
         ],
     );
-    f.handle_key(k(KeyCode::Tab));
+    f.handle_key(&KEYS, k(KeyCode::Tab));
     typ(&mut f, "x");
-    f.handle_key(k(KeyCode::BackTab));
+    f.handle_key(&KEYS, k(KeyCode::BackTab));
     typ(&mut f, "y");
-    f.handle_key(k(KeyCode::Down));
+    f.handle_key(&KEYS, k(KeyCode::Down));
     typ(&mut f, "z");
-    f.handle_key(k(KeyCode::Up));
+    f.handle_key(&KEYS, k(KeyCode::Up));
     typ(&mut f, "w");
     assert_eq!(txt(&f, "a"), "yw");
     assert_eq!(txt(&f, "b"), "xz");
     // Tab wraps around.
-    f.handle_key(k(KeyCode::Tab));
-    f.handle_key(k(KeyCode::Tab));
+    f.handle_key(&KEYS, k(KeyCode::Tab));
+    f.handle_key(&KEYS, k(KeyCode::Tab));
     assert_eq!(f.focused_key(), Some(&FieldId::Custom("a".into())));
 }
 
@@ -138,11 +139,11 @@ fn invalid_number_date_and_email_block_submit_with_visible_errors() {
         Some("not a number"),
         "shown as the user types"
     );
-    f.handle_key(k(KeyCode::Tab));
+    f.handle_key(&KEYS, k(KeyCode::Tab));
     typ(&mut f, "2024-02-30");
-    f.handle_key(k(KeyCode::Tab));
+    f.handle_key(&KEYS, k(KeyCode::Tab));
     typ(&mut f, "bob@");
-    assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Pending);
+    assert_eq!(f.handle_key(&KEYS, k(KeyCode::Enter)), FormOutcome::Pending);
     assert_eq!(
         f.focused_key(),
         Some(&FieldId::Custom("num".into())),
@@ -158,11 +159,11 @@ fn invalid_number_date_and_email_block_submit_with_visible_errors() {
         Some("not an email address")
     );
 
-    f.handle_key(k(KeyCode::Backspace));
+    f.handle_key(&KEYS, k(KeyCode::Backspace));
     assert_eq!(f.field_error(&FieldId::Custom("num".into())), None);
-    f.handle_key(k(KeyCode::Tab));
+    f.handle_key(&KEYS, k(KeyCode::Tab));
     for _ in 0..2 {
-        f.handle_key(k(KeyCode::Backspace));
+        f.handle_key(&KEYS, k(KeyCode::Backspace));
     }
     typ(&mut f, "29");
     assert_eq!(
@@ -170,10 +171,10 @@ fn invalid_number_date_and_email_block_submit_with_visible_errors() {
         None,
         "2024 is a leap year"
     );
-    assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Pending);
+    assert_eq!(f.handle_key(&KEYS, ctrl('s')), FormOutcome::Pending);
     assert_eq!(f.focused_key(), Some(&FieldId::Custom("mail".into())));
     typ(&mut f, "example.com");
-    assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Submitted);
+    assert_eq!(f.handle_key(&KEYS, k(KeyCode::Enter)), FormOutcome::Submitted);
 }
 
 #[test]
@@ -184,7 +185,7 @@ fn numbers_must_be_finite() {
         f.field_error(&FieldId::Custom("n".into())).as_deref(),
         Some("not a number")
     );
-    f.handle_key(ctrl('u'));
+    f.handle_key(&KEYS, ctrl('u'));
     typ(&mut f, "-1.5e3");
     assert_eq!(f.field_error(&FieldId::Custom("n".into())), None);
 }
@@ -197,15 +198,19 @@ fn errors_show_only_after_the_first_edit_and_required_blocks_submit() {
         None,
         "an untouched form is not shouting"
     );
-    assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Pending);
+    assert_eq!(f.handle_key(&KEYS, k(KeyCode::Enter)), FormOutcome::Pending);
     assert_eq!(
         f.field_error(&FieldId::Custom("name".into())).as_deref(),
         Some("required")
     );
     typ(&mut f, "   ");
-    assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Pending, "blank is empty");
+    assert_eq!(
+        f.handle_key(&KEYS, k(KeyCode::Enter)),
+        FormOutcome::Pending,
+        "blank is empty"
+    );
     typ(&mut f, "Ann");
-    assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Submitted);
+    assert_eq!(f.handle_key(&KEYS, k(KeyCode::Enter)), FormOutcome::Submitted);
 }
 
 #[test]
@@ -213,16 +218,16 @@ fn esc_cancels_and_release_events_are_ignored() {
     let mut f = Form::new("t", vec![text_field("a", TextCheck::Any, false)]);
     let mut release = k(KeyCode::Char('x'));
     release.kind = KeyEventKind::Release;
-    f.handle_key(release);
+    f.handle_key(&KEYS, release);
     assert_eq!(txt(&f, "a"), "");
-    assert_eq!(f.handle_key(k(KeyCode::Esc)), FormOutcome::Cancelled);
+    assert_eq!(f.handle_key(&KEYS, k(KeyCode::Esc)), FormOutcome::Cancelled);
 }
 
 #[test]
 fn picker_filters_and_chooses_what_is_highlighted() {
     let mut f = Form::new("t", vec![choice("c", &["apple", "banana", "cherry"], true, false)]);
     assert_eq!(f.value(&FieldId::Custom("c".into())), Some(FormValue::One(None)));
-    f.handle_key(k(KeyCode::Down));
+    f.handle_key(&KEYS, k(KeyCode::Down));
     assert_eq!(
         f.value(&FieldId::Custom("c".into())),
         Some(FormValue::One(Some("apple".into())))
@@ -238,7 +243,7 @@ fn picker_filters_and_chooses_what_is_highlighted() {
         Some(FormValue::One(Some("cherry".into()))),
         "no match keeps the choice"
     );
-    assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Submitted);
+    assert_eq!(f.handle_key(&KEYS, k(KeyCode::Enter)), FormOutcome::Submitted);
 }
 
 #[test]
@@ -251,19 +256,19 @@ fn picker_up_down_stay_in_the_list_and_tab_leaves() {
         ],
     );
     for _ in 0..5 {
-        f.handle_key(k(KeyCode::Down));
+        f.handle_key(&KEYS, k(KeyCode::Down));
     }
     assert_eq!(f.focused_key(), Some(&FieldId::Custom("c".into())));
     assert_eq!(
         f.value(&FieldId::Custom("c".into())),
         Some(FormValue::One(Some("b".into())))
     );
-    f.handle_key(k(KeyCode::Up));
+    f.handle_key(&KEYS, k(KeyCode::Up));
     assert_eq!(
         f.value(&FieldId::Custom("c".into())),
         Some(FormValue::One(Some("a".into())))
     );
-    f.handle_key(k(KeyCode::Tab));
+    f.handle_key(&KEYS, k(KeyCode::Tab));
     assert_eq!(f.focused_key(), Some(&FieldId::Custom("x".into())));
 }
 
@@ -271,7 +276,7 @@ fn picker_up_down_stay_in_the_list_and_tab_leaves() {
 fn picker_takes_a_typed_value_when_custom_is_allowed() {
     let mut f = Form::new("t", vec![choice("c", &["ann@example.com"], true, true)]);
     typ(&mut f, "zed@example.org");
-    assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Submitted);
+    assert_eq!(f.handle_key(&KEYS, k(KeyCode::Enter)), FormOutcome::Submitted);
     assert_eq!(
         f.value(&FieldId::Custom("c".into())),
         Some(FormValue::One(Some("zed@example.org".into())))
@@ -290,7 +295,7 @@ fn picker_custom_row_is_one_up_from_the_best_match() {
         f.value(&FieldId::Custom("c".into())),
         Some(FormValue::One(Some("ann@example.com".into())))
     );
-    f.handle_key(k(KeyCode::Up));
+    f.handle_key(&KEYS, k(KeyCode::Up));
     assert_eq!(
         f.value(&FieldId::Custom("c".into())),
         Some(FormValue::One(Some("ann".into())))
@@ -300,16 +305,16 @@ fn picker_custom_row_is_one_up_from_the_best_match() {
 #[test]
 fn multi_space_toggles_and_typed_entries_are_added() {
     let mut f = Form::new("t", vec![multi("m", &["red", "green", "blue"], &["green"], true)]);
-    f.handle_key(k(KeyCode::Char(' ')));
-    f.handle_key(k(KeyCode::Down));
-    f.handle_key(k(KeyCode::Char(' ')));
+    f.handle_key(&KEYS, k(KeyCode::Char(' ')));
+    f.handle_key(&KEYS, k(KeyCode::Down));
+    f.handle_key(&KEYS, k(KeyCode::Char(' ')));
     assert_eq!(
         f.value(&FieldId::Custom("m".into())),
         Some(FormValue::Many(vec!["red".into()]))
     );
     typ(&mut f, "vip");
     assert_eq!(
-        f.handle_key(k(KeyCode::Enter)),
+        f.handle_key(&KEYS, k(KeyCode::Enter)),
         FormOutcome::Pending,
         "Enter with a filter adds, not saves"
     );
@@ -318,19 +323,19 @@ fn multi_space_toggles_and_typed_entries_are_added() {
         Some(FormValue::Many(vec!["red".into(), "vip".into()]))
     );
     typ(&mut f, "blu");
-    f.handle_key(k(KeyCode::Enter));
+    f.handle_key(&KEYS, k(KeyCode::Enter));
     assert_eq!(
         f.value(&FieldId::Custom("m".into())),
         Some(FormValue::Many(vec!["red".into(), "blue".into(), "vip".into()]))
     );
-    assert_eq!(f.handle_key(k(KeyCode::Enter)), FormOutcome::Submitted);
+    assert_eq!(f.handle_key(&KEYS, k(KeyCode::Enter)), FormOutcome::Submitted);
 }
 
 #[test]
 fn multi_without_custom_never_adds_typed_values() {
     let mut f = Form::new("t", vec![multi("m", &["a"], &[], false)]);
     typ(&mut f, "zz");
-    f.handle_key(k(KeyCode::Enter));
+    f.handle_key(&KEYS, k(KeyCode::Enter));
     assert_eq!(f.value(&FieldId::Custom("m".into())), Some(FormValue::Many(vec![])));
 }
 
@@ -339,15 +344,15 @@ fn note_counts_chars_and_blocks_submit_over_the_limit() {
     let mut f = Form::new("t", vec![note("", 5)]);
     typ(&mut f, "héllo");
     assert_eq!(f.fields[0].state.note_count(), Some((5, 5)), "characters, not bytes");
-    f.handle_key(k(KeyCode::Enter));
+    f.handle_key(&KEYS, k(KeyCode::Enter));
     typ(&mut f, "x");
     assert_eq!(txt(&f, "note"), "héllo\nx");
-    assert_eq!(f.handle_key(ctrl('s')), FormOutcome::Pending);
+    assert_eq!(f.handle_key(&KEYS, ctrl('s')), FormOutcome::Pending);
     assert!(f.field_error(&FieldId::Note).unwrap().contains("2 characters over"));
-    f.handle_key(k(KeyCode::Backspace));
-    f.handle_key(k(KeyCode::Backspace));
+    f.handle_key(&KEYS, k(KeyCode::Backspace));
+    f.handle_key(&KEYS, k(KeyCode::Backspace));
     assert_eq!(
-        f.handle_key(ctrl('s')),
+        f.handle_key(&KEYS, ctrl('s')),
         FormOutcome::Submitted,
         "Ctrl-S submits from the note"
     );
@@ -363,7 +368,7 @@ fn paste_goes_into_the_focused_field() {
         "one two[2J",
         "a single line stays single, controls dropped"
     );
-    f.handle_key(k(KeyCode::Tab));
+    f.handle_key(&KEYS, k(KeyCode::Tab));
     f.handle_paste("line1\nline2\u{1b}");
     assert_eq!(txt(&f, "note"), "line1\nline2␛");
     let mut p = Form::new("t", vec![choice("c", &["alpha", "beta"], false, false)]);
@@ -385,9 +390,9 @@ fn a_cloned_form_keeps_everything_typed() {
         ],
     );
     typ(&mut f, "4");
-    f.handle_key(k(KeyCode::Tab));
-    f.handle_key(k(KeyCode::Char(' ')));
-    f.handle_key(k(KeyCode::Tab));
+    f.handle_key(&KEYS, k(KeyCode::Tab));
+    f.handle_key(&KEYS, k(KeyCode::Char(' ')));
+    f.handle_key(&KEYS, k(KeyCode::Tab));
     typ(&mut f, "draft");
     f.set_busy(true);
     f.set_error("HTTP 422: tag does not exist");
@@ -404,11 +409,11 @@ fn a_cloned_form_keeps_everything_typed() {
     assert_eq!(draft.error(), Some("HTTP 422: tag does not exist"));
     assert_eq!(draft.focused_key(), Some(&FieldId::Note));
     // Busy ignores submit; once the request failed the draft submits again.
-    assert_eq!(draft.handle_key(ctrl('s')), FormOutcome::Pending);
+    assert_eq!(draft.handle_key(&KEYS, ctrl('s')), FormOutcome::Pending);
     draft.set_busy(false);
     assert!(!draft.is_busy());
     typ(&mut draft, "!");
-    assert_eq!(draft.handle_key(ctrl('s')), FormOutcome::Submitted);
+    assert_eq!(draft.handle_key(&KEYS, ctrl('s')), FormOutcome::Submitted);
     assert_eq!(draft.error(), None, "a new attempt clears the old server error");
     assert_eq!(f.value(&FieldId::Note), Some(FormValue::Text("draft".into())));
 }
@@ -417,7 +422,7 @@ fn a_cloned_form_keeps_everything_typed() {
 fn the_none_label_row_can_be_filtered_to() {
     let mut f = Form::new("t", vec![choice("c", &["ann@example.com"], true, false)]);
     f.set_none_label(&FieldId::Custom("c".into()), "(unassigned)");
-    f.handle_key(k(KeyCode::Down));
+    f.handle_key(&KEYS, k(KeyCode::Down));
     typ(&mut f, "unass");
     assert_eq!(f.value(&FieldId::Custom("c".into())), Some(FormValue::One(None)));
 }
@@ -470,12 +475,12 @@ fn no_key_panics_on_any_field_kind() {
                 if key.code == KeyCode::Char('s') || round == 2 && code == KeyCode::Enter {
                     continue;
                 }
-                f.handle_key(key);
-                empty.handle_key(key);
+                f.handle_key(&KEYS, key);
+                empty.handle_key(&KEYS, key);
             }
         }
     }
-    assert_eq!(empty.handle_key(k(KeyCode::Enter)), FormOutcome::Submitted);
+    assert_eq!(empty.handle_key(&KEYS, k(KeyCode::Enter)), FormOutcome::Submitted);
 }
 
 #[test]

@@ -3,4 +3,5 @@
 
 mod contact;
 mod keys;
+mod rebind;
 mod screens;

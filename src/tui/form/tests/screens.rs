@@ -1,6 +1,7 @@
 //! Snapshots of every form and picker at 80x24 and 160x48, with hostile
 //! text in the data; and a sweep of sizes that must never panic.
 
+use crate::tui::keymap::DEFAULT_KEYS as KEYS;
 use std::collections::BTreeMap;
 
 use crossterm::event::KeyCode;
@@ -92,7 +93,7 @@ fn snap_form(name: &str, form: &Form) {
 fn edit_form() -> Form {
     let mut f = edit_contact_form(&hostile_contact());
     while f.focused_key() != Some(&FieldId::Custom("plan".into())) {
-        f.handle_key(k(KeyCode::Tab));
+        f.handle_key(&KEYS, k(KeyCode::Tab));
     }
     f
 }
@@ -110,16 +111,16 @@ fn new_form() -> Form {
         &field_meta(),
     );
     typ(&mut f, "+351 900 000 000");
-    f.handle_key(k(KeyCode::Tab));
-    f.handle_key(k(KeyCode::Tab));
-    f.handle_key(k(KeyCode::Enter)); // name is required: shows its error
+    f.handle_key(&KEYS, k(KeyCode::Tab));
+    f.handle_key(&KEYS, k(KeyCode::Tab));
+    f.handle_key(&KEYS, k(KeyCode::Enter)); // name is required: shows its error
     f
 }
 
 fn all_forms() -> Vec<Form> {
     let c = hostile_contact();
     let mut note = note_form(&c);
-    note.handle_key(k(KeyCode::Tab));
+    note.handle_key(&KEYS, k(KeyCode::Tab));
     vec![
         edit_form(),
         edit_contact_form(&c),
@@ -150,8 +151,8 @@ fn snapshot_note_editor() {
 #[test]
 fn snapshot_tags_multi_select() {
     let mut f = tags_form(&hostile_contact(), &tags());
-    f.handle_key(k(KeyCode::Down));
-    f.handle_key(k(KeyCode::Char(' ')));
+    f.handle_key(&KEYS, k(KeyCode::Down));
+    f.handle_key(&KEYS, k(KeyCode::Char(' ')));
     snap_form("tags", &f);
 }
 
@@ -159,7 +160,7 @@ fn snapshot_tags_multi_select() {
 fn snapshot_assign_picker_scrolled() {
     let mut f = assign_form(&hostile_contact(), &collaborators());
     for _ in 0..14 {
-        f.handle_key(k(KeyCode::Down));
+        f.handle_key(&KEYS, k(KeyCode::Down));
     }
     snap_form("assign", &f);
 }
@@ -173,7 +174,7 @@ fn snapshot_filter_form() {
         include_field_types: false,
     };
     let mut f = filter_form(&current, &[s("messaging_app")], &tags(), &teams());
-    f.handle_key(k(KeyCode::Tab));
+    f.handle_key(&KEYS, k(KeyCode::Tab));
     typ(&mut f, "mr");
     snap_form("filter", &f);
 }
@@ -202,7 +203,7 @@ fn snapshot_fuzzy_picker_with_query() {
     .collect();
     let mut p = FuzzyPicker::new("Commands", items);
     for c in "clo".chars() {
-        p.handle_key(k(KeyCode::Char(c)));
+        p.handle_key(&KEYS, k(KeyCode::Char(c)));
     }
     for (w, h) in [(80, 24), (160, 48)] {
         let t = draw(w, h, &|f, a| p.render(f, a, &Theme::plain()));
@@ -293,7 +294,7 @@ fn wide_names_keep_every_form_and_picker_border_in_its_column() {
             assign_form(&c, &wide(&|n| format!("{n}@例子.中国"))),
             team_form(&c, &teams),
         ];
-        forms[2].handle_key(k(KeyCode::Down));
+        forms[2].handle_key(&KEYS, k(KeyCode::Down));
         for f in &forms {
             // `draw` checks the grid: every box keeps its right border.
             draw(80, 24, &|fr, a| f.render(fr, a, &Theme::plain()));

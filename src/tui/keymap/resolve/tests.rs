@@ -110,3 +110,73 @@ fn the_readme_key_table_is_the_generated_one() {
     let to = readme[at..].find(end).expect("README has the keys:end marker") + at;
     assert_eq!(&readme[at..to], Keymap::defaults().markdown_table());
 }
+
+#[test]
+fn a_widgets_row_rebinds_like_any_mode_row() {
+    use super::super::modes::{Mode, ModeAction};
+    let (map, problems) = Keymap::resolve(&[
+        entry("form.save", &["f2"], 2),
+        entry("text.home", &["home", "ctrl-left"], 3),
+        entry("picker.choose", &["tab"], 4),
+        entry("box.newline", &["ctrl-enter"], 5),
+    ]);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].starts_with("cfg.toml line 3: C-← took the last key of text.word-left"),
+        "{problems:?}"
+    );
+    let key = |code| KeyEvent::new(code, KeyModifiers::NONE);
+    let ctrl = |code| KeyEvent::new(code, KeyModifiers::CONTROL);
+    assert_eq!(
+        map.mode_action_for(Mode::Form, &key(KeyCode::F(2))),
+        Some(ModeAction::Save)
+    );
+    assert_eq!(
+        map.mode_action_for(Mode::Form, &ctrl(KeyCode::Char('s'))),
+        None,
+        "C-s is F2's now"
+    );
+    // C-← moves from text.word-left to text.home; C-a is gone with the old keys.
+    assert_eq!(
+        map.mode_action_for(Mode::Text, &ctrl(KeyCode::Left)),
+        Some(ModeAction::Home)
+    );
+    assert_eq!(map.mode_action_for(Mode::Text, &ctrl(KeyCode::Char('a'))), None);
+    let label = |mode, name| {
+        map.mode_rows(mode)
+            .iter()
+            .find(|r| r.name == name)
+            .map(|r| r.label.clone())
+    };
+    assert_eq!(label(Mode::Text, "text.home").as_deref(), Some("Home C-←"));
+    assert_eq!(label(Mode::Text, "text.word-left").as_deref(), Some(""));
+    // Tab leaves picker.down for picker.choose; ↓ stays.
+    assert_eq!(
+        map.mode_action_for(Mode::Picker, &key(KeyCode::Tab)),
+        Some(ModeAction::Choose)
+    );
+    assert_eq!(
+        map.mode_action_for(Mode::Picker, &key(KeyCode::Down)),
+        Some(ModeAction::Down)
+    );
+    assert_eq!(
+        map.mode_action_for(Mode::TextBox, &key(KeyCode::Enter)),
+        None,
+        "Enter is no new line"
+    );
+    assert_eq!(
+        map.mode_action_for(Mode::TextBox, &ctrl(KeyCode::Enter)),
+        Some(ModeAction::Newline)
+    );
+}
+
+#[test]
+fn ctrl_goes_with_named_keys() {
+    for (name, label) in [("ctrl-left", "C-←"), ("c-enter", "C-Enter"), ("ctrl+pgdn", "C-PgDn")] {
+        let k = parse_key(name).unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(key_label(k), label, "{name}");
+    }
+    for bad in ["ctrl-space", "ctrl-hyper", "ctrl-f13"] {
+        assert_eq!(parse_key(bad), None, "{bad}");
+    }
+}

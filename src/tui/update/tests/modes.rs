@@ -3,13 +3,17 @@
 //! in that mode's rows of the key table, and that row must show in help.
 //! (Typing is not a key: a character in a line or a text box is text.)
 
+use std::sync::Arc;
+
 use crossterm::event::{KeyEvent, KeyModifiers};
 
 use super::*;
 use crate::triage::bulk::Action as Act;
-use crate::tui::keymap::Mode;
+use crate::tui::keymap::{Keymap, Mode, ModeAction};
 use crate::tui::overlays::{HelpRow, help_rows};
 use crate::tui::thread::Popup;
+
+mod widgets;
 
 /// Every key a keyboard sends that a mode could care about.
 fn every_key() -> Vec<KeyEvent> {
@@ -50,25 +54,32 @@ enum Table {
     Account,
     /// A mode's rows, and the inbox's as well when `with_inbox`.
     Mode(Mode, bool),
+    /// Modes looked up in turn, the first that binds a key wins; each only
+    /// for the actions it has there (all when empty): a widget's layers.
+    Layers(&'static [(Mode, &'static [ModeAction])]),
 }
 
 /// The `[keys]` name of the row that binds `key` in `table`, if any.
-fn bound(m: &Model, table: Table, key: &KeyEvent) -> Option<&'static str> {
+fn bound(keys: &Keymap, table: Table, key: &KeyEvent) -> Option<&'static str> {
     let inbox = || {
-        let a = m.keys.action_for(key)?;
-        m.keys.rows().iter().find(|r| r.action == a).map(|r| r.name)
+        let a = keys.action_for(key)?;
+        keys.rows().iter().find(|r| r.action == a).map(|r| r.name)
+    };
+    let in_mode = |mode: Mode, only: &[ModeAction]| {
+        let a = keys.mode_action_for(mode, key)?;
+        if !only.is_empty() && !only.contains(&a) {
+            return None;
+        }
+        keys.mode_rows(mode).iter().find(|r| r.action == a).map(|r| r.name)
     };
     match table {
         Table::Inbox => inbox(),
         Table::Account => {
-            let a = m.keys.account_action_for(key)?;
-            m.keys.account_rows().iter().find(|r| r.action == a).map(|r| r.name)
+            let a = keys.account_action_for(key)?;
+            keys.account_rows().iter().find(|r| r.action == a).map(|r| r.name)
         }
-        Table::Mode(mode, with_inbox) => m
-            .keys
-            .mode_action_for(mode, key)
-            .and_then(|a| m.keys.mode_rows(mode).iter().find(|r| r.action == a).map(|r| r.name))
-            .or_else(|| if with_inbox { inbox() } else { None }),
+        Table::Mode(mode, with_inbox) => in_mode(mode, &[]).or_else(|| if with_inbox { inbox() } else { None }),
+        Table::Layers(layers) => layers.iter().find_map(|(mode, only)| in_mode(*mode, only)),
     }
 }
 
@@ -83,10 +94,12 @@ fn is_text(key: &KeyEvent, text: Text) -> bool {
     let plain_char = matches!(key.code, KeyCode::Char(_)) && !key.modifiers.contains(KeyModifiers::CONTROL);
     match text {
         Text::None | Text::Digits => false,
-        Text::Line => plain_char,
+        Text::Line | Text::Box => plain_char,
+        Text::Ticks => plain_char && key.code != KeyCode::Char(' '),
         // The text box's editing keys (its arrows and Ctrl chords such
-        // as C-a, C-w, C-u) belong to form/'s widget, whose keys are not
-        // in the keymap yet.
+        // as C-a, C-w, C-u), left out of the composer's own walk: they are
+        // in the keymap now (box.*, text.*), and `widgets`' walk of the
+        // reply's text box checks them.
         Text::Area => {
             plain_char
                 || (key.modifiers.contains(KeyModifiers::CONTROL) && matches!(key.code, KeyCode::Char(_)))
@@ -117,11 +130,42 @@ enum Text {
     Digits,
     Line,
     Area,
+    /// A text box whose keys are all in the keymap: only a character is
+    /// text, and a key the keymap lets go of may be the box's again.
+    Box,
+    /// A list that ticks: a character is text (its filter), but Space is
+    /// a key (`picker.toggle`), typed when the keymap lets go of it.
+    Ticks,
 }
 
 /// Walks one mode: `open` builds a model in it, afresh for each key.
 fn walk(what: &str, open: fn() -> Model, table: Table, text: Text) {
-    let help: Vec<&'static str> = help_rows(&open().keys)
+    let keys = open().keys;
+    walk_with(
+        what,
+        &keys,
+        &|keys, k| pressed(open, keys, k),
+        table,
+        text,
+        &every_key(),
+    );
+}
+
+/// True when `k` does something to the model `open` builds, with `keys`.
+fn pressed(open: fn() -> Model, keys: &Arc<Keymap>, k: KeyEvent) -> bool {
+    let mut m = open();
+    m.keys = keys.clone();
+    let before = format!("{m:?}");
+    let fx = update(&mut m, Msg::Key(k));
+    !fx.is_empty() || format!("{m:?}") != before
+}
+
+/// What takes the keys: true when the key did something with that keymap.
+type Press<'a> = &'a dyn Fn(&Arc<Keymap>, KeyEvent) -> bool;
+
+/// Walks `press` with `every` key and the `keys` it starts with.
+fn walk_with(what: &str, keys: &Arc<Keymap>, press: Press, table: Table, text: Text, every: &[KeyEvent]) {
+    let help: Vec<&'static str> = help_rows(keys)
         .into_iter()
         .filter_map(|r| match r {
             HelpRow::Key { name, .. } => Some(name),
@@ -129,21 +173,14 @@ fn walk(what: &str, open: fn() -> Model, table: Table, text: Text) {
         })
         .collect();
     let mut unbound = Vec::new();
-    for k in every_key() {
-        if is_text(&k, text) {
+    for &k in every {
+        if is_text(&k, text) || !press(keys, k) {
             continue;
         }
-        let mut m = open();
-        let before = format!("{m:?}");
-        let fx = update(&mut m, Msg::Key(k));
-        if fx.is_empty() && format!("{m:?}") == before {
-            continue;
-        }
-        let m = open();
-        match bound(&m, table, &k) {
+        match bound(keys, table, &k) {
             Some(name) => {
                 assert!(help.contains(&name), "{what}: {name} is not in help");
-                follows_the_binding(what, open, name, k, text);
+                follows_the_binding(what, press, table, name, k, text);
             }
             None => unbound.push(format!(
                 "{:?}{}",
@@ -160,30 +197,26 @@ fn walk(what: &str, open: fn() -> Model, table: Table, text: Text) {
 
 /// With `name` rebound to F12, `k` does nothing in the mode and F12 does
 /// something: the handler reads the keymap, not a literal. (In a text
-/// box a key the keymap lets go of is the box's again: C-Enter a newline.)
-fn follows_the_binding(what: &str, open: fn() -> Model, name: &str, k: KeyEvent, text: Text) {
+/// box a key the keymap lets go of is the box's again: C-Enter a newline;
+/// in layers a lower one's: Tab, no longer `form.next`, is `picker.down`.)
+fn follows_the_binding(what: &str, press: Press, table: Table, name: &str, k: KeyEvent, text: Text) {
     let entry = crate::config::KeyEntry {
         action: name.into(),
         keys: vec!["f12".into()],
         at: "test".into(),
     };
-    let (keys, problems) = crate::tui::keymap::Keymap::resolve(&[entry]);
+    let (keys, problems) = Keymap::resolve(&[entry]);
     assert!(problems.is_empty(), "{problems:?}");
-    let keys = std::sync::Arc::new(keys);
-    let press = |k: KeyEvent| {
-        let mut m = open();
-        m.keys = keys.clone();
-        let before = format!("{m:?}");
-        let fx = update(&mut m, Msg::Key(k));
-        !fx.is_empty() || format!("{m:?}") != before
-    };
-    let falls_to_text = matches!(text, Text::Area);
+    let keys = Arc::new(keys);
+    let typed = matches!(text, Text::Ticks) && k.code == KeyCode::Char(' ');
+    let falls_to_text = typed || matches!(text, Text::Area | Text::Box);
+    let falls_to_a_layer = bound(&keys, table, &k).is_some_and(|other| other != name);
     assert!(
-        falls_to_text || !press(k),
+        falls_to_text || falls_to_a_layer || !press(&keys, k),
         "{what}: {k:?} still acts with {name} bound to F12 only"
     );
     let f12 = KeyEvent::new(KeyCode::F(12), KeyModifiers::NONE);
-    assert!(press(f12), "{what}: F12 does nothing with {name} bound to it");
+    assert!(press(&keys, f12), "{what}: F12 does nothing with {name} bound to it");
 }
 
 fn list() -> Model {
