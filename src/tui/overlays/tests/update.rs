@@ -120,12 +120,12 @@ fn help_scrolls_and_closes_with_the_keys_the_config_binds() {
         at: "test".into(),
     };
     let (keys, problems) =
-        crate::tui::keymap::Keymap::resolve(&[bind("next", "z"), bind("bottom", "E"), bind("help", "H")]);
+        crate::tui::keymap::Keymap::resolve(&[bind("next", "Z"), bind("bottom", "E"), bind("help", "H")]);
     assert!(problems.is_empty(), "{problems:?}");
     m.keys = std::sync::Arc::new(keys);
     update(&mut m, key('H'));
     assert!(matches!(m.overlay, Some(Overlay::Help { scroll: 0 })), "H opens help");
-    update(&mut m, key('z'));
+    update(&mut m, key('Z'));
     assert!(
         matches!(m.overlay, Some(Overlay::Help { scroll: 1 })),
         "z scrolls the help as it moves the list"

@@ -25,7 +25,7 @@ fn a_run_summary_scrolls_and_closes_with_the_keys_the_config_binds() {
         keys: vec![key.into()],
         at: "test".into(),
     };
-    let (keys, problems) = crate::tui::keymap::Keymap::resolve(&[bind("next", "z"), bind("cancel", "H")]);
+    let (keys, problems) = crate::tui::keymap::Keymap::resolve(&[bind("next", "Z"), bind("cancel", "H")]);
     assert!(problems.is_empty(), "{problems:?}");
     m.keys = std::sync::Arc::new(keys);
     m.overlay = Some(Overlay::Summary(crate::tui::act::Summary {
@@ -35,7 +35,7 @@ fn a_run_summary_scrolls_and_closes_with_the_keys_the_config_binds() {
         hint: None,
         scroll: 0,
     }));
-    update(&mut m, key('z'));
+    update(&mut m, key('Z'));
     assert!(
         matches!(&m.overlay, Some(Overlay::Summary(s)) if s.scroll == 1),
         "z scrolls the failures as it moves the list"
