@@ -26,6 +26,7 @@ pub mod reconnect;
 pub mod reports;
 pub mod shared;
 pub mod slices;
+pub mod snooze;
 pub mod terminal;
 pub(crate) use crate::text;
 pub mod theme;

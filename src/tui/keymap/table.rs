@@ -50,6 +50,7 @@ pub enum Action {
     MarkAll,
     Repeat,
     Reports,
+    Snooze,
 }
 
 /// A key as the table writes it: a code plus whether Ctrl is held.
@@ -198,6 +199,7 @@ pub static KEYMAP: &[Binding] = &[
         "Details of the selected message"
     ),
     bind!(Reports, [ch('S')], "S", "reports", "Reports (no API requests)"),
+    bind!(Snooze, [ch('z')], "z", "snooze", "Snooze; on a snoozed one, wake"),
 ];
 
 /// The key as the table writes it: Ctrl letters lower-cased, Shift dropped.

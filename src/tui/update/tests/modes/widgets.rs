@@ -215,3 +215,23 @@ fn the_first_run_screen_handles_only_keys_in_the_keymap() {
         &every_key_and_ctrl(),
     );
 }
+
+/// The snooze picker (`z`): its list's moves, choose and cancel, then
+/// deleting what was typed; Space is typed (`fri 14:00`), not a tick.
+const SNOOZE: &[(Mode, &[ModeAction])] = &[
+    (Mode::Picker, &[M::Choose, M::Cancel, M::Down, M::Up]),
+    (Mode::Text, &[M::DeleteChar, M::DeleteToStart]),
+];
+
+fn snooze_picker() -> Model {
+    let mut m = model_with(5, 80, 24);
+    update(&mut m, key('z'));
+    type_text(&mut m, "3d");
+    assert!(m.slices.snooze.picker.is_some());
+    m
+}
+
+#[test]
+fn the_snooze_picker_handles_only_keys_in_the_keymap() {
+    walk_all("snooze picker", snooze_picker, Table::Layers(SNOOZE), Text::Line);
+}

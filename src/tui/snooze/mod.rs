@@ -1,0 +1,54 @@
+//! Snooze (`z`): a conversation sleeps until a time (presets, or typed:
+//! `10m`, `3d`, `fri 14:00`) or until someone writes in it. A snoozed
+//! conversation leaves every view but All and Snoozed (its badge hides
+//! it), and comes back marked `back` when its time comes or a message
+//! arrives; the mark goes once its thread is opened. `z` on a snoozed
+//! conversation wakes it at once.
+//!
+//! Kept on this machine, per account (0600), so a restart keeps it. The
+//! times are `crate::snooze`'s, which the tests and the CLI share.
+
+mod fx;
+mod msg;
+mod state;
+mod update;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+pub use fx::{SnoozeEffect, perform};
+pub use msg::SnoozeMsg;
+pub use state::{Entry, Picker, Snooze};
+pub use update::{key, on_msg, open, paste, startup, tick};
+pub use view::render;
+
+use crate::tui::shared::Badge;
+
+/// The slice's state.
+pub type State = Snooze;
+
+/// On a sleeping conversation's row; hides it from the work views.
+pub const SNOOZED: Badge = Badge {
+    name: "snoozed",
+    label: "snoozed",
+    hides: true,
+};
+
+/// On a conversation that woke up, until its thread is opened.
+pub const BACK: Badge = Badge {
+    name: "back",
+    label: "back",
+    hides: false,
+};
+
+/// The view of what sleeps.
+pub fn view() -> crate::triage::View {
+    crate::triage::View::new(
+        "Snoozed",
+        crate::triage::ViewFilter {
+            badge: Some(SNOOZED.name.into()),
+            ..Default::default()
+        },
+    )
+}

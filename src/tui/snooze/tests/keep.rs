@@ -1,0 +1,72 @@
+//! Snoozes on disk: a round trip, the file's mode, a damaged file.
+
+use chrono::Duration;
+
+use super::*;
+use crate::snooze::Until;
+use crate::tui::snooze::fx::perform_in;
+use crate::tui::snooze::state::{Entry, Kept};
+use crate::tui::snooze::{SnoozeEffect, SnoozeMsg};
+
+fn kept() -> Kept {
+    Kept {
+        asleep: [(
+            "c1".to_string(),
+            Entry {
+                until: Until::At(now() + Duration::hours(3)),
+                since: now(),
+                name: "\u{1b}]0;x\u{7}Ana".into(),
+            },
+        )]
+        .into(),
+        back: ["c2".to_string()].into(),
+    }
+}
+
+#[test]
+fn what_is_saved_is_what_loads_and_only_the_agent_can_read_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = SnoozeEffect::Save {
+        account: "work".into(),
+        kept: kept(),
+    };
+    assert_eq!(perform_in(dir.path(), save), SnoozeMsg::Saved(Ok(())));
+    let load = |account: &str| {
+        perform_in(
+            dir.path(),
+            SnoozeEffect::Load {
+                account: account.into(),
+            },
+        )
+    };
+    assert_eq!(load("work"), SnoozeMsg::Loaded(Ok(kept())));
+    assert_eq!(load("other"), SnoozeMsg::Loaded(Ok(Kept::default())), "per account");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let file = crate::tui::snooze::fx::file_in(dir.path(), "work");
+        assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+        let d = file.parent().unwrap();
+        assert_eq!(std::fs::metadata(d).unwrap().permissions().mode() & 0o777, 0o700);
+    }
+}
+
+#[test]
+fn a_damaged_file_is_named_and_left_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = crate::tui::snooze::fx::file_in(dir.path(), "work");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, b"{ not json").unwrap();
+    let SnoozeMsg::Loaded(Err(e)) = perform_in(dir.path(), SnoozeEffect::Load { account: "work".into() }) else {
+        panic!("a damaged file is an error");
+    };
+    assert!(e.contains("cannot be read"), "{e}");
+    // Started on it: the snooze of this session is not written over it.
+    let mut m = indexed_model(10, 120, 30);
+    let _ = crate::tui::update::startup(&mut m);
+    update(&mut m, Msg::Slice(SliceMsg::Snooze(SnoozeMsg::Loaded(Err(e)))));
+    update(&mut m, key('z'));
+    let fx = update(&mut m, code(crossterm::event::KeyCode::Enter));
+    assert!(saved(&fx).is_none());
+    assert_eq!(std::fs::read(&file).unwrap(), b"{ not json");
+}
