@@ -26,6 +26,11 @@ pub trait Contacts {
     fn label(&self, uuid: &str) -> Option<String>;
     /// When it last had a message or changed, if known.
     fn last_activity(&self, uuid: &str) -> Option<DateTime<Utc>>;
+    /// Whether the customer wrote its last message: `None` until the last
+    /// message (with the local index) is known.
+    fn customer_wrote_last(&self, _uuid: &str) -> Option<bool> {
+        None
+    }
     /// Whether its bot runs, if known.
     fn bot_running(&self, _uuid: &str) -> Option<bool> {
         None

@@ -1,5 +1,5 @@
 //! Snooze (`z`): a conversation sleeps until a time (presets, or typed:
-//! `10m`, `3d`, `fri 14:00`) or until someone writes in it. A snoozed
+//! `10m`, `3d`, `fri 14:00`) or until the customer writes. A snoozed
 //! conversation leaves every view but All and Snoozed (its badge hides
 //! it), and comes back marked `back` when its time comes or a message
 //! arrives; the mark goes once its thread is opened. `z` on a snoozed
@@ -31,7 +31,7 @@ pub type State = Snooze;
 /// On a sleeping conversation's row; hides it from the work views.
 pub const SNOOZED: Badge = Badge {
     name: "snoozed",
-    label: "snoozed",
+    label: "asleep",
     hides: true,
 };
 

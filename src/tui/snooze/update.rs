@@ -156,9 +156,16 @@ pub fn tick(st: &mut Snooze, cx: &Cx, out: &mut O) {
         .asleep
         .iter()
         .filter_map(|(uuid, e)| {
-            let wrote = cx.contacts.last_activity(uuid).is_some_and(|t| t > e.since);
-            if wrote {
-                Some((uuid.clone(), "a new message"))
+            // A message after the snooze: the customer's wakes it; ours
+            // (a reply, the bot) does not. Without the local index who
+            // wrote is never known: any message wakes it.
+            let newer = cx.contacts.last_activity(uuid).is_some_and(|t| t > e.since);
+            let theirs = match cx.contacts.customer_wrote_last(uuid) {
+                Some(customer) => customer,
+                None => !cx.indexed,
+            };
+            if newer && theirs {
+                Some((uuid.clone(), "they wrote"))
             } else if e.until.is_over(cx.now, e.since, None) {
                 Some((uuid.clone(), "its time came"))
             } else {

@@ -40,7 +40,7 @@ pub fn render(st: &Snooze, vcx: &ViewCx, frame: &mut Frame, area: Rect) {
     let now = crate::tui::zone::local(vcx.now, vcx.session.tz);
     let typing = !p.text.trim().is_empty();
     for (i, (label, text)) in PRESETS.iter().enumerate() {
-        let when = parse_until(text, &now).map(|u| u.describe(&now)).unwrap_or_default();
+        let when = parse_until(text, &now).map_or_else(|_| "(already past)".into(), |u| u.describe(&now));
         let chosen = i == p.choice && !typing;
         let row = format!("{} {label:<18} {when}", if chosen { "▸" } else { " " });
         let style = if chosen { theme.selected() } else { theme.normal() };

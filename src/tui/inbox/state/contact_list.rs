@@ -192,4 +192,12 @@ impl crate::tui::shared::Contacts for ContactList {
     fn bot_running(&self, uuid: &str) -> Option<bool> {
         self.bots.get(uuid).copied()
     }
+    fn customer_wrote_last(&self, uuid: &str) -> Option<bool> {
+        let row = self.get(uuid)?;
+        let last = row
+            .last
+            .as_ref()
+            .filter(|l| l.activity.is_none() || l.activity == row.last_activity())?;
+        Some(last.who? == crate::index::Who::Customer)
+    }
 }

@@ -92,10 +92,38 @@ fn it_comes_back_marked_when_its_time_comes_and_the_mark_goes_once_opened() {
     assert!(!m.badges.has(&uuid, BACK.name), "opened: no longer marked");
 }
 
+/// The index brings contact 0 with a message at `at`, written by `who`.
+fn message(m: &mut Model, at: chrono::DateTime<chrono::Utc>, who: crate::index::Who) {
+    use crate::tui::msg::index::IndexMsg;
+    let mut c = contact(0);
+    c.last_message_at = Some(at);
+    let generation = m.list.paging.generation;
+    m.sync.loading = Some(generation);
+    let uuid = c.uuid.clone();
+    let activity = c.last_activity();
+    update(
+        m,
+        Msg::Index(IndexMsg::Loaded {
+            generation,
+            contacts: vec![c],
+            done: false,
+        }),
+    );
+    let p = crate::index::Preview {
+        who: Some(who),
+        text: "hello".into(),
+        at: Some(at),
+        activity,
+    };
+    update(m, Msg::Index(IndexMsg::Previews(vec![(uuid, p)])));
+}
+
 #[test]
-fn a_new_message_wakes_it_before_its_time() {
+fn the_customer_writing_wakes_it_and_our_own_message_does_not() {
+    use crate::index::Who;
     let mut m = started(Default::default());
     let uuid = selected(&m);
+    assert_eq!(uuid, contact(0).uuid);
     update(&mut m, key('z'));
     type_in(&mut m, "reply");
     update(&mut m, code(KeyCode::Enter));
@@ -105,22 +133,16 @@ fn a_new_message_wakes_it_before_its_time() {
         m.badges.has(&uuid, SNOOZED.name),
         "until they reply: time alone does not wake it"
     );
-    // The customer writes: the index brings the contact with a newer message.
-    let mut c = contact(0);
-    assert_eq!(c.uuid, uuid);
-    c.last_message_at = Some(now() + Duration::days(3));
-    let generation = m.list.paging.generation;
-    m.sync.loading = Some(generation);
-    update(
-        &mut m,
-        Msg::Index(crate::tui::msg::index::IndexMsg::Loaded {
-            generation,
-            contacts: vec![c],
-            done: false,
-        }),
-    );
+    // The bot (or a colleague) answers: still asleep.
+    message(&mut m, now() + Duration::days(3), Who::Agent);
     update(&mut m, Msg::Tick(now() + Duration::days(3) + Duration::seconds(1)));
-    assert!(!m.badges.has(&uuid, SNOOZED.name), "a message wakes it");
+    assert!(m.badges.has(&uuid, SNOOZED.name), "our own message does not wake it");
+    // The customer writes.
+    message(&mut m, now() + Duration::days(4), Who::Customer);
+    update(&mut m, Msg::Tick(now() + Duration::days(4) + Duration::seconds(1)));
+    assert!(!m.badges.has(&uuid, SNOOZED.name), "their message wakes it");
+    let toast = m.status.current().map(|t| t.text.clone()).unwrap_or_default();
+    assert!(toast.contains("is back (they wrote)"), "{toast}");
 }
 
 #[test]

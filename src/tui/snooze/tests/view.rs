@@ -25,5 +25,5 @@ fn the_picker_at_80x24() {
     let all = m.views.all.iter().position(|v| v.name == "All").unwrap();
     crate::tui::update::views::switch(&mut m, all, &mut Vec::new());
     let screen = format!("{:?}", draw(&m).backend());
-    assert!(screen.contains("snoozed"), "{screen}");
+    assert!(screen.contains("asleep"), "{screen}");
 }
