@@ -160,9 +160,7 @@ impl Runner {
                 let index = self.index.as_ref().map(|l| l.index.clone());
                 tokio::spawn(async move {
                     let _foreground = foreground;
-                    if let Some(msg) = super::slices::perform(index, e).await {
-                        let _ = tx.send(msg);
-                    }
+                    let _ = tx.send(Msg::Slice(super::slices::perform(index, e).await));
                 })
             }
             Effect::Inbox(InboxEffect::SearchContacts(job)) if self.index.is_some() => {

@@ -19,28 +19,12 @@ mod tests;
 
 pub use fx::{SnoozeEffect, perform};
 pub use msg::SnoozeMsg;
-pub use state::{Entry, Picker, Snooze};
+pub use state::{BACK, Entry, Picker, SNOOZED, Snooze};
 pub use update::{key, on_msg, open, paste, startup, tick};
 pub use view::render;
 
-use crate::tui::shared::Badge;
-
 /// The slice's state.
 pub type State = Snooze;
-
-/// On a sleeping conversation's row; hides it from the work views.
-pub const SNOOZED: Badge = Badge {
-    name: "snoozed",
-    label: "asleep",
-    hides: true,
-};
-
-/// On a conversation that woke up, until its thread is opened.
-pub const BACK: Badge = Badge {
-    name: "back",
-    label: "back",
-    hides: false,
-};
 
 /// The view of what sleeps.
 pub fn view() -> crate::triage::View {

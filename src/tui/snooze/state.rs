@@ -6,6 +6,21 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::snooze::Until;
+use crate::tui::shared::Badge;
+
+/// On a sleeping conversation's row; hides it from the work views.
+pub const SNOOZED: Badge = Badge {
+    name: "snoozed",
+    label: "asleep",
+    hides: true,
+};
+
+/// On a conversation that woke up, until its thread is opened.
+pub const BACK: Badge = Badge {
+    name: "back",
+    label: "back",
+    hides: false,
+};
 
 /// One sleeping conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

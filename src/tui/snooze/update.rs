@@ -4,8 +4,8 @@ use crossterm::event::KeyEvent;
 
 use super::fx::SnoozeEffect;
 use super::msg::SnoozeMsg;
+use super::state::{BACK, SNOOZED};
 use super::state::{Entry, Picker, Snooze};
-use super::{BACK, SNOOZED};
 use crate::snooze::{PRESETS, Until, parse_until};
 use crate::tui::keymap::{Mode, ModeAction as M, typed_char};
 use crate::tui::shared::{Cx, Note, Out, ToastKind};

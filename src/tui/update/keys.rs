@@ -35,7 +35,7 @@ pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     {
         return;
     }
-    if crate::tui::slices::key(model, key, fx) {
+    if super::slices::key(model, key, fx) {
         return;
     }
     if model.compose.is_open() {
@@ -85,7 +85,7 @@ pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
 
 /// Runs one action: from a key or from the palette.
 pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
-    if many::on_marks(model, action, fx) || crate::tui::slices::action(model, action, fx) {
+    if many::on_marks(model, action, fx) || super::slices::action(model, action, fx) {
         return;
     }
     match action {

@@ -16,6 +16,7 @@ pub(crate) mod recheck;
 mod record;
 mod search;
 mod select;
+pub(crate) mod slices;
 mod undo;
 pub(crate) mod views;
 
@@ -46,7 +47,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
                 keys::on_key(model, key, &mut fx);
             }
         }
-        Msg::Paste(text) if model.overlay.is_none() && crate::tui::slices::paste(model, &text) => {}
+        Msg::Paste(text) if model.overlay.is_none() && crate::tui::slices::paste(&mut model.slices, &text) => {}
         Msg::Paste(text) if model.overlay.is_none() && model.account.is_some() => {
             crate::tui::account::paste(&mut model.account, &text)
         }
@@ -67,7 +68,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             model.now = now;
             model.frame = model.frame.wrapping_add(1);
             model.status.expire(now);
-            crate::tui::slices::tick(model, &mut fx);
+            slices::tick(model, &mut fx);
         }
         Msg::RefreshDue => keys::refresh(model, false, &mut fx),
         Msg::Quit => model.quit = true,
@@ -112,7 +113,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             st, cx, out, m
         )),
         Msg::Index(m) => index::on_msg(model, m, &mut fx),
-        Msg::Slice(m) => crate::tui::slices::on_msg(model, m, &mut fx),
+        Msg::Slice(m) => slices::on_msg(model, m, &mut fx),
     }
     for note in std::mem::take(&mut model.later) {
         if let crate::tui::shared::Note::BotWrote { id, uuid, running } = note
@@ -158,7 +159,7 @@ fn account_msg(model: &mut Model, msg: crate::tui::account::AccountMsg, fx: &mut
 /// pane need (templates wait until the composer or the overlay asks).
 pub fn startup(model: &mut Model) -> Vec<Effect> {
     let mut fx = vec![Effect::Details(details::DetailsEffect::FetchCustomStatuses)];
-    crate::tui::slices::startup(model, &mut fx);
+    slices::startup(model, &mut fx);
     for part in [Part::Plan, Part::Teams, Part::Funnels, Part::Channels] {
         catalog::ensure(model, part, &mut fx);
     }

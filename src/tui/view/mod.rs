@@ -58,7 +58,7 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
     if let Some(r) = a.availability {
         details::render_availability(&model.details.me, &model.vcx(theme), frame, r);
     }
-    crate::tui::slices::render(model, frame, theme, &a);
+    crate::tui::slices::render(&model.slices, &model.vcx(theme), frame, &a);
     if let Some(r) = a.toast {
         status::toast(model, frame, r, theme);
     }
