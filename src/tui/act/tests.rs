@@ -5,6 +5,7 @@
 mod actions;
 mod bulk;
 pub(crate) mod undo;
+mod undo_send;
 pub(crate) mod view;
 
 use crossterm::event::KeyCode;

@@ -69,7 +69,13 @@ pub(crate) fn route(model: &mut Model, notes: Vec<Note>, fx: &mut Vec<Effect>) {
             Note::Seen(uuid) => model.list.mark_seen(&uuid),
             Note::Wrote(_) => after_write(model, fx),
             Note::Sent { .. } => after_write(model, fx),
-            Note::Sending { .. } => model.thread.scroll_to_newest(),
+            Note::Sending { .. } => {
+                model.thread.scroll_to_newest();
+                // A message cannot be taken back: `u` says so before it
+                // undoes anything older.
+                let now = model.now;
+                model.act.undo.cannot_undo("sending", now);
+            }
             Note::Fetch(part) => super::catalog::fetch(model, part, fx),
             Note::Learned(c) => model.known.learn(&c),
             Note::Collaborator(email) => model.known.add_collaborator(&email),
