@@ -15,7 +15,7 @@ pub enum InboxEffect {
     /// Writes a view into the config file (off the UI thread).
     SaveView {
         path: std::path::PathBuf,
-        view: crate::triage::View,
+        view: Box<crate::triage::View>,
     },
     /// Sends `CountTimeout(id)` after `after`.
     CountTimeout { id: ReqId, after: Duration },

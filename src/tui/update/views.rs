@@ -381,7 +381,10 @@ pub(crate) fn submit_filter(model: &mut Model, form: &crate::tui::form::Form, fx
         format!("saving the view {}…", crate::tui::widgets::clean(&name)),
         now,
     );
-    fx.push(Effect::Inbox(InboxEffect::SaveView { path, view }));
+    fx.push(Effect::Inbox(InboxEffect::SaveView {
+        path,
+        view: Box::new(view),
+    }));
 }
 
 /// The config file took the view (or did not: the view stays for the

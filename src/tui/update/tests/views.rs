@@ -256,7 +256,7 @@ fn save_as_writes_the_view_to_the_config_file_and_opens_its_tab() {
     type_text(&mut m, "Support team");
     let fx = submit(&mut m);
     let saved = fx.iter().find_map(|e| match e {
-        Effect::Inbox(InboxEffect::SaveView { path, view }) => Some((path.clone(), view.clone())),
+        Effect::Inbox(InboxEffect::SaveView { path, view }) => Some((path.clone(), (**view).clone())),
         _ => None,
     });
     let (path, view) = saved.expect("the view is written by an effect");
