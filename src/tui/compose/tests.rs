@@ -1,5 +1,6 @@
 //! The compose slice's tests: its transitions through the root's update
 //! (update.rs) and its frames (view.rs).
 
+mod own;
 mod update;
 mod view;

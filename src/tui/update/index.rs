@@ -127,17 +127,22 @@ fn changed(model: &mut Model, changes: Changes, fx: &mut Vec<Effect>) {
             continue;
         }
         model.known.learn(&c);
-        if model
-            .list
-            .store
-            .by_id(&c.uuid)
-            .is_some_and(|old| old.new_message_in(&c))
+        let own = model.list.brings_own(&c);
+        if !own
+            && model
+                .list
+                .store
+                .by_id(&c.uuid)
+                .is_some_and(|old| old.new_message_in(&c))
         {
             rang = true;
             open_moved |= model.thread.contact.as_deref() == Some(c.uuid.as_str());
         }
         let uuid = c.uuid.clone();
         model.list.store.upsert_sorted(c);
+        if own {
+            model.list.mark_seen(&uuid); // the agent's own message
+        }
         with_last(model, &uuid);
     }
     for uuid in &changes.removed {

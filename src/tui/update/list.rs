@@ -289,10 +289,15 @@ fn merge_refresh(model: &mut Model, page: Page<Contact>) -> bool {
         if list.pending.contains_key(&c.uuid) {
             continue; // our own write decides this row
         }
+        let own = list.brings_own(&c);
         match list.store.by_id(&c.uuid) {
             Some(old) => {
-                new_message |= old.new_message_in(&c);
+                new_message |= !own && old.new_message_in(&c);
+                let uuid = c.uuid.clone();
                 list.store.replace(c);
+                if own {
+                    list.mark_seen(&uuid); // the agent's own message
+                }
             }
             None => {
                 new_message = true;

@@ -96,7 +96,13 @@ pub struct ContactList {
     /// Known bot state per contact (true: running).
     pub bots: HashMap<String, bool>,
     pub error: Option<String>,
+    /// Messages this session sent that no refresh has brought back yet,
+    /// by contact: when they were sent.
+    sent_here: HashMap<String, DateTime<Utc>>,
 }
+
+/// How long after a send a new message on its contact is taken for it.
+const OWN_WITHIN_SECS: i64 = 120;
 
 impl ContactList {
     /// Number of rows the list shows (search results when searching).
@@ -157,6 +163,35 @@ impl ContactList {
     /// The agent has read `uuid`'s conversation up to its last message.
     pub fn mark_seen(&mut self, uuid: &str) {
         self.store.set_seen(uuid, |r| r.last_message_at.or(r.seen));
+    }
+
+    /// The agent sent `uuid` a message at `at`: what is there is seen, and
+    /// the message the next refresh brings is the agent's own, not new.
+    pub fn sent(&mut self, uuid: &str, at: DateTime<Utc>) {
+        self.mark_seen(uuid);
+        let back = self
+            .get(uuid)
+            .and_then(|r| r.last_message_at)
+            .is_some_and(|last| last >= at);
+        if !back {
+            self.sent_here.insert(uuid.to_string(), at);
+        }
+    }
+
+    /// True when the newer message `c` brings is the one this session
+    /// sent (then it is no longer waited for): the caller stores `c` and
+    /// calls [`ContactList::mark_seen`]. A refresh that comes much later
+    /// than the send is not taken for it.
+    pub fn brings_own(&mut self, c: &Contact) -> bool {
+        let Some(at) = self.sent_here.get(&c.uuid).copied() else {
+            return false;
+        };
+        if !self.get(&c.uuid).is_some_and(|old| old.new_message_in(c)) {
+            return false;
+        }
+        self.sent_here.remove(&c.uuid);
+        c.last_message_at
+            .is_some_and(|last| last <= at + chrono::Duration::seconds(OWN_WITHIN_SECS))
     }
 
     /// Seen state as of `at` (tests and fixtures).
