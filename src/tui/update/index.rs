@@ -122,6 +122,7 @@ fn changed(model: &mut Model, changes: Changes, fx: &mut Vec<Effect>) {
         .and_then(|o| model.list.store.get(o).map(|r| r.uuid.to_string()));
     let mut rang = false;
     let mut open_moved = false;
+    let matched = model.list.matched_contacts();
     for c in changes.upserted {
         if model.list.pending.contains_key(&c.uuid) {
             continue;
@@ -151,6 +152,7 @@ fn changed(model: &mut Model, changes: Changes, fx: &mut Vec<Effect>) {
         model.sync.previews_version += 1;
     }
     let list = &mut model.list;
+    list.rematch(matched);
     if let Some(uuid) = &offset_uuid
         && let Some(row) = list.row_of(uuid)
     {

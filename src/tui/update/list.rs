@@ -254,7 +254,9 @@ fn top_up_page(model: &mut Model, page: Page<Contact>, fx: &mut Vec<Effect>) -> 
     }
     let n = fresh.len();
     if n > 0 {
+        let matched = list.matched_contacts();
         list.store.insert(top.inserted, fresh);
+        list.rematch(matched);
         top.inserted += n;
         if list.view.shows_store() && list.view.offset > 0 {
             list.view.offset += n;
@@ -307,7 +309,9 @@ fn merge_refresh(model: &mut Model, page: Page<Contact>) -> bool {
     }
     if !fresh.is_empty() {
         let n = fresh.len();
+        let matched = list.matched_contacts();
         list.store.insert(0, fresh);
+        list.rematch(matched);
         // Keep the window on the same rows.
         if list.view.shows_store() {
             list.view.offset += n;

@@ -160,6 +160,33 @@ impl ContactList {
         }
     }
 
+    /// The active search's matches by contact: taken before the store's
+    /// rows move (a refresh, a sync pass) and given back to
+    /// [`ContactList::rematch`] after, so the results (and the selection,
+    /// a range of marks) stay on their contacts, not on row numbers that
+    /// name others now, until the search's new answer arrives.
+    pub fn matched_contacts(&self) -> Option<Vec<Arc<str>>> {
+        let m = self.view.searched()?;
+        Some(
+            m.iter()
+                .filter_map(|&i| self.store.get(i as usize).map(|r| r.uuid.clone()))
+                .collect(),
+        )
+    }
+
+    /// Puts the matches `matched_contacts` took back at the contacts' rows
+    /// now (those no longer loaded drop out).
+    pub fn rematch(&mut self, kept: Option<Vec<Arc<str>>>) {
+        let Some(kept) = kept else { return };
+        let layout = self.store.layout();
+        let Some(s) = self.view.search.as_mut() else { return };
+        s.matches = kept
+            .iter()
+            .filter_map(|u| self.store.position(u).map(|i| i as u32))
+            .collect();
+        s.layout = layout;
+    }
+
     /// The agent has read `uuid`'s conversation up to its last message.
     pub fn mark_seen(&mut self, uuid: &str) {
         self.store.set_seen(uuid, |r| r.last_message_at.or(r.seen));
