@@ -4,6 +4,7 @@
 
 mod actions;
 mod bulk;
+mod history_close;
 pub(crate) mod undo;
 mod undo_send;
 pub(crate) mod view;
