@@ -2,5 +2,6 @@
 //! (update.rs) and its frames (view.rs).
 
 mod own;
+mod preview;
 mod update;
 mod view;
