@@ -244,8 +244,9 @@ fn search_with_index(
 /// loaded rows answer alone.
 const INDEX_PATIENCE: std::time::Duration = std::time::Duration::from_millis(150);
 
-/// The index's best hits a `/` search adds to the rows' own matches.
-const SEARCH_HITS: usize = 200;
+/// The index's best hits a `/` search adds to the rows' own matches: an
+/// answer this long may have left more out (the list says `200+`).
+pub(crate) const SEARCH_HITS: usize = 200;
 
 /// Failed requests go to the log file (ApiError messages never hold the key).
 fn log_failure(msg: &Msg) {

@@ -224,7 +224,19 @@ pub struct History {
     pub pending: HashMap<ReqId, Pending>,
     /// The entry whose undo is running.
     pub undoing: Option<u64>,
+    /// Something the agent did since the newest entry that cannot be
+    /// taken back (a message sent): the next `u` says so instead of
+    /// undoing what came before it.
+    pub barrier: Option<Barrier>,
     next: u64,
+}
+
+/// What happened that `u` cannot take back, and when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Barrier {
+    /// In words: `sending`.
+    pub what: String,
+    pub at: DateTime<Utc>,
 }
 
 impl History {
@@ -240,6 +252,7 @@ impl History {
             items,
         });
         self.entries.truncate(KEEP);
+        self.barrier = None;
         self.offer = Some(Offer {
             entry: id,
             until: at + Duration::seconds(WINDOW_SECS),
@@ -253,6 +266,22 @@ impl History {
 
     pub fn get_mut(&mut self, id: u64) -> Option<&mut Entry> {
         self.entries.iter_mut().find(|e| e.id == id)
+    }
+
+    /// The agent did `what`, which cannot be taken back: the next `u`
+    /// says so (and what a second `u` would undo).
+    pub fn cannot_undo(&mut self, what: &str, at: DateTime<Utc>) {
+        self.barrier = Some(Barrier {
+            what: what.to_string(),
+            at,
+        });
+    }
+
+    /// What `u` cannot take back at `now`, said once: it is forgotten
+    /// when asked for, and after [`WINDOW_SECS`].
+    pub fn take_barrier(&mut self, now: DateTime<Utc>) -> Option<String> {
+        let b = self.barrier.take()?;
+        (b.at + Duration::seconds(WINDOW_SECS) > now).then_some(b.what)
     }
 
     /// The entry `u` undoes at `now`, if its window is open.

@@ -4,7 +4,9 @@
 
 mod actions;
 mod bulk;
+mod history_close;
 pub(crate) mod undo;
+mod undo_send;
 pub(crate) mod view;
 
 use crossterm::event::KeyCode;

@@ -17,8 +17,19 @@ use super::run::{Purpose, Run};
 use super::state::Act;
 
 /// `u`: takes back the newest action, within its window. The run, when
-/// it is over at once.
+/// it is over at once. Right after something that cannot be undone (a
+/// message sent), it says so first and names what a second `u` undoes.
 pub fn undo_last(st: &mut Act, cx: &Cx, out: &mut Out<ActEffect>) -> Option<Run> {
+    if let Some(what) = st.undo.take_barrier(cx.now) {
+        let offered = st.undo.offered(cx.now).and_then(|id| st.undo.get(id));
+        let undo = cx.keys.first_key(keymap::Action::Undo);
+        let text = match offered {
+            Some(e) if !undo.is_empty() => format!("{what} cannot be undone; {undo} again undoes: {}", e.what),
+            _ => format!("{what} cannot be undone"),
+        };
+        out.toast(ToastKind::Info, text);
+        return None;
+    }
     let Some(id) = st.undo.offered(cx.now) else {
         let history = cx.keys.first_key(keymap::Action::History);
         let text = if st.undo.entries.is_empty() || history.is_empty() {

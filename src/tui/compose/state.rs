@@ -58,6 +58,13 @@ pub enum Stage {
         template: Template,
         form: Form,
     },
+    /// The template filled with `values`, shown before it is sent; the
+    /// form is kept to go back to.
+    Preview {
+        template: Template,
+        values: Vec<String>,
+        form: Form,
+    },
 }
 
 impl std::fmt::Debug for Stage {
@@ -67,6 +74,7 @@ impl std::fmt::Debug for Stage {
             Stage::LoadingTemplates => f.write_str("LoadingTemplates"),
             Stage::Templates(_) => f.write_str("Templates"),
             Stage::Values { template, .. } => write!(f, "Values({})", template.uuid),
+            Stage::Preview { template, .. } => write!(f, "Preview({})", template.uuid),
         }
     }
 }

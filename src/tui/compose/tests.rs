@@ -1,5 +1,7 @@
 //! The compose slice's tests: its transitions through the root's update
 //! (update.rs) and its frames (view.rs).
 
+mod own;
+mod preview;
 mod update;
 mod view;

@@ -11,13 +11,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::state::{Compose, Stage};
-use crate::api::Message;
+use crate::api::{Message, Template};
 use crate::text::{clean_text, truncate};
 use crate::tui::shared::ViewCx;
 use crate::tui::widgets::{centered, wrap};
 use crate::tui::zone::Zone;
 
 const HINT: &str = "Enter newline · Ctrl-S send · Ctrl-T template · Esc close";
+const PREVIEW_HINT: &str = "Enter or Ctrl-S send · Esc change the values";
 
 /// The composer shows under the thread of the contact it is open for.
 fn shown<'a>(st: &'a Compose, thread: Option<&str>) -> Option<&'a str> {
@@ -119,8 +120,32 @@ pub fn render_overlay(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &
                 frame.set_cursor_position(pos);
             }
         }
+        Stage::Preview { template, values, .. } => render_preview(vcx, frame, area, template, values),
         _ => {}
     }
+}
+
+/// The template as it will be sent, with the keys that send it or go back.
+fn render_preview(vcx: &ViewCx, frame: &mut Frame, area: Rect, template: &Template, values: &[String]) {
+    let theme = vcx.theme;
+    let text = clean_text(&super::update::fill(&template.text, values));
+    let w = area.width.min(70);
+    let inner = w.saturating_sub(2) as usize;
+    let mut body: Vec<Line> = wrap(&text, inner.max(1)).into_iter().map(Line::from).collect();
+    body.push(Line::raw(""));
+    body.push(Line::styled(truncate(PREVIEW_HINT, inner).into_owned(), theme.dim()));
+    let h = (body.len() as u16 + 2).min(area.height);
+    let r = centered(area, w, h);
+    let title = format!(" Send “{}”? ", crate::tui::widgets::clean(&template.title));
+    frame.render_widget(Clear, r);
+    frame.render_widget(
+        Paragraph::new(body).block(
+            Block::bordered()
+                .title(truncate(&title, inner).into_owned())
+                .border_style(theme.border_focused()),
+        ),
+        r,
+    );
 }
 
 /// Delivery markers of messages sent here, by server uuid.

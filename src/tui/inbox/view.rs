@@ -97,7 +97,7 @@ pub fn render(st: InboxRef, vcx: &ViewCx, frame: &mut Frame, area: Rect, sending
         && !s.query.is_empty()
     {
         title = if s.active() {
-            format!("{title} · /{} {} found", clean(&s.matched), s.matches.len())
+            format!("{title} · /{} {} found", clean(&s.matched), s.found())
         } else {
             format!("{title} · /{} …", clean(&s.query))
         };

@@ -23,9 +23,12 @@ pub enum Note {
     /// A write of ours the API accepted, with the contact it returned when
     /// there is one: rows update at once, the index takes a pass.
     Wrote(Option<Box<Contact>>),
-    /// A message was sent to `contact` (its row and thread follow).
+    /// A message was sent to `contact` (its row and thread follow): the
+    /// text the thread shows, and when the agent sent it.
     Sent {
         contact: String,
+        text: String,
+        at: chrono::DateTime<chrono::Utc>,
     },
     /// A message to `contact` is on its way: the thread scrolls to its newest.
     Sending {

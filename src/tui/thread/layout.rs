@@ -121,9 +121,11 @@ pub fn day_line(t: DateTime<Utc>, tz: Option<Zone>) -> String {
     format!("── {} ──", t.format("%a %-d %b %Y"))
 }
 
-/// A message's header: `‹ 14:02 +4915…`, `14:03 Ana › ✓ delivered`,
-/// `✎ note 14:05`. `selected` puts `▶` in front, so the cursor shows
-/// without colour.
+/// A message's header: `‹ 14:02 +4915…`, `14:03 Ana ›`,
+/// `14:03 you › ✓ delivered`, `✎ note 14:05`. A delivery `mark` is only
+/// given for a message this session sent: it is the agent's, shown as
+/// `you` whatever sender the server names. `selected` puts `▶` in front,
+/// so the cursor shows without colour.
 pub fn header(m: &Message, w: u16, tz: Option<Zone>, mark: Option<&str>, selected: bool) -> String {
     let time = m
         .created_at
@@ -132,7 +134,7 @@ pub fn header(m: &Message, w: u16, tz: Option<Zone>, mark: Option<&str>, selecte
     let from = clean(&m.from);
     let h = match (side(m), mark) {
         (Side::Received, _) => format!("‹ {time} {from}"),
-        (Side::Sent, Some(mark)) => format!("{time} {from} › {mark}"),
+        (Side::Sent, Some(mark)) => format!("{time} you › {mark}"),
         (Side::Sent, None) => format!("{time} {from} ›"),
         (Side::Note, _) => format!("✎ note {time}"),
     };

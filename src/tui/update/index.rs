@@ -122,22 +122,28 @@ fn changed(model: &mut Model, changes: Changes, fx: &mut Vec<Effect>) {
         .and_then(|o| model.list.store.get(o).map(|r| r.uuid.to_string()));
     let mut rang = false;
     let mut open_moved = false;
+    let matched = model.list.matched_contacts();
     for c in changes.upserted {
         if model.list.pending.contains_key(&c.uuid) {
             continue;
         }
         model.known.learn(&c);
-        if model
-            .list
-            .store
-            .by_id(&c.uuid)
-            .is_some_and(|old| old.new_message_in(&c))
+        let own = model.list.brings_own(&c);
+        if !own
+            && model
+                .list
+                .store
+                .by_id(&c.uuid)
+                .is_some_and(|old| old.new_message_in(&c))
         {
             rang = true;
             open_moved |= model.thread.contact.as_deref() == Some(c.uuid.as_str());
         }
         let uuid = c.uuid.clone();
         model.list.store.upsert_sorted(c);
+        if own {
+            model.list.mark_seen(&uuid); // the agent's own message
+        }
         with_last(model, &uuid);
     }
     for uuid in &changes.removed {
@@ -146,6 +152,7 @@ fn changed(model: &mut Model, changes: Changes, fx: &mut Vec<Effect>) {
         model.sync.previews_version += 1;
     }
     let list = &mut model.list;
+    list.rematch(matched);
     if let Some(uuid) = &offset_uuid
         && let Some(row) = list.row_of(uuid)
     {

@@ -254,7 +254,9 @@ fn top_up_page(model: &mut Model, page: Page<Contact>, fx: &mut Vec<Effect>) -> 
     }
     let n = fresh.len();
     if n > 0 {
+        let matched = list.matched_contacts();
         list.store.insert(top.inserted, fresh);
+        list.rematch(matched);
         top.inserted += n;
         if list.view.shows_store() && list.view.offset > 0 {
             list.view.offset += n;
@@ -289,10 +291,15 @@ fn merge_refresh(model: &mut Model, page: Page<Contact>) -> bool {
         if list.pending.contains_key(&c.uuid) {
             continue; // our own write decides this row
         }
+        let own = list.brings_own(&c);
         match list.store.by_id(&c.uuid) {
             Some(old) => {
-                new_message |= old.new_message_in(&c);
+                new_message |= !own && old.new_message_in(&c);
+                let uuid = c.uuid.clone();
                 list.store.replace(c);
+                if own {
+                    list.mark_seen(&uuid); // the agent's own message
+                }
             }
             None => {
                 new_message = true;
@@ -302,7 +309,9 @@ fn merge_refresh(model: &mut Model, page: Page<Contact>) -> bool {
     }
     if !fresh.is_empty() {
         let n = fresh.len();
+        let matched = list.matched_contacts();
         list.store.insert(0, fresh);
+        list.rematch(matched);
         // Keep the window on the same rows.
         if list.view.shows_store() {
             list.view.offset += n;

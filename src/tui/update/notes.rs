@@ -32,6 +32,33 @@ pub(crate) fn after_write(model: &Model, fx: &mut Vec<Effect>) {
     }
 }
 
+/// A message of the agent's went to `contact`: its row is seen, the
+/// message the next sync brings back is not new, and (with the index) the
+/// row's last message is this one now: the preview shows it and the
+/// conversation no longer waits.
+fn sent(model: &mut Model, contact: &str, text: &str, at: chrono::DateTime<chrono::Utc>) {
+    model.list.sent(contact, at);
+    if !model.sync.enabled() {
+        return;
+    }
+    let Some(activity) = model.list.get(contact).map(|r| r.last_activity()) else {
+        return;
+    };
+    let message = crate::api::Message {
+        uuid: None,
+        text: text.to_string(),
+        created_at: Some(at),
+        status: crate::api::MessageStatus::Sent,
+        channel: String::new(),
+        from: String::new(),
+        to: String::new(),
+    };
+    let preview = crate::index::Preview::of(&[message], activity);
+    model.list.store.set_last(contact, (&preview).into());
+    model.sync.previews.insert(contact.to_string(), preview);
+    model.sync.previews_version += 1;
+}
+
 /// The server renamed a catalog row: every reader of the catalog (the
 /// composer's picker, the new-contact form's channels) sees the new title.
 fn renamed(model: &mut Model, part: Part, uuid: &str, title: String) {
@@ -68,8 +95,17 @@ pub(crate) fn route(model: &mut Model, notes: Vec<Note>, fx: &mut Vec<Effect>) {
             Note::Focus(pane) => model.focus = pane,
             Note::Seen(uuid) => model.list.mark_seen(&uuid),
             Note::Wrote(_) => after_write(model, fx),
-            Note::Sent { .. } => after_write(model, fx),
-            Note::Sending { .. } => model.thread.scroll_to_newest(),
+            Note::Sent { contact, text, at } => {
+                sent(model, &contact, &text, at);
+                after_write(model, fx);
+            }
+            Note::Sending { .. } => {
+                model.thread.scroll_to_newest();
+                // A message cannot be taken back: `u` says so before it
+                // undoes anything older.
+                let now = model.now;
+                model.act.undo.cannot_undo("sending", now);
+            }
             Note::Fetch(part) => super::catalog::fetch(model, part, fx),
             Note::Learned(c) => model.known.learn(&c),
             Note::Collaborator(email) => model.known.add_collaborator(&email),

@@ -136,7 +136,9 @@ mod tests;
 pub(crate) fn add_created(model: &mut Model, contact: Contact, fx: &mut Vec<Effect>) {
     let uuid = contact.uuid.clone();
     if !model.list.store.replace(contact.clone()) {
+        let matched = model.list.matched_contacts();
         model.list.store.insert(0, vec![contact]);
+        model.list.rematch(matched);
     }
     search::recompute_search(model, fx);
     super::views::select(model, &uuid, fx);

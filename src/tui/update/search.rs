@@ -83,6 +83,7 @@ fn query_changed(model: &mut Model, fx: &mut Vec<Effect>) {
     if s.query.is_empty() {
         s.matched.clear();
         s.matches.clear();
+        s.capped = false;
         s.running = false;
         model.list.view.selected = 0;
         model.list.view.offset = 0;
@@ -146,6 +147,7 @@ pub(crate) fn searched(model: &mut Model, done: SearchDone, fx: &mut Vec<Effect>
     }
     let to_top = std::mem::take(&mut s.to_top);
     s.matched = done.query;
+    s.capped = done.hits.len() >= crate::tui::effect::SEARCH_HITS;
     s.matches = merge_hits(&model.list.store, &done.hits, done.matches);
     s.layout = done.layout;
     s.version = done.version;

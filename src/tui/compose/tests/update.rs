@@ -285,6 +285,13 @@ fn the_24_hour_rule_suggests_a_template_which_is_sent_with_values() {
     type_text(&mut m, "Ana");
     update(&mut m, code(KeyCode::Tab));
     type_text(&mut m, "#42");
+    // The values show filled in first; a second key sends.
+    assert!(sends(&submit(&mut m)).is_empty(), "a preview, not a send");
+    assert!(
+        matches!(m.compose.stage, Stage::Preview { .. }),
+        "{:?}",
+        m.compose.stage
+    );
     let fx = submit(&mut m);
     let s = sends(&fx);
     assert_eq!(s.len(), 1);

@@ -136,3 +136,38 @@ fn the_24_hour_error_shows_whole_in_the_composer() {
     assert!(text.contains("(Ctrl-T)"), "{text}");
     assert!(text.contains("hello"), "the draft stays");
 }
+
+#[test]
+fn a_message_sent_here_shows_as_yours_once_the_thread_holds_it() {
+    let mut m = loaded(160, 48);
+    let uuid = m.thread.contact.clone().unwrap();
+    update(&mut m, key('R'));
+    type_text(&mut m, "Sent from here");
+    let id = send_id(&update(&mut m, ctrl('s')));
+    update(
+        &mut m,
+        Msg::Compose(ComposeMsg::Sent {
+            id,
+            contact: uuid,
+            result: Ok(SentMessage {
+                uuid: "msg-1".into(),
+                status: DeliveryStatus::Enqueued,
+            }),
+        }),
+    );
+    // The refresh brings the server's copy, sent from the channel's number.
+    m.thread.messages.push(Message {
+        uuid: Some("msg-1".into()),
+        text: "Sent from here".into(),
+        created_at: Some(now()),
+        status: MessageStatus::Sent,
+        channel: "messaging_app".into(),
+        from: "+5511999990000".into(),
+        to: String::new(),
+    });
+    update(&mut m, crate::tui::fixtures::code(crossterm::event::KeyCode::Esc));
+    let text = draw(&m);
+    let line = text.lines().find(|l| l.contains("✓ enqueued")).expect("its header");
+    assert!(line.contains("you ›"), "{line}");
+    assert!(!line.contains("+5511999990000"), "{line}");
+}

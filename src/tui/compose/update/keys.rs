@@ -1,6 +1,6 @@
 //! Opening the composer, its keys and pasted text.
 
-use crossterm::event::KeyEvent;
+use crossterm::event::{KeyCode, KeyEvent};
 
 use super::super::fx::ComposeEffect;
 use super::super::state::{Compose, Stage};
@@ -35,7 +35,7 @@ pub fn paste(st: &mut Compose, text: &str) -> bool {
         }
         Stage::Templates(p) => p.handle_paste(text),
         Stage::Values { form, .. } => form.handle_paste(text),
-        Stage::LoadingTemplates => {}
+        Stage::LoadingTemplates | Stage::Preview { .. } => {}
     }
     true
 }
@@ -84,9 +84,31 @@ pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEven
                     form.set_error("every placeholder needs a value");
                     return;
                 }
-                st.stage = Stage::Edit;
-                send::send_template(st, cx, out, &template, values);
+                // Shown filled in first: a second key sends it.
+                if let Stage::Values { template, form } = std::mem::replace(&mut st.stage, Stage::Edit) {
+                    st.stage = Stage::Preview { template, values, form };
+                }
             }
         },
+        Stage::Preview { .. } => preview_key(st, cx, out, key),
+    }
+}
+
+/// A key on the filled template: Enter (or the composer's send keys)
+/// sends it, the composer's cancel goes back to the values as typed.
+fn preview_key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEvent) {
+    let plain_enter = key.code == KeyCode::Enter && key.modifiers.is_empty();
+    let action = cx.keys.mode_action_for(Mode::Compose, &key);
+    let send = plain_enter || action == Some(M::Send);
+    if !send && action != Some(M::Cancel) {
+        return;
+    }
+    let Stage::Preview { template, values, form } = std::mem::replace(&mut st.stage, Stage::Edit) else {
+        return;
+    };
+    if send {
+        send::send_template(st, cx, out, &template, values);
+    } else {
+        st.stage = Stage::Values { template, form };
     }
 }

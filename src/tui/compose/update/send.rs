@@ -161,6 +161,7 @@ fn sent(
             o.sending = None;
             o.uuid = Some(s.uuid.clone());
             o.status = Some(s.status);
+            let (text, at) = (o.text.clone(), o.at);
             if o.is_text {
                 st.drafts.remove(contact);
             }
@@ -168,9 +169,12 @@ fn sent(
             st.needs_template.remove(contact);
             out.toast(ToastKind::Success, "message sent");
             schedule_poll(st, out, &s.uuid);
-            // The conversation moved to the top: the index learns it now.
+            // The conversation moved to the top: the index learns it now,
+            // and the row shows it as ours at once.
             out.note(Note::Sent {
                 contact: contact.to_string(),
+                text,
+                at,
             });
         }
         Err(e) => {

@@ -96,7 +96,13 @@ pub struct ContactList {
     /// Known bot state per contact (true: running).
     pub bots: HashMap<String, bool>,
     pub error: Option<String>,
+    /// Messages this session sent that no refresh has brought back yet,
+    /// by contact: when they were sent.
+    sent_here: HashMap<String, DateTime<Utc>>,
 }
+
+/// How long after a send a new message on its contact is taken for it.
+const OWN_WITHIN_SECS: i64 = 120;
 
 impl ContactList {
     /// Number of rows the list shows (search results when searching).
@@ -154,9 +160,65 @@ impl ContactList {
         }
     }
 
+    /// The active search's matches by contact: taken before the store's
+    /// rows move (a refresh, a sync pass) and given back to
+    /// [`ContactList::rematch`] after, so the results (and the selection,
+    /// a range of marks) stay on their contacts, not on row numbers that
+    /// name others now, until the search's new answer arrives.
+    pub fn matched_contacts(&self) -> Option<Vec<Arc<str>>> {
+        let m = self.view.searched()?;
+        Some(
+            m.iter()
+                .filter_map(|&i| self.store.get(i as usize).map(|r| r.uuid.clone()))
+                .collect(),
+        )
+    }
+
+    /// Puts the matches `matched_contacts` took back at the contacts' rows
+    /// now (those no longer loaded drop out).
+    pub fn rematch(&mut self, kept: Option<Vec<Arc<str>>>) {
+        let Some(kept) = kept else { return };
+        let layout = self.store.layout();
+        let Some(s) = self.view.search.as_mut() else { return };
+        s.matches = kept
+            .iter()
+            .filter_map(|u| self.store.position(u).map(|i| i as u32))
+            .collect();
+        s.layout = layout;
+    }
+
     /// The agent has read `uuid`'s conversation up to its last message.
     pub fn mark_seen(&mut self, uuid: &str) {
         self.store.set_seen(uuid, |r| r.last_message_at.or(r.seen));
+    }
+
+    /// The agent sent `uuid` a message at `at`: what is there is seen, and
+    /// the message the next refresh brings is the agent's own, not new.
+    pub fn sent(&mut self, uuid: &str, at: DateTime<Utc>) {
+        self.mark_seen(uuid);
+        let back = self
+            .get(uuid)
+            .and_then(|r| r.last_message_at)
+            .is_some_and(|last| last >= at);
+        if !back {
+            self.sent_here.insert(uuid.to_string(), at);
+        }
+    }
+
+    /// True when the newer message `c` brings is the one this session
+    /// sent (then it is no longer waited for): the caller stores `c` and
+    /// calls [`ContactList::mark_seen`]. A refresh that comes much later
+    /// than the send is not taken for it.
+    pub fn brings_own(&mut self, c: &Contact) -> bool {
+        let Some(at) = self.sent_here.get(&c.uuid).copied() else {
+            return false;
+        };
+        if !self.get(&c.uuid).is_some_and(|old| old.new_message_in(c)) {
+            return false;
+        }
+        self.sent_here.remove(&c.uuid);
+        c.last_message_at
+            .is_some_and(|last| last <= at + chrono::Duration::seconds(OWN_WITHIN_SECS))
     }
 
     /// Seen state as of `at` (tests and fixtures).

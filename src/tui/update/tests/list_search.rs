@@ -146,3 +146,30 @@ fn enter_opens_the_best_match_in_the_thread_pane_on_a_narrow_terminal() {
     assert_eq!(m.focus, crate::tui::model::Pane::Thread);
     assert_eq!(m.list.visible_len(), 1, "the matches stay listed");
 }
+
+/// The list's title after a search for `query` whose index answer is
+/// `hits` loaded contacts (the rows' own text matching none).
+fn title_after_hits(query: &str, hits: usize) -> String {
+    let mut m = model_with(250, 160, 48);
+    update(&mut m, key('/'));
+    let job = jobs(&type_text(&mut m, query)).pop().unwrap();
+    let mut done = job.run().unwrap();
+    done.matches.clear();
+    done.hits = (0..hits).map(|i| contact(i).uuid).collect();
+    update(&mut m, Msg::Inbox(InboxMsg::ContactsSearched(done)));
+    assert_eq!(m.list.visible_len(), hits);
+    let t = crate::tui::view::tests::draw(&m);
+    let text = format!("{}", t.backend());
+    text.lines()
+        .find(|l| l.contains("Contacts"))
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn a_search_whose_index_answer_hit_its_cap_says_there_are_more() {
+    let capped = title_after_hits("refund", 200);
+    assert!(capped.contains("/refund 200+ found"), "{capped}");
+    let whole = title_after_hits("refund", 199);
+    assert!(whole.contains("/refund 199 found"), "{whole}");
+}

@@ -8,6 +8,7 @@ mod list_walk;
 mod many_views;
 mod modes;
 mod overlays;
+mod search_selection;
 mod views;
 
 use crate::tui::inbox::{InboxEffect, InboxMsg};

@@ -24,6 +24,8 @@ pub struct Search {
     pub matched: String,
     /// Row numbers in the store, best first.
     pub matches: Vec<u32>,
+    /// The index's answer hit its cap: there may be more than `matches`.
+    pub capped: bool,
     /// True while the query is being typed.
     pub editing: bool,
     /// Bumped with each new query or store change searched.
@@ -51,6 +53,16 @@ impl Search {
         self.generation += 1;
         self.latest.store(self.generation, Ordering::Relaxed);
         self.generation
+    }
+
+    /// How many were found, in words: `12`, or `200+` when the index's
+    /// answer hit its cap and more may match.
+    pub fn found(&self) -> String {
+        if self.capped {
+            format!("{}+", self.matches.len())
+        } else {
+            self.matches.len().to_string()
+        }
     }
 
     /// The rows a search for `query` may be narrowed to: the last matches,
