@@ -43,8 +43,8 @@ pub fn render(st: &State, vcx: &ViewCx, frame: &mut Frame, area: Rect, catalog: 
         None => None,
     };
     if let Some(form) = form {
-        form.render(frame, full, theme);
-        if let Some(pos) = form.cursor_position(full) {
+        form.render(frame, full, theme, vcx.keys);
+        if let Some(pos) = form.cursor_position(full, vcx.keys) {
             frame.set_cursor_position(pos);
         }
     }

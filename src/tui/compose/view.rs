@@ -99,7 +99,7 @@ pub fn render_overlay(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &
     let theme = vcx.theme;
     let area = frame.area();
     match &st.stage {
-        Stage::Templates(p) => p.render(frame, area, theme),
+        Stage::Templates(p) => p.render(frame, area, theme, vcx.keys),
         Stage::Values { template, form } => {
             // The template's text above the form, so the values make sense.
             let text = clean_text(&template.text);
@@ -115,8 +115,8 @@ pub fn render_overlay(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &
                     .block(Block::bordered().title(" Template ").border_style(theme.border())),
                 r,
             );
-            form.render(frame, area, theme);
-            if let Some(pos) = form.cursor_position(area) {
+            form.render(frame, area, theme, vcx.keys);
+            if let Some(pos) = form.cursor_position(area, vcx.keys) {
                 frame.set_cursor_position(pos);
             }
         }

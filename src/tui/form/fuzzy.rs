@@ -172,7 +172,7 @@ impl FuzzyPicker {
     }
 
     /// Draws a centred overlay inside `area`, clearing behind itself.
-    pub fn render(&self, frame: &mut Frame, area: Rect, theme: &Theme) {
+    pub fn render(&self, frame: &mut Frame, area: Rect, theme: &Theme, keys: &crate::tui::keymap::Keymap) {
         let widest = self
             .items
             .iter()
@@ -247,10 +247,16 @@ impl FuzzyPicker {
                 .collect();
             frame.render_widget(Paragraph::new(lines), list_area);
         }
+        let k = |action| keys.mode_key(crate::tui::keymap::Mode::Picker, action);
+        use crate::tui::keymap::ModeAction as M;
         let footer = format!(
-            "{}/{} · ↑↓ move · Enter choose · Esc cancel",
+            "{}/{} · {}{} move · {} choose · {} cancel",
             self.matches.len(),
-            self.items.len()
+            self.items.len(),
+            k(M::Up),
+            k(M::Down),
+            k(M::Choose),
+            k(M::Cancel)
         );
         let footer_area = Rect {
             y: inner.y + inner.height - 1,

@@ -10,6 +10,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::field::{FieldState, RowValue};
 use super::state::{Field, Form};
+use crate::tui::keymap::Keymap;
 use crate::tui::text::{clean_line, truncate, width};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::{centered, window_start};
@@ -62,7 +63,7 @@ impl Form {
         n
     }
 
-    fn geometry(&self, area: Rect) -> Geometry {
+    fn geometry(&self, area: Rect, keys: &Keymap) -> Geometry {
         let big = area.height >= 30;
         let list_cap = if big { 10 } else { 5 };
         let note_rows: u16 = if big { 10 } else { 6 };
@@ -91,7 +92,7 @@ impl Form {
             .max(
                 self.fields
                     .iter()
-                    .map(|f| width(&footer_for(Some(&f.state)).replace("save", self.submit_verb)))
+                    .map(|f| width(&footer_for(Some(&f.state), keys).replace("save", self.submit_verb)))
                     .max()
                     .unwrap_or(0) as u16
                     + 2,
@@ -158,11 +159,11 @@ impl Form {
     }
 
     /// Draws the form as a centred overlay inside `area`, clearing behind it.
-    pub fn render(&self, frame: &mut Frame, area: Rect, theme: &Theme) {
+    pub fn render(&self, frame: &mut Frame, area: Rect, theme: &Theme, keys: &Keymap) {
         if area.width < 3 || area.height < 3 {
             return;
         }
-        let g = self.geometry(area);
+        let g = self.geometry(area, keys);
         let rect = Rect {
             x: g.inner.x - 1,
             y: g.inner.y - 1,
@@ -187,7 +188,7 @@ impl Form {
         for &(idx, r) in &g.fields {
             self.render_field(frame, idx, r, &g, theme);
         }
-        self.render_bottom(frame, g.bottom, theme);
+        self.render_bottom(frame, g.bottom, theme, keys);
     }
 
     fn render_field(&self, frame: &mut Frame, idx: usize, r: Rect, g: &Geometry, theme: &Theme) {
@@ -389,11 +390,11 @@ impl Form {
         y
     }
 
-    fn footer(&self) -> String {
-        footer_for(self.fields.get(self.focus).map(|f| &f.state)).replace("save", self.submit_verb)
+    fn footer(&self, keys: &Keymap) -> String {
+        footer_for(self.fields.get(self.focus).map(|f| &f.state), keys).replace("save", self.submit_verb)
     }
 
-    fn render_bottom(&self, frame: &mut Frame, r: Rect, theme: &Theme) {
+    fn render_bottom(&self, frame: &mut Frame, r: Rect, theme: &Theme, keys: &Keymap) {
         if r.height == 0 {
             return;
         }
@@ -416,18 +417,21 @@ impl Form {
         };
         frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), msg_area);
         frame.render_widget(
-            Paragraph::new(Span::styled(truncate(&self.footer(), cols).into_owned(), theme.dim())),
+            Paragraph::new(Span::styled(
+                truncate(&self.footer(keys), cols).into_owned(),
+                theme.dim(),
+            )),
             footer_area,
         );
     }
 
     /// Where the terminal cursor belongs for a form drawn in `area`: in the
     /// focused single-line field or picker filter. (The note draws its own.)
-    pub fn cursor_position(&self, area: Rect) -> Option<Position> {
+    pub fn cursor_position(&self, area: Rect, keys: &Keymap) -> Option<Position> {
         if area.width < 3 || area.height < 3 {
             return None;
         }
-        let g = self.geometry(area);
+        let g = self.geometry(area, keys);
         let &(idx, r) = g.fields.iter().find(|(i, _)| *i == self.focus)?;
         let vx = r.x + g.label_w + 1;
         let vw = r.width.saturating_sub(g.label_w + 1);
@@ -453,11 +457,34 @@ impl Form {
     }
 }
 
-fn footer_for(state: Option<&FieldState>) -> &'static str {
+/// The hint under a form for the focused field, naming the keys the
+/// session's keymap binds (a rebound key shows as rebound).
+fn footer_for(state: Option<&FieldState>, keys: &Keymap) -> String {
+    use crate::tui::keymap::{Mode, ModeAction as M};
+    let k = |mode, action| keys.mode_key(mode, action);
+    let next = k(Mode::Form, M::NextField);
+    let cancel = k(Mode::Form, M::Cancel);
     match state {
-        Some(FieldState::Choice { .. }) => "↑↓ choose · type to filter · Tab next · Enter save · Esc cancel",
-        Some(FieldState::Multi { .. }) => "Space toggle · type to filter/add · Tab next · Enter save · Esc cancel",
-        Some(FieldState::Note { .. }) => "Enter newline · Tab next · Ctrl-S save · Esc cancel",
-        _ => "Tab next · Enter save · Ctrl-S save · Esc cancel",
+        Some(FieldState::Choice { .. }) => format!(
+            "{}{} choose · type to filter · {next} next · {} save · {cancel} cancel",
+            k(Mode::Picker, M::Up),
+            k(Mode::Picker, M::Down),
+            k(Mode::Picker, M::Choose)
+        ),
+        Some(FieldState::Multi { .. }) => format!(
+            "{} toggle · type to filter/add · {next} next · {} save · {cancel} cancel",
+            k(Mode::Picker, M::Toggle),
+            k(Mode::Picker, M::Choose)
+        ),
+        Some(FieldState::Note { .. }) => format!(
+            "{} newline · {next} next · {} save · {cancel} cancel",
+            k(Mode::TextBox, M::Newline),
+            k(Mode::Form, M::Save)
+        ),
+        _ => format!(
+            "{next} next · {} save · {} save · {cancel} cancel",
+            k(Mode::Form, M::Done),
+            k(Mode::Form, M::Save)
+        ),
     }
 }

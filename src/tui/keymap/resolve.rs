@@ -42,6 +42,16 @@ impl Default for Keymap {
 impl Keymap {
     /// The first key of `action`, for footers and toasts ("" when it has
     /// none).
+    /// The first key of `action` in `mode` as help shows it ("" unbound).
+    pub fn mode_key(&self, mode: Mode, action: ModeAction) -> String {
+        self.mode_rows(mode)
+            .iter()
+            .find(|r| r.action == action)
+            .and_then(|r| r.label.split(' ').next())
+            .unwrap_or("")
+            .to_string()
+    }
+
     pub fn first_key(&self, action: Action) -> String {
         self.label(action).split(' ').next().unwrap_or("").to_string()
     }

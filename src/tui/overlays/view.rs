@@ -15,7 +15,7 @@ pub fn render_help(st: &u16, vcx: &ViewCx, frame: &mut Frame, area: Rect) {
 
 /// The palette (or any fuzzy picker).
 pub fn render_picker(picker: &FuzzyPicker, vcx: &ViewCx, frame: &mut Frame, area: Rect) {
-    picker.render(frame, area, vcx.theme);
+    picker.render(frame, area, vcx.theme, vcx.keys);
 }
 
 /// Blanks every wide grapheme whose covered cells something drawn later

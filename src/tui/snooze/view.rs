@@ -12,17 +12,6 @@ use crate::tui::keymap::{Mode, ModeAction as M};
 use crate::tui::shared::ViewCx;
 use crate::tui::widgets::{centered, clean, fit};
 
-/// The keys of `action` in `mode`, as help shows them.
-fn keys(vcx: &ViewCx, mode: Mode, action: M) -> String {
-    vcx.keys
-        .mode_rows(mode)
-        .iter()
-        .find(|r| r.action == action)
-        .and_then(|r| r.label.split(' ').next())
-        .unwrap_or("")
-        .to_string()
-}
-
 pub fn render(st: &Snooze, vcx: &ViewCx, frame: &mut Frame, area: Rect) {
     let Some(p) = &st.picker else { return };
     let theme = vcx.theme;
@@ -70,10 +59,10 @@ pub fn render(st: &Snooze, vcx: &ViewCx, frame: &mut Frame, area: Rect) {
     lines.push(verdict);
     let footer = format!(
         "{}{} choose · {} snooze · {} cancel",
-        keys(vcx, Mode::Picker, M::Down),
-        keys(vcx, Mode::Picker, M::Up),
-        keys(vcx, Mode::Picker, M::Choose),
-        keys(vcx, Mode::Picker, M::Cancel)
+        vcx.keys.mode_key(Mode::Picker, M::Up),
+        vcx.keys.mode_key(Mode::Picker, M::Down),
+        vcx.keys.mode_key(Mode::Picker, M::Choose),
+        vcx.keys.mode_key(Mode::Picker, M::Cancel)
     );
     lines.push(Line::styled(fit(&footer, inner), theme.dim()));
     frame.render_widget(

@@ -21,8 +21,8 @@ pub fn render(model: &Model, frame: &mut Frame, theme: &Theme) {
         Some(Overlay::Confirm(c)) => crate::tui::act::render_confirm(c, &model.vcx(theme), frame, area),
         Some(Overlay::Summary(s)) => crate::tui::act::render_summary(s, &model.vcx(theme), frame, area),
         Some(Overlay::Form { form, .. }) => {
-            form.render(frame, area, theme);
-            if let Some(pos) = form.cursor_position(area) {
+            form.render(frame, area, theme, &model.keys);
+            if let Some(pos) = form.cursor_position(area, &model.keys) {
                 frame.set_cursor_position(pos);
             }
         }

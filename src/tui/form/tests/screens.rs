@@ -85,7 +85,7 @@ fn draw(w: u16, h: u16, render: &dyn Fn(&mut ratatui::Frame, Rect)) -> Terminal<
 
 fn snap_form(name: &str, form: &Form) {
     for (w, h) in [(80, 24), (160, 48)] {
-        let t = draw(w, h, &|f, a| form.render(f, a, &Theme::plain()));
+        let t = draw(w, h, &|f, a| form.render(f, a, &Theme::plain(), &KEYS));
         insta::assert_snapshot!(format!("{name}_{w}x{h}"), t.backend());
     }
 }
@@ -206,7 +206,7 @@ fn snapshot_fuzzy_picker_with_query() {
         p.handle_key(&KEYS, k(KeyCode::Char(c)));
     }
     for (w, h) in [(80, 24), (160, 48)] {
-        let t = draw(w, h, &|f, a| p.render(f, a, &Theme::plain()));
+        let t = draw(w, h, &|f, a| p.render(f, a, &Theme::plain(), &KEYS));
         insta::assert_snapshot!(format!("fuzzy_{w}x{h}"), t.backend());
     }
 }
@@ -219,7 +219,7 @@ fn snapshot_form_with_server_error_and_busy() {
     ));
     snap_form("server_error", &f);
     f.set_busy(true);
-    let t = draw(80, 24, &|fr, a| f.render(fr, a, &Theme::plain()));
+    let t = draw(80, 24, &|fr, a| f.render(fr, a, &Theme::plain(), &KEYS));
     insta::assert_snapshot!("server_error_busy_80x24", t.backend());
 }
 
@@ -230,13 +230,13 @@ fn every_size_from_20_columns_draws_without_panic() {
     for w in (1..=120).step_by(7).chain([20, 21, 22]) {
         for h in [1, 3, 5, 8, 12, 24, 48] {
             for f in &forms {
-                let t = draw(w, h, &|fr, a| f.render(fr, a, &Theme::from_env()));
-                if let Some(p) = f.cursor_position(Rect::new(0, 0, w, h)) {
+                let t = draw(w, h, &|fr, a| f.render(fr, a, &Theme::from_env(), &KEYS));
+                if let Some(p) = f.cursor_position(Rect::new(0, 0, w, h), &KEYS) {
                     assert!(p.x < w && p.y < h, "cursor {p:?} outside {w}x{h}");
                 }
                 drop(t);
             }
-            draw(w, h, &|fr, a| picker.render(fr, a, &Theme::from_env()));
+            draw(w, h, &|fr, a| picker.render(fr, a, &Theme::from_env(), &KEYS));
         }
     }
 }
@@ -250,7 +250,7 @@ fn the_form_is_centred_and_leaves_the_background_outside_it() {
             ratatui::widgets::Paragraph::new("x".repeat(80 * 24)).wrap(Default::default()),
             fr.area(),
         );
-        f.render(fr, fr.area(), &Theme::plain());
+        f.render(fr, fr.area(), &Theme::plain(), &KEYS);
     })
     .unwrap();
     let buf = t.backend().buffer();
@@ -261,12 +261,38 @@ fn the_form_is_centred_and_leaves_the_background_outside_it() {
 #[test]
 fn the_filter_form_says_enter_applies_not_saves() {
     let f = filter_form(&ContactFilter::default(), &[s("messaging_app")], &tags(), &teams());
-    let t = draw(80, 24, &|fr, a| f.render(fr, a, &Theme::plain()));
+    let t = draw(80, 24, &|fr, a| f.render(fr, a, &Theme::plain(), &KEYS));
     let text = format!("{}", t.backend());
     assert!(text.contains("Enter apply") && !text.contains("save"), "{text}");
     let n = note_form(&hostile_contact());
-    let t = draw(80, 24, &|fr, a| n.render(fr, a, &Theme::plain()));
-    assert!(format!("{}", t.backend()).contains("Ctrl-S save"));
+    let t = draw(80, 24, &|fr, a| n.render(fr, a, &Theme::plain(), &KEYS));
+    assert!(format!("{}", t.backend()).contains("C-s save"));
+}
+
+/// The hint names the keys the session binds: a rebound row shows as
+/// rebound, in a form and in a picker.
+#[test]
+fn the_hints_name_the_keys_the_config_binds() {
+    let bind = |action: &str, key: &str| crate::config::KeyEntry {
+        action: action.into(),
+        keys: vec![key.into()],
+        at: "test".into(),
+    };
+    let (keys, problems) = crate::tui::keymap::Keymap::resolve(&[
+        bind("form.next", "ctrl-o"),
+        bind("picker.choose", "ctrl-l"),
+        bind("picker.down", "ctrl-j"),
+    ]);
+    assert!(problems.is_empty(), "{problems:?}");
+    let f = assign_form(&hostile_contact(), &[s("ana@x.test"), s("bob@x.test")]);
+    let t = draw(80, 24, &|fr, a| f.render(fr, a, &Theme::plain(), &keys));
+    let text = format!("{}", t.backend());
+    assert!(text.contains("C-o next") && text.contains("C-l save"), "{text}");
+    assert!(!text.contains("Tab next"), "{text}");
+    let p = FuzzyPicker::new("Run", vec![]);
+    let t = draw(80, 24, &|fr, a| p.render(fr, a, &Theme::plain(), &keys));
+    let text = format!("{}", t.backend());
+    assert!(text.contains("↑C-j move · C-l choose"), "{text}");
 }
 
 /// CJK, emoji, ZWJ, VS16, tag-sequence and flag names, as the tester had them.
@@ -297,7 +323,7 @@ fn wide_names_keep_every_form_and_picker_border_in_its_column() {
         forms[2].handle_key(&KEYS, k(KeyCode::Down));
         for f in &forms {
             // `draw` checks the grid: every box keeps its right border.
-            draw(80, 24, &|fr, a| f.render(fr, a, &Theme::plain()));
+            draw(80, 24, &|fr, a| f.render(fr, a, &Theme::plain(), &KEYS));
         }
         let items = WIDE
             .iter()
@@ -308,10 +334,10 @@ fn wide_names_keep_every_form_and_picker_border_in_its_column() {
             })
             .collect();
         let p = FuzzyPicker::new(*name, items);
-        draw(80, 24, &|fr, a| p.render(fr, a, &Theme::plain()));
+        draw(80, 24, &|fr, a| p.render(fr, a, &Theme::plain(), &KEYS));
     }
     let t = draw(80, 24, &|fr, a| {
-        tags_form(&c, &wide(&|n| s(n))).render(fr, a, &Theme::plain())
+        tags_form(&c, &wide(&|n| s(n))).render(fr, a, &Theme::plain(), &KEYS)
     });
     insta::assert_snapshot!("wide_names_tags_picker_80x24", t.backend());
 }
