@@ -15,31 +15,32 @@ use crate::tui::thread::Popup;
 
 mod widgets;
 
+/// The named keys (not characters, not F-keys).
+const NAMED: [KeyCode; 15] = [
+    KeyCode::Esc,
+    KeyCode::Enter,
+    KeyCode::Tab,
+    KeyCode::BackTab,
+    KeyCode::Backspace,
+    KeyCode::Delete,
+    KeyCode::Insert,
+    KeyCode::Up,
+    KeyCode::Down,
+    KeyCode::Left,
+    KeyCode::Right,
+    KeyCode::Home,
+    KeyCode::End,
+    KeyCode::PageUp,
+    KeyCode::PageDown,
+];
+
 /// Every key a keyboard sends that a mode could care about.
 fn every_key() -> Vec<KeyEvent> {
     let mut out: Vec<KeyEvent> = (' '..='~')
         .map(|c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
         .collect();
     out.extend(('a'..='z').map(|c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)));
-    for code in [
-        KeyCode::Esc,
-        KeyCode::Enter,
-        KeyCode::Tab,
-        KeyCode::BackTab,
-        KeyCode::Backspace,
-        KeyCode::Delete,
-        KeyCode::Insert,
-        KeyCode::Up,
-        KeyCode::Down,
-        KeyCode::Left,
-        KeyCode::Right,
-        KeyCode::Home,
-        KeyCode::End,
-        KeyCode::PageUp,
-        KeyCode::PageDown,
-    ] {
-        out.push(KeyEvent::new(code, KeyModifiers::NONE));
-    }
+    out.extend(NAMED.iter().map(|&code| KeyEvent::new(code, KeyModifiers::NONE)));
     out.extend((1..=12).map(|n| KeyEvent::new(KeyCode::F(n), KeyModifiers::NONE)));
     out.push(KeyEvent::new(KeyCode::Enter, KeyModifiers::CONTROL));
     out

@@ -11,22 +11,11 @@ use ModeAction as M;
 /// paragraph moves are C-arrows).
 fn every_key_and_ctrl() -> Vec<KeyEvent> {
     let mut out = every_key();
-    for code in [
-        KeyCode::Esc,
-        KeyCode::Tab,
-        KeyCode::Backspace,
-        KeyCode::Delete,
-        KeyCode::Up,
-        KeyCode::Down,
-        KeyCode::Left,
-        KeyCode::Right,
-        KeyCode::Home,
-        KeyCode::End,
-        KeyCode::PageUp,
-        KeyCode::PageDown,
-    ] {
-        out.push(KeyEvent::new(code, KeyModifiers::CONTROL));
-    }
+    // C-Enter is in every_key already; Ctrl with the other named keys.
+    let named = super::NAMED
+        .iter()
+        .filter(|&&c| !matches!(c, KeyCode::Enter | KeyCode::BackTab | KeyCode::Insert));
+    out.extend(named.map(|&code| KeyEvent::new(code, KeyModifiers::CONTROL)));
     out
 }
 
