@@ -4,7 +4,7 @@
 //! a newer query was typed meanwhile.
 
 use crate::tui::inbox::InboxEffect;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 
 use super::notes::selection_changed;
 use crate::tui::effect::Effect;
@@ -53,9 +53,9 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
         Some(M::Up) => return Some(Action::MoveUp),
         Some(_) => return None,
         // Anything else is text: a character (not a Ctrl chord) types.
-        None => match key.code {
-            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => search.query.push(c),
-            _ => return None,
+        None => match crate::tui::keymap::typed_char(&key) {
+            Some(c) => search.query.push(c),
+            None => return None,
         },
     }
     query_changed(model, fx);

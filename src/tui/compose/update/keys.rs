@@ -1,6 +1,6 @@
 //! Opening the composer, its keys and pasted text.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 
 use super::super::fx::ComposeEffect;
 use super::super::state::{Compose, Stage};
@@ -94,12 +94,13 @@ pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEven
     }
 }
 
-/// A key on the filled template: Enter (or the composer's send keys)
-/// sends it, the composer's cancel goes back to the values as typed.
+/// A key on the filled template: the values form's done key (Enter) or
+/// the composer's send keys send it, the composer's cancel goes back to
+/// the values as typed.
 fn preview_key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEvent) {
-    let plain_enter = key.code == KeyCode::Enter && key.modifiers.is_empty();
+    let done = cx.keys.mode_action_for(Mode::Form, &key) == Some(M::Done);
     let action = cx.keys.mode_action_for(Mode::Compose, &key);
-    let send = plain_enter || action == Some(M::Send);
+    let send = done || action == Some(M::Send);
     if !send && action != Some(M::Cancel) {
         return;
     }
