@@ -69,6 +69,12 @@ pub struct Kept {
 }
 
 impl Snooze {
+    /// Nothing sleeps and nothing is marked back: the clock has nothing
+    /// to do here.
+    pub fn is_idle(&self) -> bool {
+        self.asleep.is_empty() && self.back.is_empty()
+    }
+
     pub fn kept(&self) -> Kept {
         Kept {
             asleep: self.asleep.clone(),

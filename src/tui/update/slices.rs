@@ -62,6 +62,10 @@ pub(crate) fn action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) ->
 
 /// Time passed (every `Msg::Tick`): a slice's timers come due.
 pub(crate) fn tick(model: &mut Model, fx: &mut Vec<Effect>) {
+    // Nothing asleep or marked: no context to build on every tick.
+    if model.slices.snooze.is_idle() {
+        return;
+    }
     call!(model, fx, slices.snooze, snooze_fx, |st, cx, out| snooze::tick(
         st, cx, out
     ));
