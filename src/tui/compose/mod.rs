@@ -19,10 +19,13 @@ mod view;
 #[cfg(test)]
 mod tests;
 
-pub use fx::{ComposeEffect, MAX_POLLS, POLL_EVERY, perform};
+pub use fx::{ComposeEffect, DRAFT_PAUSE, MAX_POLLS, POLL_EVERY, perform, perform_drafts};
 pub use msg::ComposeMsg;
-pub use state::{Compose, Outgoing, Stage, new_area};
-pub use update::{NOT_OFFERED, TEMPLATE_HINT, fill, key, on_msg, open, paste, placeholders, templates_arrived};
+pub use state::{Compose, DRAFT, Outgoing, Stage, new_area};
+pub use update::{
+    BY_AGENT, NOT_OFFERED, TEMPLATE_HINT, fill, flush, key, on_msg, open, paste, placeholders, startup,
+    templates_arrived,
+};
 pub use view::{marks, outbox_lines, render, render_overlay, split};
 
 /// The slice's state.
