@@ -160,7 +160,10 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     };
 
     let now = chrono::Utc::now();
-    let drafts_dir = crate::drafts::Drafts::for_account(&account, &base_url).map(|d| d.dir().to_path_buf());
+    // The demo server's port changes with every start: its drafts are
+    // kept under a fixed key, so they come back and never pile up.
+    let drafts_key = if demo_mode { "demo" } else { base_url.as_str() };
+    let drafts_dir = crate::drafts::Drafts::for_account(&account, drafts_key).map(|d| d.dir().to_path_buf());
     let session = Session {
         demo: demo_mode,
         account,
