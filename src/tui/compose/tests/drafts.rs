@@ -229,6 +229,11 @@ fn at_start_the_kept_drafts_badge_their_rows() {
     update(&mut m, Msg::Compose(ComposeMsg::DraftsListed(Ok(listed))));
     assert!(has_badge(&m, &a) && has_badge(&m, &b));
     assert!(!has_badge(&m, &contact(0).uuid));
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, 48)).unwrap();
+    t.draw(|f| crate::tui::view::view(&m, f, &crate::tui::theme::Theme::plain()))
+        .unwrap();
+    let screen = format!("{}", t.backend());
+    assert_eq!(screen.matches(" draft ").count(), 2, "{screen}");
 }
 
 #[test]
