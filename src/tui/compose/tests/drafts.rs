@@ -321,3 +321,17 @@ fn a_draft_going_out_is_not_written_and_one_that_failed_is() {
     assert_eq!(d.text, "On its way");
     assert!(has_badge(&m, &uuid));
 }
+
+#[test]
+fn pasted_text_is_written_at_the_pause_too() {
+    let (mut m, uuid) = composing();
+    let ids = pauses(&update(&mut m, Msg::Paste("pasted \u{1b}[31mtext".into())));
+    assert_eq!(ids.len(), 1);
+    let d = saved(&pause(&mut m, ids[0])).unwrap();
+    assert_eq!(d.contact, uuid);
+    assert!(
+        d.text.starts_with("pasted ") && !d.text.contains('\u{1b}'),
+        "{:?}",
+        d.text
+    );
+}
