@@ -309,6 +309,8 @@ pub async fn run_loop(l: Loop<'_>, model: &mut Model, initial: Vec<Effect>) -> s
         }
         perform(guard, runner, effects)?;
         if model.quit {
+            // The draft written as it quits lands before the exit.
+            runner.settle().await;
             break;
         }
         if painter.wants_frame(news, &before, model) {

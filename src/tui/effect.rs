@@ -111,6 +111,9 @@ pub struct Runner {
     running: HashMap<Slot, AbortHandle>,
     /// The local index's worker, when there is an index.
     index: Option<IndexLink>,
+    /// The last of the drafts' reads and writes: each waits for the one
+    /// before, and the exit waits for the last.
+    drafts: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Runner {
@@ -120,6 +123,7 @@ impl Runner {
             tx,
             running: HashMap::new(),
             index: None,
+            drafts: None,
         }
     }
 
@@ -145,7 +149,8 @@ impl Runner {
                 | Effect::Inbox(InboxEffect::SaveView { .. })
                 | Effect::Inbox(InboxEffect::SearchContacts(_))
                 | Effect::Index(_)
-        ) && !matches!(&effect, Effect::Slice(e) if !e.network());
+        ) && !matches!(&effect, Effect::Slice(e) if !e.network())
+            && !matches!(&effect, Effect::Compose(e) if !e.network());
         let foreground = self.index.as_ref().filter(|_| network).map(|l| l.foreground.enter());
         let handle = match effect {
             Effect::Index(cmd) => {
@@ -154,6 +159,16 @@ impl Runner {
                 {
                     tracing::warn!("the index worker has stopped");
                 }
+                return;
+            }
+            Effect::Compose(e) if e.in_order() => {
+                let before = self.drafts.take();
+                self.drafts = Some(tokio::spawn(async move {
+                    if let Some(before) = before {
+                        let _ = before.await;
+                    }
+                    let _ = tx.send(Msg::Compose(super::compose::perform(client, e).await));
+                }));
                 return;
             }
             Effect::Slice(e) => {
@@ -210,6 +225,20 @@ impl Runner {
             && let Some(old) = self.running.insert(slot, handle.abort_handle())
         {
             old.abort();
+        }
+    }
+}
+
+impl Runner {
+    /// Waits (a few seconds at most) for the drafts' writes still going:
+    /// the app's exit must not lose the draft written as it quits.
+    pub async fn settle(&mut self) {
+        if let Some(last) = self.drafts.take()
+            && tokio::time::timeout(std::time::Duration::from_secs(3), last)
+                .await
+                .is_err()
+        {
+            tracing::warn!("a draft was still being written at exit");
         }
     }
 }

@@ -164,11 +164,18 @@ pub fn ctrl(c: char) -> Msg {
     Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
 }
 
+/// The base URL of the tests' session.
+pub const TEST_BASE_URL: &str = "http://127.0.0.1:9/v1";
+
 /// A model of `w` x `h` with no contacts, a user uuid and a fixed clock.
 pub fn empty_model(w: u16, h: u16) -> Model {
     let session = Session {
         demo: true,
         account: "demo account".into(),
+        base_url: TEST_BASE_URL.into(),
+        // Never written by update-level tests (effects are data); a test
+        // that runs the effects sets a temporary directory of its own.
+        drafts_dir: Some(std::path::PathBuf::from("/nonexistent/frontdesk-test/drafts")),
         bell: false,
         tz: None,
     };

@@ -99,7 +99,7 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     let demo_mode = demo || settings.is_demo();
     let mut known = model::Known::default();
     let mut me_email = settings.user_email.clone();
-    let (client, sync_client, user, account, _server) = if demo_mode {
+    let (client, sync_client, user, account, base_url, _server) = if demo_mode {
         let server = demo::start(log_path.as_deref(), settings.cache)
             .await
             .map_err(|e| eyre!("{e}"))?;
@@ -111,7 +111,15 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
         if user == server.user_uuid {
             me_email = server.user_email.clone();
         }
-        (client, sync_client, user, "demo account".to_string(), Some(server))
+        let base_url = server.base_url.clone();
+        (
+            client,
+            sync_client,
+            user,
+            "demo account".to_string(),
+            base_url,
+            Some(server),
+        )
     } else {
         let client = || {
             settings
@@ -124,6 +132,8 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
             client()?,
             settings.user_uuid.clone(),
             settings.profile.clone(),
+            // As `frontdesk mcp` keys its drafts: the two meet.
+            settings.base_url.clone().unwrap_or_default(),
             None,
         )
     };
@@ -150,9 +160,15 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     };
 
     let now = chrono::Utc::now();
+    // The demo server's port changes with every start: its drafts are
+    // kept under a fixed key, so they come back and never pile up.
+    let drafts_key = if demo_mode { "demo" } else { base_url.as_str() };
+    let drafts_dir = crate::drafts::Drafts::for_account(&account, drafts_key).map(|d| d.dir().to_path_buf());
     let session = Session {
         demo: demo_mode,
         account,
+        base_url,
+        drafts_dir,
         bell: settings.bell,
         tz: Some(zone::Zone::Local),
     };

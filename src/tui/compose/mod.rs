@@ -1,14 +1,19 @@
 //! The compose slice: the reply composer under the thread, drafts per
-//! contact, sending (text or a template with its values), the delivery
-//! status polls of messages sent here and the 24-hour rule.
+//! contact (kept on disk in `crate::drafts`, the store `frontdesk mcp`
+//! writes an assistant's drafts to, and badged `draft` on their rows),
+//! sending (text or a template with its values), the delivery status
+//! polls of messages sent here and the 24-hour rule.
 //!
 //! It reads the selected contact, the contacts and the catalog's templates
 //! through `Cx`, and tells the root when a message goes out
 //! (`Note::Sending`: the thread scrolls to its newest), when the API
 //! accepted it (`Note::Sent`: the list row follows) and when the templates
-//! must be fetched (`Note::Fetch`). The root hands its outbox lines and
-//! delivery marks to the thread's view. Canned replies, drafts and
-//! `$EDITOR` land here, one file each under `update/`.
+//! must be fetched (`Note::Fetch`), and puts the `draft` badge on rows
+//! (`Note::Badge`). The root hands its outbox lines and delivery marks to
+//! the thread's view, lists the drafts at start, and flushes the open draft
+//! when the app quits (the runner writes drafts in order and waits for the
+//! last before the exit). Canned replies and `$EDITOR` land here, one file
+//! each under `update/`.
 
 mod fx;
 mod msg;
@@ -19,10 +24,13 @@ mod view;
 #[cfg(test)]
 mod tests;
 
-pub use fx::{ComposeEffect, MAX_POLLS, POLL_EVERY, perform};
+pub use fx::{ComposeEffect, DRAFT_PAUSE, MAX_POLLS, POLL_EVERY, perform, perform_drafts};
 pub use msg::ComposeMsg;
-pub use state::{Compose, Outgoing, Stage, new_area};
-pub use update::{NOT_OFFERED, TEMPLATE_HINT, fill, key, on_msg, open, paste, placeholders, templates_arrived};
+pub use state::{Compose, DRAFT, Outgoing, Stage, new_area};
+pub use update::{
+    BY_AGENT, NOT_OFFERED, TEMPLATE_HINT, fill, flush, key, on_msg, open, paste, placeholders, startup,
+    templates_arrived,
+};
 pub use view::{marks, outbox_lines, render, render_overlay, split};
 
 /// The slice's state.

@@ -1,6 +1,8 @@
-//! What the composer's effects answer: a send, a status poll.
+//! What the composer's effects answer: a send, a status poll, the drafts
+//! kept on disk.
 
 use crate::api::{ApiError, MessageSendRequest, SentMessage};
+use crate::drafts::Draft;
 use crate::tui::shared::ReqId;
 
 #[derive(Debug, Clone)]
@@ -15,6 +17,18 @@ pub enum ComposeMsg {
         uuid: String,
         result: Result<MessageSendRequest, ApiError>,
     },
+    /// Typing paused (the timer `id`): the draft is written if no key
+    /// came since.
+    DraftPause(ReqId),
+    /// The drafts kept for the account (at start), or why not.
+    DraftsListed(Result<Vec<Draft>, String>),
+    /// `contact`'s kept draft, if any (the composer opened on it).
+    DraftLoaded {
+        contact: String,
+        result: Result<Option<Draft>, String>,
+    },
+    /// A draft was written or deleted (or why not).
+    DraftKept(Result<(), String>),
 }
 
 impl ComposeMsg {

@@ -8,8 +8,14 @@ use ratatui_textarea::{TextArea, WrapMode};
 
 use crate::api::{DeliveryStatus, Template};
 use crate::tui::form::{Form, FuzzyPicker};
-use crate::tui::shared::Pane;
-use crate::tui::shared::ReqId;
+use crate::tui::shared::{Badge, Pane, ReqId};
+
+/// On the row of a contact with an unsent reply kept.
+pub const DRAFT: Badge = Badge {
+    name: "draft",
+    label: "draft",
+    hides: false,
+};
 
 /// A message this session sent (or is sending).
 #[derive(Debug, Clone, PartialEq)]
@@ -50,6 +56,8 @@ impl Outgoing {
 /// What the composer shows on top of its text area.
 pub enum Stage {
     Edit,
+    /// "discard this draft? y/n" (Esc on a composer with text).
+    Discard,
     /// Waiting for the catalog's templates.
     LoadingTemplates,
     Templates(FuzzyPicker),
@@ -71,6 +79,7 @@ impl std::fmt::Debug for Stage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Stage::Edit => f.write_str("Edit"),
+            Stage::Discard => f.write_str("Discard"),
             Stage::LoadingTemplates => f.write_str("LoadingTemplates"),
             Stage::Templates(_) => f.write_str("Templates"),
             Stage::Values { template, .. } => write!(f, "Values({})", template.uuid),
@@ -93,6 +102,9 @@ pub struct Compose {
     pub outbox: Vec<Outgoing>,
     /// The pane focused before the composer opened: Esc goes back to it.
     pub back: Option<Pane>,
+    /// The contact whose draft changed since it was last written, and the
+    /// timer that writes it when typing pauses (a later key's replaces it).
+    pub dirty: Option<(String, ReqId)>,
 }
 
 impl Default for Compose {
@@ -105,6 +117,7 @@ impl Default for Compose {
             needs_template: HashMap::new(),
             outbox: Vec::new(),
             back: None,
+            dirty: None,
         }
     }
 }

@@ -80,7 +80,9 @@ pub fn render(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &mut Fram
         frame.render_widget(Paragraph::new(lines), foot);
         return;
     }
-    let line = if st.sending(uuid) {
+    let line = if let Stage::Discard = st.stage {
+        Line::styled(truncate(&discard_question(vcx), w).into_owned(), theme.accent())
+    } else if st.sending(uuid) {
         Line::styled(format!("{} sending…", vcx.spinner()), theme.dim())
     } else if let Stage::LoadingTemplates = st.stage {
         Line::styled(format!("{} loading templates…", vcx.spinner()), theme.dim())
@@ -88,6 +90,26 @@ pub fn render(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &mut Fram
         Line::styled(truncate(HINT, w).into_owned(), theme.dim())
     };
     frame.render_widget(Paragraph::new(line), foot);
+}
+
+/// "discard this draft? y/n", with the keys the session binds (a one-letter
+/// one for "no" when there is one, else its first).
+fn discard_question(vcx: &ViewCx) -> String {
+    use crate::tui::keymap::{Mode, ModeAction as M};
+    let yes = vcx.keys.mode_key(Mode::Confirm, M::Yes);
+    let no = vcx
+        .keys
+        .mode_rows(Mode::Confirm)
+        .iter()
+        .find(|r| r.action == M::No)
+        .and_then(|r| {
+            let mut keys = r.label.split(' ');
+            let first = keys.clone().next();
+            keys.find(|k| k.chars().count() == 1).or(first)
+        })
+        .unwrap_or("")
+        .to_string();
+    format!("discard this draft? {yes}/{no}")
 }
 
 /// The template picker or the values form, over everything (the root

@@ -55,3 +55,45 @@ async fn results_come_back_as_messages_with_their_ids() {
         other => panic!("{other:?}"),
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn drafts_are_written_in_the_order_asked_and_the_exit_waits_for_them() {
+    use crate::drafts::{Draft, Drafts};
+    use crate::tui::compose::ComposeEffect;
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("drafts");
+    let client = Client::new("http://127.0.0.1:9/v1", "key", Duration::from_secs(1)).unwrap();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut runner = Runner::new(client, tx);
+    let save = |text: &str| {
+        Effect::Compose(ComposeEffect::SaveDraft {
+            dir: dir.clone(),
+            draft: Draft {
+                contact: "c1".into(),
+                text: text.into(),
+                saved_at: chrono::Utc::now(),
+                by: "agent".into(),
+            },
+        })
+    };
+    for i in 0..20 {
+        runner.spawn(save(&format!("take {i}")));
+        runner.spawn(Effect::Compose(ComposeEffect::RemoveDraft {
+            dir: dir.clone(),
+            contact: "c1".into(),
+        }));
+    }
+    runner.spawn(save("the last word"));
+    runner.settle().await;
+    let kept = Drafts::in_dir(&dir).load("c1").unwrap().map(|d| d.text);
+    assert_eq!(kept.as_deref(), Some("the last word"), "no write landed out of order");
+    let mut answers = 0;
+    while let Ok(m) = rx.try_recv() {
+        assert!(
+            matches!(m, Msg::Compose(crate::tui::compose::ComposeMsg::DraftKept(Ok(())))),
+            "{m:?}"
+        );
+        answers += 1;
+    }
+    assert_eq!(answers, 41);
+}

@@ -80,7 +80,7 @@ impl Mode {
     pub fn heading(self) -> &'static str {
         match self {
             Mode::Overlay => "In help and a run's summary:",
-            Mode::Confirm => "Confirming a change to many (y/n):",
+            Mode::Confirm => "Confirming y/n: bulk or a discard:",
             Mode::History => "In the history (U):",
             Mode::Search => "Typing a search (/):",
             Mode::Compose => "In the composer (R):",

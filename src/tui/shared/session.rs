@@ -1,11 +1,20 @@
 //! Fixed facts about the session, set at start.
 
+use std::path::PathBuf;
+
 /// Fixed facts about the session.
 #[derive(Debug, Clone, Default)]
 pub struct Session {
     pub demo: bool,
     /// Profile or account label.
     pub account: String,
+    /// The server's base URL: with `account`, the key of what is kept per
+    /// account on this machine (drafts, shared with `frontdesk mcp`).
+    pub base_url: String,
+    /// Where this account's reply drafts are kept (`crate::drafts`);
+    /// `None`: drafts last this session only (no home directory). Tests
+    /// point it at a directory of their own.
+    pub drafts_dir: Option<PathBuf>,
     pub bell: bool,
     /// The local offset timestamps are shown in.
     pub tz: Option<crate::tui::zone::Zone>,

@@ -52,7 +52,11 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             crate::tui::account::paste(&mut model.account, &text)
         }
         Msg::Paste(text) => {
-            if !(model.overlay.is_none() && compose::paste(&mut model.compose, &text)) {
+            let took = model.overlay.is_none()
+                && call!(model, &mut fx, compose, Effect::Compose, |st, _cx, out| compose::paste(
+                    st, out, &text
+                ));
+            if !took {
                 overlays::paste(model, &text, &mut fx)
             }
         }
@@ -101,13 +105,9 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Details(m) => call!(model, &mut fx, details, Effect::Details, |st, cx, out| details::on_msg(
             st, cx, out, m
         )),
-        Msg::Compose(m) => call!(
-            model,
-            &mut fx,
-            compose,
-            Effect::Compose,
-            |st, _cx, out| compose::on_msg(st, out, m)
-        ),
+        Msg::Compose(m) => call!(model, &mut fx, compose, Effect::Compose, |st, cx, out| compose::on_msg(
+            st, cx, out, m
+        )),
         Msg::Account(m) => account_msg(model, m, &mut fx),
         Msg::Thread(m) => call!(model, &mut fx, thread, Effect::Thread, |st, cx, out| thread::on_msg(
             st, cx, out, m
@@ -123,6 +123,12 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             let now = model.now;
             model.status.push(crate::tui::shared::ToastKind::Success, text, now);
         }
+    }
+    if model.quit {
+        // The draft typed since the last pause is written before the exit.
+        call!(model, &mut fx, compose, Effect::Compose, |st, cx, out| compose::flush(
+            st, cx, out
+        ));
     }
     views::refresh(model, &mut fx);
     crate::tui::inbox::marking::after_update(&mut model.marks, &model.list);
@@ -160,6 +166,9 @@ fn account_msg(model: &mut Model, msg: crate::tui::account::AccountMsg, fx: &mut
 pub fn startup(model: &mut Model) -> Vec<Effect> {
     let mut fx = vec![Effect::Details(details::DetailsEffect::FetchCustomStatuses)];
     slices::startup(model, &mut fx);
+    call!(model, &mut fx, compose, Effect::Compose, |_st, cx, out| {
+        compose::startup(cx, out)
+    });
     for part in [Part::Plan, Part::Teams, Part::Funnels, Part::Channels] {
         catalog::ensure(model, part, &mut fx);
     }

@@ -4,13 +4,14 @@ use crossterm::event::KeyEvent;
 
 use super::super::fx::ComposeEffect;
 use super::super::state::{Compose, Stage};
-use super::{send, templates};
+use super::{drafts, send, templates};
 use crate::tui::form::{FieldId, FormOutcome, FormValue, PickOutcome};
 use crate::tui::keymap::{Mode, ModeAction as M};
 use crate::tui::shared::{Cx, Note, Out, Pane, ToastKind};
 
-/// `R`: opens the composer on the selected contact, with its draft. The
-/// root has loaded the selected contact's thread first.
+/// `R`: opens the composer on the selected contact, with its draft (the
+/// one typed this session, else the one kept on disk). The root has loaded
+/// the selected contact's thread first.
 pub fn open(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>) {
     let Some(uuid) = cx.selected else {
         return out.toast(ToastKind::Info, "select a contact first");
@@ -19,44 +20,71 @@ pub fn open(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>) {
     st.stage = Stage::Edit;
     st.area_mut();
     st.back = Some(cx.focus);
+    drafts::opened(st, cx, out, uuid);
     out.note(Note::Focus(Pane::Thread));
 }
 
 /// Pasted text goes into the open composer; false when it is closed.
-pub fn paste(st: &mut Compose, text: &str) -> bool {
+pub fn paste(st: &mut Compose, out: &mut Out<ComposeEffect>, text: &str) -> bool {
     if !st.is_open() {
         return false;
     }
     match &mut st.stage {
         Stage::Edit => {
-            if let Some(a) = st.area_mut() {
-                a.insert_str(crate::text::sanitize(text, true));
+            let text = crate::text::sanitize(text, true);
+            if let Some(a) = st.area_mut()
+                && !text.is_empty()
+            {
+                a.insert_str(text);
+                drafts::edited(st, out);
             }
         }
         Stage::Templates(p) => p.handle_paste(text),
         Stage::Values { form, .. } => form.handle_paste(text),
-        Stage::LoadingTemplates | Stage::Preview { .. } => {}
+        Stage::LoadingTemplates | Stage::Discard | Stage::Preview { .. } => {}
     }
     true
+}
+
+/// Esc in the editor: with text (and no send of it in flight) it asks
+/// before discarding; an empty composer closes (its kept draft, if it was
+/// emptied, goes).
+fn cancel(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>) {
+    let Some(uuid) = st.open.clone() else { return };
+    if !st.draft(&uuid).trim().is_empty() && !st.sending(&uuid) {
+        st.stage = Stage::Discard;
+        return;
+    }
+    drafts::flush(st, cx, out);
+    st.open = None;
+    if let Some(back) = st.back.take() {
+        out.note(Note::Focus(back));
+    }
 }
 
 /// A key for the open composer.
 pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEvent) {
     match &mut st.stage {
         Stage::Edit => match cx.keys.mode_action_for(Mode::Compose, &key) {
-            Some(M::Cancel) => {
-                st.open = None;
-                if let Some(back) = st.back.take() {
-                    out.note(Note::Focus(back));
-                }
-            }
+            Some(M::Cancel) => cancel(st, cx, out),
             Some(M::Send) => send::send_text(st, cx, out),
             Some(M::Templates) => templates::open_templates(st, cx, out),
             _ => {
+                let uuid = st.open.clone().unwrap_or_default();
+                let before = st.draft(&uuid);
                 if let Some(a) = st.area_mut() {
                     crate::tui::form::textarea_key(a, cx.keys, key);
                 }
+                if st.draft(&uuid) != before {
+                    drafts::edited(st, out);
+                }
             }
+        },
+        // "discard this draft? y/n": the confirmation's keys.
+        Stage::Discard => match cx.keys.mode_action_for(Mode::Confirm, &key) {
+            Some(M::Yes) => drafts::discard(st, cx, out),
+            Some(M::No) => st.stage = Stage::Edit,
+            _ => {}
         },
         Stage::LoadingTemplates => {
             if cx.keys.mode_action_for(Mode::Compose, &key) == Some(M::Cancel) {

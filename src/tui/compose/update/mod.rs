@@ -1,13 +1,16 @@
 //! The composer's behaviour, one file per concern: its keys (open, type,
 //! close), sending (the send, its answer, the status polls, the 24-hour
-//! rule) and templates (the picker and the values form). Canned replies,
-//! drafts and `$EDITOR` land beside them.
+//! rule), templates (the picker and the values form) and drafts (kept on
+//! disk, restored, discarded). Canned replies and `$EDITOR` land beside
+//! them.
 
+mod drafts;
 mod keys;
 mod placeholders;
 mod send;
 mod templates;
 
+pub use drafts::{BY_AGENT, flush, startup};
 pub use keys::{key, open, paste};
 pub use placeholders::{fill, placeholders};
 pub use send::{NOT_OFFERED, TEMPLATE_HINT, on_msg};

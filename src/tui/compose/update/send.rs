@@ -82,6 +82,9 @@ fn send(
         return out.toast(ToastKind::Info, "still sending the last message");
     }
     let id = out.id();
+    if is_text {
+        super::drafts::sending(st, uuid);
+    }
     st.errors.remove(uuid);
     st.outbox.push(Outgoing {
         contact: uuid.to_string(),
@@ -105,9 +108,9 @@ fn send(
 }
 
 /// Results of the composer's effects.
-pub fn on_msg(st: &mut Compose, out: &mut Out<ComposeEffect>, msg: ComposeMsg) {
+pub fn on_msg(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, msg: ComposeMsg) {
     match msg {
-        ComposeMsg::Sent { id, contact, result } => sent(st, out, id, &contact, result),
+        ComposeMsg::Sent { id, contact, result } => sent(st, cx, out, id, &contact, result),
         ComposeMsg::Status { id, uuid, result } => {
             let Some(o) = st
                 .outbox
@@ -126,6 +129,7 @@ pub fn on_msg(st: &mut Compose, out: &mut Out<ComposeEffect>, msg: ComposeMsg) {
                 schedule_poll(st, out, &uuid);
             }
         }
+        other => super::drafts::on_msg(st, cx, out, other),
     }
 }
 
@@ -143,6 +147,7 @@ fn schedule_poll(st: &mut Compose, out: &mut Out<ComposeEffect>, uuid: &str) {
 
 fn sent(
     st: &mut Compose,
+    cx: &Cx,
     out: &mut Out<ComposeEffect>,
     id: crate::tui::shared::ReqId,
     contact: &str,
@@ -161,9 +166,9 @@ fn sent(
             o.sending = None;
             o.uuid = Some(s.uuid.clone());
             o.status = Some(s.status);
-            let (text, at) = (o.text.clone(), o.at);
-            if o.is_text {
-                st.drafts.remove(contact);
+            let (text, at, is_text) = (o.text.clone(), o.at, o.is_text);
+            if is_text {
+                super::drafts::sent(st, cx, out, contact);
             }
             st.errors.remove(contact);
             st.needs_template.remove(contact);
@@ -179,6 +184,10 @@ fn sent(
         }
         Err(e) => {
             let o = st.outbox.remove(i);
+            if o.is_text {
+                // Not sent: the draft is written down again.
+                super::drafts::changed(st, out, contact.to_string());
+            }
             let msg = match e {
                 ApiError::Validation { .. } if o.is_text => {
                     st.needs_template.insert(contact.to_string(), true);

@@ -275,6 +275,14 @@ fn compose() -> Model {
     m
 }
 
+/// "discard this draft? y/n": Esc on a composer with text.
+fn discard() -> Model {
+    let mut m = compose();
+    update(&mut m, code(KeyCode::Esc));
+    assert!(matches!(m.compose.stage, crate::tui::compose::Stage::Discard));
+    m
+}
+
 fn popup(delete: bool) -> Model {
     let mut m = model_with(5, 160, 48);
     let (id, uuid) = (
@@ -338,6 +346,11 @@ fn the_search_line_handles_only_keys_in_the_keymap() {
 #[test]
 fn the_composer_handles_only_keys_in_the_keymap() {
     walk("compose", compose, Table::Mode(Mode::Compose, false), Text::Area);
+}
+
+#[test]
+fn the_discard_question_handles_only_keys_in_the_keymap() {
+    walk("discard", discard, Table::Mode(Mode::Confirm, false), Text::None);
 }
 
 #[test]

@@ -1,0 +1,337 @@
+//! Drafts: written when typing pauses and when the app quits, deleted by a
+//! send, brought back when the composer opens, asked about before Esc
+//! discards them, badged on their rows; and a round trip through the store.
+
+use chrono::{Duration, TimeZone, Utc};
+use crossterm::event::KeyCode;
+
+use crate::drafts::Draft;
+use crate::tui::compose::{BY_AGENT, ComposeEffect, ComposeMsg, DRAFT_PAUSE, Stage, perform_drafts};
+use crate::tui::effect::Effect;
+use crate::tui::fixtures::*;
+use crate::tui::model::Model;
+use crate::tui::msg::Msg;
+use crate::tui::update::tests::*;
+use crate::tui::update::update;
+
+fn dir(m: &Model) -> std::path::PathBuf {
+    m.session.drafts_dir.clone().unwrap()
+}
+
+/// The composer open on the first contact (nothing kept for it).
+fn composing() -> (Model, String) {
+    let mut m = model_with(20, 160, 48);
+    let uuid = m.thread.contact.clone().unwrap();
+    let fx = update(&mut m, key('R'));
+    assert!(
+        fx.contains(&Effect::Compose(ComposeEffect::LoadDraft {
+            dir: dir(&m),
+            contact: uuid.clone()
+        })),
+        "{fx:?}"
+    );
+    (m, uuid)
+}
+
+fn compose_fx(fx: &[Effect]) -> Vec<ComposeEffect> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Compose(c) => Some(c.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The timers the typing started.
+fn pauses(fx: &[Effect]) -> Vec<u64> {
+    compose_fx(fx)
+        .into_iter()
+        .filter_map(|e| match e {
+            ComposeEffect::DraftPause { id, after } => {
+                assert_eq!(after, DRAFT_PAUSE);
+                Some(id)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn saved(fx: &[Effect]) -> Option<Draft> {
+    compose_fx(fx).into_iter().find_map(|e| match e {
+        ComposeEffect::SaveDraft { draft, .. } => Some(draft),
+        _ => None,
+    })
+}
+
+fn removed(fx: &[Effect]) -> Option<String> {
+    compose_fx(fx).into_iter().find_map(|e| match e {
+        ComposeEffect::RemoveDraft { contact, .. } => Some(contact),
+        _ => None,
+    })
+}
+
+fn pause(m: &mut Model, id: u64) -> Vec<Effect> {
+    update(m, Msg::Compose(ComposeMsg::DraftPause(id)))
+}
+
+fn has_badge(m: &Model, uuid: &str) -> bool {
+    m.badges.has(uuid, "draft")
+}
+
+fn kept(contact: &str, text: &str, by: &str) -> Draft {
+    Draft {
+        contact: contact.into(),
+        text: text.into(),
+        saved_at: Utc.with_ymd_and_hms(2026, 11, 20, 14, 5, 0).unwrap(),
+        by: by.into(),
+    }
+}
+
+fn loaded(m: &mut Model, d: Draft) -> Vec<Effect> {
+    update(
+        m,
+        Msg::Compose(ComposeMsg::DraftLoaded {
+            contact: d.contact.clone(),
+            result: Ok(Some(d)),
+        }),
+    )
+}
+
+fn toast(m: &Model) -> String {
+    m.status.current().map(|t| t.text.clone()).unwrap_or_default()
+}
+
+#[test]
+fn typing_writes_the_draft_once_it_pauses_not_on_every_key() {
+    let (mut m, uuid) = composing();
+    let fx = type_text(&mut m, "hi");
+    assert!(saved(&fx).is_none(), "no write on a key");
+    let ids = pauses(&fx);
+    assert_eq!(ids.len(), 2);
+    // The first key's timer is stale: a key came after it.
+    assert!(saved(&pause(&mut m, ids[0])).is_none());
+    assert!(!has_badge(&m, &uuid));
+    m.now = now() + Duration::seconds(1);
+    let d = saved(&pause(&mut m, ids[1])).expect("the pause writes it");
+    assert_eq!(
+        d,
+        Draft {
+            contact: uuid.clone(),
+            text: "hi".into(),
+            saved_at: m.now,
+            by: BY_AGENT.into()
+        }
+    );
+    assert!(has_badge(&m, &uuid), "its row shows the draft mark");
+    // Written once: the same timer again, or a key that changes nothing.
+    assert!(saved(&pause(&mut m, ids[1])).is_none());
+    assert!(pauses(&update(&mut m, code(KeyCode::F(5)))).is_empty());
+}
+
+#[test]
+fn a_send_deletes_the_draft_and_its_mark() {
+    let (mut m, uuid) = composing();
+    let ids = pauses(&type_text(&mut m, "On its way"));
+    pause(&mut m, *ids.last().unwrap());
+    assert!(has_badge(&m, &uuid));
+    let fx = submit(&mut m);
+    assert!(removed(&fx).is_none(), "kept until the API accepts it");
+    let id = sends(&fx)[0].0;
+    let fx = update(&mut m, sent_ok(id, &uuid, "msg-1"));
+    assert_eq!(removed(&fx).as_deref(), Some(uuid.as_str()));
+    assert!(!has_badge(&m, &uuid));
+    assert_eq!(m.compose.draft(&uuid), "");
+}
+
+#[test]
+fn esc_with_text_asks_n_and_esc_keep_writing_y_discards() {
+    let (mut m, uuid) = composing();
+    let ids = pauses(&type_text(&mut m, "half a reply"));
+    pause(&mut m, *ids.last().unwrap());
+    for keep in [code(KeyCode::Esc), key('n')] {
+        let fx = update(&mut m, code(KeyCode::Esc));
+        assert!(matches!(m.compose.stage, Stage::Discard), "{:?}", m.compose.stage);
+        assert!(removed(&fx).is_none(), "nothing goes before the answer");
+        update(&mut m, keep);
+        assert!(matches!(m.compose.stage, Stage::Edit));
+        assert_eq!(m.compose.open.as_deref(), Some(uuid.as_str()), "still open");
+        assert_eq!(m.compose.draft(&uuid), "half a reply");
+    }
+    // The question takes no text.
+    update(&mut m, code(KeyCode::Esc));
+    update(&mut m, key('x'));
+    assert_eq!(m.compose.draft(&uuid), "half a reply");
+    let fx = update(&mut m, key('y'));
+    assert_eq!(removed(&fx).as_deref(), Some(uuid.as_str()));
+    assert!(m.compose.open.is_none());
+    assert_eq!(m.compose.draft(&uuid), "");
+    assert!(!has_badge(&m, &uuid));
+    assert_eq!(toast(&m), "draft discarded");
+}
+
+#[test]
+fn the_question_shows_under_the_editor() {
+    let (mut m, _) = composing();
+    type_text(&mut m, "hm");
+    update(&mut m, code(KeyCode::Esc));
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, 48)).unwrap();
+    t.draw(|f| crate::tui::view::view(&m, f, &crate::tui::theme::Theme::plain()))
+        .unwrap();
+    assert!(format!("{}", t.backend()).contains("discard this draft? y/n"));
+}
+
+#[test]
+fn opening_the_composer_brings_the_kept_draft_back_inert_with_the_cursor_at_its_end() {
+    let (mut m, uuid) = composing();
+    loaded(&mut m, kept(&uuid, "Hello \u{1b}[2J there\nsecond line", BY_AGENT));
+    let text = m.compose.draft(&uuid);
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    assert!(text.ends_with("there\nsecond line"), "{text:?}");
+    let area = &m.compose.drafts[&uuid];
+    assert_eq!(area.cursor(), (1, "second line".len()));
+    assert_eq!(toast(&m), "draft from 14:05 restored");
+    assert!(has_badge(&m, &uuid));
+    // Typing goes on at the end.
+    type_text(&mut m, "!");
+    assert!(m.compose.draft(&uuid).ends_with("second line!"));
+}
+
+#[test]
+fn a_draft_by_the_assistant_says_so() {
+    let (mut m, uuid) = composing();
+    loaded(&mut m, kept(&uuid, "Dear customer", crate::mcp::ASSISTANT));
+    assert_eq!(m.compose.draft(&uuid), "Dear customer");
+    assert!(
+        toast(&m).starts_with("the assistant's draft from 14:05 restored"),
+        "{}",
+        toast(&m)
+    );
+}
+
+#[test]
+fn a_kept_draft_never_overwrites_what_was_typed_meanwhile() {
+    let (mut m, uuid) = composing();
+    type_text(&mut m, "mine");
+    loaded(&mut m, kept(&uuid, "theirs", BY_AGENT));
+    assert_eq!(m.compose.draft(&uuid), "mine");
+    // Nor lands in another contact's composer.
+    loaded(&mut m, kept("someone-else", "theirs", BY_AGENT));
+    assert_eq!(m.compose.draft("someone-else"), "");
+}
+
+#[test]
+fn at_start_the_kept_drafts_badge_their_rows() {
+    let mut m = model_with(5, 160, 48);
+    let fx = crate::tui::update::startup(&mut m);
+    assert!(fx.contains(&Effect::Compose(ComposeEffect::ListDrafts { dir: dir(&m) })));
+    let (a, b) = (contact(1).uuid, contact(3).uuid);
+    let listed = vec![kept(&a, "one", BY_AGENT), kept(&b, "two", crate::mcp::ASSISTANT)];
+    update(&mut m, Msg::Compose(ComposeMsg::DraftsListed(Ok(listed))));
+    assert!(has_badge(&m, &a) && has_badge(&m, &b));
+    assert!(!has_badge(&m, &contact(0).uuid));
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, 48)).unwrap();
+    t.draw(|f| crate::tui::view::view(&m, f, &crate::tui::theme::Theme::plain()))
+        .unwrap();
+    let screen = format!("{}", t.backend());
+    assert_eq!(screen.matches(" draft ").count(), 2, "{screen}");
+}
+
+#[test]
+fn quitting_writes_the_draft_typed_since_the_last_pause() {
+    let (mut m, uuid) = composing();
+    type_text(&mut m, "almost done");
+    let fx = update(&mut m, Msg::Quit);
+    assert!(m.quit);
+    assert_eq!(
+        saved(&fx).map(|d| (d.contact, d.text)),
+        Some((uuid, "almost done".into()))
+    );
+    // Nothing typed since: nothing to write.
+    assert!(saved(&update(&mut m, Msg::Quit)).is_none());
+}
+
+#[test]
+fn a_draft_survives_a_restart_through_the_store() {
+    let home = tempfile::tempdir().unwrap();
+    let (mut m, uuid) = composing();
+    m.session.drafts_dir = Some(home.path().join("drafts"));
+    let ids = pauses(&type_text(&mut m, "see you"));
+    for e in compose_fx(&pause(&mut m, *ids.last().unwrap())) {
+        assert!(matches!(perform_drafts(e), ComposeMsg::DraftKept(Ok(()))));
+    }
+    // A new session on the same directory.
+    let mut m = model_with(20, 160, 48);
+    m.session.drafts_dir = Some(home.path().join("drafts"));
+    for e in compose_fx(&crate::tui::update::startup(&mut m)) {
+        update(&mut m, Msg::Compose(perform_drafts(e)));
+    }
+    assert!(has_badge(&m, &uuid));
+    for e in compose_fx(&update(&mut m, key('R'))) {
+        update(&mut m, Msg::Compose(perform_drafts(e)));
+    }
+    assert_eq!(m.compose.draft(&uuid), "see you");
+    assert!(toast(&m).contains("restored"), "{}", toast(&m));
+    // Discarded: gone from the disk too.
+    update(&mut m, code(KeyCode::Esc));
+    for e in compose_fx(&update(&mut m, key('y'))) {
+        assert!(matches!(perform_drafts(e), ComposeMsg::DraftKept(Ok(()))));
+    }
+    let store = crate::drafts::Drafts::in_dir(home.path().join("drafts"));
+    assert!(store.list().unwrap().is_empty());
+}
+
+fn sends(fx: &[Effect]) -> Vec<(u64, String)> {
+    compose_fx(fx)
+        .into_iter()
+        .filter_map(|e| match e {
+            ComposeEffect::Send { id, contact, .. } => Some((id, contact)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn sent_ok(id: u64, contact: &str, uuid: &str) -> Msg {
+    Msg::Compose(ComposeMsg::Sent {
+        id,
+        contact: contact.into(),
+        result: Ok(crate::api::SentMessage {
+            uuid: uuid.into(),
+            status: crate::api::DeliveryStatus::Enqueued,
+        }),
+    })
+}
+
+#[test]
+fn a_draft_going_out_is_not_written_and_one_that_failed_is() {
+    let (mut m, uuid) = composing();
+    type_text(&mut m, "On its way");
+    let id = sends(&submit(&mut m))[0].0;
+    // Esc while it goes out: the composer closes, nothing is written.
+    let fx = update(&mut m, code(KeyCode::Esc));
+    assert!(m.compose.open.is_none());
+    assert!(saved(&fx).is_none() && !has_badge(&m, &uuid));
+    let failed = Msg::Compose(ComposeMsg::Sent {
+        id,
+        contact: uuid.clone(),
+        result: Err(crate::api::ApiError::Timeout("30 s".into())),
+    });
+    let ids = pauses(&update(&mut m, failed));
+    assert_eq!(ids.len(), 1, "the failed text is written at the next pause");
+    let d = saved(&pause(&mut m, ids[0])).unwrap();
+    assert_eq!(d.text, "On its way");
+    assert!(has_badge(&m, &uuid));
+}
+
+#[test]
+fn pasted_text_is_written_at_the_pause_too() {
+    let (mut m, uuid) = composing();
+    let ids = pauses(&update(&mut m, Msg::Paste("pasted \u{1b}[31mtext".into())));
+    assert_eq!(ids.len(), 1);
+    let d = saved(&pause(&mut m, ids[0])).unwrap();
+    assert_eq!(d.contact, uuid);
+    assert!(
+        d.text.starts_with("pasted ") && !d.text.contains('\u{1b}'),
+        "{:?}",
+        d.text
+    );
+}

@@ -1,0 +1,176 @@
+//! Drafts kept on disk (`crate::drafts`, shared with `frontdesk mcp`): the
+//! open composer's text is written when typing pauses, when it closes and
+//! when the app quits; a send deletes it; opening the composer brings a
+//! kept draft back; rows of contacts with one carry the `draft` badge.
+//! Text read from a draft file is made inert before it reaches the editor.
+
+use super::super::fx::{ComposeEffect, DRAFT_PAUSE};
+use super::super::msg::ComposeMsg;
+use super::super::state::{Compose, DRAFT, Stage, new_area};
+use crate::drafts::Draft;
+use crate::tui::shared::{Cx, Note, Out, ToastKind};
+use crate::tui::widgets::clean;
+
+type O<'a> = Out<'a, ComposeEffect>;
+
+/// Who wrote a draft kept by the composer.
+pub const BY_AGENT: &str = "agent";
+
+fn badge(out: &mut O, uuid: &str, on: bool) {
+    out.note(Note::Badge {
+        uuid: uuid.to_string(),
+        badge: DRAFT,
+        on,
+    });
+}
+
+/// At start: the account's kept drafts badge their rows.
+pub fn startup(cx: &Cx, out: &mut O) {
+    if let Some(dir) = cx.session.drafts_dir.clone() {
+        out.fx(ComposeEffect::ListDrafts { dir });
+    }
+}
+
+/// The open composer's text changed: it is written once typing pauses.
+pub(super) fn edited(st: &mut Compose, out: &mut O) {
+    if let Some(uuid) = st.open.clone() {
+        changed(st, out, uuid);
+    }
+}
+
+/// `uuid`'s draft changed (or a send of it failed): it is written once
+/// typing pauses.
+pub(super) fn changed(st: &mut Compose, out: &mut O, uuid: String) {
+    let id = out.id();
+    st.dirty = Some((uuid, id));
+    out.fx(ComposeEffect::DraftPause { id, after: DRAFT_PAUSE });
+}
+
+/// Writes the changed draft now (the composer closes, the app quits).
+pub fn flush(st: &mut Compose, cx: &Cx, out: &mut O) {
+    if let Some((uuid, _)) = st.dirty.take() {
+        keep(st, cx, out, &uuid);
+    }
+}
+
+/// Writes `uuid`'s draft as the editor holds it; an empty one is deleted.
+fn keep(st: &Compose, cx: &Cx, out: &mut O, uuid: &str) {
+    let text = st.draft(uuid);
+    if text.trim().is_empty() {
+        return forget(cx, out, uuid);
+    }
+    badge(out, uuid, true);
+    if let Some(dir) = cx.session.drafts_dir.clone() {
+        let draft = Draft {
+            contact: uuid.to_string(),
+            text,
+            saved_at: cx.now,
+            by: BY_AGENT.into(),
+        };
+        out.fx(ComposeEffect::SaveDraft { dir, draft });
+    }
+}
+
+/// Deletes `uuid`'s kept draft and its badge (sent, discarded, emptied).
+pub(super) fn forget(cx: &Cx, out: &mut O, uuid: &str) {
+    badge(out, uuid, false);
+    if let Some(dir) = cx.session.drafts_dir.clone() {
+        out.fx(ComposeEffect::RemoveDraft {
+            dir,
+            contact: uuid.to_string(),
+        });
+    }
+}
+
+/// The composer opened on `uuid`: with nothing typed for it this session,
+/// its kept draft is read.
+pub(super) fn opened(st: &Compose, cx: &Cx, out: &mut O, uuid: &str) {
+    if st.draft(uuid).is_empty()
+        && let Some(dir) = cx.session.drafts_dir.clone()
+    {
+        out.fx(ComposeEffect::LoadDraft {
+            dir,
+            contact: uuid.to_string(),
+        });
+    }
+}
+
+/// `y` on "discard this draft?": the text, the kept draft and the badge
+/// go, and the composer closes.
+pub(super) fn discard(st: &mut Compose, cx: &Cx, out: &mut O) {
+    let Some(uuid) = st.open.take() else { return };
+    st.stage = Stage::Edit;
+    st.drafts.remove(&uuid);
+    st.dirty = None;
+    forget(cx, out, &uuid);
+    if let Some(back) = st.back.take() {
+        out.note(Note::Focus(back));
+    }
+    out.toast(ToastKind::Info, "draft discarded");
+}
+
+/// A send of `contact`'s text goes out: nothing to write while it does (a
+/// failure marks it changed again; a success deletes it).
+pub(super) fn sending(st: &mut Compose, contact: &str) {
+    if st.dirty.as_ref().is_some_and(|(u, _)| u == contact) {
+        st.dirty = None;
+    }
+}
+
+/// A send of `contact`'s text went out: its draft is done with.
+pub(super) fn sent(st: &mut Compose, cx: &Cx, out: &mut O, contact: &str) {
+    st.drafts.remove(contact);
+    if st.dirty.as_ref().is_some_and(|(u, _)| u == contact) {
+        st.dirty = None;
+    }
+    forget(cx, out, contact);
+}
+
+/// What the drafts' effects answer.
+pub(super) fn on_msg(st: &mut Compose, cx: &Cx, out: &mut O, msg: ComposeMsg) {
+    match msg {
+        ComposeMsg::DraftPause(id) => {
+            if st.dirty.as_ref().is_some_and(|(_, due)| *due == id) {
+                flush(st, cx, out);
+            }
+        }
+        ComposeMsg::DraftsListed(Ok(drafts)) => {
+            for d in drafts.iter().filter(|d| !d.text.trim().is_empty()) {
+                badge(out, &d.contact, true);
+            }
+        }
+        ComposeMsg::DraftLoaded {
+            contact,
+            result: Ok(Some(d)),
+        } => restore(st, cx, out, &contact, d),
+        ComposeMsg::DraftLoaded { result: Ok(None), .. } | ComposeMsg::DraftKept(Ok(())) => {}
+        ComposeMsg::DraftsListed(Err(e))
+        | ComposeMsg::DraftLoaded { result: Err(e), .. }
+        | ComposeMsg::DraftKept(Err(e)) => {
+            out.toast(ToastKind::Error, clean(&e));
+        }
+        ComposeMsg::Sent { .. } | ComposeMsg::Status { .. } => {}
+    }
+}
+
+/// A kept draft arrived for the composer open on `contact`: it fills the
+/// editor (cursor at its end) unless something was typed meanwhile.
+fn restore(st: &mut Compose, cx: &Cx, out: &mut O, contact: &str, d: Draft) {
+    let text = crate::text::sanitize(&d.text, true);
+    if st.open.as_deref() != Some(contact) || !st.draft(contact).is_empty() || text.trim().is_empty() {
+        return;
+    }
+    let mut area = new_area();
+    area.insert_str(text);
+    st.drafts.insert(contact.to_string(), area);
+    badge(out, contact, true);
+    let local = crate::tui::zone::local(d.saved_at, cx.session.tz);
+    let today = crate::tui::zone::local(cx.now, cx.session.tz).date_naive() == local.date_naive();
+    let when = local.format(if today { "%H:%M" } else { "%b %-d %H:%M" });
+    let toast = if d.by == crate::mcp::ASSISTANT {
+        format!("the assistant's draft from {when} restored: read it before sending")
+    } else {
+        format!("draft from {when} restored")
+    };
+    out.toast(ToastKind::Info, toast);
+}
