@@ -109,7 +109,7 @@ fn discard_question(vcx: &ViewCx) -> String {
         })
         .unwrap_or("")
         .to_string();
-    format!("discard this draft? {yes}/{no}")
+    format!("discard this draft? {yes}/{no} ({no}: keep it for later)")
 }
 
 /// The template picker or the values form, over everything (the root

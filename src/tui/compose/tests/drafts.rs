@@ -144,7 +144,7 @@ fn a_send_deletes_the_draft_and_its_mark() {
 }
 
 #[test]
-fn esc_with_text_asks_n_and_esc_keep_writing_y_discards() {
+fn esc_with_text_asks_n_and_esc_keep_the_draft_and_close_y_discards() {
     let (mut m, uuid) = composing();
     let ids = pauses(&type_text(&mut m, "half a reply"));
     pause(&mut m, *ids.last().unwrap());
@@ -152,9 +152,17 @@ fn esc_with_text_asks_n_and_esc_keep_writing_y_discards() {
         let fx = update(&mut m, code(KeyCode::Esc));
         assert!(matches!(m.compose.stage, Stage::Discard), "{:?}", m.compose.stage);
         assert!(removed(&fx).is_none(), "nothing goes before the answer");
-        update(&mut m, keep);
-        assert!(matches!(m.compose.stage, Stage::Edit));
-        assert_eq!(m.compose.open.as_deref(), Some(uuid.as_str()), "still open");
+        let fx = update(&mut m, keep);
+        assert!(removed(&fx).is_none(), "kept");
+        assert!(
+            m.compose.open.is_none(),
+            "the composer closes: the agent can look elsewhere"
+        );
+        assert_eq!(m.compose.draft(&uuid), "half a reply");
+        assert!(has_badge(&m, &uuid), "the row says a draft waits");
+        // R brings it back.
+        update(&mut m, key('R'));
+        assert_eq!(m.compose.open.as_deref(), Some(uuid.as_str()));
         assert_eq!(m.compose.draft(&uuid), "half a reply");
     }
     // The question takes no text.

@@ -55,6 +55,13 @@ fn cancel(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>) {
         st.stage = Stage::Discard;
         return;
     }
+    close(st, cx, out);
+}
+
+/// Closes the composer; its text is written down as the contact's draft
+/// (an emptied one goes).
+fn close(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>) {
+    st.stage = Stage::Edit;
     drafts::flush(st, cx, out);
     st.open = None;
     if let Some(back) = st.back.take() {
@@ -83,7 +90,9 @@ pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEven
         // "discard this draft? y/n": the confirmation's keys.
         Stage::Discard => match cx.keys.mode_action_for(Mode::Confirm, &key) {
             Some(M::Yes) => drafts::discard(st, cx, out),
-            Some(M::No) => st.stage = Stage::Edit,
+            // Not discarded: kept as the draft, and the composer closes
+            // (R brings it back), so the agent can go and look elsewhere.
+            Some(M::No) => close(st, cx, out),
             _ => {}
         },
         Stage::LoadingTemplates => {
