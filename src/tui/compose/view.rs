@@ -17,8 +17,30 @@ use crate::tui::shared::ViewCx;
 use crate::tui::widgets::{centered, wrap};
 use crate::tui::zone::Zone;
 
-const HINT: &str = "Enter newline · Ctrl-S send · Ctrl-T template · Esc close";
-const PREVIEW_HINT: &str = "Enter or Ctrl-S send · Esc change the values";
+/// The editor's hint, naming the keys the session binds.
+fn hint(vcx: &ViewCx) -> String {
+    use crate::tui::keymap::{Mode, ModeAction as M};
+    let k = |mode, action| vcx.keys.mode_key(mode, action);
+    format!(
+        "{} newline · {} send · {} template · {} close",
+        k(Mode::TextBox, M::Newline),
+        k(Mode::Compose, M::Send),
+        k(Mode::Compose, M::Templates),
+        k(Mode::Compose, M::Cancel)
+    )
+}
+
+/// The template preview's hint: the keys that send it or go back.
+fn preview_hint(vcx: &ViewCx) -> String {
+    use crate::tui::keymap::{Mode, ModeAction as M};
+    let k = |mode, action| vcx.keys.mode_key(mode, action);
+    format!(
+        "{} or {} send · {} change the values",
+        k(Mode::Form, M::Done),
+        k(Mode::Compose, M::Send),
+        k(Mode::Compose, M::Cancel)
+    )
+}
 
 /// The composer shows under the thread of the contact it is open for.
 fn shown<'a>(st: &'a Compose, thread: Option<&str>) -> Option<&'a str> {
@@ -87,7 +109,7 @@ pub fn render(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &mut Fram
     } else if let Stage::LoadingTemplates = st.stage {
         Line::styled(format!("{} loading templates…", vcx.spinner()), theme.dim())
     } else {
-        Line::styled(truncate(HINT, w).into_owned(), theme.dim())
+        Line::styled(truncate(&hint(vcx), w).into_owned(), theme.dim())
     };
     frame.render_widget(Paragraph::new(line), foot);
 }
@@ -155,7 +177,10 @@ fn render_preview(vcx: &ViewCx, frame: &mut Frame, area: Rect, template: &Templa
     let inner = w.saturating_sub(2) as usize;
     let mut body: Vec<Line> = wrap(&text, inner.max(1)).into_iter().map(Line::from).collect();
     body.push(Line::raw(""));
-    body.push(Line::styled(truncate(PREVIEW_HINT, inner).into_owned(), theme.dim()));
+    body.push(Line::styled(
+        truncate(&preview_hint(vcx), inner).into_owned(),
+        theme.dim(),
+    ));
     let h = (body.len() as u16 + 2).min(area.height);
     let r = centered(area, w, h);
     let title = format!(" Send “{}”? ", crate::tui::widgets::clean(&template.title));
