@@ -71,11 +71,8 @@ fn save(path: &Path, kept: &Kept) -> Result<(), String> {
     let dir = path
         .parent()
         .ok_or_else(|| failed(std::io::ErrorKind::InvalidInput.into()))?;
-    let mut b = std::fs::DirBuilder::new();
-    b.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
-    b.create(dir).map_err(failed)?;
+    // 0700, and refused when a symlink or another user's (as the index's).
+    crate::index::private::ensure_dir(dir)?;
     let bytes = serde_json::to_vec_pretty(kept).map_err(|e| failed(std::io::Error::other(e)))?;
     // A temporary file is made 0600.
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(failed)?;
