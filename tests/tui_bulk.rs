@@ -1,6 +1,6 @@
 //! An action on many through the TUI against the real embedded server
 //! (127.0.0.1) failing one request in five: keys go into `update`, its
-//! `Apply` effects run `triage::bulk::apply_one` as the effect runner does
+//! `Apply` effects run `tui::act::perform` as the effect runner does
 //! (the client's retries turned off, so failures reach the agent), and
 //! every answer comes back into `update` as `Msg::Applied` (issue 9).
 
@@ -33,12 +33,18 @@ fn client(srv: &frontdesk::server::RunningServer, attempts: u32) -> Client {
 fn run(fx: Vec<Effect>, client: &Client, tx: &UnboundedSender<Msg>) -> usize {
     let mut n = 0;
     for e in fx {
-        if let Effect::Apply { id, uuid, action } = e {
+        if let Effect::Apply {
+            id,
+            uuid,
+            action,
+            guard,
+        } = e
+        {
             n += 1;
             let (client, tx) = (client.clone(), tx.clone());
             tokio::spawn(async move {
-                let result = frontdesk::triage::bulk::apply_one(&client, &uuid, &action).await;
-                let _ = tx.send(Msg::Applied { id, uuid, result });
+                let answer = frontdesk::tui::act::perform(&client, &uuid, &action, guard.as_deref()).await;
+                let _ = tx.send(Msg::Applied { id, uuid, answer });
             });
         }
     }
@@ -157,4 +163,43 @@ async fn closing_every_marked_contact_lists_each_failure_and_dot_retries_the_res
     );
     assert!(left.is_empty(), "still open on the server: {left:?}");
     assert!(m.list.store.iter().all(|r| !r.is_open()), "the list agrees");
+}
+
+/// Issue 21: "A write whose answer was a 5xx after the service had applied
+/// it counted as failed, and undo skipped it." With three writes in ten
+/// answered 500 after being applied (and no retries), a close on every
+/// marked contact reports every one done, as the service shows, and `u`
+/// puts every one back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_close_whose_answers_are_500s_after_applying_counts_as_done_and_undoes() {
+    let srv = common::spawn(ServerConfig {
+        knobs: frontdesk::server::FaultKnobs {
+            apply_then_fail: 0.3,
+            ..Default::default()
+        },
+        ..common::config(40, 3)
+    })
+    .await;
+    let sure = client(&srv, 30);
+    let all = sure.all_contacts(ContactFilter::default()).await.unwrap();
+    let open = all.iter().filter(|c| c.is_open()).count();
+    assert!(open > 10, "{open} open");
+
+    let mut m = model_of(all.clone(), None, 160, 48);
+    let once = client(&srv, 1);
+    let (tx, mut rx) = unbounded_channel();
+    act(&mut m, "*c", &once, &tx, &mut rx).await;
+    let said: Vec<String> = m.status.toasts.iter().map(|t| t.text.clone()).collect();
+    assert!(m.overlay.is_none(), "no failures to list: {:?} {said:?}", m.overlay);
+    assert!(said.iter().any(|t| t == &format!("closing: {open} done")), "{said:?}");
+    let now = sure.all_contacts(ContactFilter::default()).await.unwrap();
+    assert!(now.iter().all(|c| !c.is_open()), "the service shows every one closed");
+    assert_eq!(m.act.undo.entries[0].items.len(), open, "each one can be undone");
+
+    act(&mut m, "u", &once, &tx, &mut rx).await;
+    let mut after = sure.all_contacts(ContactFilter::default()).await.unwrap();
+    let mut before = all;
+    before.sort_by(|a, b| a.uuid.cmp(&b.uuid));
+    after.sort_by(|a, b| a.uuid.cmp(&b.uuid));
+    assert_eq!(after, before, "the account is as before the close");
 }

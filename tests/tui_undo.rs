@@ -398,3 +398,91 @@ async fn a_close_on_every_marked_contact_is_undone_exactly_despite_failures() {
     after.sort_by(|a, b| a.uuid.cmp(&b.uuid));
     assert_eq!(after, before, "the account is exactly as before the close");
 }
+
+/// Issue 21: "Undo overwrote a colleague's newer edit: it checks only the
+/// local row." An assign on every contact, then a colleague reassigns one
+/// of them (the TUI's list does not know yet), then `u`: every other
+/// contact is as it was, the colleague's edit stands, and the agent is
+/// told which field was left and what it holds now.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undo_after_a_colleagues_edit_keeps_their_edit_and_names_it() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let config = ServerConfig {
+        contacts: 12,
+        seed: 5,
+        ..Default::default()
+    };
+    let srv = start(listener, config).await.expect("server starts");
+    let client = Client::new(&srv.base_url, &srv.api_key, Duration::from_secs(10)).unwrap();
+    let colleague = Client::new(&srv.base_url, &srv.api_key, Duration::from_secs(10)).unwrap();
+    let all = client.all_contacts(ContactFilter::default()).await.unwrap();
+
+    let mut app = App::started(&client);
+    app.until("the list", |m| {
+        m.list.store.len() == all.len() && m.list.paging.loading.is_none() && !m.known.collaborators.is_empty()
+    })
+    .await;
+    let mine = "bea@frontdesk.example";
+    app.send(key('*'));
+    app.send(key('a'));
+    app.type_text(mine);
+    app.send(ctrl('s'));
+    if matches!(app.m.overlay, Some(frontdesk::tui::model::Overlay::Confirm(_))) {
+        app.send(key('y'));
+    }
+    assert!(
+        app.m.act.bulk.is_some(),
+        "the assign runs: {:?}",
+        app.m.status.current()
+    );
+    app.until("the assign", |m| m.act.bulk.is_none()).await;
+    let entry = app.m.act.undo.entries[0].clone();
+    assert!(entry.items.len() >= 2, "it changed several: {}", entry.items.len());
+
+    // The colleague reassigns one of them; the TUI's row still says bea.
+    let theirs = entry.items[0].uuid.clone();
+    let farah = "farah@frontdesk.example";
+    colleague
+        .update_contact(
+            &ContactId::from(theirs.as_str()),
+            &frontdesk::api::ContactPatch {
+                assigned_user: Some(farah.into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("the colleague's edit");
+    assert_eq!(
+        app.m.list.contact(&theirs).unwrap().assigned_user.as_deref(),
+        Some(mine),
+        "the list has not seen it"
+    );
+
+    app.send(key('u'));
+    assert!(
+        app.m.act.bulk.is_some(),
+        "u starts the undo: {:?}",
+        app.m.status.current()
+    );
+    app.until("the undo", |m| m.act.bulk.is_none()).await;
+
+    // The service: the colleague's edit stands, every other is as before.
+    assert_eq!(get(&client, &theirs).await.assigned_user.as_deref(), Some(farah));
+    for c in all.iter().filter(|c| c.uuid != theirs) {
+        assert_eq!(get(&client, &c.uuid).await, *c, "{} is as before", c.name);
+    }
+    // The agent is told: the toast counts it, the summary names the field.
+    let said: Vec<String> = app.m.status.toasts.iter().map(|t| t.text.clone()).collect();
+    assert!(said.iter().any(|t| t.contains("1 left as changed since")), "{said:?}");
+    let Some(frontdesk::tui::model::Overlay::Summary(s)) = &app.m.overlay else {
+        panic!("a summary: {:?}", app.m.overlay);
+    };
+    let lines = s.failures.join("\n");
+    assert!(
+        lines.contains(&format!("assignee is now {farah} (the run left {mine})")),
+        "{lines}"
+    );
+    // And it is not offered again: the colleague's edit is theirs.
+    let item = &app.m.act.undo.get(entry.id).unwrap().items[0];
+    assert!(!item.conflicts.is_empty() && !item.undone);
+}

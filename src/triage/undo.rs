@@ -167,3 +167,90 @@ pub fn plan_undo(action: &Action, before: &Contact, after: &Contact, now: &Conta
     }
     plan
 }
+
+/// One contact taken back by [`revert`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reverted {
+    /// The contact as read just before the undo (`None`: that read failed).
+    pub now: Option<Contact>,
+    /// The contact as the service shows it after the undo (`None`: the
+    /// read failed).
+    pub after: Option<Contact>,
+    /// How many fields were written back.
+    pub reverted: usize,
+    /// The fields left as someone changed them, and what the API cannot
+    /// take back, in words.
+    pub conflicts: Vec<String>,
+    /// Why a read or a write failed.
+    pub error: Option<String>,
+}
+
+impl Reverted {
+    /// `reverted`, `partly` (some fields reverted, others in conflict),
+    /// `conflict`, `nothing` (nothing left to revert) or `failed`.
+    pub fn outcome(&self) -> &'static str {
+        match (self.error.is_some(), self.reverted == 0, self.conflicts.is_empty()) {
+            (true, _, _) => "failed",
+            (false, true, true) => "nothing",
+            (false, true, false) => "conflict",
+            (false, false, true) => "reverted",
+            (false, false, false) => "partly",
+        }
+    }
+}
+
+/// Takes back `action`, which took the contact `uuid` from `before` to
+/// `after`: reads it as it is now, and writes back (through the one write
+/// pipeline, [`write_one`]) only the fields still as the action left them.
+/// The CLI's `undo`, the TUI's `u` and the history all come here.
+///
+/// [`write_one`]: super::write::write_one
+pub async fn revert(
+    client: &crate::api::Client,
+    action: &Action,
+    uuid: &str,
+    name: &str,
+    before: &Contact,
+    after: &Contact,
+) -> Reverted {
+    use super::write::{Settled, write_one};
+    let now = match client.get_contact(&crate::api::ContactId::from(uuid), false).await {
+        Ok(c) => c,
+        Err(e) => {
+            return Reverted {
+                now: None,
+                after: None,
+                reverted: 0,
+                conflicts: Vec::new(),
+                error: Some(e.to_string()),
+            };
+        }
+    };
+    let plan = plan_undo(action, before, after, &now);
+    let conflicts = plan
+        .conflicts
+        .iter()
+        .map(ToString::to_string)
+        .chain(plan.cannot.iter().map(|c| format!("not reverted: {c}")))
+        .collect();
+    let mut current = now.clone();
+    let mut error = None;
+    let mut reverted = 0;
+    for revert in &plan.revert {
+        match write_one(client, uuid, name, revert, None).await.settled {
+            Settled::Applied(c) => {
+                current = c;
+                reverted += 1;
+            }
+            Settled::Failed(m) | Settled::Unknown(m) => error = Some(m),
+            Settled::Skipped(_) => {}
+        }
+    }
+    Reverted {
+        now: Some(now),
+        after: Some(current),
+        reverted,
+        conflicts,
+        error,
+    }
+}

@@ -46,6 +46,8 @@ pub enum Effect {
         id: ReqId,
         uuid: String,
         action: crate::triage::bulk::Action,
+        /// An undo's: only what is still as the action left it.
+        guard: Option<Box<crate::tui::act::Guard>>,
     },
     /// Requests about the account: the catalog and the account overlay.
     Account(crate::tui::account::AccountEffect),
@@ -281,7 +283,12 @@ pub(crate) const SEARCH_HITS: usize = 200;
 fn log_failure(msg: &Msg) {
     let (what, err) = match msg {
         Msg::Created { result: Err(e), .. } => ("create the contact", e),
-        Msg::Applied { result: Err(e), .. } => ("a write", e),
+        Msg::Applied { answer, .. } => {
+            if let Err(e) = &answer.result {
+                tracing::warn!("a write failed: {}", crate::text::sanitize_line(e));
+            }
+            return;
+        }
         Msg::ContactFound { result: Err(e), .. } => ("look for a created contact", e),
         Msg::Details(m) => match m.failure() {
             Some(f) => f,
@@ -335,9 +342,14 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             Msg::ContactFound { id, identifier, result }
         }
         Effect::Account(e) => Msg::Account(crate::tui::account::perform(client, e).await),
-        Effect::Apply { id, uuid, action } => {
-            let result = crate::triage::bulk::apply_one(&client, &uuid, &action).await;
-            Msg::Applied { id, uuid, result }
+        Effect::Apply {
+            id,
+            uuid,
+            action,
+            guard,
+        } => {
+            let answer = crate::tui::act::perform(&client, &uuid, &action, guard.as_deref()).await;
+            Msg::Applied { id, uuid, answer }
         }
         Effect::Inbox(e) => Msg::Inbox(crate::tui::inbox::perform(e).await?),
         Effect::Compose(e) => Msg::Compose(super::compose::perform(client, e).await),

@@ -50,7 +50,7 @@ pub enum Msg {
     Applied {
         id: ReqId,
         uuid: String,
-        result: Result<Contact, ApiError>,
+        answer: crate::tui::act::Answer,
     },
     /// Results of the inbox's effects.
     Inbox(crate::tui::inbox::InboxMsg),

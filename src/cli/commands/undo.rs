@@ -9,12 +9,11 @@ use futures::StreamExt;
 use serde::Serialize;
 
 use super::history::{self, Entry, Record};
-use crate::api::{Client, ContactId};
+use crate::api::Client;
 use crate::cli::output::{Format, Tabular, list_doc};
 use crate::cli::{CliError, Ctx};
 use crate::triage::bulk::CONCURRENCY;
-use crate::triage::undo::plan_undo;
-use crate::triage::write::{Settled, write_one};
+use crate::triage::undo::revert;
 
 #[derive(Debug, Args)]
 pub struct UndoArgs {
@@ -101,50 +100,15 @@ async fn undo_one(client: &Client, record: &Record, e: &Entry) -> Option<(UndoRo
         conflicts,
         error,
     };
-    let now = match client.get_contact(&ContactId::from(e.uuid.as_str()), false).await {
-        Ok(c) => c,
-        Err(err) => {
-            let entry = Entry {
-                outcome: "failed".into(),
-                error: Some(err.to_string()),
-                before: None,
-                after: None,
-                ..e.clone()
-            };
-            return Some((row("failed", Vec::new(), Some(err.to_string())), entry));
-        }
-    };
-    let plan = plan_undo(&record.action, before, after, &now);
-    let conflicts: Vec<String> = plan
-        .conflicts
-        .iter()
-        .map(ToString::to_string)
-        .chain(plan.cannot.iter().map(|c| format!("not reverted: {c}")))
-        .collect();
-    let mut current = now.clone();
-    let mut error = None;
-    for revert in &plan.revert {
-        match write_one(client, &e.uuid, &e.name, revert, None).await.settled {
-            Settled::Applied(c) => current = c,
-            Settled::Failed(m) | Settled::Unknown(m) => error = Some(m),
-            Settled::Skipped(_) => {}
-        }
-    }
-    let outcome = match (error.is_some(), plan.revert.is_empty(), conflicts.is_empty()) {
-        (true, _, _) => "failed",
-        (false, true, true) => "nothing",
-        (false, true, false) => "conflict",
-        (false, false, true) => "reverted",
-        (false, false, false) => "partly",
-    };
+    let r = revert(client, &record.action, &e.uuid, &e.name, before, after).await;
     let entry = Entry {
-        outcome: if error.is_some() { "failed" } else { "applied" }.into(),
-        error: error.clone(),
-        before: Some(now),
-        after: Some(current),
+        outcome: if r.error.is_some() { "failed" } else { "applied" }.into(),
+        error: r.error.clone(),
+        before: r.now.clone(),
+        after: r.after.clone(),
         ..e.clone()
     };
-    Some((row(outcome, conflicts, error), entry))
+    Some((row(r.outcome(), r.conflicts, r.error), entry))
 }
 
 pub async fn run(ctx: &mut Ctx<'_>, args: UndoArgs) -> Result<(), CliError> {

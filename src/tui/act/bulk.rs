@@ -3,10 +3,10 @@
 //! contact's write, an action on marks and an undo all go this way; the
 //! root puts each answer in the list and says how a run ended.
 
-use crate::api::Contact;
+use crate::text::sanitize_line;
 use crate::tui::shared::{Cx, Out, ReqId, ToastKind};
 
-use super::fx::ActEffect;
+use super::fx::{ActEffect, Answer};
 #[cfg(doc)]
 use super::run::IN_FLIGHT;
 use super::run::{Counts, Job, Purpose, Run, Summary};
@@ -54,6 +54,7 @@ fn send_more(st: &mut Act, out: &mut Out<ActEffect>) -> Option<Run> {
             id,
             uuid: job.uuid.clone(),
             action: job.action.clone(),
+            guard: job.guard.clone(),
         });
         run.in_flight.insert(id, job);
     }
@@ -66,13 +67,25 @@ pub fn take_job(st: &mut Act, id: ReqId) -> Option<Job> {
     st.bulk.as_mut().and_then(|run| run.in_flight.remove(&id))
 }
 
-/// `job`'s outcome (the contact, or why not in one line), and the next
-/// jobs; the run, when this ends it.
-pub fn job_done(st: &mut Act, out: &mut Out<ActEffect>, job: Job, result: Result<Contact, String>) -> Option<Run> {
+/// `job`'s outcome (the contact, or why not in one line; an undo's
+/// fields left as a colleague changed them), and the next jobs; the run,
+/// when this ends it.
+pub fn job_done(st: &mut Act, out: &mut Out<ActEffect>, mut job: Job, answer: Answer) -> Option<Run> {
     if let Some(run) = st.bulk.as_mut() {
-        match result {
-            Ok(contact) => run.ok.push((job, contact)),
-            Err(why) => run.failed.push((job, why)),
+        // What undo restores is the contact as the service showed it just
+        // before the write, not the row as it was listed.
+        if let Some(before) = answer.before {
+            job.before = *before;
+        }
+        let took_back = answer.reverted.is_none_or(|n| n > 0) || answer.conflicts.is_empty();
+        if !answer.conflicts.is_empty() {
+            let lines = answer.conflicts.iter().map(|c| sanitize_line(c)).collect();
+            run.conflicts.push((job.clone(), lines));
+        }
+        match answer.result {
+            Ok(contact) if took_back => run.ok.push((job, contact)),
+            Ok(_) => {}
+            Err(why) => run.failed.push((job, sanitize_line(&why))),
         }
     }
     send_more(st, out)
@@ -89,16 +102,23 @@ fn finish_if_done(st: &mut Act) -> Option<Run> {
 /// How a run ended, in one line: whether all went well, and the counts.
 pub fn ended(run: &Run) -> (bool, String) {
     let Counts {
-        ok, failed, not_sent, ..
+        ok,
+        failed,
+        not_sent,
+        conflicts,
+        ..
     } = run.contacts();
     let mut text = format!("{}: {ok} done", run.doing);
+    if conflicts > 0 {
+        text.push_str(&format!(", {conflicts} left as changed since"));
+    }
     if failed > 0 {
         text.push_str(&format!(", {failed} failed"));
     }
     if not_sent > 0 {
         text.push_str(&format!(", {not_sent} never sent (stopped)"));
     }
-    (failed == 0 && not_sent == 0, text)
+    (failed == 0 && not_sent == 0 && conflicts == 0, text)
 }
 
 /// The overlay's account of a run that did not all go through.
@@ -107,6 +127,7 @@ pub fn summary(run: &Run) -> Summary {
         ok,
         failed,
         not_sent,
+        conflicts,
         of,
     } = run.contacts();
     let mut doing = run.doing.clone();
@@ -116,6 +137,9 @@ pub fn summary(run: &Run) -> Summary {
     let mut counts = format!("{ok} done · {failed} failed");
     if not_sent > 0 {
         counts.push_str(&format!(" · {not_sent} never sent"));
+    }
+    if conflicts > 0 {
+        counts.push_str(&format!(" · {conflicts} left as changed since"));
     }
     // A run of two actions (add and remove tags) says which one failed.
     let verbs = run
@@ -136,6 +160,11 @@ pub fn summary(run: &Run) -> Summary {
                 format!("{}: {why}", job.name)
             }
         })
+        .chain(
+            run.conflicts
+                .iter()
+                .map(|(job, lines)| format!("{}: {}", job.name, lines.join("; "))),
+        )
         .collect();
     let hint = match (run.purpose, failed > 0, not_sent > 0) {
         (Purpose::Act, true, true) => Some("failed and unsent stay marked: . sends them".to_string()),
@@ -143,10 +172,16 @@ pub fn summary(run: &Run) -> Summary {
         (Purpose::Act, false, true) => Some("the unsent stay marked: . sends them".to_string()),
         _ => None,
     };
+    let heading = match (failed > 0, conflicts > 0) {
+        (true, true) => "Failed, or left as a colleague changed them:",
+        (false, true) => "Left as a colleague changed them:",
+        _ => "Failed:",
+    };
     Summary {
         title: format!("{doing}: {ok} of {of}"),
         counts,
         failures,
+        heading: heading.into(),
         hint,
         scroll: 0,
     }

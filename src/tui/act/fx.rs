@@ -1,12 +1,115 @@
 //! The act slice's one request: an action on one contact. Every write on
 //! an existing contact is a run of these (the root's `Effect::Apply`, run
-//! by `triage::bulk::apply_one` and answered by `Msg::Applied`).
+//! by [`perform`] and answered by `Msg::Applied`).
+//!
+//! A write goes through `triage::write::write_one`: the contact is read
+//! just before it, a tag change carries the tags just read plus or minus
+//! its tags (and is read back), and a lost answer or a 5xx is settled by a
+//! read before it counts as failed. An undo's write carries a [`Guard`]:
+//! the contact is read again, and only the fields still as the action left
+//! them are written back (`triage::undo::revert`); the others are
+//! conflicts, left as a colleague changed them.
 
+use crate::api::{Client, Contact};
 use crate::triage::bulk::Action;
+use crate::triage::undo::revert;
+use crate::triage::write::{Settled, write_one};
 use crate::tui::shared::ReqId;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ActEffect {
-    /// Does `action` to the contact `uuid`.
-    Apply { id: ReqId, uuid: String, action: Action },
+    /// Does `action` to the contact `uuid` (an undo: only what `guard`
+    /// says is still as the action left it).
+    Apply {
+        id: ReqId,
+        uuid: String,
+        action: Action,
+        guard: Option<Box<Guard>>,
+    },
+}
+
+/// What an undo's write takes back: `action`, which took the contact from
+/// `before` to `after`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Guard {
+    pub action: Action,
+    pub before: Contact,
+    pub after: Contact,
+}
+
+/// The answer to one write, as the service shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// The contact after, or why not (one line, from the service: make it
+    /// inert before drawing it).
+    pub result: Result<Contact, String>,
+    /// The contact as read just before the write, when it was read.
+    pub before: Option<Box<Contact>>,
+    /// An undo's fields left as someone changed them since, in words
+    /// (`assignee is now bob@… (the run left ana@…)`).
+    pub conflicts: Vec<String>,
+    /// An undo's: how many fields it wrote back (`None`: not an undo).
+    pub reverted: Option<usize>,
+}
+
+impl Answer {
+    /// The answer of a write that went through.
+    pub fn ok(contact: Contact) -> Answer {
+        Answer {
+            result: Ok(contact),
+            before: None,
+            conflicts: Vec::new(),
+            reverted: None,
+        }
+    }
+
+    /// The answer of a write that did not.
+    pub fn failed(why: impl Into<String>) -> Answer {
+        Answer {
+            result: Err(why.into()),
+            before: None,
+            conflicts: Vec::new(),
+            reverted: None,
+        }
+    }
+}
+
+/// Runs one write (see the module's words).
+pub async fn perform(client: &Client, uuid: &str, action: &Action, guard: Option<&Guard>) -> Answer {
+    if let Some(g) = guard {
+        let r = revert(client, &g.action, uuid, "", &g.before, &g.after).await;
+        let result = match (r.error, r.after) {
+            (Some(e), _) => Err(e),
+            (None, Some(c)) => Ok(c),
+            (None, None) => Err("the contact could not be read".into()),
+        };
+        return Answer {
+            result,
+            before: r.now.map(Box::new),
+            conflicts: r.conflicts,
+            reverted: Some(r.reverted),
+        };
+    }
+    let done = write_one(client, uuid, "", action, None).await;
+    let result = match done.settled {
+        Settled::Applied(c) | Settled::Skipped(c) => Ok(c),
+        Settled::Failed(e) => Err(e),
+        Settled::Unknown(e) => Err(format!("unknown whether it was applied: {e}")),
+    };
+    Answer {
+        result,
+        before: done.before.map(Box::new),
+        conflicts: Vec::new(),
+        reverted: None,
+    }
+}
+
+impl From<Result<Contact, crate::api::ApiError>> for Answer {
+    /// A plain answer: the contact, or the error in words.
+    fn from(r: Result<Contact, crate::api::ApiError>) -> Answer {
+        match r {
+            Ok(c) => Answer::ok(c),
+            Err(e) => Answer::failed(e.to_string()),
+        }
+    }
 }

@@ -11,6 +11,7 @@ use std::collections::{HashMap, VecDeque};
 
 use chrono::{DateTime, Duration, Utc};
 
+use super::fx::Guard;
 use super::run::Job;
 use crate::api::Contact;
 use crate::triage::bulk::{Action, Reverse};
@@ -28,19 +29,25 @@ pub struct Item {
     pub name: String,
     /// What takes the action back on this contact.
     pub reverse: Reverse,
+    /// The contact before the action (as the service showed it just
+    /// before, when it was read).
+    pub before: Contact,
     /// The contact as the action left it (the API's answer).
     pub after: Contact,
     /// For a bot action: whether the bot runs after it.
     pub bot_after: Option<bool>,
     /// Its undo went through.
     pub undone: bool,
+    /// Its undo found these fields changed by someone since and left them
+    /// (in words): it is not offered again.
+    pub conflicts: Vec<String>,
 }
 
 impl Item {
     /// The undo still to send on this contact.
     fn to_undo(&self) -> Option<&Action> {
         match &self.reverse {
-            Reverse::Do(a) if !self.undone => Some(a),
+            Reverse::Do(a) if !self.undone && self.conflicts.is_empty() => Some(a),
             _ => None,
         }
     }
@@ -67,8 +74,11 @@ pub enum State {
     Undoing,
     /// Already taken back.
     Undone,
-    /// This contact (by name) changed since in a field the action set.
+    /// This contact (by name) changed since in a field the action set
+    /// (each contact it would take back has, as far as the list knows).
     Changed(String),
+    /// Its undo left every contact as a colleague changed it since.
+    Kept,
     /// The API cannot take it back.
     Cannot(&'static str),
     /// It changed nothing.
@@ -83,6 +93,7 @@ impl State {
             State::Undoing => "its undo is already running".into(),
             State::Undone => "already undone".into(),
             State::Changed(name) => format!("changed since: {name}"),
+            State::Kept => "a colleague changed it since; their edit stands".into(),
             State::Cannot(why) => format!("cannot undo: {why}"),
             State::Nothing => "it changed nothing".into(),
         })
@@ -95,6 +106,7 @@ impl State {
             State::Undoing => "undoing…".into(),
             State::Undone => "undone".into(),
             State::Changed(_) => "changed since".into(),
+            State::Kept => "kept theirs".into(),
             State::Cannot(_) => "cannot undo".into(),
             State::Nothing => "nothing to undo".into(),
         }
@@ -126,30 +138,48 @@ impl Entry {
             if self.items.iter().any(|i| i.undone) {
                 return State::Undone;
             }
+            if self.items.iter().any(|i| !i.conflicts.is_empty()) {
+                return State::Kept;
+            }
             return match self.cannot() {
                 (_, Some(why)) => State::Cannot(why),
                 _ => State::Nothing,
             };
         }
-        if let Some(item) = todo.iter().find(|i| changed_since(&self.action, i, list)) {
+        // The list may be behind: the undo itself reads each contact again
+        // and leaves a field someone changed since (a conflict). Only when
+        // every contact to take back is already seen changed is it refused.
+        if todo.iter().all(|i| changed_since(&self.action, i, list))
+            && let Some(item) = todo.first()
+        {
             return State::Changed(crate::tui::text::sanitize_line(&item.name));
         }
         State::Undoable(todo.len())
     }
 
     /// The jobs that take it back (the contact before each is as the
-    /// action left it).
+    /// action left it). Each carries a guard: the write re-reads the
+    /// contact and takes back only the fields still as the action left
+    /// them. A bot's state is not part of the contact: its undo goes as is.
     pub fn jobs(&self) -> Vec<Job> {
         self.items
             .iter()
             .filter_map(|i| {
                 let action = i.to_undo()?.clone();
+                let guard = (!matches!(self.action, Action::Bot(_))).then(|| {
+                    Box::new(Guard {
+                        action: self.action.clone(),
+                        before: i.before.clone(),
+                        after: i.after.clone(),
+                    })
+                });
                 Some(Job {
                     uuid: i.uuid.clone(),
                     name: i.name.clone(),
                     action,
                     before: i.after.clone(),
                     bot_before: i.bot_after,
+                    guard,
                 })
             })
             .collect()

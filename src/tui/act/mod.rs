@@ -20,7 +20,7 @@ mod words;
 pub(crate) mod tests;
 
 pub use bulk::{cancel, ended, job_done, start, summary, take_job};
-pub use fx::ActEffect;
+pub use fx::{ActEffect, Answer, Guard, perform};
 pub use history::{Cursor, Entry, History, Item, KEEP, Offer, Pending, WINDOW_SECS};
 pub use record::{bot_wrote, record_run, will_write, write_failed, wrote};
 pub use run::{CONFIRM_ABOVE, Confirm, Counts, IN_FLIGHT, Job, ManyForm, Purpose, Run, Summary};

@@ -30,19 +30,24 @@ pub fn write_failed(st: &mut Act, id: ReqId) {
 }
 
 /// The single write `id` succeeded with `after` (already in the list):
-/// it becomes an entry, and its toast is said. False when `id` was not
-/// one undo follows (the caller says what happened).
-pub fn wrote<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, id: ReqId, after: &Contact) -> bool {
+/// it becomes an entry, and its toast is said. `before` is the contact as
+/// the service showed it just before the write (the row when not read).
+/// False when `id` was not one undo follows (the caller says what
+/// happened).
+pub fn wrote<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, id: ReqId, before: Option<&Contact>, after: &Contact) -> bool {
     let Some(p) = st.undo.pending.remove(&id) else {
         return false;
     };
+    let before = before.cloned().unwrap_or(p.before);
     let item = Item {
         uuid: after.uuid.clone(),
-        name: name_of(after, &p.before),
-        reverse: p.action.reverse(&p.before, p.bot_before),
+        name: name_of(after, &before),
+        reverse: p.action.reverse(&before, p.bot_before),
+        before,
         after: after.clone(),
         bot_after: None,
         undone: false,
+        conflicts: Vec::new(),
     };
     record(st, cx, out, p.action, vec![item]);
     true
@@ -59,9 +64,11 @@ pub fn bot_wrote<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, id: ReqId, uuid: &s
         uuid: uuid.to_string(),
         name: name_of(&after, &p.before),
         reverse: action.reverse(&p.before, p.bot_before),
+        before: p.before,
         after,
         bot_after: Some(running),
         undone: false,
+        conflicts: Vec::new(),
     };
     record(st, cx, out, action, vec![item]);
     true
@@ -90,12 +97,14 @@ pub fn record_run<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, run: &Run) {
                     uuid: job.uuid.clone(),
                     name: job.name.clone(),
                     reverse: job.action.reverse(&job.before, job.bot_before),
+                    before: job.before.clone(),
                     after: after.clone(),
                     bot_after: match job.action {
                         Action::Bot(on) => Some(on),
                         _ => None,
                     },
                     undone: false,
+                    conflicts: Vec::new(),
                 })
                 .collect();
             record(st, cx, out, action, items);
@@ -106,6 +115,11 @@ pub fn record_run<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, run: &Run) {
             for item in entry.items.iter_mut() {
                 if run.ok.iter().any(|(job, _)| job.uuid == item.uuid) {
                     item.undone = true;
+                }
+                // Fields a colleague changed since stay theirs: the item
+                // is not offered again.
+                if let Some((_, c)) = run.conflicts.iter().find(|(job, _)| job.uuid == item.uuid) {
+                    item.conflicts = c.clone();
                 }
             }
         }

@@ -31,6 +31,9 @@ pub struct Job {
     pub before: Contact,
     /// Whether its bot was running before, when known.
     pub bot_before: Option<bool>,
+    /// An undo's: what it takes back, so only what is still as the action
+    /// left it is written back.
+    pub guard: Option<Box<super::fx::Guard>>,
 }
 
 /// A run of jobs.
@@ -47,6 +50,10 @@ pub struct Run {
     pub ok: Vec<(Job, Contact)>,
     /// Failed, with why (one line).
     pub failed: Vec<(Job, String)>,
+    /// An undo's contacts with fields left as a colleague changed them
+    /// since, in words (such a contact may be in `ok` too, for the fields
+    /// it did take back).
+    pub conflicts: Vec<(Job, Vec<String>)>,
     pub total: usize,
     /// Cancelled: nothing more is sent; what is in flight still lands.
     pub cancelled: bool,
@@ -63,13 +70,18 @@ impl Run {
             in_flight: HashMap::new(),
             ok: Vec::new(),
             failed: Vec::new(),
+            conflicts: Vec::new(),
             cancelled: false,
         }
     }
 
     /// How many have an outcome.
     pub fn done(&self) -> usize {
-        self.ok.len() + self.failed.len()
+        let kept = self
+            .conflicts
+            .iter()
+            .filter(|(j, _)| !self.ok.iter().any(|(o, _)| o.uuid == j.uuid));
+        self.ok.len() + self.failed.len() + kept.count()
     }
 
     /// Nothing left to send and nothing in flight.
@@ -109,6 +121,12 @@ impl Run {
         } else {
             HashSet::new()
         };
+        let kept: HashSet<&str> = self
+            .conflicts
+            .iter()
+            .map(|(j, _)| j.uuid.as_str())
+            .filter(|u| !failed.contains(u))
+            .collect();
         let ok: HashSet<&str> = self
             .ok
             .iter()
@@ -121,12 +139,14 @@ impl Run {
             .chain(self.in_flight.values())
             .chain(self.ok.iter().map(|(j, _)| j))
             .chain(self.failed.iter().map(|(j, _)| j))
+            .chain(self.conflicts.iter().map(|(j, _)| j))
             .map(|j| j.uuid.as_str())
             .collect();
         Counts {
             ok: ok.len(),
             failed: failed.len(),
             not_sent: unsent.len(),
+            conflicts: kept.len(),
             of: all.len(),
         }
     }
@@ -143,6 +163,8 @@ pub struct Counts {
     pub ok: usize,
     pub failed: usize,
     pub not_sent: usize,
+    /// An undo's contacts with a field left as a colleague changed it.
+    pub conflicts: usize,
     pub of: usize,
 }
 
@@ -181,8 +203,11 @@ pub struct Summary {
     pub title: String,
     /// The counts, one line.
     pub counts: String,
-    /// `name: why`, one per failed job.
+    /// `name: why`, one per failed job (and, for an undo, per contact
+    /// with fields left as a colleague changed them).
     pub failures: Vec<String>,
+    /// What heads them: `Failed:`.
+    pub heading: String,
     /// What to do next (`.` retries), if anything.
     pub hint: Option<String>,
     pub scroll: u16,

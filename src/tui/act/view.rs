@@ -45,7 +45,7 @@ pub fn render_summary(s: &Summary, vcx: &ViewCx, frame: &mut Frame, area: Rect) 
     let room = s.room(area.height);
     let mut lines = vec![Line::raw(truncate(&clean(&s.counts), text_w).into_owned())];
     if !s.failures.is_empty() {
-        lines.push(Line::styled("Failed:", theme.error()));
+        lines.push(Line::styled(truncate(&s.heading, text_w).into_owned(), theme.error()));
     }
     let start = s.scroll.min(s.max_scroll(area.height)) as usize;
     let shown = &s.failures[start..(start + room).min(s.failures.len())];

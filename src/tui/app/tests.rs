@@ -134,7 +134,7 @@ fn the_end_of_an_undo_offer_is_woken_for_and_drawn() {
         Msg::Applied {
             id,
             uuid,
-            result: Ok(closed),
+            answer: (Ok(closed)).into(),
         },
     );
     // Later errors outlive the offer and push its toast out.

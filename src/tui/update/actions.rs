@@ -164,6 +164,7 @@ pub(crate) fn submit(model: &mut Model, fx: &mut Vec<Effect>) {
                     id,
                     uuid: uuid.clone(),
                     action: write.action(patch),
+                    guard: None,
                 }),
             }
         }
@@ -244,6 +245,7 @@ pub(crate) fn toggle_closed(model: &mut Model, and_next: bool, fx: &mut Vec<Effe
             id,
             uuid: c.uuid.clone(),
             action,
+            guard: None,
         });
     }
     if and_next {
@@ -266,15 +268,9 @@ pub(crate) fn toggle_closed(model: &mut Model, and_next: bool, fx: &mut Vec<Effe
 
 /// One action's answer: one contact's write `id` (a run of one action),
 /// else a job of the run on many.
-pub(crate) fn applied(
-    model: &mut Model,
-    id: ReqId,
-    uuid: &str,
-    result: Result<Contact, ApiError>,
-    fx: &mut Vec<Effect>,
-) {
+pub(crate) fn applied(model: &mut Model, id: ReqId, uuid: &str, answer: crate::tui::act::Answer, fx: &mut Vec<Effect>) {
     let Some(action) = model.act.writes.remove(&id) else {
-        return super::bulk::applied(model, id, uuid, result, fx);
+        return super::bulk::applied(model, id, uuid, answer, fx);
     };
     let kind = WriteKind::of(&action);
     let now = model.now;
@@ -284,7 +280,7 @@ pub(crate) fn applied(
     };
     let saving = model.act.saving.remove(&id);
     let overlay_is_this = matches!(&model.overlay, Some(Overlay::Form { saving: Some(s), .. }) if *s == id);
-    match result {
+    match answer.result {
         Ok(mut contact) => {
             settled(model, &contact, saving.as_ref(), overlay_is_this, fx);
             let name = crate::tui::text::sanitize_line(&contact.name);
@@ -298,7 +294,7 @@ pub(crate) fn applied(
                 super::views::keep(model, &contact.uuid);
             }
             model.list.store.replace(contact.clone());
-            if !super::record::wrote(model, id, &contact) {
+            if !super::record::wrote(model, id, answer.before.as_deref(), &contact) {
                 model
                     .status
                     .push(ToastKind::Success, format!("{}: {name}", kind.done()), now);
@@ -312,11 +308,11 @@ pub(crate) fn applied(
                     full.closed_at = before.closed_at;
                 }
             }
-            let shown = e.to_string();
+            let shown = crate::tui::text::sanitize_line(&e);
             failed(model, saving, overlay_is_this, &shown);
             model
                 .status
-                .push(ToastKind::Error, format!("could not {}: {e}", kind.verb()), now);
+                .push(ToastKind::Error, format!("could not {}: {shown}", kind.verb()), now);
         }
     }
 }

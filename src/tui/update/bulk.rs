@@ -3,8 +3,7 @@
 //! index, and says how a run ended (marks are the inbox's, the summary an
 //! overlay).
 
-use crate::api::{ApiError, Contact};
-use crate::tui::act::{self, ActEffect, Job, Purpose, Run};
+use crate::tui::act::{self, ActEffect, Answer, Job, Purpose, Run};
 use crate::tui::effect::Effect;
 use crate::tui::index_worker::IndexCmd;
 use crate::tui::model::{Model, Overlay, ToastKind};
@@ -15,7 +14,17 @@ use super::call::call;
 /// The root's effect for the slice's request.
 pub(crate) fn effect(e: ActEffect) -> Effect {
     match e {
-        ActEffect::Apply { id, uuid, action } => Effect::Apply { id, uuid, action },
+        ActEffect::Apply {
+            id,
+            uuid,
+            action,
+            guard,
+        } => Effect::Apply {
+            id,
+            uuid,
+            action,
+            guard,
+        },
     }
 }
 
@@ -35,19 +44,14 @@ pub(crate) fn cancel(model: &mut Model, fx: &mut Vec<Effect>) {
 
 /// One job's answer (`actions::applied` hands on what is not one
 /// contact's write).
-pub(crate) fn applied(
-    model: &mut Model,
-    id: ReqId,
-    uuid: &str,
-    result: Result<Contact, ApiError>,
-    fx: &mut Vec<Effect>,
-) {
+pub(crate) fn applied(model: &mut Model, id: ReqId, uuid: &str, mut answer: Answer, fx: &mut Vec<Effect>) {
     let Some(job) = act::take_job(&mut model.act, id) else {
         return;
     };
     debug_assert_eq!(job.uuid, uuid);
-    let result = match result {
-        Ok(contact) => {
+    if let Ok(contact) = &answer.result {
+        let contact = contact.clone();
+        {
             model.known.learn(&contact);
             if let crate::triage::bulk::Action::Bot(on) = job.action {
                 model.list.bots.insert(contact.uuid.clone(), on);
@@ -64,12 +68,13 @@ pub(crate) fn applied(
             if model.sync.enabled() {
                 fx.push(Effect::Index(IndexCmd::Store(Box::new(contact.clone()))));
             }
-            Ok(contact)
         }
-        Err(e) => Err(crate::tui::text::sanitize_line(&e.to_string())),
-    };
+    }
+    if let Err(e) = &mut answer.result {
+        *e = crate::tui::text::sanitize_line(e);
+    }
     let over = call!(model, fx, act, effect, |st, _cx, out| act::job_done(
-        st, out, job, result
+        st, out, job, answer
     ));
     ended(model, over, fx);
 }

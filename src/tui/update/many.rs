@@ -188,6 +188,7 @@ fn go(model: &mut Model, actions: Vec<Action>, only: Option<String>, fx: &mut Ve
                 action: a.clone(),
                 before: r.to_contact(),
                 bot_before: model.list.bots.get(&*r.uuid).copied(),
+                guard: None,
             });
         }
     }

@@ -19,12 +19,13 @@ pub(crate) fn write_failed(model: &mut Model, id: ReqId) {
     act::write_failed(&mut model.act, id);
 }
 
-/// The single write `id` succeeded with `after` (already in the list);
-/// false when `id` was not one undo follows.
-pub(crate) fn wrote(model: &mut Model, id: ReqId, after: &Contact) -> bool {
+/// The single write `id` succeeded with `after` (already in the list;
+/// `before` as the service showed it just before, when read); false when
+/// `id` was not one undo follows.
+pub(crate) fn wrote(model: &mut Model, id: ReqId, before: Option<&Contact>, after: &Contact) -> bool {
     let mut fx = Vec::new();
     call!(model, &mut fx, act, std::convert::identity, |st, cx, out| act::wrote(
-        st, cx, out, id, after
+        st, cx, out, id, before, after
     ))
 }
 

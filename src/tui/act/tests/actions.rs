@@ -13,7 +13,7 @@ fn close_is_optimistic_and_rolled_back_on_error() {
         Msg::Applied {
             id,
             uuid: uuid.clone(),
-            result: Err(ApiError::Transport("down".into())),
+            answer: (Err(ApiError::Transport("down".into()))).into(),
         },
     );
     assert!(m.list.selected_contact().unwrap().is_open(), "rolled back");
@@ -34,7 +34,7 @@ fn close_then_reopen_succeed() {
         Msg::Applied {
             id,
             uuid: uuid.clone(),
-            result: Ok(closed.clone()),
+            answer: (Ok(closed.clone())).into(),
         },
     );
     assert_eq!(m.list.selected_contact().unwrap().closed_at, Some(now()));
@@ -88,7 +88,7 @@ fn note_saves_and_a_failed_save_keeps_the_draft() {
         Msg::Applied {
             id,
             uuid: uuid.clone(),
-            result: Err(err()),
+            answer: (Err(err())).into(),
         },
     );
     // The form stays, shows the server's message, and is a draft.
@@ -114,7 +114,7 @@ fn note_saves_and_a_failed_save_keeps_the_draft() {
         Msg::Applied {
             id,
             uuid: uuid.clone(),
-            result: Ok(saved),
+            answer: (Ok(saved)).into(),
         },
     );
     assert!(m.overlay.is_none());
@@ -139,7 +139,7 @@ fn failed_save_after_the_form_closed_is_kept_as_a_draft() {
         Msg::Applied {
             id,
             uuid,
-            result: Err(err()),
+            answer: (Err(err())).into(),
         },
     );
     update(&mut m, key('t'));
@@ -177,7 +177,7 @@ fn edit_assign_team_and_new_contact_send_their_requests() {
             Msg::Applied {
                 id,
                 uuid,
-                result: Ok(contact(0)),
+                answer: (Ok(contact(0))).into(),
             },
         );
         assert!(m.overlay.is_none());

@@ -28,7 +28,7 @@ fn uuids(range: impl IntoIterator<Item = usize>) -> Vec<String> {
 fn applies(fx: &[Effect]) -> Vec<(u64, String, Bulk)> {
     fx.iter()
         .filter_map(|e| match e {
-            Effect::Apply { id, uuid, action } => Some((*id, uuid.clone(), action.clone())),
+            Effect::Apply { id, uuid, action, .. } => Some((*id, uuid.clone(), action.clone())),
             _ => None,
         })
         .collect()
@@ -70,7 +70,7 @@ fn answer(m: &mut Model, (id, uuid, action): &(u64, String, Bulk), ok: bool) -> 
         Msg::Applied {
             id: *id,
             uuid: uuid.clone(),
-            result,
+            answer: result.into(),
         },
     )
 }
@@ -353,6 +353,7 @@ fn an_undo_run_leaves_the_marks_alone() {
             action: Bulk::Close,
             before: contact(i),
             bot_before: None,
+            guard: None,
         })
         .collect();
     let mut fx = Vec::new();

@@ -231,7 +231,7 @@ fn a_write_goes_to_the_index_and_a_failed_one_does_not() {
         Msg::Applied {
             id,
             uuid: closed.uuid.clone(),
-            result: Ok(closed.clone()),
+            answer: (Ok(closed.clone())).into(),
         },
     );
     let cmds = index_cmds(&fx);
@@ -246,7 +246,7 @@ fn a_write_goes_to_the_index_and_a_failed_one_does_not() {
         Msg::Applied {
             id,
             uuid: contact(1).uuid,
-            result: Err(err()),
+            answer: (Err(err())).into(),
         },
     );
     assert!(

@@ -99,7 +99,7 @@ pub(crate) fn patch_of(fx: &[Effect]) -> (u64, String, WriteKind, crate::api::Co
     fx.iter()
         .find_map(|e| match e {
             // A form's write is one action: the PATCH it sends.
-            Effect::Apply { id, uuid, action } => Some((*id, uuid.clone(), WriteKind::of(action), action.patch()?)),
+            Effect::Apply { id, uuid, action, .. } => Some((*id, uuid.clone(), WriteKind::of(action), action.patch()?)),
             _ => None,
         })
         .expect("a PATCH effect")

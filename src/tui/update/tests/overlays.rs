@@ -32,6 +32,7 @@ fn a_run_summary_scrolls_and_closes_with_the_keys_the_config_binds() {
         title: "closed".into(),
         counts: "0 done, 40 failed".into(),
         failures: (0..40).map(|i| format!("contact {i}: gone")).collect(),
+        heading: "Failed:".into(),
         hint: None,
         scroll: 0,
     }));

@@ -157,7 +157,7 @@ fn close_and_next_lands_on_the_next_row_of_the_same_view() {
         Msg::Applied {
             id,
             uuid: rows[0].clone(),
-            result: Ok(closed),
+            answer: (Ok(closed)).into(),
         },
     );
     assert_eq!(shown(&m), rows[1..].to_vec());
@@ -315,7 +315,7 @@ fn rows_closed_in_bulk_stay_greyed_until_the_selection_moves() {
             Msg::Applied {
                 id,
                 uuid,
-                result: Ok(closed),
+                answer: (Ok(closed)).into(),
             },
         ));
     }

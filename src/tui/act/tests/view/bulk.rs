@@ -38,7 +38,7 @@ fn answer(m: &mut Model, (id, uuid): &(u64, String), ok: bool) -> Vec<crate::tui
         Msg::Applied {
             id: *id,
             uuid: uuid.clone(),
-            result,
+            answer: result.into(),
         },
     )
 }

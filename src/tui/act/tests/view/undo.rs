@@ -23,6 +23,7 @@ pub(crate) fn close_selected(m: &mut Model) {
                 id,
                 uuid,
                 action: crate::triage::bulk::Action::Close,
+                ..
             } => Some((*id, uuid.clone())),
             _ => None,
         })
@@ -34,7 +35,7 @@ pub(crate) fn close_selected(m: &mut Model) {
         Msg::Applied {
             id,
             uuid,
-            result: Ok(after),
+            answer: (Ok(after)).into(),
         },
     );
 }
@@ -64,9 +65,11 @@ fn item(m: &Model, i: usize, reverse: Reverse, after: impl Fn(Contact) -> Contac
         uuid: c.uuid.clone(),
         name: c.name.clone(),
         reverse,
+        before: c.clone(),
         after: after(c),
         bot_after: None,
         undone: false,
+        conflicts: Vec::new(),
     }
 }
 
