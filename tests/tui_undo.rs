@@ -486,3 +486,85 @@ async fn undo_after_a_colleagues_edit_keeps_their_edit_and_names_it() {
     let item = &app.m.act.undo.get(entry.id).unwrap().items[0];
     assert!(!item.conflicts.is_empty() && !item.undone);
 }
+
+/// Issue 24: an assistant's write (`frontdesk mcp --allow-writes`) is in
+/// the run history; the TUI's history (`U`) shows it, attributed to the
+/// assistant, and Enter takes it back on the service; the file then says
+/// it was undone, so neither the CLI nor the TUI offers it again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_assistants_write_shows_in_the_history_and_is_undone_from_the_tui() {
+    use frontdesk::triage::bulk::Action;
+    use frontdesk::triage::history::{self, Record};
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let config = ServerConfig {
+        contacts: 8,
+        seed: 9,
+        ..Default::default()
+    };
+    let srv = start(listener, config).await.expect("server starts");
+    let client = Client::new(&srv.base_url, &srv.api_key, Duration::from_secs(10)).unwrap();
+    let all = client.all_contacts(ContactFilter::default()).await.unwrap();
+    let target = all.iter().find(|c| c.is_open()).expect("an open one").clone();
+
+    let mut app = App::started(&client);
+    app.until("the list", |m| {
+        m.list.store.len() == all.len() && m.list.paging.loading.is_none()
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("history.jsonl");
+    app.m.session.history_file = Some(file.clone());
+    let (base_url, profile) = (app.m.session.base_url.clone(), app.m.session.account.clone());
+
+    // The assistant closes it, as `frontdesk mcp` does: through
+    // write_one, recorded as done by "assistant".
+    let done = frontdesk::triage::write::write_one(&client, &target.uuid, &target.name, &Action::Close, None).await;
+    assert!(done.after().is_some_and(|c| !c.is_open()));
+    let record = Record {
+        id: "20261126-120000.000-mcp".into(),
+        at: chrono::Utc::now(),
+        base_url: base_url.clone(),
+        profile: profile.clone(),
+        action: Action::Close,
+        what: "by assistant (frontdesk mcp)".into(),
+        total: 1,
+        interrupted: false,
+        undo_of: None,
+        contacts: vec![history::entry(&done)],
+    };
+    history::write_to(&file, &record).unwrap();
+
+    app.send(key('U'));
+    app.until("the run history", |m| !m.act.undo.entries.is_empty()).await;
+    let e = app.m.act.undo.entries[0].clone();
+    assert_eq!(e.run.as_deref(), Some(record.id.as_str()));
+    assert!(e.what.contains("by assistant"), "{}", e.what);
+    assert!(e.what.contains(&target.name), "{}", e.what);
+    assert_eq!(app.m.act.undo.state(e.id, &app.m.list), Some(State::Undoable(1)));
+
+    app.send(code(KeyCode::Enter));
+    assert!(app.m.act.bulk.is_some(), "Enter starts the undo");
+    app.until("the undo and its record", |m| {
+        m.act.bulk.is_none() && history::load_from(&file, &base_url, &profile).unwrap().len() == 2
+    })
+    .await;
+    assert_eq!(
+        get(&client, &target.uuid).await,
+        target,
+        "the assistant's close is undone"
+    );
+    let records = history::load_from(&file, &base_url, &profile).unwrap();
+    assert_eq!(records[1].undo_of.as_deref(), Some(record.id.as_str()));
+    assert_eq!(history::undone_by(&records, &record).map(|r| r.contacts.len()), Some(1));
+
+    // Opened again (or by the next TUI): it shows as undone, once.
+    app.send(code(KeyCode::Esc));
+    let mut again = App::started(&client);
+    again.m.session.history_file = Some(file.clone());
+    again.send(key('U'));
+    again.until("the run history", |m| !m.act.undo.entries.is_empty()).await;
+    assert_eq!(again.m.act.undo.entries.len(), 1);
+    let id = again.m.act.undo.entries[0].id;
+    assert_eq!(again.m.act.undo.state(id, &again.m.list), Some(State::Undone));
+}

@@ -14,6 +14,7 @@ pub mod bulk;
 mod count;
 mod duration;
 mod facts;
+pub mod history;
 pub mod undo;
 mod view;
 pub mod write;

@@ -375,6 +375,7 @@ fn effect_name(e: &Effect) -> &'static str {
         Effect::Thread(_) => "thread",
         Effect::Details(e) => e.name(),
         Effect::Apply { .. } => "apply",
+        Effect::Runs(_) => "runs",
         Effect::Create { .. } => "create",
         _ => "other",
     }

@@ -49,6 +49,9 @@ pub enum Effect {
         /// An undo's: only what is still as the action left it.
         guard: Option<Box<crate::tui::act::Guard>>,
     },
+    /// The run history file: runs of the CLI and of an assistant, for
+    /// the history (`U`).
+    Runs(crate::tui::act::RunsEffect),
     /// Requests about the account: the catalog and the account overlay.
     Account(crate::tui::account::AccountEffect),
     /// The inbox's search, saved views and timers.
@@ -351,6 +354,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             let answer = crate::tui::act::perform(&client, &uuid, &action, guard.as_deref()).await;
             Msg::Applied { id, uuid, answer }
         }
+        Effect::Runs(e) => Msg::Runs(crate::tui::act::perform_runs(e)),
         Effect::Inbox(e) => Msg::Inbox(crate::tui::inbox::perform(e).await?),
         Effect::Compose(e) => Msg::Compose(super::compose::perform(client, e).await),
         Effect::Details(e) => Msg::Details(super::details::perform(client, e).await),

@@ -176,6 +176,7 @@ pub fn empty_model(w: u16, h: u16) -> Model {
         // Never written by update-level tests (effects are data); a test
         // that runs the effects sets a temporary directory of its own.
         drafts_dir: Some(std::path::PathBuf::from("/nonexistent/frontdesk-test/drafts")),
+        history_file: None,
         bell: false,
         tz: None,
     };

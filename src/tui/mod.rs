@@ -169,6 +169,11 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
         account,
         base_url,
         drafts_dir,
+        history_file: if demo_mode {
+            None
+        } else {
+            crate::triage::history::path().ok()
+        },
         bell: settings.bell,
         tz: Some(zone::Zone::Local),
     };

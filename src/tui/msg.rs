@@ -52,6 +52,8 @@ pub enum Msg {
         uuid: String,
         answer: crate::tui::act::Answer,
     },
+    /// The run history file's answers (`Effect::Runs`).
+    Runs(crate::tui::act::RunsMsg),
     /// Results of the inbox's effects.
     Inbox(crate::tui::inbox::InboxMsg),
     /// Results of the reply composer's effects.

@@ -26,6 +26,8 @@ pub enum ActEffect {
         action: Action,
         guard: Option<Box<Guard>>,
     },
+    /// Reads or appends the run history file.
+    Runs(super::runs::RunsEffect),
 }
 
 /// What an undo's write takes back: `action`, which took the contact from

@@ -63,6 +63,9 @@ pub struct Entry {
     pub what: String,
     /// The contacts it changed.
     pub items: Vec<Item>,
+    /// A run made elsewhere (the CLI, an assistant): its id in the run
+    /// history file, where its undo is written too.
+    pub run: Option<String>,
 }
 
 /// Whether an entry can be taken back now.
@@ -148,8 +151,11 @@ impl Entry {
         }
         // The list may be behind: the undo itself reads each contact again
         // and leaves a field someone changed since (a conflict). Only when
-        // every contact to take back is already seen changed is it refused.
-        if todo.iter().all(|i| changed_since(&self.action, i, list))
+        // every contact to take back is already seen changed is it refused;
+        // a run made elsewhere is not in the list at all, and goes to the
+        // service to be judged.
+        if self.run.is_none()
+            && todo.iter().all(|i| changed_since(&self.action, i, list))
             && let Some(item) = todo.first()
         {
             return State::Changed(crate::tui::text::sanitize_line(&item.name));
@@ -272,14 +278,14 @@ pub struct Barrier {
 impl History {
     /// Adds an entry (newest) and offers `u` for it; its id.
     pub fn push(&mut self, at: DateTime<Utc>, action: Action, what: String, items: Vec<Item>) -> u64 {
-        self.next += 1;
-        let id = self.next;
+        let id = self.next_id();
         self.entries.push_front(Entry {
             id,
             at,
             action,
             what,
             items,
+            run: None,
         });
         self.entries.truncate(KEEP);
         self.barrier = None;
@@ -288,6 +294,12 @@ impl History {
             until: at + Duration::seconds(WINDOW_SECS),
         });
         id
+    }
+
+    /// A new entry's id.
+    pub fn next_id(&mut self) -> u64 {
+        self.next += 1;
+        self.next
     }
 
     pub fn get(&self, id: u64) -> Option<&Entry> {

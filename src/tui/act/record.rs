@@ -8,6 +8,7 @@ use crate::triage::bulk::Action;
 use crate::tui::shared::known::Known;
 use crate::tui::shared::{Cx, Note, Out, ReqId, ToastKind};
 
+use super::fx::ActEffect;
 use super::history::{Item, Pending, State, WINDOW_SECS};
 use super::run::{Purpose, Run};
 use super::state::Act;
@@ -84,7 +85,7 @@ fn name_of(after: &Contact, before: &Contact) -> String {
 
 /// A run on many has ended: an action becomes one entry (its successes
 /// only); an undo marks what it took back.
-pub fn record_run<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, run: &Run) {
+pub fn record_run(st: &mut Act, cx: &Cx, out: &mut Out<ActEffect>, run: &Run) {
     match run.purpose {
         Purpose::Act => {
             let Some(action) = run.ok.first().map(|(job, _)| job.action.clone()) else {
@@ -121,6 +122,17 @@ pub fn record_run<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, run: &Run) {
                 if let Some((_, c)) = run.conflicts.iter().find(|(job, _)| job.uuid == item.uuid) {
                     item.conflicts = c.clone();
                 }
+            }
+            // A run made elsewhere: the file says it was taken back, so
+            // the CLI (and the next start) does not offer it again.
+            if let (Some(of), Some(file)) = (&entry.run, &cx.session.history_file)
+                && !run.ok.is_empty()
+            {
+                let record = super::runs::undo_record(of, &entry.action, run, cx.session, cx.now);
+                out.fx(ActEffect::Runs(super::runs::RunsEffect::Keep {
+                    file: file.clone(),
+                    record: Box::new(record),
+                }));
             }
         }
     }

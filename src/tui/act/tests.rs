@@ -5,6 +5,7 @@
 mod actions;
 mod bulk;
 mod history_close;
+mod runs;
 pub(crate) mod undo;
 mod undo_send;
 pub(crate) mod view;

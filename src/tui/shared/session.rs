@@ -15,6 +15,10 @@ pub struct Session {
     /// `None`: drafts last this session only (no home directory). Tests
     /// point it at a directory of their own.
     pub drafts_dir: Option<PathBuf>,
+    /// The run history file (`triage::history`): runs of the CLI and of
+    /// an assistant show in the history and can be undone here. `None`:
+    /// the demo (its server is new each start), or no home directory.
+    pub history_file: Option<PathBuf>,
     pub bell: bool,
     /// The local offset timestamps are shown in.
     pub tz: Option<crate::tui::zone::Zone>,

@@ -25,6 +25,7 @@ pub(crate) fn effect(e: ActEffect) -> Effect {
             action,
             guard,
         },
+        ActEffect::Runs(e) => Effect::Runs(e),
     }
 }
 
@@ -85,12 +86,12 @@ pub(crate) fn ended(model: &mut Model, over: Option<Run>, fx: &mut Vec<Effect>) 
     if model.sync.enabled() && !run.ok.is_empty() {
         super::notes::after_write(model, fx);
     }
-    finished(model, run);
+    finished(model, run, fx);
 }
 
 /// The run is over: say what happened.
-fn finished(model: &mut Model, run: Run) {
-    super::record::record_run(model, &run);
+fn finished(model: &mut Model, run: Run, fx: &mut Vec<Effect>) {
+    super::record::record_run(model, &run, fx);
     let now = model.now;
     // An action on marks unmarks the contacts it did and keeps the failed
     // (and the never sent) marked, so `.` takes up just them; an undo

@@ -102,6 +102,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::ContactFound { id, identifier, result } => recheck::found(model, id, &identifier, result, &mut fx),
         Msg::Created { id, result } => actions::created(model, id, result, &mut fx),
         Msg::Applied { id, uuid, answer } => actions::applied(model, id, &uuid, answer, &mut fx),
+        Msg::Runs(m) => undo::runs(model, m),
         Msg::Details(m) => call!(model, &mut fx, details, Effect::Details, |st, cx, out| details::on_msg(
             st, cx, out, m
         )),

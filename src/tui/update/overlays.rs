@@ -85,7 +85,7 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
                 model.overlay = None;
                 super::undo::undo_last(model, fx);
             }
-            (Some(Key::History), _) => super::undo::open_history(model),
+            (Some(Key::History), _) => super::undo::open_history(model, fx),
             _ => {}
         },
         Overlay::Form { kind, uuid, form, .. } => match form.handle_key(&model.keys, key) {

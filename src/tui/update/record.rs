@@ -4,6 +4,7 @@
 use crate::api::{BotStatus, Contact};
 use crate::triage::bulk::Action;
 use crate::tui::act::{self, Run};
+use crate::tui::effect::Effect;
 use crate::tui::model::Model;
 use crate::tui::msg::ReqId;
 
@@ -39,12 +40,11 @@ pub(crate) fn bot_wrote(model: &mut Model, id: ReqId, uuid: &str, running: bool)
 
 /// A run on many has ended: an action becomes one entry; an undo marks
 /// what it took back (and the bot panel shows what it put back).
-pub(crate) fn record_run(model: &mut Model, run: &Run) {
+pub(crate) fn record_run(model: &mut Model, run: &Run, fx: &mut Vec<Effect>) {
     if run.purpose == act::Purpose::Undo {
         bot_panel_follows(model, run);
     }
-    let mut fx = Vec::new();
-    call!(model, &mut fx, act, std::convert::identity, |st, cx, out| {
+    call!(model, fx, act, super::bulk::effect, |st, cx, out| {
         act::record_run(st, cx, out, run)
     });
 }

@@ -23,9 +23,43 @@ fn undo_entry(model: &mut Model, id: u64, fx: &mut Vec<Effect>) {
     super::bulk::ended(model, over, fx);
 }
 
-/// `U`: the history overlay.
-pub(crate) fn open_history(model: &mut Model) {
+/// `U`: the history overlay. The runs of the CLI and of an assistant are
+/// read from the run history file and join it when they arrive.
+pub(crate) fn open_history(model: &mut Model, fx: &mut Vec<Effect>) {
     model.overlay = Some(Overlay::History { selected: 0 });
+    if let Some(load) = act::load_runs(&model.session) {
+        fx.push(effect(act::ActEffect::Runs(load)));
+    }
+}
+
+/// The run history file answered: its runs join the history (the
+/// selected entry stays selected).
+pub(crate) fn runs(model: &mut Model, msg: act::RunsMsg) {
+    let now = model.now;
+    match msg {
+        act::RunsMsg::Loaded(Ok(records)) => {
+            let at = match &model.overlay {
+                Some(Overlay::History { selected }) => model.act.undo.entries.get(*selected).map(|e| e.id),
+                _ => None,
+            };
+            act::merge_runs(&mut model.act.undo, &records);
+            if let (Some(id), Some(Overlay::History { selected })) = (at, model.overlay.as_mut()) {
+                *selected = model.act.undo.entries.iter().position(|e| e.id == id).unwrap_or(0);
+            }
+        }
+        act::RunsMsg::Loaded(Err(e)) => {
+            let text = format!("could not read the run history: {}", crate::text::sanitize_line(&e));
+            model.status.push(ToastKind::Error, text, now);
+        }
+        act::RunsMsg::Kept(Ok(())) => {}
+        act::RunsMsg::Kept(Err(e)) => {
+            let text = format!(
+                "the undo was not written to the run history: {}",
+                crate::text::sanitize_line(&e)
+            );
+            model.status.push(ToastKind::Error, text, now);
+        }
+    }
 }
 
 /// Keys in the history overlay.

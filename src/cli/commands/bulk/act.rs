@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use chrono::Utc;
 use serde::Serialize;
 
-use super::super::history::{self, Record};
+use super::super::history;
 use crate::api::{Client, Contact};
 use crate::cli::output::{Format, Progress, ProgressMode, Tabular, list_doc};
 use crate::cli::{CliError, Ctx};
@@ -156,7 +156,7 @@ pub(super) async fn run(
     }
     let interrupted = stop.load(Ordering::SeqCst);
     forget_gone(ctx, index, &done);
-    let record = Record::of_run(ctx, action, of.what, &done, targets.len(), interrupted);
+    let record = history::of_run(ctx, action, of.what, &done, targets.len(), interrupted);
     let kept = match history::append(ctx, &record) {
         Ok(()) => true,
         Err(e) => {
