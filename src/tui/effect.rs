@@ -259,8 +259,10 @@ fn search_with_index(
         if latest.load(std::sync::atomic::Ordering::Relaxed) != generation {
             return None;
         }
-        match index.try_with_for(INDEX_PATIENCE, |ix| ix.search(&done.query, SEARCH_HITS)) {
-            Some(Ok(hits)) => done.hits = hits.into_iter().map(|(uuid, _)| uuid).collect(),
+        match index.try_with_for(INDEX_PATIENCE, |ix| ix.search_counted(&done.query, SEARCH_HITS)) {
+            Some(Ok(found)) => {
+                (done.hits, done.total) = (found.hits.into_iter().map(|(u, _)| u).collect(), found.total)
+            }
             Some(Err(e)) if e.is_busy() => busy = true,
             Some(Err(e)) => tracing::warn!("searching the local index failed: {e}"),
             None => busy = true,
@@ -274,7 +276,7 @@ fn search_with_index(
 const INDEX_PATIENCE: std::time::Duration = std::time::Duration::from_millis(150);
 
 /// The index's best hits a `/` search adds to the rows' own matches: an
-/// answer this long may have left more out (the list says `200+`).
+/// answer this long may have left more out (the list says `200 of 1,234`).
 pub(crate) const SEARCH_HITS: usize = 200;
 
 /// Failed requests go to the log file (ApiError messages never hold the key).

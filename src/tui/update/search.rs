@@ -84,6 +84,7 @@ fn query_changed(model: &mut Model, fx: &mut Vec<Effect>) {
         s.matched.clear();
         s.matches.clear();
         s.capped = false;
+        s.total = None;
         s.running = false;
         model.list.view.selected = 0;
         model.list.view.offset = 0;
@@ -148,6 +149,7 @@ pub(crate) fn searched(model: &mut Model, done: SearchDone, fx: &mut Vec<Effect>
     let to_top = std::mem::take(&mut s.to_top);
     s.matched = done.query;
     s.capped = done.hits.len() >= crate::tui::effect::SEARCH_HITS;
+    s.total = done.total;
     s.matches = merge_hits(&model.list.store, &done.hits, done.matches);
     s.layout = done.layout;
     s.version = done.version;
