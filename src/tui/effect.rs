@@ -277,7 +277,7 @@ const INDEX_PATIENCE: std::time::Duration = std::time::Duration::from_millis(150
 
 /// The index's best hits a `/` search adds to the rows' own matches: an
 /// answer this long may have left more out (the list says `200 of 1,234`).
-pub(crate) const SEARCH_HITS: usize = 200;
+pub(crate) use crate::tui::inbox::SEARCH_HITS;
 
 /// Failed requests go to the log file (ApiError messages never hold the key).
 fn log_failure(msg: &Msg) {

@@ -1,11 +1,12 @@
-//! The inbox's effects besides the list's walk (which the root's runner
-//! spawns, page by page): a `/` search on the blocking pool, saving a
-//! view, and its timers.
+//! The inbox's effects: a `/` search on the blocking pool, saving a view,
+//! and its timers; and what the root runs for it (the list's walk, which
+//! its runner spawns page by page, and asks of the index's worker).
 
 use std::time::Duration;
 
-use super::msg::InboxMsg;
+use super::msg::{InboxMsg, ListFetch};
 use super::state::contact_list::SearchJob;
+use crate::api::{ContactFilter, PageRequest};
 use crate::tui::shared::ReqId;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -21,6 +22,30 @@ pub enum InboxEffect {
     CountTimeout { id: ReqId, after: Duration },
     /// Sends `SelectionSettled(id)` after `after`.
     Debounce { id: ReqId, after: Duration },
+    /// The root's: `pages` pages of the list's walk from `at`.
+    FetchContacts {
+        id: ReqId,
+        generation: u64,
+        fetch: ListFetch,
+        filter: ContactFilter,
+        at: PageRequest,
+        pages: u32,
+    },
+    /// The root's: a request to the local index's worker.
+    Index(IndexAsk),
+    /// The root's: memory freed (every contact of the index read) goes back.
+    ReleaseMemory,
+}
+
+/// What the inbox asks of the local index's worker.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IndexAsk {
+    /// Contacts from position `skip` on, for list `generation`.
+    Load { generation: u64, skip: usize },
+    /// An incremental pass now.
+    Incremental,
+    /// Last messages of these rows.
+    Previews(Vec<crate::index::Wanted>),
 }
 
 /// Runs `effect`; `None` when a search was stopped (a newer one runs).
@@ -45,5 +70,7 @@ pub async fn perform(effect: InboxEffect) -> Option<InboxMsg> {
             tokio::time::sleep(after).await;
             InboxMsg::CountTimeout(id)
         }
+        // The root turns these into its own effects before they run.
+        InboxEffect::FetchContacts { .. } | InboxEffect::Index(_) | InboxEffect::ReleaseMemory => return None,
     })
 }

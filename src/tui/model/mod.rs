@@ -212,11 +212,7 @@ impl Model {
     /// Contact rows that fit in the list pane (borders, the views' strip
     /// and the header row excluded).
     pub fn list_height(&self) -> usize {
-        let a = self.areas();
-        let r = a
-            .list
-            .unwrap_or(Rect::new(0, 0, self.width, self.height.saturating_sub(4)));
-        r.height.saturating_sub(4) as usize
+        self.areas().list_rows(self.width, self.height)
     }
 
     /// The thread pane's inner size, for wrapping and scrolling.
