@@ -248,9 +248,9 @@ impl Runner {
 /// holds the index (or another process's write keeps it waiting), the
 /// loaded rows answer alone at once, and the answer says it was busy.
 fn search_with_index(
-    job: crate::tui::model::contact_list::SearchJob,
+    job: crate::tui::inbox::contact_list::SearchJob,
     index: Option<crate::index::SharedIndex>,
-) -> Option<(crate::tui::model::contact_list::SearchDone, bool)> {
+) -> Option<(crate::tui::inbox::contact_list::SearchDone, bool)> {
     let latest = job.latest.clone();
     let generation = job.generation;
     let mut done = job.run()?;

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::*;
-use crate::tui::model::contact_list::{SearchDone, SearchJob};
+use crate::tui::inbox::contact_list::{SearchDone, SearchJob};
 
 /// The search jobs among `fx`.
 fn jobs(fx: &[Effect]) -> Vec<SearchJob> {
