@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use super::msg::{InboxMsg, ListFetch};
+use super::list_walk::Walk;
+use super::msg::InboxMsg;
 use super::state::contact_list::SearchJob;
-use crate::api::{ContactFilter, PageRequest};
 use crate::tui::shared::ReqId;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -22,15 +22,8 @@ pub enum InboxEffect {
     CountTimeout { id: ReqId, after: Duration },
     /// Sends `SelectionSettled(id)` after `after`.
     Debounce { id: ReqId, after: Duration },
-    /// The root's: `pages` pages of the list's walk from `at`.
-    FetchContacts {
-        id: ReqId,
-        generation: u64,
-        fetch: ListFetch,
-        filter: ContactFilter,
-        at: PageRequest,
-        pages: u32,
-    },
+    /// The root's: pages of the list's walk (its runner spawns it).
+    FetchContacts(Walk),
     /// The root's: a request to the local index's worker.
     Index(IndexAsk),
     /// The root's: memory freed (every contact of the index read) goes back.
@@ -71,6 +64,6 @@ pub async fn perform(effect: InboxEffect) -> Option<InboxMsg> {
             InboxMsg::CountTimeout(id)
         }
         // The root turns these into its own effects before they run.
-        InboxEffect::FetchContacts { .. } | InboxEffect::Index(_) | InboxEffect::ReleaseMemory => return None,
+        InboxEffect::FetchContacts(_) | InboxEffect::Index(_) | InboxEffect::ReleaseMemory => return None,
     })
 }

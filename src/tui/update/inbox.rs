@@ -12,20 +12,13 @@ use crate::tui::shared::Note;
 /// The inbox's effect as the root runs it.
 pub(crate) fn wrap(e: InboxEffect) -> Effect {
     match e {
-        InboxEffect::FetchContacts {
-            id,
-            generation,
-            fetch,
-            filter,
-            at,
-            pages,
-        } => Effect::FetchContacts {
-            id,
-            generation,
-            fetch,
-            filter,
-            at,
-            pages,
+        InboxEffect::FetchContacts(w) => Effect::FetchContacts {
+            id: w.id,
+            generation: w.generation,
+            fetch: w.fetch,
+            filter: w.filter,
+            at: w.at,
+            pages: w.pages,
         },
         InboxEffect::Index(IndexAsk::Load { generation, skip }) => Effect::Index(IndexCmd::Load { generation, skip }),
         InboxEffect::Index(IndexAsk::Incremental) => Effect::Index(IndexCmd::Incremental),

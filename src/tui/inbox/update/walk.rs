@@ -3,6 +3,7 @@
 //! `search.rs`, moving the selection in `moves.rs`.
 
 use super::super::fx::{InboxEffect, IndexAsk};
+use super::super::list_walk::Walk;
 use super::super::msg::ListFetch;
 use super::super::state::contact_list::{PAGE_ROWS, TopUp};
 use super::super::state::{ContactList, Inbox};
@@ -43,14 +44,14 @@ fn request(st: &mut Inbox, cx: &Cx, out: &mut O, at: PageRequest, pages: u32) {
     p.loading = Some(id);
     p.coming = pages;
     p.sent_at = Some(cx.now);
-    out.fx(InboxEffect::FetchContacts {
+    out.fx(InboxEffect::FetchContacts(Walk {
         id,
         generation: p.generation,
         fetch: ListFetch::Next,
         filter: st.list.filter.clone(),
         at,
         pages,
-    });
+    }));
 }
 
 pub fn fetch_refresh(st: &mut Inbox, cx: &Cx, out: &mut O) {
@@ -62,14 +63,14 @@ pub fn fetch_refresh(st: &mut Inbox, cx: &Cx, out: &mut O) {
     }
     let id = out.id();
     st.list.paging.refreshing = Some(id);
-    out.fx(InboxEffect::FetchContacts {
+    out.fx(InboxEffect::FetchContacts(Walk {
         id,
         generation: st.list.paging.generation,
         fetch: ListFetch::Refresh,
         filter: st.list.filter.clone(),
         at: PageRequest::First,
         pages: 1,
-    });
+    }));
 }
 
 /// Prefetches when the selection is near the end of what is loaded: within
