@@ -78,7 +78,7 @@ fn search(c: &mut Criterion) {
 /// (a third of them the customer's), on the Open view.
 fn triaged() -> Model {
     use frontdesk::index::{Preview, Who};
-    use frontdesk::tui::model::views::Views;
+    use frontdesk::tui::inbox::views::Views;
     let mut m = loaded(100_000);
     m.sync.status = Some(frontdesk::tui::msg::index::SyncStatus {
         complete: true,

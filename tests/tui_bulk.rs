@@ -61,8 +61,8 @@ async fn act(m: &mut Model, keys: &str, client: &Client, tx: &UnboundedSender<Ms
     if matches!(m.overlay, Some(Overlay::Confirm(_))) {
         out += run(update(m, key('y')), client, tx);
     }
-    assert!(m.bulk.is_some(), "a run started");
-    while m.bulk.is_some() {
+    assert!(m.act.bulk.is_some(), "a run started");
+    while m.act.bulk.is_some() {
         assert!(out <= 4, "{out} requests out at once");
         let msg = tokio::time::timeout(Duration::from_secs(30), rx.recv())
             .await

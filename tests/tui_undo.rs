@@ -81,20 +81,20 @@ impl App {
     /// its undo to end.
     async fn action_then_undo(&mut self, entries: usize, what: &str) {
         self.until(what, move |m| {
-            m.undo.entries.len() == entries && m.list.pending.is_empty()
+            m.act.undo.entries.len() == entries && m.list.pending.is_empty()
         })
         .await;
-        let id = self.m.undo.entries[0].id;
+        let id = self.m.act.undo.entries[0].id;
         assert!(
-            matches!(self.m.undo.state(id, &self.m.list), Some(State::Undoable(1))),
+            matches!(self.m.act.undo.state(id, &self.m.list), Some(State::Undoable(1))),
             "{what}: {:?} ({:?})",
-            self.m.undo.state(id, &self.m.list),
+            self.m.act.undo.state(id, &self.m.list),
             self.m.status.current()
         );
         self.send(key('u'));
-        assert!(self.m.bulk.is_some(), "{what}: u starts the undo");
-        self.until("the undo", |m| m.bulk.is_none()).await;
-        assert_eq!(self.m.undo.state(id, &self.m.list), Some(State::Undone), "{what}");
+        assert!(self.m.act.bulk.is_some(), "{what}: u starts the undo");
+        self.until("the undo", |m| m.act.bulk.is_none()).await;
+        assert_eq!(self.m.act.undo.state(id, &self.m.list), Some(State::Undone), "{what}");
     }
 }
 
@@ -129,7 +129,7 @@ async fn each_action_undone_through_the_tui_restores_the_contact_exactly() {
     app.send(key('c'));
     app.action_then_undo(1, "close").await;
     assert!(
-        app.m.undo.entries[0].items[0].after.closed_at.is_some(),
+        app.m.act.undo.entries[0].items[0].after.closed_at.is_some(),
         "it was closed"
     );
     assert_eq!(get(&client, &open.uuid).await, before, "close undone");
@@ -146,7 +146,10 @@ async fn each_action_undone_through_the_tui_restores_the_contact_exactly() {
     app.type_text(other);
     app.send(ctrl('s'));
     app.action_then_undo(2, "assign").await;
-    assert_ne!(app.m.undo.entries[0].items[0].after.assigned_user, before.assigned_user);
+    assert_ne!(
+        app.m.act.undo.entries[0].items[0].after.assigned_user,
+        before.assigned_user
+    );
     assert_eq!(get(&client, &c.uuid).await, before, "assign undone");
 
     // Add a tag through the tags form (it replaces the list), then u.
@@ -161,7 +164,12 @@ async fn each_action_undone_through_the_tui_restores_the_contact_exactly() {
     app.send(code(KeyCode::Enter));
     app.send(ctrl('s'));
     app.action_then_undo(3, "tags").await;
-    assert!(app.m.undo.entries[0].items[0].after.tags.contains(&"beta".to_string()));
+    assert!(
+        app.m.act.undo.entries[0].items[0]
+            .after
+            .tags
+            .contains(&"beta".to_string())
+    );
     assert_eq!(get(&client, &c.uuid).await, before, "tags undone");
 
     // Write a note, then u.
@@ -172,7 +180,7 @@ async fn each_action_undone_through_the_tui_restores_the_contact_exactly() {
     app.type_text(" call back at 5");
     app.send(ctrl('s'));
     app.action_then_undo(4, "note").await;
-    assert_ne!(app.m.undo.entries[0].items[0].after.note, before.note);
+    assert_ne!(app.m.act.undo.entries[0].items[0].after.note, before.note);
     assert_eq!(get(&client, &c.uuid).await, before, "note undone");
 
     // Move a contact that has a team to another team, then u.
@@ -194,7 +202,7 @@ async fn each_action_undone_through_the_tui_restores_the_contact_exactly() {
     app.type_text(&team);
     app.send(ctrl('s'));
     app.action_then_undo(5, "team").await;
-    assert_ne!(app.m.undo.entries[0].items[0].after.team_uuid(), before.team_uuid());
+    assert_ne!(app.m.act.undo.entries[0].items[0].after.team_uuid(), before.team_uuid());
     assert_eq!(get(&client, &c.uuid).await, before, "team undone");
 
     // Stop (or start) a bot, then u.
@@ -216,7 +224,7 @@ async fn each_action_undone_through_the_tui_restores_the_contact_exactly() {
     app.action_then_undo(6, "bot").await;
     let stopped = bot_before.status == frontdesk::api::BotStatus::Started;
     assert_eq!(
-        app.m.undo.entries[0].items[0].bot_after,
+        app.m.act.undo.entries[0].items[0].bot_after,
         Some(!stopped),
         "it was toggled"
     );
@@ -284,14 +292,14 @@ async fn with_one_request_in_five_failing_undo_still_restores_every_note() {
         app.send(key('n'));
         app.type_text(" (undo me)");
         let mut tries = 0;
-        while app.m.undo.entries.len() == i {
+        while app.m.act.undo.entries.len() == i {
             tries += 1;
             assert!(tries < 50, "the note saves in 50 tries");
             app.send(ctrl('s'));
             app.until("the save", |m| m.list.pending.is_empty()).await;
         }
     }
-    assert_eq!(app.m.undo.entries.len(), uuids.len());
+    assert_eq!(app.m.act.undo.entries.len(), uuids.len());
 
     // Undo each from the history; what failed is sent again with Enter.
     app.send(key('U'));
@@ -299,13 +307,13 @@ async fn with_one_request_in_five_failing_undo_still_restores_every_note() {
         if row > 0 {
             app.send(key('j'));
         }
-        let id = app.m.undo.entries[row].id;
+        let id = app.m.act.undo.entries[row].id;
         let mut tries = 0;
-        while app.m.undo.state(id, &app.m.list) != Some(State::Undone) {
+        while app.m.act.undo.state(id, &app.m.list) != Some(State::Undone) {
             tries += 1;
             assert!(tries < 50, "the undo goes through in 50 tries");
             app.send(code(KeyCode::Enter));
-            app.until("the undo", |m| m.bulk.is_none()).await;
+            app.until("the undo", |m| m.act.bulk.is_none()).await;
         }
     }
     for (uuid, was) in uuids.iter().zip(&before) {
@@ -362,9 +370,9 @@ async fn a_close_on_every_marked_contact_is_undone_exactly_despite_failures() {
     if matches!(app.m.overlay, Some(frontdesk::tui::model::Overlay::Confirm(_))) {
         app.send(key('y'));
     }
-    assert!(app.m.bulk.is_some(), "the close runs");
-    app.until("the close", |m| m.bulk.is_none()).await;
-    let entry = app.m.undo.entries[0].clone();
+    assert!(app.m.act.bulk.is_some(), "the close runs");
+    app.until("the close", |m| m.act.bulk.is_none()).await;
+    let entry = app.m.act.undo.entries[0].clone();
     let closed = sure.all_contacts(ContactFilter::default()).await.unwrap();
     let now_closed = closed.iter().filter(|c| !c.is_open()).count();
     assert!(
@@ -375,15 +383,15 @@ async fn a_close_on_every_marked_contact_is_undone_exactly_despite_failures() {
     // u at once (over the run's summary), then the history's Enter until
     // every undo went through.
     app.send(key('u'));
-    assert!(app.m.bulk.is_some(), "u starts the undo");
-    app.until("the undo", |m| m.bulk.is_none()).await;
+    assert!(app.m.act.bulk.is_some(), "u starts the undo");
+    app.until("the undo", |m| m.act.bulk.is_none()).await;
     let mut tries = 0;
-    while app.m.undo.state(entry.id, &app.m.list) != Some(State::Undone) {
+    while app.m.act.undo.state(entry.id, &app.m.list) != Some(State::Undone) {
         tries += 1;
         assert!(tries < 30, "the undo goes through in 30 tries");
         app.send(key('U'));
         app.send(code(KeyCode::Enter));
-        app.until("the undo", |m| m.bulk.is_none()).await;
+        app.until("the undo", |m| m.act.bulk.is_none()).await;
         app.send(code(KeyCode::Esc));
     }
     eprintln!(

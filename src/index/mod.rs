@@ -29,7 +29,7 @@ use sha2::{Digest, Sha256};
 pub use open::{Health, inspect};
 pub use preview::{Preview, Wanted, Who};
 pub use report::{HeldMessage, HeldPage, ReportRow};
-pub use search::fts_query;
+pub use search::{Found, fts_query};
 pub use store::{CachedThread, Changes, Order, SyncState, Thread};
 
 /// What can go wrong using the index once it is open.

@@ -28,6 +28,17 @@ use crate::api::{Contact, FieldValue, Message};
 /// counts most, one in a message least.
 const RANK: &str = "bm25(search, 10.0, 8.0, 5.0, 3.0, 2.0, 1.0)";
 
+/// A search's answer: the hits, best first, and how many match in all
+/// when the hits stopped at their limit (`None` when they hold every match).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Found {
+    pub hits: Vec<(String, f64)>,
+    pub total: Option<usize>,
+}
+
+/// Hits and the FTS5 query they answer.
+type Hits = (Vec<(String, f64)>, Option<String>);
+
 /// How many matches of a common query are ranked (by activity) per tier.
 const CANDIDATES: i64 = 2_000;
 
@@ -42,20 +53,39 @@ impl Index {
     /// accepted; FTS5's own syntax in it is taken literally. An empty query
     /// matches nothing.
     pub fn search(&self, text: &str, limit: usize) -> Result<Vec<(String, f64)>, IndexError> {
+        Ok(self.search_counted(text, limit)?.hits)
+    }
+
+    /// [`search`](Self::search), and when the answer hit `limit`, how many
+    /// contacts match in all (one count over the query that answered; the
+    /// hits are the same).
+    pub fn search_counted(&self, text: &str, limit: usize) -> Result<Found, IndexError> {
+        let (hits, query) = self.search_with_query(text, limit)?;
+        let total = match query {
+            Some(q) if limit > 0 && hits.len() >= limit => Some(self.count_matches(&q)?.max(hits.len())),
+            _ => None,
+        };
+        Ok(Found { hits, total })
+    }
+
+    /// The hits, and the FTS5 query whose matches they are (`None` when
+    /// nothing was searched).
+    fn search_with_query(&self, text: &str, limit: usize) -> Result<Hits, IndexError> {
         let Some(query) = fts_query(text) else {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), None));
         };
         if limit == 0 {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), None));
         }
         let words = words(text);
         if words.len() > 1 && words.iter().all(|w| w.chars().all(|c| c.is_ascii_digit())) {
             // A phone number typed from its start in pieces ("+44 7700 12"):
             // the number's digits as one prefix say it best, and cheaply
             // (the pieces alone each match nearly every number).
-            let hits = self.ranked(&format!("\"{}\"*", words.concat()), &[], limit)?;
+            let joined = format!("\"{}\"*", words.concat());
+            let hits = self.ranked(&joined, &[], limit)?;
             if !hits.is_empty() {
-                return Ok(hits);
+                return Ok((hits, Some(joined)));
             }
         }
         let parts: Vec<String> = if words.len() > 1 {
@@ -65,27 +95,41 @@ impl Index {
         };
         let hits = self.ranked(&query, &parts, limit)?;
         if !hits.is_empty() {
-            return Ok(hits);
+            return Ok((hits, Some(query)));
         }
         // Nothing: the words that start no word of the index may be typos.
         // Nearer ones first; each level adds what it finds after the last.
         let mut out: Vec<(String, f64)> = Vec::new();
         let mut seen = HashSet::new();
+        let mut levels: Vec<String> = Vec::new();
         for distance in 1..=typo::MAX_DISTANCE {
             let Some(query) = typo::query(self, &words, distance)? else {
                 continue;
             };
+            levels.push(format!("({query})"));
+            if out.len() >= limit {
+                // Full already: the level counts towards the total only.
+                continue;
+            }
             for (uuid, _) in self.ranked(&query, &[], limit)? {
                 if out.len() < limit && seen.insert(uuid.clone()) {
                     // After every exact hit (scores of those are <= 0).
                     out.push((uuid, 1.0 + out.len() as f64));
                 }
             }
-            if out.len() >= limit {
-                break;
-            }
         }
-        Ok(out)
+        // Every level's matches together: their queries joined.
+        let any = (!levels.is_empty()).then(|| levels.join(" OR "));
+        Ok((out, any))
+    }
+
+    /// How many contacts match an FTS5 query.
+    fn count_matches(&self, query: &str) -> Result<usize, IndexError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT count(*) FROM search WHERE search MATCH ?1")?;
+        let found: i64 = stmt.query_row(params![query], |r| r.get(0))?;
+        Ok(usize::try_from(found).unwrap_or(0))
     }
 
     /// The contacts matching an FTS5 query, best first. bm25 walks every

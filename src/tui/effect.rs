@@ -253,9 +253,9 @@ impl Runner {
 /// holds the index (or another process's write keeps it waiting), the
 /// loaded rows answer alone at once, and the answer says it was busy.
 fn search_with_index(
-    job: crate::tui::model::contact_list::SearchJob,
+    job: crate::tui::inbox::contact_list::SearchJob,
     index: Option<crate::index::SharedIndex>,
-) -> Option<(crate::tui::model::contact_list::SearchDone, bool)> {
+) -> Option<(crate::tui::inbox::contact_list::SearchDone, bool)> {
     let latest = job.latest.clone();
     let generation = job.generation;
     let mut done = job.run()?;
@@ -264,8 +264,10 @@ fn search_with_index(
         if latest.load(std::sync::atomic::Ordering::Relaxed) != generation {
             return None;
         }
-        match index.try_with_for(INDEX_PATIENCE, |ix| ix.search(&done.query, SEARCH_HITS)) {
-            Some(Ok(hits)) => done.hits = hits.into_iter().map(|(uuid, _)| uuid).collect(),
+        match index.try_with_for(INDEX_PATIENCE, |ix| ix.search_counted(&done.query, SEARCH_HITS)) {
+            Some(Ok(found)) => {
+                (done.hits, done.total) = (found.hits.into_iter().map(|(u, _)| u).collect(), found.total)
+            }
             Some(Err(e)) if e.is_busy() => busy = true,
             Some(Err(e)) => tracing::warn!("searching the local index failed: {e}"),
             None => busy = true,
@@ -279,8 +281,8 @@ fn search_with_index(
 const INDEX_PATIENCE: std::time::Duration = std::time::Duration::from_millis(150);
 
 /// The index's best hits a `/` search adds to the rows' own matches: an
-/// answer this long may have left more out (the list says `200+`).
-pub(crate) const SEARCH_HITS: usize = 200;
+/// answer this long may have left more out (the list says `200 of 1,234`).
+pub(crate) use crate::tui::inbox::SEARCH_HITS;
 
 /// Failed requests go to the log file (ApiError messages never hold the key).
 fn log_failure(msg: &Msg) {

@@ -179,7 +179,7 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     };
     let mut model = Model::new(session, user, now);
     model.known = known;
-    model.views = model::views::Views::new(settings.views.clone(), me_email.clone());
+    model.views = crate::tui::inbox::views::Views::new(settings.views.clone(), me_email.clone());
     model.views.config_path = settings.config_path.clone().or_else(crate::config::default_config_path);
     model.details.me.email = me_email;
     for w in &settings.warnings {

@@ -14,6 +14,19 @@ pub fn spinner_glyph(frame: u64) -> &'static str {
     SPINNER[(frame % SPINNER.len() as u64) as usize]
 }
 
+/// 41200 → "41,200".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// "now", "5m", "3h", "2d", "4w", or the date.
 pub fn relative(now: DateTime<Utc>, t: Option<DateTime<Utc>>) -> String {
     let Some(t) = t else { return String::new() };

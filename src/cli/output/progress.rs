@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
-use crate::tui::view::status::thousands;
+use crate::tui::widgets::thousands;
 
 /// Between two progress lines off a terminal.
 pub const LINE_EVERY: Duration = Duration::from_secs(5);

@@ -120,3 +120,36 @@ fn a_phone_number_typed_from_its_start_finds_that_number_not_its_pieces_elsewher
     middle.sort();
     assert_eq!(middle, ["a", "d"]);
 }
+
+/// More matches than the answer may hold: it says how many match in all
+/// (ranked by tiers or by bm25, or found through a typo), and its hits are
+/// those of a plain search.
+#[test]
+fn a_search_that_hits_its_limit_counts_every_match() {
+    let mut ix = Index::in_memory().unwrap();
+    let mut contacts = Vec::new();
+    let mut threads = Vec::new();
+    for i in 0..6_100 {
+        let uuid = format!("c{i:05}");
+        let mut c = contact(&uuid, &format!("Person {i}"), "+1", 1_000 + i);
+        if i % 5 == 0 {
+            c.tags = vec!["vip".into()];
+        }
+        contacts.push(c);
+        threads.push((uuid, Some(at(1_000 + i)), vec![message("where is my refund")]));
+    }
+    ix.upsert_contacts(&contacts, at(0)).unwrap();
+    ix.store_threads(&threads).unwrap();
+
+    let common = ix.search_counted("refund", 200).unwrap();
+    assert_eq!((common.hits.len(), common.total), (200, Some(6_100)));
+    assert_eq!(common.hits, ix.search("refund", 200).unwrap(), "the same hits");
+    let rarer = ix.search_counted("vip", 200).unwrap();
+    assert_eq!((rarer.hits.len(), rarer.total), (200, Some(1_220)));
+    assert_eq!(rarer.hits, ix.search("vip", 200).unwrap(), "the same hits");
+    let typo = ix.search_counted("refnud", 200).unwrap();
+    assert_eq!((typo.hits.len(), typo.total), (200, Some(6_100)));
+    // Every match in the answer: nothing more to count.
+    assert_eq!(ix.search_counted("vip", 2_000).unwrap().total, None);
+    assert_eq!(ix.search_counted("zzzz", 200).unwrap(), Default::default());
+}

@@ -1,9 +1,10 @@
-//! The inbox's effects besides the list's walk (which the root's runner
-//! spawns, page by page): a `/` search on the blocking pool, saving a
-//! view, and its timers.
+//! The inbox's effects: a `/` search on the blocking pool, saving a view,
+//! and its timers; and what the root runs for it (the list's walk, which
+//! its runner spawns page by page, and asks of the index's worker).
 
 use std::time::Duration;
 
+use super::list_walk::Walk;
 use super::msg::InboxMsg;
 use super::state::contact_list::SearchJob;
 use crate::tui::shared::ReqId;
@@ -21,6 +22,23 @@ pub enum InboxEffect {
     CountTimeout { id: ReqId, after: Duration },
     /// Sends `SelectionSettled(id)` after `after`.
     Debounce { id: ReqId, after: Duration },
+    /// The root's: pages of the list's walk (its runner spawns it).
+    FetchContacts(Walk),
+    /// The root's: a request to the local index's worker.
+    Index(IndexAsk),
+    /// The root's: memory freed (every contact of the index read) goes back.
+    ReleaseMemory,
+}
+
+/// What the inbox asks of the local index's worker.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IndexAsk {
+    /// Contacts from position `skip` on, for list `generation`.
+    Load { generation: u64, skip: usize },
+    /// An incremental pass now.
+    Incremental,
+    /// Last messages of these rows.
+    Previews(Vec<crate::index::Wanted>),
 }
 
 /// Runs `effect`; `None` when a search was stopped (a newer one runs).
@@ -45,5 +63,7 @@ pub async fn perform(effect: InboxEffect) -> Option<InboxMsg> {
             tokio::time::sleep(after).await;
             InboxMsg::CountTimeout(id)
         }
+        // The root turns these into its own effects before they run.
+        InboxEffect::FetchContacts(_) | InboxEffect::Index(_) | InboxEffect::ReleaseMemory => return None,
     })
 }

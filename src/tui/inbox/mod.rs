@@ -12,17 +12,18 @@ mod fx;
 pub mod list_walk;
 pub mod msg;
 mod state;
-mod update;
+pub mod update;
 mod view;
 
 #[cfg(test)]
 mod tests;
 
-pub use fx::{InboxEffect, perform};
+pub use fx::{InboxEffect, IndexAsk, perform};
 pub use msg::InboxMsg;
 pub use state::{ContactList, Inbox, InboxRef, Marks, SyncStatus, SyncView, Views};
 pub use state::{contact_list, marks, sync, views};
 pub use update::marks as marking;
+pub use update::search::SEARCH_HITS;
 pub use view::{render, tabs};
 
 /// The slice's state: the root's parts lent together (the root keeps them

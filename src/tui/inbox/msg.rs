@@ -22,6 +22,8 @@ pub struct SearchDone {
     /// notes and cached messages the rows' own text does not hold, and
     /// near misses of a typo. Listed before the rows' own matches.
     pub hits: Vec<String>,
+    /// How many the index matched in all, when `hits` stopped at the cap.
+    pub total: Option<usize>,
     pub layout: u64,
     pub version: u64,
 }

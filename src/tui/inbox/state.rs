@@ -25,6 +25,8 @@ pub struct Inbox<'a> {
     pub sync: &'a mut SyncView,
     /// The debounce id the selection waits on.
     pub settle: &'a mut Option<ReqId>,
+    /// The badges slices put on rows, which views filter on (read only).
+    pub badges: &'a crate::tui::shared::Badges,
 }
 
 /// The inbox's parts, read by its view.

@@ -84,6 +84,11 @@ impl Cx<'_> {
     pub fn is_wide(&self) -> bool {
         self.width >= super::layout::WIDE
     }
+
+    /// Contact rows that fit in the list pane.
+    pub fn list_rows(&self) -> usize {
+        self.areas.list_rows(self.width, self.height)
+    }
 }
 
 /// What one update call hands back: effects of the slice's own kind `F`,

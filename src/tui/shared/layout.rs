@@ -21,6 +21,15 @@ pub struct Areas {
     pub status: Rect,
 }
 
+impl Areas {
+    /// Contact rows that fit in the list pane (borders, the views' strip
+    /// and the header row excluded) of a `width` x `height` terminal.
+    pub fn list_rows(&self, width: u16, height: u16) -> usize {
+        let r = self.list.unwrap_or(Rect::new(0, 0, width, height.saturating_sub(4)));
+        r.height.saturating_sub(4) as usize
+    }
+}
+
 /// The layout, shared by `update` (page sizes, scrolling) and the views.
 pub fn areas(full: Rect, wide: bool, focus: Pane, toast: bool) -> Areas {
     let bottom = if toast { 2 } else { 1 };

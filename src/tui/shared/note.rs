@@ -18,6 +18,9 @@ pub enum Note {
     },
     /// Move the focus to a pane.
     Focus(Pane),
+    /// Show `uuid`'s thread and details now (the selection settled on it,
+    /// or the list's first rows arrived).
+    Show(String),
     /// `uuid`'s thread was shown: its row is no longer new.
     Seen(String),
     /// A write of ours the API accepted, with the contact it returned when

@@ -10,7 +10,7 @@ use crate::tui::keymap::Action as Key;
 use crate::tui::model::{FormKind, Model, Overlay, PendingWrite, ToastKind};
 use crate::tui::msg::{ReqId, WriteKind};
 
-use super::notes::selection_changed;
+use super::inbox::selection_changed;
 use super::{list, recheck};
 
 fn kind_of(action: Key) -> Option<WriteKind> {

@@ -8,28 +8,38 @@
 /// For the inbox itself (which holds the contacts), pass `contacts: none`.
 /// The inbox (`call!(model, fx, inbox, ...)`) is lent its parts, which the
 /// root keeps as separate fields, and reads no contacts through `Cx`.
+///
+/// `call!(model, fx, inbox keep, ...)` routes none of the notes: it returns
+/// `(result, notes)` for the root to route (`update/inbox.rs`).
 macro_rules! call {
     ($model:expr, $fx:expr, inbox, $wrap:path, |$st:ident, $cx:ident, $out:ident| $body:expr) => {
-        $crate::tui::update::call::call!(@go $model, $fx, $wrap, m => &$crate::tui::shared::NoContacts,
+        $crate::tui::update::call::call!(@go route $model, $fx, inbox, $wrap, |$st, $cx, $out| $body)
+    };
+    ($model:expr, $fx:expr, inbox keep, $wrap:path, |$st:ident, $cx:ident, $out:ident| $body:expr) => {
+        $crate::tui::update::call::call!(@go keep $model, $fx, inbox, $wrap, |$st, $cx, $out| $body)
+    };
+    (@go $mode:ident $model:expr, $fx:expr, inbox, $wrap:path, |$st:ident, $cx:ident, $out:ident| $body:expr) => {
+        $crate::tui::update::call::call!(@run $mode $model, $fx, $wrap, m => &$crate::tui::shared::NoContacts,
             state => &mut $crate::tui::inbox::Inbox {
                 list: &mut m.list,
                 views: &mut m.views,
                 marks: &mut m.marks,
                 sync: &mut m.sync,
                 settle: &mut m.settle,
+                badges: &m.badges,
             },
             |$st, $cx, $out| $body)
     };
     ($model:expr, $fx:expr, slices . $field:ident, $wrap:path, |$st:ident, $cx:ident, $out:ident| $body:expr) => {
-        $crate::tui::update::call::call!(@go $model, $fx, $wrap, m => &m.list, state => &mut m.slices.$field, |$st, $cx, $out| $body)
+        $crate::tui::update::call::call!(@run route $model, $fx, $wrap, m => &m.list, state => &mut m.slices.$field, |$st, $cx, $out| $body)
     };
     ($model:expr, $fx:expr, $field:ident, $wrap:path, |$st:ident, $cx:ident, $out:ident| $body:expr) => {
-        $crate::tui::update::call::call!(@go $model, $fx, $wrap, m => &m.list, state => &mut m.$field, |$st, $cx, $out| $body)
+        $crate::tui::update::call::call!(@run route $model, $fx, $wrap, m => &m.list, state => &mut m.$field, |$st, $cx, $out| $body)
     };
     ($model:expr, $fx:expr, $field:ident, $wrap:path, contacts: none, |$st:ident, $cx:ident, $out:ident| $body:expr) => {
-        $crate::tui::update::call::call!(@go $model, $fx, $wrap, m => &$crate::tui::shared::NoContacts, state => &mut m.$field, |$st, $cx, $out| $body)
+        $crate::tui::update::call::call!(@run route $model, $fx, $wrap, m => &$crate::tui::shared::NoContacts, state => &mut m.$field, |$st, $cx, $out| $body)
     };
-    (@go $model:expr, $fx:expr, $wrap:path, $m:ident => $contacts:expr, state => $state:expr, |$st:ident, $cx:ident, $out:ident| $body:expr) => {{
+    (@run $mode:ident $model:expr, $fx:expr, $wrap:path, $m:ident => $contacts:expr, state => $state:expr, |$st:ident, $cx:ident, $out:ident| $body:expr) => {{
         let $m: &mut $crate::tui::model::Model = $model;
         let areas = $m.areas();
         let selected = $m.list.selected_row().map(|r| r.uuid.clone());
@@ -64,9 +74,15 @@ macro_rules! call {
         };
         let fx: &mut Vec<$crate::tui::effect::Effect> = $fx;
         fx.extend(effects.into_iter().map($wrap));
-        $crate::tui::update::notes::route($m, notes, fx);
-        result
+        $crate::tui::update::call::call!(@finish $mode $m, fx, result, notes)
     }};
+    (@finish route $m:ident, $fx:ident, $result:ident, $notes:ident) => {{
+        $crate::tui::update::notes::route($m, $notes, $fx);
+        $result
+    }};
+    (@finish keep $m:ident, $fx:ident, $result:ident, $notes:ident) => {
+        ($result, $notes)
+    };
 }
 
 pub(crate) use call;

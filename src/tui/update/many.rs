@@ -11,8 +11,9 @@ use crate::triage::bulk::Action;
 use crate::tui::act::{self, CONFIRM_ABOVE, Confirm, Job, ManyForm, Purpose};
 use crate::tui::effect::Effect;
 use crate::tui::form::{self, Form};
+use crate::tui::inbox::contact_list::Row;
+use crate::tui::inbox::marking;
 use crate::tui::keymap::Action as Key;
-use crate::tui::model::contact_list::Row;
 use crate::tui::model::{FormKind, Model, Overlay, ToastKind};
 
 /// Runs `key` on the marks; false when there are none or the key does not
@@ -28,7 +29,7 @@ pub(crate) fn on_marks(model: &mut Model, key: Key, fx: &mut Vec<Effect>) -> boo
     if !many {
         return false;
     }
-    crate::tui::inbox::marking::end_range(&mut model.marks, &model.list);
+    marking::end_range(&mut model.marks, &model.list);
     let now = model.now;
     let n = model.marks.len();
     if model.act.bulk.is_some() {
@@ -54,24 +55,17 @@ pub(crate) fn on_marks(model: &mut Model, key: Key, fx: &mut Vec<Effect>) -> boo
 
 /// The marked rows, in list order.
 fn marked(model: &Model) -> Vec<&Row> {
-    let marks = &model.marks;
-    model.list.store.iter().filter(|r| marks.contains(&r.uuid)).collect()
+    marking::marked(&model.list, &model.marks)
 }
 
 fn close_or_reopen(model: &mut Model, only_close: bool, fx: &mut Vec<Effect>) {
-    let rows = marked(model);
-    let (count, open) = (rows.len(), rows.iter().filter(|r| r.is_open()).count());
-    let action = if open > 0 || only_close {
-        Action::Close
-    } else {
-        Action::Reopen
-    };
-    if open == 0 && only_close {
-        let now = model.now;
-        let text = format!("all {count} marked conversations are closed already");
-        return model.status.push(ToastKind::Info, text, now);
+    match marking::close_or_reopen(&model.list, &model.marks, only_close) {
+        Ok(action) => go(model, vec![action], None, fx),
+        Err(text) => {
+            let now = model.now;
+            model.status.push(ToastKind::Info, text, now);
+        }
     }
-    go(model, vec![action], None, fx);
 }
 
 fn open_form(model: &mut Model, which: ManyForm) {
@@ -138,7 +132,7 @@ pub(crate) fn submit(model: &mut Model, which: ManyForm, form: &Form, fx: &mut V
 /// `.`: the last action on many again, on the marks (after a partial
 /// failure: the failed ones), or on the selected contact.
 pub(crate) fn repeat(model: &mut Model, fx: &mut Vec<Effect>) {
-    crate::tui::inbox::marking::end_range(&mut model.marks, &model.list);
+    marking::end_range(&mut model.marks, &model.list);
     let now = model.now;
     if model.marks.last.is_empty() {
         return model
@@ -229,10 +223,6 @@ fn start(
     already: &[String],
     fx: &mut Vec<Effect>,
 ) {
-    for uuid in already {
-        model.marks.remove(uuid);
-    }
-    model.marks.last = actions;
-    model.marks.last_doing = doing.to_string();
+    marking::ran(&mut model.marks, actions, doing, already);
     super::bulk::start(model, Purpose::Act, doing, jobs, fx);
 }

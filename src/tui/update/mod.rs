@@ -5,6 +5,7 @@ mod actions;
 pub(crate) mod bulk;
 pub(crate) mod call;
 mod catalog;
+pub(crate) mod inbox;
 pub(crate) mod index;
 mod keys;
 mod list;
@@ -85,11 +86,10 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
                 views::switch(model, n - 1, &mut fx);
             }
         }
-        Msg::Inbox(InboxMsg::ViewSaved { name, result }) => views::saved(model, &name, result),
+        Msg::Inbox(InboxMsg::ViewSaved { name, result }) => views::saved(model, &name, result, &mut fx),
         Msg::Inbox(InboxMsg::SelectionSettled(id)) => {
-            if model.settle == Some(id) {
-                model.settle = None;
-                select::load_selected(model, &mut fx);
+            if let Some(uuid) = crate::tui::inbox::update::selection::settled(&mut model.settle, &model.list, id) {
+                select::load(model, &uuid, &mut fx);
             }
         }
         Msg::ContactsLoaded {
@@ -117,12 +117,16 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Slice(m) => slices::on_msg(model, m, &mut fx),
     }
     for note in std::mem::take(&mut model.later) {
-        if let crate::tui::shared::Note::BotWrote { id, uuid, running } = note
-            && !record::bot_wrote(model, id, &uuid, running)
-        {
-            let text = if running { "bot started" } else { "bot stopped" };
-            let now = model.now;
-            model.status.push(crate::tui::shared::ToastKind::Success, text, now);
+        match note {
+            crate::tui::shared::Note::BotWrote { id, uuid, running }
+                if !record::bot_wrote(model, id, &uuid, running) =>
+            {
+                let text = if running { "bot started" } else { "bot stopped" };
+                let now = model.now;
+                model.status.push(crate::tui::shared::ToastKind::Success, text, now);
+            }
+            crate::tui::shared::Note::Show(uuid) => select::load(model, &uuid, &mut fx),
+            _ => {}
         }
     }
     if model.quit {

@@ -77,15 +77,10 @@ pub(crate) fn on_mouse(model: &mut Model, ev: MouseEvent, fx: &mut Vec<Effect>) 
             }
             let Some(pane) = pane_at(model, at) else { return };
             model.focus = pane;
-            if pane == Pane::List
-                && let Some(r) = model.areas().list
-            {
-                // Border, then the header row, then the contacts.
-                let first = r.y + 2;
-                if at.y >= first && at.y < r.y + r.height.saturating_sub(1) {
-                    let index = model.list.view.offset + usize::from(at.y - first);
-                    list::select(model, index, fx);
-                }
+            if pane == Pane::List {
+                super::inbox::inbox!(model, fx, |st, cx, out| {
+                    crate::tui::inbox::update::moves::click(st, cx, out, at.y)
+                });
             }
         }
         _ => {}

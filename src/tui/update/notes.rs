@@ -1,28 +1,12 @@
-//! Outward notes inside update: what a moved selection or a write sets
-//! off, and the routing of the notes slices hand back. Any part of update
+//! Outward notes inside update: what a write sets off, and the routing of
+//! the notes slices hand back. Any part of update
 //! may call these; they call nothing in update.
 
 use crate::tui::effect::Effect;
-use crate::tui::inbox::InboxEffect;
 use crate::tui::index_worker::IndexCmd;
 use crate::tui::model::Model;
 use crate::tui::shared::Note;
 use crate::tui::shared::catalog::Part;
-
-/// Called whenever the selected row may have changed: waits for the
-/// selection to settle before loading thread, details and bot.
-pub(crate) fn selection_changed(model: &mut Model, fx: &mut Vec<Effect>) {
-    let uuid = model.list.selected_uuid();
-    if uuid.is_none() || uuid == model.thread.contact {
-        return;
-    }
-    let id = model.next_id();
-    model.settle = Some(id);
-    fx.push(Effect::Inbox(InboxEffect::Debounce {
-        id,
-        after: std::time::Duration::from_millis(150),
-    }));
-}
 
 /// After a write of ours the API accepted: an incremental pass, so the
 /// index (and the list) see what it moved.
@@ -93,6 +77,9 @@ pub(crate) fn route(model: &mut Model, notes: Vec<Note>, fx: &mut Vec<Effect>) {
                 }
             }
             Note::Focus(pane) => model.focus = pane,
+            // The inbox's (`update/inbox.rs` loads it at once); from
+            // elsewhere, once the message is done.
+            note @ Note::Show(_) => model.later.push(note),
             Note::Seen(uuid) => model.list.mark_seen(&uuid),
             Note::Wrote(_) => after_write(model, fx),
             Note::Sent { contact, text, at } => {

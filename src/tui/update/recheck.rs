@@ -13,9 +13,6 @@ use crate::tui::keymap::{Mode, ModeAction};
 use crate::tui::model::{FormKind, Model, Overlay, ToastKind};
 use crate::tui::msg::{ReqId, WriteKind};
 
-use super::notes::selection_changed;
-use super::search;
-
 /// Whether a failed create may still have been carried out: the client
 /// says so (`ApiError::MaybeApplied`: a 5xx, or the connection broke after
 /// the never-retried POST was sent).
@@ -134,13 +131,7 @@ mod tests;
 /// A contact created here (or found after a failed create): first in the
 /// list, selected.
 pub(crate) fn add_created(model: &mut Model, contact: Contact, fx: &mut Vec<Effect>) {
-    let uuid = contact.uuid.clone();
-    if !model.list.store.replace(contact.clone()) {
-        let matched = model.list.matched_contacts();
-        model.list.store.insert(0, vec![contact]);
-        model.list.rematch(matched);
-    }
-    search::recompute_search(model, fx);
-    super::views::select(model, &uuid, fx);
-    selection_changed(model, fx);
+    super::inbox::inbox!(model, fx, |st, cx, out| {
+        crate::tui::inbox::update::moves::add_created(st, cx, out, contact)
+    });
 }

@@ -27,7 +27,7 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
         status::tabs(model, frame, r, theme);
     }
     if let Some(r) = a.list {
-        let sending = |u: &str| model.bulk.as_ref().is_some_and(|run| run.sending(u));
+        let sending = |u: &str| model.act.bulk.as_ref().is_some_and(|run| run.sending(u));
         crate::tui::inbox::render(model.inbox(), &model.vcx(theme), frame, r, &sending);
     }
     if let Some(r) = a.thread {

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::tui::keymap::Action;
-use crate::tui::widgets::clean;
+use crate::tui::widgets::{clean, thousands};
 use chrono::{DateTime, Utc};
 
 use crate::tui::model::{Model, Pane, ToastKind};
@@ -174,19 +174,6 @@ fn local_clock(model: &Model, t: DateTime<Utc>) -> String {
         Some(time) => time.trim().to_string(),
         None => here,
     }
-}
-
-/// 41200 → "41,200".
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 pub fn toast(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {

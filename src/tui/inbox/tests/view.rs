@@ -7,8 +7,8 @@ use insta::assert_snapshot;
 
 use crate::triage::{View, ViewFilter};
 use crate::tui::fixtures::*;
+use crate::tui::inbox::views::Views;
 use crate::tui::model::Model;
-use crate::tui::model::views::Views;
 use crate::tui::msg::Msg;
 use crate::tui::update::update;
 use crate::tui::view::tests::draw;
@@ -74,27 +74,27 @@ fn counts_are_at_least_while_a_walk_runs_and_exact_after() {
 fn big_counts_are_abbreviated_to_fit_80_columns() {
     let mut m = triage(30, 80, 24, custom(1));
     m.views.counts = vec![
-        crate::tui::model::views::Count {
+        crate::tui::inbox::views::Count {
             n: 1234,
             at_least: false,
         },
-        crate::tui::model::views::Count {
+        crate::tui::inbox::views::Count {
             n: 12_400,
             at_least: true,
         },
-        crate::tui::model::views::Count {
+        crate::tui::inbox::views::Count {
             n: 999,
             at_least: false,
         },
-        crate::tui::model::views::Count {
+        crate::tui::inbox::views::Count {
             n: 56_789,
             at_least: false,
         },
-        crate::tui::model::views::Count {
+        crate::tui::inbox::views::Count {
             n: 100_000,
             at_least: false,
         },
-        crate::tui::model::views::Count { n: 7, at_least: false },
+        crate::tui::inbox::views::Count { n: 7, at_least: false },
     ];
     let strip = crate::tui::inbox::tabs::strip(&m.views, 78, &crate::tui::theme::Theme::mono());
     let text: String = strip.spans.iter().map(|s| s.content.to_string()).collect();

@@ -5,8 +5,10 @@
 use std::collections::HashSet;
 
 use super::super::fx::InboxEffect;
+use super::super::state::contact_list::Row;
 use super::super::state::marks::{Marks, Range};
 use super::super::state::{ContactList, Inbox};
+use crate::triage::bulk::Action;
 use crate::tui::shared::{Cx, Out, ToastKind};
 
 type O<'a> = Out<'a, InboxEffect>;
@@ -111,4 +113,34 @@ fn follow(marks: &mut Marks, list: &ContactList) {
     if let Some(r) = marks.range.as_mut() {
         r.seen = Some(key);
     }
+}
+
+/// The marked rows, in list order.
+pub fn marked<'a>(list: &'a ContactList, marks: &Marks) -> Vec<&'a Row> {
+    list.store.iter().filter(|r| marks.contains(&r.uuid)).collect()
+}
+
+/// `c` (or `C`, `only_close`) on marks: closes the open ones; when every
+/// marked conversation is closed already, reopens them (`C`: says so).
+pub fn close_or_reopen(list: &ContactList, marks: &Marks, only_close: bool) -> Result<Action, String> {
+    let rows = marked(list, marks);
+    let (count, open) = (rows.len(), rows.iter().filter(|r| r.is_open()).count());
+    if open == 0 && only_close {
+        return Err(format!("all {count} marked conversations are closed already"));
+    }
+    Ok(if open > 0 || only_close {
+        Action::Close
+    } else {
+        Action::Reopen
+    })
+}
+
+/// A run on marks starts: marked contacts already as asked lose their mark
+/// (there is nothing to retry on them), and `.` will repeat `actions`.
+pub fn ran(marks: &mut Marks, actions: Vec<Action>, doing: &str, already: &[String]) {
+    for uuid in already {
+        marks.remove(uuid);
+    }
+    marks.last = actions;
+    marks.last_doing = doing.to_string();
 }

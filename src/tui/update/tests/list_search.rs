@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::*;
-use crate::tui::model::contact_list::{SearchDone, SearchJob};
+use crate::tui::inbox::contact_list::{SearchDone, SearchJob};
 
 /// The search jobs among `fx`.
 fn jobs(fx: &[Effect]) -> Vec<SearchJob> {
@@ -46,6 +46,7 @@ fn an_older_queries_result_is_dropped() {
         query: old.query.clone(),
         matches: vec![],
         hits: vec![],
+        total: None,
         layout: old.layout,
         version: old.version,
     };
@@ -150,12 +151,18 @@ fn enter_opens_the_best_match_in_the_thread_pane_on_a_narrow_terminal() {
 /// The list's title after a search for `query` whose index answer is
 /// `hits` loaded contacts (the rows' own text matching none).
 fn title_after_hits(query: &str, hits: usize) -> String {
+    title_after_found(query, hits, None)
+}
+
+/// The same, the index saying it matched `total` in all.
+fn title_after_found(query: &str, hits: usize, total: Option<usize>) -> String {
     let mut m = model_with(250, 160, 48);
     update(&mut m, key('/'));
     let job = jobs(&type_text(&mut m, query)).pop().unwrap();
     let mut done = job.run().unwrap();
     done.matches.clear();
     done.hits = (0..hits).map(|i| contact(i).uuid).collect();
+    done.total = total;
     update(&mut m, Msg::Inbox(InboxMsg::ContactsSearched(done)));
     assert_eq!(m.list.visible_len(), hits);
     let t = crate::tui::view::tests::draw(&m);
@@ -172,4 +179,13 @@ fn a_search_whose_index_answer_hit_its_cap_says_there_are_more() {
     assert!(capped.contains("/refund 200+ found"), "{capped}");
     let whole = title_after_hits("refund", 199);
     assert!(whole.contains("/refund 199 found"), "{whole}");
+}
+
+#[test]
+fn a_capped_search_says_how_many_the_index_matched_in_all() {
+    let counted = title_after_found("refund", 200, Some(1_234));
+    assert!(counted.contains("/refund 200 of 1,234 found"), "{counted}");
+    // No total said (a search without the index's count): more, unsaid.
+    let unsaid = title_after_found("refund", 200, None);
+    assert!(unsaid.contains("/refund 200+ found"), "{unsaid}");
 }

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::triage::{View, ViewFilter};
-use crate::tui::model::views::{RowFacts, Views};
+use crate::tui::inbox::views::{RowFacts, Views};
 
 const VIEWS: usize = 5_000;
 

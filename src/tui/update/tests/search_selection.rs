@@ -6,7 +6,7 @@ use super::*;
 use crate::index::Changes;
 use crate::tui::msg::index::IndexMsg;
 
-fn jobs(fx: &[Effect]) -> Vec<crate::tui::model::contact_list::SearchJob> {
+fn jobs(fx: &[Effect]) -> Vec<crate::tui::inbox::contact_list::SearchJob> {
     fx.iter()
         .filter_map(|e| match e {
             Effect::Inbox(InboxEffect::SearchContacts(j)) => Some(j.clone()),
@@ -29,7 +29,7 @@ fn searching() -> Model {
 
 /// Contact `i` gets a new message: the sync moves it to the top of the
 /// store. The search jobs it hands out.
-fn new_message(m: &mut Model, i: usize) -> Vec<crate::tui::model::contact_list::SearchJob> {
+fn new_message(m: &mut Model, i: usize) -> Vec<crate::tui::inbox::contact_list::SearchJob> {
     let mut c = contact(i);
     c.last_message_at = Some(now());
     jobs(&update(

@@ -3,7 +3,7 @@
 //! the agent's own action.
 
 use super::*;
-use crate::tui::model::views::Views;
+use crate::tui::inbox::views::Views;
 
 /// `n` indexed contacts, the agent being the one half of them are assigned
 /// to (even ones; every fifth is closed), on view `name`.

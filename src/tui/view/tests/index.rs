@@ -135,7 +135,7 @@ fn the_status_bar_says_how_fresh_the_index_is() {
 fn a_search_that_found_the_index_busy_says_so_in_the_status_bar() {
     let mut m = indexed_model(30, 120, 30);
     update(&mut m, Msg::Index(IndexMsg::Status(SyncStatus::default())));
-    m.list.view.search = Some(crate::tui::model::contact_list::Search {
+    m.list.view.search = Some(crate::tui::inbox::contact_list::Search {
         query: "ada".into(),
         ..Default::default()
     });

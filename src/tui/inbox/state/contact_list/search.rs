@@ -14,6 +14,7 @@ use nucleo_matcher::{Config, Matcher, Utf32Str};
 
 use super::store::Haystacks;
 pub use crate::tui::inbox::msg::SearchDone;
+use crate::tui::widgets::thousands;
 
 /// The search the list shows.
 #[derive(Debug, Clone, Default)]
@@ -26,6 +27,8 @@ pub struct Search {
     pub matches: Vec<u32>,
     /// The index's answer hit its cap: there may be more than `matches`.
     pub capped: bool,
+    /// How many the index matched in all, when it hit its cap and said.
+    pub total: Option<usize>,
     /// True while the query is being typed.
     pub editing: bool,
     /// Bumped with each new query or store change searched.
@@ -55,13 +58,15 @@ impl Search {
         self.generation
     }
 
-    /// How many were found, in words: `12`, or `200+` when the index's
-    /// answer hit its cap and more may match.
+    /// How many were found, in words: `12`; when the index's answer hit
+    /// its cap, `200 of 1,234` (how many it matched in all), or `200+`
+    /// when it did not say.
     pub fn found(&self) -> String {
-        if self.capped {
-            format!("{}+", self.matches.len())
-        } else {
-            self.matches.len().to_string()
+        let n = self.matches.len();
+        match (self.capped, self.total) {
+            (false, _) => n.to_string(),
+            (true, Some(total)) if total > n => format!("{} of {}", thousands(n as u64), thousands(total as u64)),
+            (true, _) => format!("{n}+"),
         }
     }
 
@@ -161,6 +166,7 @@ impl SearchJob {
             query: self.query,
             matches: scored.into_iter().map(|(_, i)| i).collect(),
             hits: Vec::new(),
+            total: None,
             layout: self.layout,
             version: self.version,
         })
