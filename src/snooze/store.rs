@@ -80,7 +80,7 @@ pub fn load(path: &Path) -> Result<Kept, String> {
 
 /// Changes the file with `change` under the lock (see the module's rule):
 /// `change` sees the list as it is on disk now, and changes only what it
-/// means to.
+/// means to. A change that changes nothing writes nothing.
 pub fn update<T>(path: &Path, change: impl FnOnce(&mut Kept) -> T) -> Result<T, String> {
     let failed = |e: std::io::Error| format!("cannot keep snoozes in {}: {e}", path.display());
     let dir = path
@@ -94,8 +94,12 @@ pub fn update<T>(path: &Path, change: impl FnOnce(&mut Kept) -> T) -> Result<T, 
     std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
     let lock = open.open(path.with_extension("lock")).map_err(failed)?;
     lock.lock().map_err(failed)?;
-    let mut kept = load(path)?;
+    let before = load(path)?;
+    let mut kept = before.clone();
     let out = change(&mut kept);
+    if kept == before {
+        return Ok(out);
+    }
     let bytes = serde_json::to_vec_pretty(&kept).map_err(|e| failed(std::io::Error::other(e)))?;
     // A temporary file is made 0600.
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(failed)?;
@@ -226,7 +230,7 @@ mod tests {
     }
 
     #[test]
-    fn a_write_changes_the_stamp_and_an_old_file_without_by_still_loads() {
+    fn a_write_changes_the_stamp_one_changing_nothing_does_not_and_an_old_file_without_by_loads() {
         let home = tempfile::tempdir().unwrap();
         let path = file_in(home.path(), "work");
         assert_eq!(stamp(&path), None);
@@ -235,9 +239,12 @@ mod tests {
         let first = stamp(&path).unwrap();
         assert_eq!(stamp(&path), Some(first.clone()), "unchanged: the same stamp");
         save(&path, &kept, &changed).unwrap();
-        assert_ne!(stamp(&path), Some(first), "rewritten, even with the same bytes");
+        assert_eq!(stamp(&path), Some(first.clone()), "nothing changed: nothing written");
+        let (other, changed) = one("b", entry("Bo", None));
+        save(&path, &other, &changed).unwrap();
+        assert_ne!(stamp(&path), Some(first), "written: a new stamp");
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(!text.contains("\"by\""), "{text}");
-        assert_eq!(load(&path).unwrap(), kept);
+        assert_eq!(load(&path).unwrap().asleep["a"], kept.asleep["a"]);
     }
 }
