@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::Until;
+pub use crate::stamp::{Stamp, stamp};
 
 /// One sleeping conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,30 +126,6 @@ pub fn save(path: &Path, kept: &Kept, contacts: &BTreeSet<String>) -> Result<(),
                 file.back.remove(uuid);
             }
         }
-    })
-}
-
-/// What tells one version of the file from the next without reading it:
-/// its modification time, size and (on unix) inode, which every write's
-/// rename changes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stamp {
-    modified: Option<std::time::SystemTime>,
-    len: u64,
-    inode: u64,
-}
-
-/// The file's stamp (one `stat`); `None` when there is no file.
-pub fn stamp(path: &Path) -> Option<Stamp> {
-    let meta = std::fs::metadata(path).ok()?;
-    #[cfg(unix)]
-    let inode = std::os::unix::fs::MetadataExt::ino(&meta);
-    #[cfg(not(unix))]
-    let inode = 0;
-    Some(Stamp {
-        modified: meta.modified().ok(),
-        len: meta.len(),
-        inode,
     })
 }
 
