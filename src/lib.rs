@@ -13,6 +13,7 @@ pub mod report;
 pub mod server;
 pub mod snippets;
 pub mod snooze;
+pub mod stamp;
 pub mod text;
 pub mod triage;
 pub mod tui;

@@ -3,11 +3,14 @@
 //! `next monday`, `14:00`, or `reply` (until the customer writes).
 //!
 //! Pure: the time comes in, in the agent's own time zone, so the TUI's
-//! update, the CLI and the tests all read the same answers.
+//! update, the CLI and the tests all read the same answers. Where snoozes
+//! are kept (shared by the TUI and `frontdesk mcp`) is [`store`].
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, TimeZone, Utc, Weekday};
 
 use crate::triage::{format_duration, parse_duration};
+
+pub mod store;
 
 /// The hour "tomorrow" and a weekday come back at when no time is typed.
 pub const MORNING: u32 = 9;

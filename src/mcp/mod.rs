@@ -5,11 +5,15 @@
 //! Read tools answer from the local index (lists, search) and the API
 //! (a thread, a contact). `draft_reply` keeps a draft (`crate::drafts`)
 //! and never sends. The write tools are offered only with
-//! `--allow-writes`; they go through the one write pipeline
-//! (`triage::write::write_one`) and are recorded in the run history as
-//! done by "assistant". Text from customers comes back as JSON data behind
-//! a note saying it is untrusted; no result carries the API key (the
-//! client keeps it wrapped, see `api::key`).
+//! `--allow-writes`; those that change the account go through the one
+//! write pipeline (`triage::write::write_one`) and are recorded in the run
+//! history as done by "assistant". `snooze` and `unsnooze` change only this
+//! machine's snoozed file (`crate::snooze::store`, the one the TUI reads);
+//! the run history records service writes it can undo and has no record
+//! for a snooze, so the entry itself says `by: assistant`. Text from
+//! customers comes back as JSON data behind a note saying it is untrusted;
+//! no result carries the API key (the client keeps it wrapped, see
+//! `api::key`).
 
 mod tools;
 
@@ -48,6 +52,9 @@ pub struct Inbox {
     pub views: Vec<View>,
     pub me: Option<String>,
     pub drafts: Option<Drafts>,
+    /// The account's snoozed file (`crate::snooze::store::file`); `None`
+    /// without a home directory.
+    pub snoozed: Option<std::path::PathBuf>,
     pub allow_writes: bool,
     /// Records a write in the history.
     pub record: Box<Record>,
@@ -150,6 +157,8 @@ impl Inbox {
                 self.write(args, Action::Assign(email)).await
             }
             "send_reply" => self.send_reply(args).await,
+            "snooze" => self.snooze(args).await,
+            "unsnooze" => self.unsnooze(args),
             other => Err(format!("no tool called {:?}", crate::text::sanitize_line(other))),
         }
     }
@@ -274,6 +283,81 @@ impl Inbox {
             let _ = d.remove(&uuid);
         }
         Ok(format!("Sent to {uuid}."))
+    }
+
+    /// The contact as the index knows it, else as the service does: an
+    /// unknown uuid is refused.
+    async fn contact(&self, uuid: &str) -> Result<crate::api::Contact, String> {
+        let mut index = self.index.clone();
+        if let Ok(Some(c)) = index.with(|ix| ix.get(uuid)) {
+            return Ok(c);
+        }
+        self.client
+            .get_contact(&ContactId::from(uuid), false)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    fn snoozed(&self) -> Result<&std::path::Path, String> {
+        self.snoozed
+            .as_deref()
+            .ok_or_else(|| "no home directory to keep snoozes in".into())
+    }
+
+    /// Snoozes the contact until the time typed (the agent's words, in
+    /// this machine's time zone), in the file the TUI reads.
+    async fn snooze(&self, args: &Args) -> Result<String, String> {
+        let uuid = text(args, "contact")?;
+        let typed = text(args, "until")?;
+        let path = self.snoozed()?;
+        let now = chrono::Local::now();
+        let until = crate::snooze::parse_until(&typed, &now).map_err(|e| format!("`until`: {e}"))?;
+        let c = self.contact(&uuid).await?;
+        let name = if c.name.trim().is_empty() {
+            c.phone_number
+        } else {
+            c.name
+        };
+        let entry = crate::snooze::store::Entry {
+            until,
+            since: now.with_timezone(&Utc),
+            name: name.clone(),
+            by: Some(ASSISTANT.into()),
+        };
+        crate::snooze::store::update(path, |kept| {
+            kept.asleep.insert(uuid.clone(), entry);
+            kept.back.remove(&uuid);
+        })?;
+        let (at, back) = match until {
+            crate::snooze::Until::At(at) => (
+                json!(at.to_rfc3339()),
+                format!("{}, or sooner if the customer writes", until.describe(&now)),
+            ),
+            crate::snooze::Until::Reply => (Value::Null, "when the customer writes".into()),
+        };
+        Ok(quoted(&json!({
+            "snoozed": uuid,
+            "name": name,
+            "until": at,
+            "comes_back": back,
+        })))
+    }
+
+    /// Wakes a snoozed contact: it comes back into the agent's views,
+    /// marked `back`.
+    fn unsnooze(&self, args: &Args) -> Result<String, String> {
+        let uuid = text(args, "contact")?;
+        let woken = crate::snooze::store::update(self.snoozed()?, |kept| {
+            let e = kept.asleep.remove(&uuid);
+            if e.is_some() {
+                kept.back.insert(uuid.clone());
+            }
+            e
+        })?;
+        match woken {
+            Some(e) => Ok(quoted(&json!({ "woken": uuid, "name": e.name }))),
+            None => Err(format!("{} is not snoozed", crate::text::sanitize_line(&uuid))),
+        }
     }
 
     async fn write(&self, args: &Args, action: Action) -> Result<String, String> {

@@ -8,7 +8,16 @@ use serde_json::{Value, json};
 
 /// Tools that change the account: offered and run only with
 /// `--allow-writes`.
-pub const WRITES: &[&str] = &["close", "open", "tag", "untag", "assign", "send_reply"];
+pub const WRITES: &[&str] = &[
+    "close",
+    "open",
+    "tag",
+    "untag",
+    "assign",
+    "snooze",
+    "unsnooze",
+    "send_reply",
+];
 
 fn schema(v: Value) -> Arc<JsonObject> {
     match v {
@@ -88,7 +97,7 @@ pub fn all(writes: bool) -> Vec<Tool> {
         let one = json!({ "type": "object", "required": ["contact"], "properties": { "contact": contact() } });
         out.extend([
             write("close", "Close the contact's conversation", one.clone()),
-            write("open", "Reopen the contact's conversation", one),
+            write("open", "Reopen the contact's conversation", one.clone()),
             write("tag", "Add tags to the contact, keeping the others", tags.clone()),
             write("untag", "Remove tags from the contact", tags),
             write(
@@ -99,6 +108,18 @@ pub fn all(writes: bool) -> Vec<Tool> {
                     "email": { "type": "string", "description": "The collaborator's email" }
                 } }),
             ),
+            write(
+                "snooze",
+                "Snooze the contact's conversation on this machine: it leaves the agent's work views until \
+                 the time comes or the customer writes, then comes back marked in the inbox",
+                json!({ "type": "object", "required": ["contact", "until"], "properties": {
+                    "contact": contact(),
+                    "until": { "type": "string", "description": "When it comes back, as the agent would type it, \
+                        in this machine's time zone: 10m, 2h, 3d, tonight, tomorrow (9:00), tomorrow 14:00, \
+                        fri 14:00, next monday, 14:00, or reply (until the customer writes)" }
+                } }),
+            ),
+            write("unsnooze", "Wake a snoozed conversation now: it comes back marked in the inbox", one),
             write(
                 "send_reply",
                 "Send a text reply to the contact now (the service refuses free text 24 hours after the customer last wrote)",

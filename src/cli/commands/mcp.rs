@@ -16,7 +16,7 @@ use crate::mcp::{ASSISTANT, Inbox, serve};
 
 #[derive(Debug, Args)]
 pub struct McpArgs {
-    /// Offer the tools that change the account (close, open, tag, untag, assign, send_reply)
+    /// Offer the tools that change the account (close, open, tag, untag, assign, snooze, unsnooze, send_reply)
     #[arg(long)]
     pub allow_writes: bool,
 }
@@ -34,6 +34,8 @@ pub async fn run(ctx: &mut Ctx<'_>, args: McpArgs) -> Result<(), CliError> {
         let _ = writeln!(ctx.err, "frontdesk: warning: {}", crate::cli::sanitize(&m));
     }
     let drafts = Drafts::for_account(&profile, &base_url);
+    // The TUI keys its snoozes by the profile: the two meet.
+    let snoozed = crate::snooze::store::file(&profile);
     let record = move |action: &crate::triage::bulk::Action, done: &crate::triage::write::Done| {
         let at = Utc::now();
         let record = Record {
@@ -58,6 +60,7 @@ pub async fn run(ctx: &mut Ctx<'_>, args: McpArgs) -> Result<(), CliError> {
         views,
         me,
         drafts,
+        snoozed,
         allow_writes: args.allow_writes,
         record: Box::new(record),
     };

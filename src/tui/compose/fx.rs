@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::msg::ComposeMsg;
 use crate::api::{Client, SendMessage};
 use crate::drafts::{Draft, Drafts};
+use crate::stamp::Stamp;
 use crate::tui::shared::ReqId;
 
 /// Polls of a sent message's status, and the wait before each.
@@ -29,6 +30,9 @@ pub enum ComposeEffect {
     DraftPause { id: ReqId, after: Duration },
     /// Reads every draft kept in `dir` (at start: their rows' badges).
     ListDrafts { dir: PathBuf },
+    /// Reads them again if `dir` is not as it was when last listed
+    /// (`seen`): another process (`frontdesk mcp`) may have written one.
+    CheckDrafts { dir: PathBuf, seen: Option<Stamp> },
     /// Reads `contact`'s draft (the composer opens on it).
     LoadDraft { dir: PathBuf, contact: String },
     /// Keeps `draft` in `dir`, over the contact's earlier one.
@@ -52,6 +56,7 @@ impl ComposeEffect {
         matches!(
             self,
             ComposeEffect::ListDrafts { .. }
+                | ComposeEffect::CheckDrafts { .. }
                 | ComposeEffect::LoadDraft { .. }
                 | ComposeEffect::SaveDraft { .. }
                 | ComposeEffect::RemoveDraft { .. }
@@ -87,6 +92,14 @@ pub fn perform_drafts(effect: ComposeEffect) -> ComposeMsg {
     match effect {
         ComposeEffect::ListDrafts { dir } => {
             ComposeMsg::DraftsListed(Drafts::in_dir(&dir).list().map_err(|e| failed("read drafts", &dir, e)))
+        }
+        ComposeEffect::CheckDrafts { dir, seen } => {
+            let stamp = crate::stamp::stamp(&dir);
+            if stamp == seen {
+                return ComposeMsg::DraftsUnchanged;
+            }
+            let drafts = Drafts::in_dir(&dir).list().map_err(|e| failed("read drafts", &dir, e));
+            ComposeMsg::DraftsChanged { stamp, drafts }
         }
         ComposeEffect::LoadDraft { dir, contact } => {
             let result = Drafts::in_dir(&dir)

@@ -29,7 +29,7 @@ pub use msg::ComposeMsg;
 pub use state::{Compose, DRAFT, Outgoing, Stage, new_area};
 pub use update::{
     BY_AGENT, NOT_OFFERED, TEMPLATE_HINT, fill, flush, key, on_msg, open, paste, placeholders, startup,
-    templates_arrived,
+    templates_arrived, tick,
 };
 pub use view::{marks, outbox_lines, render, render_overlay, split};
 

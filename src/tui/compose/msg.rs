@@ -22,6 +22,14 @@ pub enum ComposeMsg {
     DraftPause(ReqId),
     /// The drafts kept for the account (at start), or why not.
     DraftsListed(Result<Vec<Draft>, String>),
+    /// The drafts directory changed since it was last listed (a draft of
+    /// ours, or one another process wrote): the drafts in it now.
+    DraftsChanged {
+        stamp: Option<crate::stamp::Stamp>,
+        drafts: Result<Vec<Draft>, String>,
+    },
+    /// The drafts directory is as it was last listed.
+    DraftsUnchanged,
     /// `contact`'s kept draft, if any (the composer opened on it).
     DraftLoaded {
         contact: String,

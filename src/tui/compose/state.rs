@@ -105,6 +105,35 @@ pub struct Compose {
     /// The contact whose draft changed since it was last written, and the
     /// timer that writes it when typing pauses (a later key's replaces it).
     pub dirty: Option<(String, ReqId)>,
+    /// The drafts kept on disk, as last listed.
+    pub kept: KeptDrafts,
+}
+
+/// What the composer knows of the drafts directory, which another process
+/// (`frontdesk mcp`) writes too: the clock lists it again when it changed.
+#[derive(Debug, Clone, Default)]
+pub struct KeptDrafts {
+    /// Set once the drafts were listed at start.
+    pub listed: bool,
+    /// Contacts with a draft on disk, as last listed.
+    pub contacts: std::collections::BTreeSet<String>,
+    /// The directory as last listed.
+    pub stamp: Option<crate::stamp::Stamp>,
+    /// When the clock last looked.
+    pub checked: Option<chrono::DateTime<chrono::Utc>>,
+    /// Draft writes and deletes asked for and not answered yet: a listing
+    /// meanwhile may miss them, so it is taken again instead of believed.
+    pub writing: usize,
+}
+
+/// How often the clock looks whether the drafts directory changed.
+pub const CHECK_DRAFTS_EVERY: chrono::Duration = chrono::Duration::seconds(3);
+
+impl KeptDrafts {
+    /// Whether it is time to look at the drafts directory again.
+    pub fn check_due(&self, now: chrono::DateTime<chrono::Utc>) -> bool {
+        self.listed && self.checked.is_none_or(|at| now - at >= CHECK_DRAFTS_EVERY || now < at)
+    }
 }
 
 impl Default for Compose {
@@ -118,6 +147,7 @@ impl Default for Compose {
             outbox: Vec::new(),
             back: None,
             dirty: None,
+            kept: KeptDrafts::default(),
         }
     }
 }

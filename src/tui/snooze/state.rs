@@ -3,9 +3,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 
-use crate::snooze::Until;
+use crate::snooze::store::Stamp;
+pub use crate::snooze::store::{Entry, Kept};
 use crate::tui::shared::Badge;
 
 /// On a sleeping conversation's row; hides it from the work views.
@@ -21,16 +21,6 @@ pub const BACK: Badge = Badge {
     label: "back",
     hides: false,
 };
-
-/// One sleeping conversation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Entry {
-    pub until: Until,
-    /// When it was snoozed: a message after this wakes it.
-    pub since: DateTime<Utc>,
-    /// Its name when it was snoozed (for the toast when it wakes).
-    pub name: String,
-}
 
 /// The picker: the contact, the preset chosen, and what was typed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -58,21 +48,31 @@ pub struct Snooze {
     /// Set once the kept snoozes were read: nothing is written before, so
     /// a start cannot overwrite them with an empty list.
     pub loaded: bool,
+    /// The kept file as last read (another process may write it: the
+    /// clock checks for a new one every [`CHECK_EVERY`]).
+    pub stamp: Option<Stamp>,
+    /// When the clock last asked whether the file changed.
+    pub checked: Option<DateTime<Utc>>,
+    /// Writes asked for and not answered yet: a file read meanwhile may
+    /// miss them, so it is read again instead of believed.
+    pub saving: usize,
 }
 
-/// What is kept on disk.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Kept {
-    pub asleep: BTreeMap<String, Entry>,
-    #[serde(default)]
-    pub back: BTreeSet<String>,
-}
+/// How often the clock looks whether another process (`frontdesk mcp`,
+/// another frontdesk) changed the kept snoozes: one `stat`.
+pub const CHECK_EVERY: chrono::Duration = chrono::Duration::seconds(3);
 
 impl Snooze {
     /// Nothing sleeps and nothing is marked back: the clock has nothing
     /// to do here.
     pub fn is_idle(&self) -> bool {
         self.asleep.is_empty() && self.back.is_empty()
+    }
+
+    /// Whether it is time to look at the kept file again (once it was
+    /// read: before that, nothing is known to compare with).
+    pub fn check_due(&self, now: DateTime<Utc>) -> bool {
+        self.loaded && self.checked.is_none_or(|at| now - at >= CHECK_EVERY || now < at)
     }
 
     pub fn kept(&self) -> Kept {

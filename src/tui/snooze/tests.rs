@@ -2,6 +2,7 @@
 //! and the snoozes kept on disk.
 
 mod keep;
+mod shared;
 mod update;
 mod view;
 

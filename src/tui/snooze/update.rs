@@ -29,12 +29,15 @@ pub fn startup(st: &mut Snooze, cx: &Cx, out: &mut O) {
     });
 }
 
-/// Writes the snoozes down (once the kept ones were read).
-fn keep(st: &Snooze, out: &mut O) {
+/// Writes `contacts`' snoozes down (once the kept ones were read): only
+/// theirs, so what another process wrote for other contacts stays.
+fn keep<'a>(st: &mut Snooze, out: &mut O, contacts: impl IntoIterator<Item = &'a str>) {
     if st.loaded {
+        st.saving += 1;
         out.fx(SnoozeEffect::Save {
             account: st.account.clone(),
             kept: st.kept(),
+            contacts: contacts.into_iter().map(str::to_string).collect(),
         });
     }
 }
@@ -122,6 +125,7 @@ fn snooze(st: &mut Snooze, cx: &Cx, out: &mut O, uuid: &str, name: &str, until: 
             until,
             since: cx.now,
             name: name.to_string(),
+            by: None,
         },
     );
     st.back.remove(uuid);
@@ -133,7 +137,7 @@ fn snooze(st: &mut Snooze, cx: &Cx, out: &mut O, uuid: &str, name: &str, until: 
         ToastKind::Success,
         format!("snoozed {} {}{kept}; z wakes it", clean(name), until.describe(&now)),
     );
-    keep(st, out);
+    keep(st, out, [uuid]);
 }
 
 /// Wakes `uuid`: it comes back into its views, marked `back`.
@@ -146,7 +150,7 @@ fn wake(st: &mut Snooze, cx: &Cx, out: &mut O, uuid: &str, why: &str) {
     }
     let name = cx.contacts.label(uuid).unwrap_or(e.name);
     out.toast(ToastKind::Info, format!("{} is back ({why})", clean(&name)));
-    keep(st, out);
+    keep(st, out, [uuid]);
 }
 
 /// The clock: wakes what is due or was written in; the `back` mark goes
@@ -180,7 +184,14 @@ pub fn tick(st: &mut Snooze, cx: &Cx, out: &mut O) {
         && st.back.remove(open)
     {
         badge(out, open, BACK, false);
-        keep(st, out);
+        keep(st, out, [open]);
+    }
+    if st.check_due(cx.now) {
+        st.checked = Some(cx.now);
+        out.fx(SnoozeEffect::Check {
+            account: st.account.clone(),
+            seen: st.stamp.clone(),
+        });
     }
 }
 
@@ -189,7 +200,8 @@ pub fn tick(st: &mut Snooze, cx: &Cx, out: &mut O) {
 pub fn on_msg(st: &mut Snooze, cx: &Cx, out: &mut O, msg: SnoozeMsg) {
     match msg {
         SnoozeMsg::Loaded(Ok(kept)) => {
-            let changed = !st.asleep.is_empty() || !st.back.is_empty();
+            // Snoozed (or marked) this session before the file was read.
+            let made: Vec<String> = st.asleep.keys().chain(&st.back).cloned().collect();
             for (uuid, e) in kept.asleep {
                 badge(out, &uuid, SNOOZED, true);
                 st.asleep.entry(uuid).or_insert(e);
@@ -201,15 +213,90 @@ pub fn on_msg(st: &mut Snooze, cx: &Cx, out: &mut O, msg: SnoozeMsg) {
                 }
             }
             st.loaded = true;
-            if changed {
-                keep(st, out);
+            if !made.is_empty() {
+                keep(st, out, made.iter().map(String::as_str));
             }
             // What came due while frontdesk was closed wakes now.
             tick(st, cx, out);
         }
-        SnoozeMsg::Loaded(Err(e)) | SnoozeMsg::Saved(Err(e)) => {
-            out.toast(ToastKind::Error, clean(&e));
+        SnoozeMsg::Loaded(Err(e)) => out.toast(ToastKind::Error, clean(&e)),
+        SnoozeMsg::Saved(result) => {
+            st.saving = st.saving.saturating_sub(1);
+            if let Err(e) = result {
+                out.toast(ToastKind::Error, clean(&e));
+            }
         }
-        SnoozeMsg::Saved(Ok(())) => {}
+        // A write of ours is under way: the file read may not hold it yet,
+        // so it is read again at the next check.
+        SnoozeMsg::Changed { .. } if st.saving > 0 => st.stamp = None,
+        SnoozeMsg::Changed { stamp, kept } => {
+            let fresh = st.stamp != stamp;
+            st.stamp = stamp;
+            match kept {
+                Ok(kept) => follow(st, cx, out, kept),
+                // Said once for each version of the file, not at every check.
+                Err(e) if fresh => out.toast(ToastKind::Error, clean(&e)),
+                Err(_) => {}
+            }
+        }
+        SnoozeMsg::Unchanged => {}
     }
+}
+
+/// The file as another process left it: what it snoozed sleeps here too
+/// (its rows badged), what it woke wakes, and what is marked back follows.
+fn follow(st: &mut Snooze, cx: &Cx, out: &mut O, kept: crate::tui::snooze::state::Kept) {
+    let woken: Vec<String> = st
+        .asleep
+        .keys()
+        .filter(|u| !kept.asleep.contains_key(*u))
+        .cloned()
+        .collect();
+    for uuid in woken {
+        st.asleep.remove(&uuid);
+        badge(out, &uuid, SNOOZED, false);
+    }
+    let mut news: Vec<(String, Entry)> = Vec::new();
+    for (uuid, e) in kept.asleep {
+        if st.asleep.get(&uuid) == Some(&e) {
+            continue;
+        }
+        badge(out, &uuid, SNOOZED, true);
+        if !st.asleep.contains_key(&uuid) {
+            news.push((uuid.clone(), e.clone()));
+        }
+        st.asleep.insert(uuid, e);
+    }
+    let back: std::collections::BTreeSet<String> =
+        kept.back.into_iter().filter(|u| !st.asleep.contains_key(u)).collect();
+    for uuid in st.back.difference(&back) {
+        badge(out, uuid, BACK, false);
+    }
+    for uuid in back.difference(&st.back) {
+        badge(out, uuid, BACK, true);
+    }
+    st.back = back;
+    let now = crate::tui::zone::local(cx.now, cx.session.tz);
+    match news.as_slice() {
+        [] => {}
+        [(uuid, e)] => {
+            let name = cx.contacts.label(uuid).unwrap_or_else(|| e.name.clone());
+            let by = e.by.as_deref().unwrap_or("another frontdesk");
+            out.toast(
+                ToastKind::Info,
+                format!(
+                    "{} snoozed {} {}; z wakes it",
+                    clean(by),
+                    clean(&name),
+                    e.until.describe(&now)
+                ),
+            );
+        }
+        many => out.toast(
+            ToastKind::Info,
+            format!("{} conversations were snoozed elsewhere", many.len()),
+        ),
+    }
+    // What came due meanwhile wakes now.
+    tick(st, cx, out);
 }

@@ -62,8 +62,17 @@ pub(crate) fn action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) ->
 
 /// Time passed (every `Msg::Tick`): a slice's timers come due.
 pub(crate) fn tick(model: &mut Model, fx: &mut Vec<Effect>) {
-    // Nothing asleep or marked: no context to build on every tick.
-    if model.slices.snooze.is_idle() {
+    // The composer (not a registered slice) looks whether another process
+    // wrote a draft.
+    if model.compose.kept.check_due(model.now) {
+        call!(model, fx, compose, Effect::Compose, |st, cx, out| {
+            crate::tui::compose::tick(st, cx, out)
+        });
+    }
+    // Nothing asleep or marked, and no look at the kept file due: no
+    // context to build on every tick.
+    let snooze = &model.slices.snooze;
+    if snooze.is_idle() && !snooze.check_due(model.now) {
         return;
     }
     call!(model, fx, slices.snooze, snooze_fx, |st, cx, out| snooze::tick(

@@ -343,3 +343,69 @@ fn pasted_text_is_written_at_the_pause_too() {
         d.text
     );
 }
+
+/// The clock, `secs` later.
+fn later(m: &mut Model, secs: i64) -> Vec<Effect> {
+    let at = m.now + Duration::seconds(secs);
+    update(m, Msg::Tick(at))
+}
+
+/// The effects' draft reads and writes, run, their answers fed back.
+fn run_drafts(m: &mut Model, fx: Vec<Effect>) {
+    for e in compose_fx(&fx) {
+        if e.in_order() {
+            update(m, Msg::Compose(perform_drafts(e)));
+        }
+    }
+}
+
+#[test]
+fn a_draft_the_assistant_writes_while_the_app_runs_badges_its_row_after_the_tick() {
+    let home = tempfile::tempdir().unwrap();
+    let mut m = model_with(5, 160, 48);
+    m.session.drafts_dir = Some(home.path().join("drafts"));
+    let fx = crate::tui::update::startup(&mut m);
+    run_drafts(&mut m, fx);
+    let fx = later(&mut m, 1);
+    run_drafts(&mut m, fx);
+    let uuid = contact(3).uuid;
+    assert!(!has_badge(&m, &uuid));
+
+    // `frontdesk mcp`'s draft_reply, in another process.
+    let store = crate::drafts::Drafts::in_dir(home.path().join("drafts"));
+    store.save(&kept(&uuid, "We are on it", crate::mcp::ASSISTANT)).unwrap();
+    let fx = later(&mut m, 5);
+    run_drafts(&mut m, fx);
+    assert!(has_badge(&m, &uuid), "the row says draft");
+    assert!(toast(&m).contains("the assistant drafted a reply to"), "{}", toast(&m));
+
+    // It sends the reply itself (the draft goes): the badge goes too.
+    store.remove(&uuid).unwrap();
+    let fx = later(&mut m, 5);
+    run_drafts(&mut m, fx);
+    assert!(!has_badge(&m, &uuid));
+}
+
+#[test]
+fn a_listing_taken_before_our_delete_landed_does_not_badge_the_row_again() {
+    let home = tempfile::tempdir().unwrap();
+    let (mut m, uuid) = composing();
+    m.session.drafts_dir = Some(home.path().join("drafts"));
+    update(&mut m, Msg::Compose(ComposeMsg::DraftsListed(Ok(Vec::new()))));
+    let ids = pauses(&type_text(&mut m, "on my way"));
+    let write = pause(&mut m, *ids.last().unwrap());
+    run_drafts(&mut m, write);
+    // A look is asked for; before it runs, the agent discards the draft.
+    let look = later(&mut m, 5);
+    update(&mut m, code(KeyCode::Esc));
+    let delete = update(&mut m, key('y'));
+    assert!(!has_badge(&m, &uuid));
+    // The look lists the draft still there: not believed, a delete is under way.
+    run_drafts(&mut m, look);
+    assert!(!has_badge(&m, &uuid), "the row is not badged again");
+    run_drafts(&mut m, delete);
+    let fx = later(&mut m, 5);
+    run_drafts(&mut m, fx);
+    assert!(!has_badge(&m, &uuid));
+    assert!(m.compose.kept.contacts.is_empty());
+}

@@ -3,6 +3,9 @@
 //! when the app quits; a send deletes it; opening the composer brings a
 //! kept draft back; rows of contacts with one carry the `draft` badge.
 //! Text read from a draft file is made inert before it reaches the editor.
+//! While the app runs the clock looks at the drafts directory every few
+//! seconds (one `stat`): a draft another process wrote (an assistant's
+//! `draft_reply`) badges its row, one it deleted unbadges it.
 
 use super::super::fx::{ComposeEffect, DRAFT_PAUSE};
 use super::super::msg::ComposeMsg;
@@ -54,13 +57,14 @@ pub fn flush(st: &mut Compose, cx: &Cx, out: &mut O) {
 }
 
 /// Writes `uuid`'s draft as the editor holds it; an empty one is deleted.
-fn keep(st: &Compose, cx: &Cx, out: &mut O, uuid: &str) {
+fn keep(st: &mut Compose, cx: &Cx, out: &mut O, uuid: &str) {
     let text = st.draft(uuid);
     if text.trim().is_empty() {
-        return forget(cx, out, uuid);
+        return forget(st, cx, out, uuid);
     }
     badge(out, uuid, true);
     if let Some(dir) = cx.session.drafts_dir.clone() {
+        st.kept.writing += 1;
         let draft = Draft {
             contact: uuid.to_string(),
             text,
@@ -72,9 +76,10 @@ fn keep(st: &Compose, cx: &Cx, out: &mut O, uuid: &str) {
 }
 
 /// Deletes `uuid`'s kept draft and its badge (sent, discarded, emptied).
-pub(super) fn forget(cx: &Cx, out: &mut O, uuid: &str) {
+pub(super) fn forget(st: &mut Compose, cx: &Cx, out: &mut O, uuid: &str) {
     badge(out, uuid, false);
     if let Some(dir) = cx.session.drafts_dir.clone() {
+        st.kept.writing += 1;
         out.fx(ComposeEffect::RemoveDraft {
             dir,
             contact: uuid.to_string(),
@@ -102,7 +107,7 @@ pub(super) fn discard(st: &mut Compose, cx: &Cx, out: &mut O) {
     st.stage = Stage::Edit;
     st.drafts.remove(&uuid);
     st.dirty = None;
-    forget(cx, out, &uuid);
+    forget(st, cx, out, &uuid);
     if let Some(back) = st.back.take() {
         out.note(Note::Focus(back));
     }
@@ -123,7 +128,7 @@ pub(super) fn sent(st: &mut Compose, cx: &Cx, out: &mut O, contact: &str) {
     if st.dirty.as_ref().is_some_and(|(u, _)| u == contact) {
         st.dirty = None;
     }
-    forget(cx, out, contact);
+    forget(st, cx, out, contact);
 }
 
 /// What the drafts' effects answer.
@@ -137,20 +142,89 @@ pub(super) fn on_msg(st: &mut Compose, cx: &Cx, out: &mut O, msg: ComposeMsg) {
         ComposeMsg::DraftsListed(Ok(drafts)) => {
             for d in drafts.iter().filter(|d| !d.text.trim().is_empty()) {
                 badge(out, &d.contact, true);
+                st.kept.contacts.insert(d.contact.clone());
+            }
+            st.kept.listed = true;
+        }
+        // A write of ours is under way: the listing may not hold it yet,
+        // so the directory is listed again at the next look.
+        ComposeMsg::DraftsChanged { .. } if st.kept.writing > 0 => st.kept.stamp = None,
+        ComposeMsg::DraftsChanged { stamp, drafts } => {
+            let fresh = st.kept.stamp != stamp;
+            st.kept.stamp = stamp;
+            match drafts {
+                Ok(drafts) => follow(st, cx, out, drafts),
+                // Said once for each change of the directory.
+                Err(e) if fresh => out.toast(ToastKind::Error, clean(&e)),
+                Err(_) => {}
+            }
+        }
+        ComposeMsg::DraftsUnchanged => {}
+        ComposeMsg::DraftKept(result) => {
+            st.kept.writing = st.kept.writing.saturating_sub(1);
+            if let Err(e) = result {
+                out.toast(ToastKind::Error, clean(&e));
             }
         }
         ComposeMsg::DraftLoaded {
             contact,
             result: Ok(Some(d)),
         } => restore(st, cx, out, &contact, d),
-        ComposeMsg::DraftLoaded { result: Ok(None), .. } | ComposeMsg::DraftKept(Ok(())) => {}
-        ComposeMsg::DraftsListed(Err(e))
-        | ComposeMsg::DraftLoaded { result: Err(e), .. }
-        | ComposeMsg::DraftKept(Err(e)) => {
+        ComposeMsg::DraftLoaded { result: Ok(None), .. } => {}
+        ComposeMsg::DraftsListed(Err(e)) | ComposeMsg::DraftLoaded { result: Err(e), .. } => {
             out.toast(ToastKind::Error, clean(&e));
         }
         ComposeMsg::Sent { .. } | ComposeMsg::Status { .. } => {}
     }
+}
+
+/// The clock: every few seconds (once the drafts were listed at start),
+/// asks whether the drafts directory changed.
+pub fn tick(st: &mut Compose, cx: &Cx, out: &mut O) {
+    let Some(dir) = cx.session.drafts_dir.clone() else {
+        return;
+    };
+    if st.kept.check_due(cx.now) {
+        st.kept.checked = Some(cx.now);
+        out.fx(ComposeEffect::CheckDrafts {
+            dir,
+            seen: st.kept.stamp.clone(),
+        });
+    }
+}
+
+/// The drafts directory as listed now: a draft another process wrote
+/// badges its row (an assistant's is announced), one it deleted unbadges
+/// it unless this session holds text for that contact.
+fn follow(st: &mut Compose, cx: &Cx, out: &mut O, drafts: Vec<Draft>) {
+    let now: std::collections::BTreeSet<String> = drafts
+        .iter()
+        .filter(|d| !d.text.trim().is_empty())
+        .map(|d| d.contact.clone())
+        .collect();
+    for uuid in st.kept.contacts.difference(&now) {
+        if st.draft(uuid).trim().is_empty() {
+            badge(out, uuid, false);
+        }
+    }
+    let new: Vec<&Draft> = drafts
+        .iter()
+        .filter(|d| now.contains(&d.contact) && !st.kept.contacts.contains(&d.contact))
+        .collect();
+    for d in &new {
+        badge(out, &d.contact, true);
+    }
+    if let Some(d) = new.iter().find(|d| d.by == crate::mcp::ASSISTANT) {
+        let name = cx.contacts.label(&d.contact).unwrap_or_else(|| d.contact.clone());
+        out.toast(
+            ToastKind::Info,
+            format!(
+                "the assistant drafted a reply to {}: open its composer to read it",
+                clean(&name)
+            ),
+        );
+    }
+    st.kept.contacts = now;
 }
 
 /// A kept draft arrived for the composer open on `contact`: it fills the

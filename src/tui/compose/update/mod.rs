@@ -10,7 +10,7 @@ mod placeholders;
 mod send;
 mod templates;
 
-pub use drafts::{BY_AGENT, flush, startup};
+pub use drafts::{BY_AGENT, flush, startup, tick};
 pub use keys::{key, open, paste};
 pub use placeholders::{fill, placeholders};
 pub use send::{NOT_OFFERED, TEMPLATE_HINT, on_msg};

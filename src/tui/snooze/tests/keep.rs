@@ -16,6 +16,7 @@ fn kept() -> Kept {
                 until: Until::At(now() + Duration::hours(3)),
                 since: now(),
                 name: "\u{1b}]0;x\u{7}Ana".into(),
+                by: None,
             },
         )]
         .into(),
@@ -29,6 +30,7 @@ fn what_is_saved_is_what_loads_and_only_the_agent_can_read_it() {
     let save = SnoozeEffect::Save {
         account: "work".into(),
         kept: kept(),
+        contacts: ["c1".into(), "c2".into()].into(),
     };
     assert_eq!(perform_in(dir.path(), save), SnoozeMsg::Saved(Ok(())));
     let load = |account: &str| {

@@ -167,6 +167,7 @@ fn kept_snoozes_come_back_at_start_and_what_came_due_meanwhile_wakes() {
         until,
         since: now(),
         name: "Somebody".into(),
+        by: None,
     };
     let (a, b) = (contact(2).uuid, contact(3).uuid);
     let kept = super::super::state::Kept {
@@ -200,6 +201,7 @@ fn before_the_kept_ones_are_read_nothing_is_written_over_them() {
                 until: Until::Reply,
                 since: now(),
                 name: "x".into(),
+                by: None,
             },
         )]
         .into(),
