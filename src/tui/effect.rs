@@ -284,6 +284,27 @@ const INDEX_PATIENCE: std::time::Duration = std::time::Duration::from_millis(150
 /// answer this long may have left more out (the list says `200 of 1,234`).
 pub(crate) use crate::tui::inbox::SEARCH_HITS;
 
+impl From<crate::tui::act::ActEffect> for Effect {
+    /// The act slice's requests, as the root runs them.
+    fn from(e: crate::tui::act::ActEffect) -> Effect {
+        use crate::tui::act::ActEffect;
+        match e {
+            ActEffect::Apply {
+                id,
+                uuid,
+                action,
+                guard,
+            } => Effect::Apply {
+                id,
+                uuid,
+                action,
+                guard,
+            },
+            ActEffect::Runs(e) => Effect::Runs(e),
+        }
+    }
+}
+
 /// Failed requests go to the log file (ApiError messages never hold the key).
 fn log_failure(msg: &Msg) {
     let (what, err) = match msg {

@@ -16,6 +16,8 @@ use crate::triage::undo::revert;
 use crate::triage::write::{Settled, write_one};
 use crate::tui::shared::ReqId;
 
+use super::run::Guard;
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum ActEffect {
     /// Does `action` to the contact `uuid` (an undo: only what `guard`
@@ -28,15 +30,6 @@ pub enum ActEffect {
     },
     /// Reads or appends the run history file.
     Runs(super::runs::RunsEffect),
-}
-
-/// What an undo's write takes back: `action`, which took the contact from
-/// `before` to `after`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Guard {
-    pub action: Action,
-    pub before: Contact,
-    pub after: Contact,
 }
 
 /// The answer to one write, as the service shows it.

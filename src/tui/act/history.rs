@@ -11,8 +11,7 @@ use std::collections::{HashMap, VecDeque};
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::fx::Guard;
-use super::run::Job;
+use super::run::{Guard, Job};
 use crate::api::Contact;
 use crate::triage::bulk::{Action, Reverse};
 use crate::tui::shared::{Contacts, ReqId};

@@ -20,6 +20,15 @@ pub enum Purpose {
     Undo,
 }
 
+/// What an undo's write takes back: `action`, which took the contact from
+/// `before` to `after`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Guard {
+    pub action: Action,
+    pub before: Contact,
+    pub after: Contact,
+}
+
 /// One contact's part of a run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Job {
@@ -33,7 +42,7 @@ pub struct Job {
     pub bot_before: Option<bool>,
     /// An undo's: what it takes back, so only what is still as the action
     /// left it is written back.
-    pub guard: Option<Box<super::fx::Guard>>,
+    pub guard: Option<Box<Guard>>,
 }
 
 /// A run of jobs.

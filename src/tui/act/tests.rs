@@ -4,6 +4,7 @@
 
 mod actions;
 mod bulk;
+mod conflicts;
 mod history_close;
 mod runs;
 pub(crate) mod undo;

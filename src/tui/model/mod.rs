@@ -2,17 +2,8 @@
 
 pub(crate) use crate::tui::shared::catalog;
 pub(crate) mod overlay;
-/// The views' state under its old path, which the snooze slice's tests
-/// name (to go once they import `crate::tui::inbox::views`).
-pub use crate::tui::inbox::views;
 pub use crate::tui::shared::pane;
 pub(crate) use crate::tui::shared::status;
-
-/// The history's state under its old path, which the end-to-end tests
-/// (`tests/tui_undo.rs`) name.
-pub mod undo {
-    pub use crate::tui::act::UndoState as State;
-}
 
 use chrono::{DateTime, Utc};
 use ratatui::layout::Rect;

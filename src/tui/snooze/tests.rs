@@ -19,7 +19,7 @@ use crate::tui::update::update;
 /// `kept` as what the disk holds.
 fn started(kept: super::state::Kept) -> Model {
     let mut m = indexed_model(10, 120, 30);
-    m.views = crate::tui::model::views::Views::new(Vec::new(), Some("agent@example.test".into()));
+    m.views = crate::tui::inbox::views::Views::new(Vec::new(), Some("agent@example.test".into()));
     let fx = crate::tui::update::startup(&mut m);
     let account = fx
         .iter()
@@ -57,7 +57,7 @@ fn held(m: &Model, name: &str) -> usize {
         .store
         .iter()
         .filter(|r| {
-            let f = crate::tui::model::views::RowFacts::badged(r, &m.badges);
+            let f = crate::tui::inbox::views::RowFacts::badged(r, &m.badges);
             v.filter.matches(&f, me, m.now)
         })
         .count()

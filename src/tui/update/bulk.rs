@@ -3,7 +3,7 @@
 //! index, and says how a run ended (marks are the inbox's, the summary an
 //! overlay).
 
-use crate::tui::act::{self, ActEffect, Answer, Job, Purpose, Run};
+use crate::tui::act::{self, Answer, Job, Purpose, Run};
 use crate::tui::effect::Effect;
 use crate::tui::index_worker::IndexCmd;
 use crate::tui::model::{Model, Overlay, ToastKind};
@@ -11,27 +11,9 @@ use crate::tui::msg::ReqId;
 
 use super::call::call;
 
-/// The root's effect for the slice's request.
-pub(crate) fn effect(e: ActEffect) -> Effect {
-    match e {
-        ActEffect::Apply {
-            id,
-            uuid,
-            action,
-            guard,
-        } => Effect::Apply {
-            id,
-            uuid,
-            action,
-            guard,
-        },
-        ActEffect::Runs(e) => Effect::Runs(e),
-    }
-}
-
 /// Starts `jobs` as one run; refuses while another runs.
 pub(crate) fn start(model: &mut Model, purpose: Purpose, doing: &str, jobs: Vec<Job>, fx: &mut Vec<Effect>) {
-    let over = call!(model, fx, act, effect, |st, cx, out| act::start(
+    let over = call!(model, fx, act, Effect::from, |st, cx, out| act::start(
         st, cx, out, purpose, doing, jobs
     ));
     ended(model, over, fx);
@@ -74,7 +56,7 @@ pub(crate) fn applied(model: &mut Model, id: ReqId, uuid: &str, mut answer: Answ
     if let Err(e) = &mut answer.result {
         *e = crate::tui::text::sanitize_line(e);
     }
-    let over = call!(model, fx, act, effect, |st, _cx, out| act::job_done(
+    let over = call!(model, fx, act, Effect::from, |st, _cx, out| act::job_done(
         st, out, job, answer
     ));
     ended(model, over, fx);

@@ -44,7 +44,7 @@ pub(crate) fn record_run(model: &mut Model, run: &Run, fx: &mut Vec<Effect>) {
     if run.purpose == act::Purpose::Undo {
         bot_panel_follows(model, run);
     }
-    call!(model, fx, act, super::bulk::effect, |st, cx, out| {
+    call!(model, fx, act, Effect::from, |st, cx, out| {
         act::record_run(st, cx, out, run)
     });
 }

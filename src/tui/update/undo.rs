@@ -8,18 +8,19 @@ use crate::tui::effect::Effect;
 use crate::tui::keymap::{Mode, ModeAction as M};
 use crate::tui::model::{Model, Overlay, ToastKind};
 
-use super::bulk::effect;
 use super::call::call;
 
 /// `u`: takes back the newest action, within its window.
 pub(crate) fn undo_last(model: &mut Model, fx: &mut Vec<Effect>) {
-    let over = call!(model, fx, act, effect, |st, cx, out| act::undo_last(st, cx, out));
+    let over = call!(model, fx, act, Effect::from, |st, cx, out| act::undo_last(st, cx, out));
     super::bulk::ended(model, over, fx);
 }
 
 /// Takes back entry `id`, or says why not.
 fn undo_entry(model: &mut Model, id: u64, fx: &mut Vec<Effect>) {
-    let over = call!(model, fx, act, effect, |st, cx, out| act::undo_entry(st, cx, out, id));
+    let over = call!(model, fx, act, Effect::from, |st, cx, out| act::undo_entry(
+        st, cx, out, id
+    ));
     super::bulk::ended(model, over, fx);
 }
 
@@ -28,7 +29,7 @@ fn undo_entry(model: &mut Model, id: u64, fx: &mut Vec<Effect>) {
 pub(crate) fn open_history(model: &mut Model, fx: &mut Vec<Effect>) {
     model.overlay = Some(Overlay::History { selected: 0 });
     if let Some(load) = act::load_runs(&model.session) {
-        fx.push(effect(act::ActEffect::Runs(load)));
+        fx.push(Effect::Runs(load));
     }
 }
 
