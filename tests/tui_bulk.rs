@@ -203,3 +203,67 @@ async fn a_close_whose_answers_are_500s_after_applying_counts_as_done_and_undoes
     after.sort_by(|a, b| a.uuid.cmp(&b.uuid));
     assert_eq!(after, before, "the account is as before the close");
 }
+
+/// Issue 21: "A bulk action over a view acts on the local index, which can
+/// be minutes or hours old." `*` marks the whole Unassigned view; a
+/// colleague takes one of them; the close reads each contact just before
+/// its write and skips the one no longer in the view, says so, and leaves
+/// it as the colleague left it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_close_of_a_whole_view_skips_a_contact_a_colleague_took_since() {
+    let srv = common::spawn(common::config(30, 4)).await;
+    let sure = client(&srv, 30);
+    let all = sure.all_contacts(ContactFilter::default()).await.unwrap();
+    let mut m = model_of(all.clone(), None, 160, 48);
+    m.views = frontdesk::tui::inbox::views::Views::new(Vec::new(), Some("alex@frontdesk.example".into()));
+    update(&mut m, key(']'));
+    assert_eq!(m.views.current().name, "Unassigned");
+    let n = m.list.visible_len();
+    assert!(n >= 3, "{n} unassigned and open");
+    let taken = m.list.row(0).unwrap().uuid.to_string();
+
+    let (tx, mut rx) = unbounded_channel();
+    let mut fx = update(&mut m, key('*'));
+    assert_eq!(m.marks.len(), n);
+    // The colleague takes one, after the agent marked it.
+    sure.update_contact(
+        &ContactId::from(taken.as_str()),
+        &frontdesk::api::ContactPatch {
+            assigned_user: Some("farah@frontdesk.example".into()),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    fx.clear();
+    act(&mut m, "c", &client(&srv, 1), &tx, &mut rx).await;
+
+    let now = sure.get_contact(&ContactId::from(taken.as_str()), false).await.unwrap();
+    assert!(now.is_open(), "the colleague's contact is not closed");
+    assert_eq!(now.assigned_user.as_deref(), Some("farah@frontdesk.example"));
+    let closed = sure
+        .all_contacts(ContactFilter::default())
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|c| !c.is_open() && all.iter().any(|a| a.uuid == c.uuid && a.is_open()))
+        .count();
+    assert_eq!(closed, n - 1, "every other one is closed");
+    let said: Vec<String> = m.status.toasts.iter().map(|t| t.text.clone()).collect();
+    assert!(
+        said.iter()
+            .any(|t| t.contains(&format!("{} done, 1 skipped: changed since listed", n - 1))),
+        "{said:?}"
+    );
+    let Some(Overlay::Summary(s)) = &m.overlay else {
+        panic!("a summary: {:?}", m.overlay)
+    };
+    assert_eq!(s.failures.len(), 1, "{:?}", s.failures);
+    assert!(
+        s.failures[0].ends_with(": skipped: changed since listed"),
+        "{:?}",
+        s.failures
+    );
+    assert!(m.marks.is_empty(), "nothing left marked");
+    assert_eq!(m.act.undo.entries[0].items.len(), n - 1, "undo covers what was closed");
+}

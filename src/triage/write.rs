@@ -76,7 +76,7 @@ impl Done {
 }
 
 /// What the contacts were chosen by; checked again before each write.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Chosen {
     pub filter: ViewFilter,
     /// The agent's email (the filter's "me").

@@ -83,6 +83,7 @@ pub fn job_done(st: &mut Act, out: &mut Out<ActEffect>, mut job: Job, answer: An
             run.conflicts.push((job.clone(), lines));
         }
         match answer.result {
+            Ok(contact) if answer.skipped => run.skipped.push((job, contact)),
             Ok(contact) if took_back => run.ok.push((job, contact)),
             Ok(_) => {}
             Err(why) => run.failed.push((job, sanitize_line(&why))),
@@ -106,9 +107,13 @@ pub fn ended(run: &Run) -> (bool, String) {
         failed,
         not_sent,
         conflicts,
+        skipped,
         ..
     } = run.contacts();
     let mut text = format!("{}: {ok} done", run.doing);
+    if skipped > 0 {
+        text.push_str(&format!(", {skipped} {}", crate::triage::write::SKIPPED));
+    }
     if conflicts > 0 {
         text.push_str(&format!(", {conflicts} left as changed since"));
     }
@@ -118,7 +123,7 @@ pub fn ended(run: &Run) -> (bool, String) {
     if not_sent > 0 {
         text.push_str(&format!(", {not_sent} never sent (stopped)"));
     }
-    (failed == 0 && not_sent == 0 && conflicts == 0, text)
+    (failed == 0 && not_sent == 0 && conflicts == 0 && skipped == 0, text)
 }
 
 /// The overlay's account of a run that did not all go through.
@@ -128,6 +133,7 @@ pub fn summary(run: &Run) -> Summary {
         failed,
         not_sent,
         conflicts,
+        skipped,
         of,
     } = run.contacts();
     let mut doing = run.doing.clone();
@@ -140,6 +146,9 @@ pub fn summary(run: &Run) -> Summary {
     }
     if conflicts > 0 {
         counts.push_str(&format!(" · {conflicts} left as changed since"));
+    }
+    if skipped > 0 {
+        counts.push_str(&format!(" · {skipped} {}", crate::triage::write::SKIPPED));
     }
     // A run of two actions (add and remove tags) says which one failed.
     let verbs = run
@@ -165,6 +174,11 @@ pub fn summary(run: &Run) -> Summary {
                 .iter()
                 .map(|(job, lines)| format!("{}: {}", job.name, lines.join("; "))),
         )
+        .chain(
+            run.skipped
+                .iter()
+                .map(|(job, _)| format!("{}: {}", job.name, crate::triage::write::SKIPPED)),
+        )
         .collect();
     let hint = match (run.purpose, failed > 0, not_sent > 0) {
         (Purpose::Act, true, true) => Some("failed and unsent stay marked: . sends them".to_string()),
@@ -172,9 +186,11 @@ pub fn summary(run: &Run) -> Summary {
         (Purpose::Act, false, true) => Some("the unsent stay marked: . sends them".to_string()),
         _ => None,
     };
-    let heading = match (failed > 0, conflicts > 0) {
-        (true, true) => "Failed, or left as a colleague changed them:",
-        (false, true) => "Left as a colleague changed them:",
+    let heading = match (failed > 0, conflicts > 0, skipped > 0) {
+        (true, true, _) => "Failed, or left as a colleague changed them:",
+        (false, true, _) => "Left as a colleague changed them:",
+        (true, false, true) => "Failed, or skipped:",
+        (false, false, true) => "Skipped (a colleague changed them since you marked them):",
         _ => "Failed:",
     };
     Summary {

@@ -45,6 +45,9 @@ pub struct Answer {
     pub conflicts: Vec<String>,
     /// An undo's: how many fields it wrote back (`None`: not an undo).
     pub reverted: Option<usize>,
+    /// Not written: the contact no longer matches the view it was chosen
+    /// in (`result` holds it as it is now).
+    pub skipped: bool,
 }
 
 impl Answer {
@@ -55,6 +58,7 @@ impl Answer {
             before: None,
             conflicts: Vec::new(),
             reverted: None,
+            skipped: false,
         }
     }
 
@@ -65,14 +69,19 @@ impl Answer {
             before: None,
             conflicts: Vec::new(),
             reverted: None,
+            skipped: false,
         }
     }
 }
 
 /// Runs one write (see the module's words).
 pub async fn perform(client: &Client, uuid: &str, action: &Action, guard: Option<&Guard>) -> Answer {
-    if let Some(g) = guard {
-        let r = revert(client, &g.action, uuid, "", &g.before, &g.after).await;
+    let chosen = match guard {
+        Some(Guard::Chosen(c)) => Some(c),
+        _ => None,
+    };
+    if let Some(Guard::Undo { action, before, after }) = guard {
+        let r = revert(client, action, uuid, "", before, after).await;
         let result = match (r.error, r.after) {
             (Some(e), _) => Err(e),
             (None, Some(c)) => Ok(c),
@@ -83,9 +92,11 @@ pub async fn perform(client: &Client, uuid: &str, action: &Action, guard: Option
             before: r.now.map(Box::new),
             conflicts: r.conflicts,
             reverted: Some(r.reverted),
+            skipped: false,
         };
     }
-    let done = write_one(client, uuid, "", action, None).await;
+    let done = write_one(client, uuid, "", action, chosen).await;
+    let skipped = matches!(done.settled, Settled::Skipped(_));
     let result = match done.settled {
         Settled::Applied(c) | Settled::Skipped(c) => Ok(c),
         Settled::Failed(e) => Err(e),
@@ -96,6 +107,7 @@ pub async fn perform(client: &Client, uuid: &str, action: &Action, guard: Option
         before: done.before.map(Box::new),
         conflicts: Vec::new(),
         reverted: None,
+        skipped,
     }
 }
 

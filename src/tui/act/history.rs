@@ -172,7 +172,7 @@ impl Entry {
             .filter_map(|i| {
                 let action = i.to_undo()?.clone();
                 let guard = (!matches!(self.action, Action::Bot(_))).then(|| {
-                    Box::new(Guard {
+                    Box::new(Guard::Undo {
                         action: self.action.clone(),
                         before: i.before.clone(),
                         after: i.after.clone(),

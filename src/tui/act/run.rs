@@ -20,13 +20,21 @@ pub enum Purpose {
     Undo,
 }
 
-/// What an undo's write takes back: `action`, which took the contact from
-/// `before` to `after`.
+/// What a write checks on the contact, as read just before it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Guard {
-    pub action: Action,
-    pub before: Contact,
-    pub after: Contact,
+// Always boxed where it is kept (a job, an effect).
+#[allow(clippy::large_enum_variant)]
+pub enum Guard {
+    /// An undo's: it takes back `action`, which took the contact from
+    /// `before` to `after`, only where the contact is still as it left it.
+    Undo {
+        action: Action,
+        before: Contact,
+        after: Contact,
+    },
+    /// A run on the marks of a whole view (`*`): a contact that no longer
+    /// matches the view (a colleague answered it, took it) is skipped.
+    Chosen(crate::triage::write::Chosen),
 }
 
 /// One contact's part of a run.
@@ -63,6 +71,9 @@ pub struct Run {
     /// since, in words (such a contact may be in `ok` too, for the fields
     /// it did take back).
     pub conflicts: Vec<(Job, Vec<String>)>,
+    /// Not written: no longer in the view they were chosen in, with the
+    /// contact as it is now.
+    pub skipped: Vec<(Job, Contact)>,
     pub total: usize,
     /// Cancelled: nothing more is sent; what is in flight still lands.
     pub cancelled: bool,
@@ -80,6 +91,7 @@ impl Run {
             ok: Vec::new(),
             failed: Vec::new(),
             conflicts: Vec::new(),
+            skipped: Vec::new(),
             cancelled: false,
         }
     }
@@ -90,7 +102,7 @@ impl Run {
             .conflicts
             .iter()
             .filter(|(j, _)| !self.ok.iter().any(|(o, _)| o.uuid == j.uuid));
-        self.ok.len() + self.failed.len() + kept.count()
+        self.ok.len() + self.failed.len() + self.skipped.len() + kept.count()
     }
 
     /// Nothing left to send and nothing in flight.
@@ -136,6 +148,12 @@ impl Run {
             .map(|(j, _)| j.uuid.as_str())
             .filter(|u| !failed.contains(u))
             .collect();
+        let skipped: HashSet<&str> = self
+            .skipped
+            .iter()
+            .map(|(j, _)| j.uuid.as_str())
+            .filter(|u| !failed.contains(u))
+            .collect();
         let ok: HashSet<&str> = self
             .ok
             .iter()
@@ -149,6 +167,7 @@ impl Run {
             .chain(self.ok.iter().map(|(j, _)| j))
             .chain(self.failed.iter().map(|(j, _)| j))
             .chain(self.conflicts.iter().map(|(j, _)| j))
+            .chain(self.skipped.iter().map(|(j, _)| j))
             .map(|j| j.uuid.as_str())
             .collect();
         Counts {
@@ -156,6 +175,7 @@ impl Run {
             failed: failed.len(),
             not_sent: unsent.len(),
             conflicts: kept.len(),
+            skipped: skipped.len(),
             of: all.len(),
         }
     }
@@ -174,6 +194,8 @@ pub struct Counts {
     pub not_sent: usize,
     /// An undo's contacts with a field left as a colleague changed it.
     pub conflicts: usize,
+    /// Contacts not written: no longer in the view they were chosen in.
+    pub skipped: usize,
     pub of: usize,
 }
 

@@ -79,7 +79,7 @@ fn finished(model: &mut Model, run: Run, fx: &mut Vec<Effect>) {
     // (and the never sent) marked, so `.` takes up just them; an undo
     // leaves the marks alone.
     if run.purpose == Purpose::Act {
-        for (job, _) in &run.ok {
+        for (job, _) in run.ok.iter().chain(&run.skipped) {
             model.marks.remove(&job.uuid);
         }
         let unsent = run.queue.iter().filter(|_| run.cancelled);

@@ -166,6 +166,16 @@ fn go(model: &mut Model, actions: Vec<Action>, only: Option<String>, fx: &mut Ve
     let mut jobs = Vec::new();
     let mut contacts = std::collections::HashSet::new();
     let mut already = Vec::new();
+    // Marks of a whole view are checked against it, as read just before
+    // each write: a colleague may have answered or taken one since.
+    let guard = match (&only, &model.marks.chosen) {
+        (None, Some(filter)) => Some(Box::new(act::Guard::Chosen(crate::triage::write::Chosen {
+            filter: filter.clone(),
+            me: model.views.me.clone(),
+            now: model.now,
+        }))),
+        _ => None,
+    };
     for a in &actions {
         for r in &rows {
             // Closing a closed conversation (or reopening an open one) is
@@ -182,7 +192,7 @@ fn go(model: &mut Model, actions: Vec<Action>, only: Option<String>, fx: &mut Ve
                 action: a.clone(),
                 before: r.to_contact(),
                 bot_before: model.list.bots.get(&*r.uuid).copied(),
-                guard: None,
+                guard: guard.clone(),
             });
         }
     }

@@ -17,9 +17,11 @@ fn an_undo_that_finds_a_colleagues_edit_leaves_it_and_says_so() {
     let mut guarded = Vec::new();
     for e in &fx {
         if let Effect::Apply { id, uuid, guard, .. } = e {
-            let g = guard.as_deref().expect("an undo's write is guarded");
-            assert_eq!(g.action, Act::Assign("me@x.co".into()));
-            assert_eq!(g.after.assigned_user.as_deref(), Some("me@x.co"));
+            let Some(crate::tui::act::Guard::Undo { action, after, .. }) = guard.as_deref() else {
+                panic!("an undo's write is guarded: {guard:?}")
+            };
+            assert_eq!(*action, Act::Assign("me@x.co".into()));
+            assert_eq!(after.assigned_user.as_deref(), Some("me@x.co"));
             guarded.push((*id, uuid.clone()));
         }
     }
@@ -34,6 +36,7 @@ fn an_undo_that_finds_a_colleagues_edit_leaves_it_and_says_so() {
                 before: None,
                 conflicts: vec!["assignee is now bob@x.co (the run left me@x.co)".into()],
                 reverted: Some(0),
+                skipped: false,
             }
         } else {
             crate::tui::act::Answer {

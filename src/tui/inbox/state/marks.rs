@@ -34,6 +34,10 @@ pub struct Marks {
     pub last_doing: String,
     /// The store version the marks were last checked against.
     pub(crate) checked: u64,
+    /// The view whose every row `*` marked: a run on the marks skips a
+    /// contact that, read just before its write, is no longer in it.
+    /// Marking one more by hand (or a range) drops it.
+    pub chosen: Option<crate::triage::ViewFilter>,
 }
 
 impl Marks {
@@ -59,6 +63,7 @@ impl Marks {
             false
         } else {
             self.uuids.insert(uuid.to_string());
+            self.chosen = None;
             true
         }
     }
@@ -77,6 +82,7 @@ impl Marks {
     pub fn clear(&mut self) {
         self.uuids.clear();
         self.range = None;
+        self.chosen = None;
     }
 
     /// Keeps the marks `keep` says yes to (the range's base too).

@@ -34,6 +34,7 @@ pub fn range(st: &mut Inbox, _cx: &Cx, out: &mut O) {
         return out.toast(ToastKind::Info, "select a contact first");
     };
     let base = st.marks.iter().cloned().collect();
+    st.marks.chosen = None;
     st.marks.range = Some(Range {
         anchor,
         base,
@@ -63,10 +64,19 @@ pub fn all(st: &mut Inbox, _cx: &Cx, out: &mut O) {
         for u in &rows {
             st.marks.remove(u);
         }
+        if st.marks.is_empty() {
+            st.marks.chosen = None;
+        }
     } else {
+        let fresh = st.marks.is_empty();
         for u in &rows {
             st.marks.insert(u);
         }
+        // Chosen by the view's rules (not All, which has none; a badge is
+        // the TUI's own and the service cannot tell it).
+        let mut filter = st.views.current().filter.clone();
+        filter.badge = None;
+        st.marks.chosen = (fresh && filter != crate::triage::ViewFilter::default()).then_some(filter);
     }
 }
 

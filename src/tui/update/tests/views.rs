@@ -392,3 +392,49 @@ fn a_contact_created_outside_the_view_is_shown_and_selected_in_all() {
     assert_eq!(m.views.current().name, "All");
     assert_eq!(m.list.selected_uuid(), Some(created.uuid));
 }
+
+/// `*` on a view with rules chooses its contacts by them: the run checks
+/// each against them (`Guard::Chosen`); marking one more by hand, or the
+/// All view, or `Esc` drops the check.
+#[test]
+fn marks_of_a_whole_view_are_checked_against_it_and_a_hand_mark_drops_that() {
+    use crate::tui::act::Guard;
+    let guards = |fx: &[Effect]| -> Vec<bool> {
+        fx.iter()
+            .filter_map(|e| match e {
+                Effect::Apply { guard, .. } => Some(matches!(guard.as_deref(), Some(Guard::Chosen(_)))),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut m = triage_model(30, "Mine");
+    update(&mut m, key('*'));
+    let mine = m.marks.chosen.clone().expect("chosen by Mine's rules");
+    assert_eq!(mine, m.views.current().filter);
+    let fx = update(&mut m, key('c'));
+    assert!(
+        !guards(&fx).is_empty() && guards(&fx).iter().all(|&g| g),
+        "each close is checked"
+    );
+
+    let mut m = triage_model(30, "Mine");
+    update(&mut m, key('*'));
+    update(&mut m, key('g'));
+    update(&mut m, key(' '));
+    assert!(
+        m.marks.chosen.is_some(),
+        "unmarking one keeps the others chosen by the view"
+    );
+    update(&mut m, key('g'));
+    update(&mut m, key(' '));
+    assert!(
+        m.marks.chosen.is_none(),
+        "a hand mark: the marks are the agent's own choice"
+    );
+    update(&mut m, code(crossterm::event::KeyCode::Esc));
+    assert!(m.marks.is_empty() && m.marks.chosen.is_none());
+
+    let mut m = triage_model(30, "All");
+    update(&mut m, key('*'));
+    assert!(m.marks.chosen.is_none(), "All has no rules to check");
+}
