@@ -260,7 +260,7 @@ async fn a_close_of_a_whole_view_skips_a_contact_a_colleague_took_since() {
     };
     assert_eq!(s.failures.len(), 1, "{:?}", s.failures);
     assert!(
-        s.failures[0].ends_with(": skipped: changed since listed"),
+        s.failures[0].ends_with(": changed since listed, not written"),
         "{:?}",
         s.failures
     );

@@ -177,7 +177,7 @@ pub fn summary(run: &Run) -> Summary {
         .chain(
             run.skipped
                 .iter()
-                .map(|(job, _)| format!("{}: {}", job.name, crate::triage::write::SKIPPED)),
+                .map(|(job, _)| format!("{}: changed since listed, not written", job.name)),
         )
         .collect();
     let hint = match (run.purpose, failed > 0, not_sent > 0) {

@@ -39,8 +39,12 @@ pub(crate) fn runs(model: &mut Model, msg: act::RunsMsg) {
     let now = model.now;
     match msg {
         act::RunsMsg::Loaded(Ok(records)) => {
+            // The newest stays selected; an entry the agent moved to stays
+            // selected as runs join above it.
             let at = match &model.overlay {
-                Some(Overlay::History { selected }) => model.act.undo.entries.get(*selected).map(|e| e.id),
+                Some(Overlay::History { selected }) if *selected > 0 => {
+                    model.act.undo.entries.get(*selected).map(|e| e.id)
+                }
                 _ => None,
             };
             act::merge_runs(&mut model.act.undo, &records);
