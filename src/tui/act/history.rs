@@ -19,7 +19,7 @@ use crate::tui::shared::{Contacts, ReqId};
 /// Entries the history keeps.
 pub const KEEP: usize = 20;
 /// How long `u` undoes the newest action.
-pub const WINDOW_SECS: i64 = 10;
+pub const WINDOW_SECS: i64 = crate::tui::shared::UNDO_WINDOW_SECS;
 
 /// One contact's part of an entry.
 #[derive(Debug, Clone, PartialEq)]
@@ -323,6 +323,14 @@ impl History {
     pub fn take_barrier(&mut self, now: DateTime<Utc>) -> Option<String> {
         let b = self.barrier.take()?;
         (b.at + Duration::seconds(WINDOW_SECS) > now).then_some(b.what)
+    }
+
+    /// When what `u` acts on at `now` happened: the entry it offers, or
+    /// something that cannot be undone since (a send).
+    pub fn newest_at(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        let offered = self.offered(now).and_then(|id| self.get(id)).map(|e| e.at);
+        let barrier = self.barrier.as_ref().map(|b| b.at);
+        offered.max(barrier)
     }
 
     /// The entry `u` undoes at `now`, if its window is open.

@@ -78,7 +78,14 @@ pub struct Cx<'a> {
     pub shown: Option<&'a Contact>,
     /// Whether the local index backs the inbox (syncs, stores threads).
     pub indexed: bool,
+    /// When the newest write `u` would take back (or say it cannot) was
+    /// made, while `u` offers it: a slice with an undo of its own (snooze)
+    /// answers `u` only for something newer.
+    pub undo_at: Option<DateTime<Utc>>,
 }
+
+/// How long `u` takes back the newest action.
+pub const UNDO_WINDOW_SECS: i64 = 10;
 
 impl Cx<'_> {
     pub fn is_wide(&self) -> bool {

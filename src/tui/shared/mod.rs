@@ -19,7 +19,7 @@ pub mod vcx;
 pub mod write;
 
 pub use badges::{Badge, Badges};
-pub use cx::{Contacts, Cx, NoContacts, Out};
+pub use cx::{Contacts, Cx, NoContacts, Out, UNDO_WINDOW_SECS};
 pub use note::Note;
 pub use pane::Pane;
 pub use req::ReqId;

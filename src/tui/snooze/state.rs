@@ -56,6 +56,9 @@ pub struct Snooze {
     /// Writes asked for and not answered yet: a file read meanwhile may
     /// miss them, so it is read again instead of believed.
     pub saving: usize,
+    /// The agent's last snooze (the contact, when): `u` takes it back for
+    /// `UNDO_WINDOW_SECS`, unless a write of theirs is newer.
+    pub last: Option<(String, DateTime<Utc>)>,
 }
 
 /// How often the clock looks whether another process (`frontdesk mcp`,

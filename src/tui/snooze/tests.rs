@@ -3,6 +3,7 @@
 
 mod keep;
 mod shared;
+mod undo;
 mod update;
 mod view;
 

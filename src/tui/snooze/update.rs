@@ -129,6 +129,7 @@ fn snooze(st: &mut Snooze, cx: &Cx, out: &mut O, uuid: &str, name: &str, until: 
         },
     );
     st.back.remove(uuid);
+    st.last = Some((uuid.to_string(), cx.now));
     badge(out, uuid, BACK, false);
     badge(out, uuid, SNOOZED, true);
     let now = crate::tui::zone::local(cx.now, cx.session.tz);
@@ -140,9 +141,32 @@ fn snooze(st: &mut Snooze, cx: &Cx, out: &mut O, uuid: &str, name: &str, until: 
     keep(st, out, [uuid]);
 }
 
+/// Whether `u` now is for the agent's last snooze: within the window, and
+/// newer than any write `u` would otherwise take back.
+pub fn claims_undo(st: &Snooze, cx: &Cx) -> bool {
+    let Some((uuid, at)) = &st.last else { return false };
+    st.asleep.contains_key(uuid)
+        && cx.now < *at + chrono::Duration::seconds(crate::tui::shared::UNDO_WINDOW_SECS)
+        && cx.undo_at.is_none_or(|w| w < *at)
+}
+
+/// `u` right after a snooze: the conversation is back in its views as it
+/// was (not marked `back`: it never left the agent's hands).
+pub fn undo(st: &mut Snooze, cx: &Cx, out: &mut O) {
+    let Some((uuid, _)) = st.last.take() else { return };
+    let Some(e) = st.asleep.remove(&uuid) else { return };
+    badge(out, &uuid, SNOOZED, false);
+    let name = cx.contacts.label(&uuid).unwrap_or(e.name);
+    out.toast(ToastKind::Success, format!("snooze undone: {}", clean(&name)));
+    keep(st, out, [uuid.as_str()]);
+}
+
 /// Wakes `uuid`: it comes back into its views, marked `back`.
 fn wake(st: &mut Snooze, cx: &Cx, out: &mut O, uuid: &str, why: &str) {
     let Some(e) = st.asleep.remove(uuid) else { return };
+    if st.last.as_ref().is_some_and(|(u, _)| u == uuid) {
+        st.last = None;
+    }
     badge(out, uuid, SNOOZED, false);
     if cx.open != Some(uuid) {
         st.back.insert(uuid.to_string());

@@ -63,6 +63,7 @@ macro_rules! call {
                 open: open.as_deref(),
                 shown: shown.as_ref(),
                 indexed,
+                undo_at: $m.act.undo.newest_at($m.now),
             };
             let $cx = &cx_value;
             let mut out_value = $crate::tui::shared::Out::new(&mut $m.ids);

@@ -55,6 +55,18 @@ pub(crate) fn action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) ->
         Action::Snooze => call!(model, fx, slices.snooze, snooze_fx, |st, cx, out| snooze::open(
             st, cx, out
         )),
+        // `u` right after a snooze takes the snooze back.
+        Action::Undo => {
+            if !call!(model, fx, slices.snooze, snooze_fx, |st, cx, out| {
+                let claims = snooze::claims_undo(st, cx);
+                if claims {
+                    snooze::undo(st, cx, out);
+                }
+                claims
+            }) {
+                return false;
+            }
+        }
         _ => return false,
     }
     true
