@@ -60,13 +60,15 @@ impl Search {
 
     /// How many were found, in words: `12`; when the index's answer hit
     /// its cap, `200 of 1,234` (how many it matched in all), or `200+`
-    /// when it did not say.
+    /// when it did not say. Rows that already hold every match the index
+    /// counted (the whole account loaded) are a plain count.
     pub fn found(&self) -> String {
         let n = self.matches.len();
+        let shown = thousands(n as u64);
         match (self.capped, self.total) {
-            (false, _) => n.to_string(),
-            (true, Some(total)) if total > n => format!("{} of {}", thousands(n as u64), thousands(total as u64)),
-            (true, _) => format!("{n}+"),
+            (true, Some(total)) if total > n => format!("{shown} of {}", thousands(total as u64)),
+            (true, None) => format!("{shown}+"),
+            _ => shown,
         }
     }
 

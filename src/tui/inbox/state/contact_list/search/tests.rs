@@ -67,3 +67,29 @@ fn a_long_list_matched_in_parallel_gives_what_one_thread_gives() {
     assert_eq!(done.matches.len(), 50_000 / 7 * 2 + 2);
     assert_eq!(done.matches, want);
 }
+
+#[test]
+fn the_count_says_when_it_is_capped_and_not_when_every_match_is_shown() {
+    let mut s = Search {
+        matches: (0..200).collect(),
+        ..Default::default()
+    };
+    assert_eq!(s.found(), "200");
+    s.capped = true;
+    assert_eq!(s.found(), "200+", "the index said no total");
+    s.total = Some(1234);
+    assert_eq!(s.found(), "200 of 1,234");
+    // The loaded rows hold every match the index counted (and more).
+    s.matches = (0..594).collect();
+    s.total = Some(594);
+    assert_eq!(s.found(), "594");
+}
+
+#[test]
+fn a_long_count_reads_with_separators() {
+    let s = Search {
+        matches: (0..2244).collect(),
+        ..Default::default()
+    };
+    assert_eq!(s.found(), "2,244");
+}
