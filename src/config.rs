@@ -27,6 +27,7 @@
 //! user_uuid = "..."
 //! timeout_secs = 15          # refresh_secs and bell may be set here too
 //! ```
+
 //!
 //! INTERFACE CONTRACT: the TUI and CLI use these names.
 
@@ -35,13 +36,15 @@ use std::time::Duration;
 
 use crate::api::ApiKey;
 
+mod alerts;
 mod file;
 mod hub;
 pub mod init;
 mod save;
 mod views;
 
-pub use file::KeyEntry;
+pub use alerts::Alerts;
+pub use file::{KeyEntry, checked_email};
 use file::{Profile, read_file};
 pub use hub::hub_root;
 pub use views::save_view;
@@ -176,6 +179,8 @@ pub struct Settings {
     /// The agent's own views (`[[views]]`), in file order; a view with a
     /// problem is left out and named in `warnings`.
     pub views: Vec<crate::triage::View>,
+    /// Wait thresholds, the notification command, reopening on a reply.
+    pub alerts: Alerts,
     /// Where each setting came from, by its file name (`base_url`,
     /// `api_key`, `hub_url`, `hub_token`, `user_uuid`, `user_email`, `profile`, `timeout_secs`,
     /// `refresh_secs`, `bell`, `cache`, `sync_rate`, `full_sync_minutes`).
@@ -483,17 +488,9 @@ pub fn load_from(
             keys: file.keys,
         },
         views: file.views,
+        alerts: file.alerts,
         sources,
     })
-}
-
-/// The same email check the forms and the client use; the problem as a
-/// sentence (the value passes through the terminal sanitizer).
-pub fn checked_email(email: &str) -> Result<(), String> {
-    use crate::api::model::{FieldType, FieldValue, validate_field_value};
-    validate_field_value("email", &FieldType::Email, &[], &FieldValue::Text(email.to_string()))
-        .map(|_| ())
-        .map_err(|e| crate::text::sanitize_line(&e))
 }
 
 #[cfg(test)]

@@ -55,6 +55,9 @@ pub(super) struct FileConfig {
     /// `[[views]]`, read by hand (`views::parse`), with lines.
     #[serde(skip)]
     pub views: Vec<crate::triage::View>,
+    /// Waits, notifications, reopening: read by hand (`alerts::parse`).
+    #[serde(skip)]
+    pub alerts: super::alerts::Alerts,
 }
 
 impl FileConfig {
@@ -72,6 +75,15 @@ impl FileConfig {
             bell: self.bell,
         }
     }
+}
+
+/// The same email check the forms and the client use; the problem as a
+/// sentence (the value passes through the terminal sanitizer).
+pub fn checked_email(email: &str) -> Result<(), String> {
+    use crate::api::model::{FieldType, FieldValue, validate_field_value};
+    validate_field_value("email", &FieldType::Email, &[], &FieldValue::Text(email.to_string()))
+        .map(|_| ())
+        .map_err(|e| crate::text::sanitize_line(&e))
 }
 
 /// One line of `[keys]`: an action name and the keys bound to it.
@@ -103,6 +115,10 @@ const TOP_KEYS: &[&str] = &[
     "full_sync_minutes",
     "keys",
     "views",
+    "warn_after",
+    "breach_after",
+    "notify_command",
+    "reopen_on_reply",
 ];
 const PROFILE_KEYS: &[&str] = &[
     "base_url",
@@ -186,6 +202,7 @@ pub(super) fn parse(path: &Path, text: &str, warnings: &mut Vec<String>) -> Resu
     let doc = toml::de::DeTable::parse(text).map_err(|e| error_at(path, text, &e))?;
     let mut parsed: FileConfig = toml::from_str(text).map_err(|e| error_at(path, text, &e))?;
 
+    parsed.alerts = super::alerts::parse(path, text, doc.get_ref(), warnings);
     let mut unknown = Vec::new();
     for (k, v) in doc.get_ref() {
         let name: &str = k.get_ref();

@@ -17,6 +17,9 @@
 //! text = "refund"          # in the name, phone, tags or note
 //! older_than = "7d"        # last activity more than 7 days ago
 //! sort = "waiting"         # activity (newest first) or waiting (longest first)
+//! notify = true            # a new customer message in it notifies
+//! warn_after = "30m"       # the wait shows as a warning past this
+//! breach_after = "4h"      # and as an error past this
 //! ```
 
 use std::collections::HashSet;
@@ -43,6 +46,9 @@ pub const VIEW_KEYS: &[&str] = &[
     "text",
     "older_than",
     "sort",
+    "notify",
+    "warn_after",
+    "breach_after",
 ];
 
 fn line_of(text: &str, at: usize) -> usize {
@@ -151,6 +157,8 @@ fn view_of(item: &Spanned<DeValue<'_>>) -> Result<View, Problem> {
     let mut filter = ViewFilter::default();
     let mut short = None;
     let mut sort = None;
+    let mut notify = false;
+    let mut thresholds = crate::triage::Thresholds::default();
     for (k, v) in table {
         let key: &str = k.get_ref();
         let fail = |problem: String| (k.span(), Some(name.clone()), problem);
@@ -158,6 +166,12 @@ fn view_of(item: &Spanned<DeValue<'_>>) -> Result<View, Problem> {
         let duration = |s: String| parse_duration(&s).map_err(|e| fail(format!("{key}: {e}")));
         match key {
             "name" => {}
+            "notify" => match v.get_ref() {
+                DeValue::Boolean(b) => notify = *b,
+                _ => return Err(fail("notify must be true or false".into())),
+            },
+            "warn_after" => thresholds.warn = Some(duration(text()?)?),
+            "breach_after" => thresholds.breach = Some(duration(text()?)?),
             "short" => {
                 let s = text()?;
                 let n = s.trim().chars().count();
@@ -231,6 +245,8 @@ fn view_of(item: &Spanned<DeValue<'_>>) -> Result<View, Problem> {
     if let Some(s) = sort {
         view.sort = s;
     }
+    view.notify = notify;
+    view.thresholds = thresholds;
     Ok(view)
 }
 
@@ -283,6 +299,17 @@ fn table_of(view: &View) -> toml_edit::Table {
     }
     if let Some(d) = f.older_than {
         t["older_than"] = value(humantime::format_duration(d).to_string());
+    }
+    if view.notify {
+        t["notify"] = value(true);
+    }
+    for (key, d) in [
+        ("warn_after", view.thresholds.warn),
+        ("breach_after", view.thresholds.breach),
+    ] {
+        if let Some(d) = d {
+            t[key] = value(humantime::format_duration(d).to_string());
+        }
     }
     let default_sort = View::new(&view.name, f.clone()).sort;
     if view.sort != default_sort {

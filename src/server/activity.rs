@@ -97,6 +97,45 @@ fn customer_writes(conn: &Connection, pick: f64, text: &str, reply: &str, now: i
         .collect())
 }
 
+/// The customer of `uuid` writes `text` now, as the live activity would
+/// (tests choose who and when). False when there is no such contact.
+pub async fn customer_writes_to(state: &Shared, uuid: &str, text: &str) -> ApiResult<bool> {
+    let (uuid, text) = (uuid.to_string(), text.to_string());
+    let events = state
+        .db_now(move |conn, now| {
+            let found: Option<(i64, String, String, String)> = conn
+                .query_row(
+                    "SELECT c.id, c.phone, c.source, COALESCE(ch.phone, '') FROM contacts c
+                     LEFT JOIN channels ch ON ch.id = c.channel_id WHERE c.uuid = ?1",
+                    [&uuid],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                )
+                .optional()?;
+            let Some((id, phone, source, business)) = found else {
+                return Ok(None);
+            };
+            let message = hex32(&mut rand::rng());
+            conn.execute(
+                "INSERT INTO messages (uuid, contact_id, text, created_at, status, channel, sender, recipient)
+                 VALUES (?1, ?2, ?3, ?4, 'received', ?5, ?6, ?7)",
+                params![message, id, text, now, source, phone, business],
+            )?;
+            conn.execute("UPDATE contacts SET last_activity = ?1 WHERE id = ?2", params![now, id])?;
+            let contact = load_contact(conn, id)?.to_json(None);
+            let m = json!({ "uuid": message, "text": text, "createdAt": iso(now), "status": "received",
+                            "channel": source, "from": phone, "to": business, "contact": contact });
+            Ok(Some(vec![Event::message("message_created", m)]))
+        })
+        .await?;
+    match events {
+        None => Ok(false),
+        Some(events) => {
+            emit(state, events).await;
+            Ok(true)
+        }
+    }
+}
+
 /// A contact removed outside the API (the dashboard), with its messages and
 /// send-requests; `contact_deleted` carries the contact as it was.
 pub async fn delete_contact(state: &Shared, uuid: &str) -> ApiResult<bool> {

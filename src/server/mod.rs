@@ -204,6 +204,14 @@ impl RunningServer {
             .map_err(|e| ServerError::Config(format!("could not delete the contact: {e:?}")))
     }
 
+    /// The customer of `uuid` writes `text` now (a message for a test to
+    /// see arrive). False when there is no such contact.
+    pub async fn customer_writes(&self, uuid: &str, text: &str) -> Result<bool, ServerError> {
+        activity::customer_writes_to(&self.state, uuid, text)
+            .await
+            .map_err(|e| ServerError::Config(format!("the customer could not write: {e:?}")))
+    }
+
     /// Ends the live activity (customers writing), if it runs: a bench's
     /// traffic stops while the server goes on answering.
     pub async fn pause_activity(&mut self) {

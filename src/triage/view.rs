@@ -271,6 +271,57 @@ pub struct View {
     pub short: String,
     pub filter: ViewFilter,
     pub sort: Sort,
+    /// A new customer message in it raises a notification (`notify = true`).
+    pub notify: bool,
+    /// Its own wait thresholds (`warn_after`, `breach_after`); unset ones
+    /// fall back to the file's top-level ones.
+    pub thresholds: Thresholds,
+}
+
+/// How long a customer may wait before the row says so: past `warn` the
+/// waiting time is drawn as a warning, past `breach` as an error.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Thresholds {
+    pub warn: Option<Duration>,
+    pub breach: Option<Duration>,
+}
+
+/// Where a wait stands against [`Thresholds`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitLevel {
+    /// No threshold set: a wait is simply a wait.
+    Unrated,
+    /// Under every threshold set.
+    Calm,
+    Warn,
+    Breach,
+}
+
+impl Thresholds {
+    /// These, with the unset ones taken from `defaults`.
+    pub fn or(self, defaults: Thresholds) -> Thresholds {
+        Thresholds {
+            warn: self.warn.or(defaults.warn),
+            breach: self.breach.or(defaults.breach),
+        }
+    }
+
+    pub fn is_set(&self) -> bool {
+        self.warn.is_some() || self.breach.is_some()
+    }
+
+    /// Where a wait of `waited` stands (past means longer than).
+    pub fn level(&self, waited: Duration) -> WaitLevel {
+        if !self.is_set() {
+            WaitLevel::Unrated
+        } else if self.breach.is_some_and(|b| waited > b) {
+            WaitLevel::Breach
+        } else if self.warn.is_some_and(|w| waited > w) {
+            WaitLevel::Warn
+        } else {
+            WaitLevel::Calm
+        }
+    }
 }
 
 /// How long a short name may be.
@@ -292,6 +343,8 @@ impl View {
             short: short_name(name),
             filter,
             sort,
+            notify: false,
+            thresholds: Thresholds::default(),
         }
     }
 
@@ -357,6 +410,25 @@ pub fn builtin_views() -> Vec<View> {
         View::new("Open", open),
         View::new("All", ViewFilter::default()),
     ]
+}
+
+/// The name of the view of conversations waiting past `breach_after`.
+pub const BREACHING: &str = "Breaching";
+
+/// Open conversations whose customer has waited longer than `breach`
+/// (the file's top-level `breach_after`), longest first.
+pub fn breaching_view(breach: Duration) -> View {
+    let mut v = View::new(
+        BREACHING,
+        ViewFilter {
+            state: State::Open,
+            waiting: Some(breach),
+            ..Default::default()
+        },
+    );
+    v.short = "Breach".into();
+    v.thresholds.breach = Some(breach);
+    v
 }
 
 /// The view called `name` (any case, name or short name): a built-in one

@@ -95,7 +95,8 @@ pub fn spawn_sources(tx: &UnboundedSender<Msg>, refresh: Duration) -> Sources {
                 Some(Ok(Event::Paste(s))) => Msg::Paste(s),
                 Some(Ok(Event::Mouse(m))) => Msg::Mouse(m),
                 Some(Ok(Event::Resize(w, h))) => Msg::Resize(w, h),
-                Some(Ok(_)) => continue,
+                Some(Ok(Event::FocusGained)) => Msg::Focus(true),
+                Some(Ok(Event::FocusLost)) => Msg::Focus(false),
                 Some(Err(e)) => break format!("terminal input failed: {e}"),
                 None => break "terminal input ended".to_string(),
             };
@@ -344,6 +345,11 @@ fn perform(guard: &mut TerminalGuard, runner: &mut Runner, effects: Vec<Effect>)
             Effect::Bell => {
                 let out = guard.terminal.backend_mut();
                 out.write_all(b"\x07")?;
+                out.flush()?;
+            }
+            Effect::Terminal(bytes) => {
+                let out = guard.terminal.backend_mut();
+                out.write_all(bytes.as_bytes())?;
                 out.flush()?;
             }
             Effect::Redraw => guard.terminal.clear()?,

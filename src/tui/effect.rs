@@ -69,6 +69,8 @@ pub enum Effect {
     /// Terminal-side effects, done by the loop itself.
     CopyToClipboard(String),
     Bell,
+    /// Bytes for the terminal as they are (a notification's sequences).
+    Terminal(String),
     Redraw,
     /// A big load has been taken in: give what it freed back to the system.
     ReleaseMemory,
@@ -384,7 +386,12 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
         Effect::Thread(e) => Msg::Thread(super::thread::perform(client, e).await),
         // Spawned by the runner itself (several messages).
         Effect::FetchContacts { .. } | Effect::Slice(_) => return None,
-        Effect::CopyToClipboard(_) | Effect::Bell | Effect::Redraw | Effect::ReleaseMemory | Effect::Index(_) => {
+        Effect::CopyToClipboard(_)
+        | Effect::Bell
+        | Effect::Terminal(_)
+        | Effect::Redraw
+        | Effect::ReleaseMemory
+        | Effect::Index(_) => {
             return None;
         }
     })

@@ -21,6 +21,7 @@ pub(crate) mod local_index;
 pub(crate) mod logging;
 pub mod model;
 pub mod msg;
+pub mod notify;
 pub mod overlays;
 pub mod reconnect;
 pub mod reports;
@@ -181,6 +182,11 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     model.known = known;
     model.views = crate::tui::inbox::views::Views::new(settings.views.clone(), me_email.clone());
     model.views.config_path = settings.config_path.clone().or_else(crate::config::default_config_path);
+    model.views.thresholds = settings.alerts.thresholds;
+    let alerts = &mut model.slices.notify;
+    alerts.command = settings.alerts.notify_command.clone();
+    alerts.reopen_on_reply = settings.alerts.reopen_on_reply;
+    alerts.mux = crate::notify::Mux::detect(|k| std::env::var(k).ok());
     model.details.me.email = me_email;
     for w in &settings.warnings {
         model.status.push(ToastKind::Info, w.clone(), now);

@@ -23,6 +23,8 @@ pub enum Msg {
     /// A click or the wheel (only with `mouse = true`).
     Mouse(crossterm::event::MouseEvent),
     Resize(u16, u16),
+    /// The terminal gained (`true`) or lost the focus (focus reporting).
+    Focus(bool),
     /// The clock: spinners, relative times, toast expiry, debounce.
     Tick(DateTime<Utc>),
     /// Time to refresh the first page and the open thread.

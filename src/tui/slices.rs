@@ -14,7 +14,7 @@ use ratatui::Frame;
 
 use crate::tui::shared::ViewCx;
 use crate::tui::shared::layout::Areas;
-use crate::tui::{reports, snooze};
+use crate::tui::{notify, reports, snooze};
 
 /// Every registered slice's state.
 #[derive(Debug, Default)]
@@ -23,6 +23,8 @@ pub struct Slices {
     pub reports: reports::State,
     /// Snoozed conversations and the picker (`z`).
     pub snooze: snooze::State,
+    /// Notifications and replies to closed conversations (`B`).
+    pub notify: notify::State,
 }
 
 /// What a registered slice's effects answer.
@@ -30,6 +32,7 @@ pub struct Slices {
 pub enum SliceMsg {
     Reports(reports::ReportsMsg),
     Snooze(snooze::SnoozeMsg),
+    Notify(notify::NotifyMsg),
 }
 
 /// A registered slice's request.
@@ -37,6 +40,7 @@ pub enum SliceMsg {
 pub enum SliceEffect {
     Reports(reports::ReportsEffect),
     Snooze(snooze::SnoozeEffect),
+    Notify(notify::NotifyEffect),
 }
 
 impl SliceEffect {
@@ -44,7 +48,7 @@ impl SliceEffect {
     /// while the agent's own requests run); local work does not.
     pub fn network(&self) -> bool {
         match self {
-            SliceEffect::Reports(_) | SliceEffect::Snooze(_) => false,
+            SliceEffect::Reports(_) | SliceEffect::Snooze(_) | SliceEffect::Notify(_) => false,
         }
     }
 }
@@ -54,6 +58,7 @@ pub async fn perform(index: Option<crate::index::SharedIndex>, effect: SliceEffe
     match effect {
         SliceEffect::Reports(e) => SliceMsg::Reports(reports::perform(index, e).await),
         SliceEffect::Snooze(e) => SliceMsg::Snooze(snooze::perform(e).await),
+        SliceEffect::Notify(e) => SliceMsg::Notify(notify::perform(e).await),
     }
 }
 

@@ -14,7 +14,10 @@ use std::io::{self, Stdout, Write};
 use std::mem::ManuallyDrop;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crossterm::event::{DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture};
+use crossterm::event::{
+    DisableBracketedPaste, DisableFocusChange, DisableMouseCapture, EnableBracketedPaste, EnableFocusChange,
+    EnableMouseCapture,
+};
 use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
@@ -85,7 +88,13 @@ pub fn restore() {
             let _ = out.write_all(POP_TITLE.as_bytes());
         }
         // Leaving the alternate screen is the last thing written.
-        let _ = execute!(out, DisableBracketedPaste, cursor::Show, LeaveAlternateScreen);
+        let _ = execute!(
+            out,
+            DisableFocusChange,
+            DisableBracketedPaste,
+            cursor::Show,
+            LeaveAlternateScreen
+        );
         let _ = out.flush();
         let _ = disable_raw_mode();
     }
@@ -141,7 +150,14 @@ pub fn setup_with(options: Options) -> io::Result<TerminalGuard> {
     enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
     let mut out = io::stdout();
-    if let Err(e) = execute!(out, EnterAlternateScreen, EnableBracketedPaste, cursor::Hide) {
+    // Focus reporting: a notification shows when the terminal is not focused.
+    if let Err(e) = execute!(
+        out,
+        EnterAlternateScreen,
+        EnableBracketedPaste,
+        EnableFocusChange,
+        cursor::Hide
+    ) {
         restore();
         return Err(e);
     }

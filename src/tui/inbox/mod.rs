@@ -13,7 +13,7 @@ pub mod list_walk;
 pub mod msg;
 mod state;
 pub mod update;
-mod view;
+pub mod view;
 
 #[cfg(test)]
 mod tests;

@@ -13,6 +13,7 @@ use super::state::contact_list::Row;
 use crate::index::{Preview, Who};
 use crate::text::columns::{Column, fit_columns};
 use crate::text::truncate;
+use crate::triage::{Thresholds, WaitLevel};
 use crate::tui::shared::{Pane, ViewCx};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::clean;
@@ -230,15 +231,26 @@ fn row(
         spans.push(Span::raw(" "));
     }
     // An open conversation where the customer wrote last shows how long
-    // they have waited, marked (`‹` says who wrote last without colour).
-    match preview.filter(|p| c.is_open() && p.waiting()) {
-        Some(p) => spans.push(Span::styled(
-            fit(&relative(vcx.now, p.at.or(c.last_activity())), 4),
-            theme.warning(),
-        )),
-        None => spans.push(Span::styled(fit(&relative(vcx.now, c.last_activity()), 4), theme.dim())),
+    // they have waited, marked (`‹` says who wrote last without colour);
+    // past `breach_after` a `!` follows it, so it reads without colour too.
+    let open = c.is_open() || st.badges.has(&c.uuid, crate::tui::shared::badges::REOPENED.name);
+    match preview.filter(|p| open && p.waiting()) {
+        Some(p) => {
+            let since = p.at.or(c.last_activity());
+            let level = wait_level(st.views.thresholds(), vcx.now, since);
+            let (style, after) = match level {
+                WaitLevel::Unrated | WaitLevel::Warn => (theme.warning(), " "),
+                WaitLevel::Calm => (theme.normal(), " "),
+                WaitLevel::Breach => (theme.error(), "!"),
+            };
+            spans.push(Span::styled(fit(&relative(vcx.now, since), 4), style));
+            spans.push(Span::styled(after, style));
+        }
+        None => {
+            spans.push(Span::styled(fit(&relative(vcx.now, c.last_activity()), 4), theme.dim()));
+            spans.push(Span::raw(" "));
+        }
     }
-    spans.push(Span::raw(" "));
     // A badge (snoozed, back…) stands where the state does.
     spans.push(if let Some(b) = st.badges.of(&c.uuid).first() {
         Span::styled(fit(b.label, 7), theme.warning())
@@ -279,6 +291,16 @@ fn row(
     }
     let line = Line::from(spans);
     if selected { line.style(theme.selected()) } else { line }
+}
+
+/// Where a wait since `since` stands at `now` against `t`.
+pub fn wait_level(
+    t: Thresholds,
+    now: chrono::DateTime<chrono::Utc>,
+    since: Option<chrono::DateTime<chrono::Utc>>,
+) -> WaitLevel {
+    let waited = since.and_then(|s| (now - s).to_std().ok()).unwrap_or_default();
+    t.level(waited)
 }
 
 /// `text` in lines of at most `w` columns, broken between words.

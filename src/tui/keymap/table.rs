@@ -51,6 +51,7 @@ pub enum Action {
     Repeat,
     Reports,
     Snooze,
+    Notifications,
 }
 
 /// A key as the table writes it: a code plus whether Ctrl is held.
@@ -200,6 +201,13 @@ pub static KEYMAP: &[Binding] = &[
     ),
     bind!(Reports, [ch('S')], "S", "reports", "Reports (no API requests)"),
     bind!(Snooze, [ch('z')], "z", "snooze", "Snooze; on a snoozed one, wake"),
+    bind!(
+        Notifications,
+        [ch('B')],
+        "B",
+        "notifications",
+        "Notifications on/off (session)"
+    ),
 ];
 
 /// The key as the table writes it: Ctrl letters lower-cased, Shift dropped.

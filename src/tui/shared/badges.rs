@@ -17,6 +17,15 @@ pub struct Badge {
     pub hides: bool,
 }
 
+/// On a closed conversation the customer wrote in again: it counts as
+/// open (it is in Waiting) until its thread is opened or the agent acts
+/// on it. Set by `notify/`; the inbox's views read it.
+pub const REOPENED: Badge = Badge {
+    name: "reopened",
+    label: "reopen",
+    hides: false,
+};
+
 /// The badges on contacts, by uuid.
 #[derive(Debug, Clone, Default)]
 pub struct Badges {

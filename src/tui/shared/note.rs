@@ -71,6 +71,15 @@ pub enum Note {
         badge: super::badges::Badge,
         on: bool,
     },
+    /// A sync or a refresh brought `uuid` a new message (not one this
+    /// session sent): notifications and reopening decide on it.
+    Arrived(String),
+    /// Reopen `uuid` on the service (a reply in a closed conversation,
+    /// `reopen_on_reply`): the root sends it through the write pipeline.
+    Reopen(String),
+    /// Bytes for the terminal (a notification's escape sequences), written
+    /// by the app loop.
+    Terminal(String),
     /// Terminal-side: ring the bell, redraw everything, copy text.
     Bell,
     Redraw,

@@ -69,6 +69,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             model.list.clamp(height);
             list::maybe_prefetch(model, &mut fx);
         }
+        Msg::Focus(gained) => crate::tui::notify::focus(&mut model.slices.notify, gained),
         Msg::Tick(now) => {
             model.now = now;
             model.frame = model.frame.wrapping_add(1);
@@ -116,6 +117,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Index(m) => index::on_msg(model, m, &mut fx),
         Msg::Slice(m) => slices::on_msg(model, m, &mut fx),
     }
+    slices::after(model, &mut fx);
     for note in std::mem::take(&mut model.later) {
         match note {
             crate::tui::shared::Note::BotWrote { id, uuid, running }
@@ -126,6 +128,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
                 model.status.push(crate::tui::shared::ToastKind::Success, text, now);
             }
             crate::tui::shared::Note::Show(uuid) => select::load(model, &uuid, &mut fx),
+            crate::tui::shared::Note::Reopen(uuid) => slices::reopen(model, &uuid, &mut fx),
             _ => {}
         }
     }

@@ -111,6 +111,13 @@ pub(crate) fn route(model: &mut Model, notes: Vec<Note>, fx: &mut Vec<Effect>) {
             Note::WriteFailed(id) => crate::tui::act::write_failed(&mut model.act, id),
             Note::Badge { uuid, badge, on } => model.badges.set(&uuid, badge, on),
             Note::Bell => fx.push(Effect::Bell),
+            Note::Terminal(bytes) => fx.push(Effect::Terminal(bytes)),
+            Note::Arrived(uuid) => {
+                let now = model.now;
+                crate::tui::notify::arrived(&mut model.slices.notify, &uuid, now);
+            }
+            // Sent through the write pipeline once the call is done.
+            note @ Note::Reopen(_) => model.later.push(note),
             Note::Redraw => fx.push(Effect::Redraw),
             Note::Copy(text) => fx.push(Effect::CopyToClipboard(text)),
             Note::Quit => model.quit = true,

@@ -9,7 +9,7 @@ use crate::tui::effect::Effect;
 use crate::tui::keymap::Action;
 use crate::tui::model::Model;
 use crate::tui::slices::{SliceEffect, SliceMsg};
-use crate::tui::{reports, snooze};
+use crate::tui::{notify, reports, snooze};
 
 fn reports_fx(e: reports::ReportsEffect) -> Effect {
     Effect::Slice(SliceEffect::Reports(e))
@@ -19,12 +19,19 @@ fn snooze_fx(e: snooze::SnoozeEffect) -> Effect {
     Effect::Slice(SliceEffect::Snooze(e))
 }
 
+fn notify_fx(e: notify::NotifyEffect) -> Effect {
+    Effect::Slice(SliceEffect::Notify(e))
+}
+
 /// An answer to one of a slice's effects.
 pub(crate) fn on_msg(model: &mut Model, msg: SliceMsg, fx: &mut Vec<Effect>) {
     match msg {
         SliceMsg::Reports(m) => reports::on_msg(&mut model.slices.reports, m),
         SliceMsg::Snooze(m) => call!(model, fx, slices.snooze, snooze_fx, |st, cx, out| snooze::on_msg(
             st, cx, out, m
+        )),
+        SliceMsg::Notify(m) => call!(model, fx, slices.notify, notify_fx, |_st, _cx, out| notify::on_msg(
+            out, m
         )),
     }
 }
@@ -67,6 +74,9 @@ pub(crate) fn action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) ->
                 return false;
             }
         }
+        Action::Notifications => call!(model, fx, slices.notify, notify_fx, |st, _cx, out| notify::toggle(
+            st, out
+        )),
         _ => return false,
     }
     true
@@ -95,10 +105,172 @@ pub(crate) fn tick(model: &mut Model, fx: &mut Vec<Effect>) {
 /// Once at start, after the config is read: a slice loads what it keeps
 /// and adds its views.
 pub(crate) fn startup(model: &mut Model, fx: &mut Vec<Effect>) {
+    // Breaching: after the built-in views, when `breach_after` is set.
+    if let Some(breach) = model.views.thresholds.breach
+        && !model.views.all.iter().any(|v| v.is_named(crate::triage::BREACHING))
+    {
+        let at = crate::triage::builtin_views().len();
+        model.views.insert(at, crate::triage::breaching_view(breach));
+    }
     if !model.views.all.iter().any(|v| v.is_named(&snooze::view().name)) {
         model.views.push(snooze::view());
     }
     call!(model, fx, slices.snooze, snooze_fx, |st, cx, out| snooze::startup(
         st, cx, out
     ));
+}
+
+/// The facts the notification rules read about `uuid` now.
+fn arrival(model: &Model, uuid: &str) -> Option<notify::Arrival> {
+    use crate::tui::shared::Contacts;
+    let row = model.list.get(uuid)?;
+    let me = model.views.me.as_deref();
+    let facts = crate::tui::inbox::views::RowFacts::badged(row, &model.badges);
+    let mine = me.is_some_and(|me| row.assigned_user.as_deref().is_some_and(|a| crate::triage::same(a, me)));
+    let watched = mine
+        || model
+            .views
+            .all
+            .iter()
+            .any(|v| v.notify && v.filter.matches_but_waiting(&facts, me, model.now));
+    let preview = model
+        .sync
+        .previews
+        .get(uuid)
+        .filter(|p| p.activity == row.last_activity());
+    Some(notify::Arrival {
+        uuid: uuid.to_string(),
+        name: row.label().to_string(),
+        text: preview.map(|p| p.text.clone()).filter(|t| !t.trim().is_empty()),
+        at: row.last_message_at.or(row.last_activity()),
+        customer: model.list.customer_wrote_last(uuid),
+        closed: !row.is_open(),
+        watched,
+        on_screen: on_screen(model, uuid),
+    })
+}
+
+/// Whether `uuid`'s row is in the list's window or its thread shows.
+fn on_screen(model: &Model, uuid: &str) -> bool {
+    if model.thread.contact.as_deref() == Some(uuid) {
+        return true;
+    }
+    let from = model.list.view.offset;
+    model
+        .list
+        .row_of(uuid)
+        .is_some_and(|r| r >= from && r < from + model.list_height())
+}
+
+/// After every update: new messages whose writer is known are decided,
+/// `reopen` badges go where the agent opened or wrote, and once a minute
+/// the conversations past `breach_after` are looked at.
+pub(crate) fn after(model: &mut Model, fx: &mut Vec<Effect>) {
+    let away = model.details.me.available == Some(false);
+    if !model.slices.notify.pending.is_empty() {
+        let seen: Vec<notify::Arrival> = model
+            .slices
+            .notify
+            .pending
+            .keys()
+            .filter_map(|u| arrival(model, u))
+            .collect();
+        // Those no longer loaded are let go.
+        let gone: Vec<String> = model
+            .slices
+            .notify
+            .pending
+            .keys()
+            .filter(|u| model.list.get(u).is_none())
+            .cloned()
+            .collect();
+        for u in gone {
+            model.slices.notify.pending.remove(&u);
+        }
+        call!(model, fx, slices.notify, notify_fx, |st, cx, out| notify::arrivals(
+            st, cx, out, seen, away
+        ));
+    }
+    let done: Vec<(String, Option<crate::tui::shared::ReqId>)> = model
+        .slices
+        .notify
+        .reopened
+        .keys()
+        .filter_map(|u| {
+            if model.thread.contact.as_deref() == Some(u.as_str()) {
+                Some((u.clone(), None))
+            } else {
+                model.list.pending.get(u).map(|w| (u.clone(), Some(w.id)))
+            }
+        })
+        .collect();
+    for (uuid, id) in done {
+        call!(model, fx, slices.notify, notify_fx, |st, _cx, out| notify::forget(
+            st, out, &uuid, id
+        ));
+    }
+    breach_look(model, fx, away);
+}
+
+/// Once a minute with `breach_after`: the open conversations waiting past
+/// it (what the Breaching view holds), for the rules to announce the new
+/// ones.
+fn breach_look(model: &mut Model, fx: &mut Vec<Effect>, away: bool) {
+    let Some(breach) = model.views.thresholds.breach else {
+        return;
+    };
+    let minute = model.now.timestamp().div_euclid(60);
+    if model.slices.notify.looked == Some(minute) || model.list.store.is_empty() {
+        return;
+    }
+    model.slices.notify.looked = Some(minute);
+    let filter = crate::triage::breaching_view(breach).filter;
+    let me = model.views.me.as_deref();
+    let now: Vec<(String, String, bool)> = model
+        .list
+        .store
+        .iter()
+        .filter(|r| {
+            filter.matches(
+                &crate::tui::inbox::views::RowFacts::badged(r, &model.badges),
+                me,
+                model.now,
+            )
+        })
+        .map(|r| (r.uuid.to_string(), r.label().to_string(), on_screen(model, &r.uuid)))
+        .collect();
+    call!(model, fx, slices.notify, notify_fx, |st, _cx, out| notify::breaches(
+        st, out, now, away
+    ));
+}
+
+/// `reopen_on_reply`: reopens `uuid` on the service through the write
+/// pipeline (a run of one `Action::Reopen`, undoable like `c`).
+pub(crate) fn reopen(model: &mut Model, uuid: &str, fx: &mut Vec<Effect>) {
+    let Some(c) = model.list.contact(uuid) else { return };
+    if c.is_open() || model.list.pending.contains_key(uuid) {
+        return;
+    }
+    let id = model.next_id();
+    let action = crate::triage::bulk::Action::Reopen;
+    model.list.store.update(uuid, |row| row.closed_at = None);
+    model.list.pending.insert(
+        uuid.to_string(),
+        crate::tui::model::PendingWrite {
+            id,
+            kind: crate::tui::shared::WriteKind::Reopen,
+            before: Some(c.clone()),
+        },
+    );
+    super::record::will_write(model, id, action.clone(), c, None);
+    model.act.writes.insert(id, action.clone());
+    if let Some(ours) = model.slices.notify.reopened.get_mut(uuid) {
+        *ours = Some(id);
+    }
+    fx.push(Effect::Apply {
+        id,
+        uuid: uuid.to_string(),
+        action,
+        guard: None,
+    });
 }

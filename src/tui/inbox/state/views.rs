@@ -76,6 +76,9 @@ pub struct Views {
     pub generation: u64,
     /// What `counts` and the list's rows were computed from.
     pub basis: Option<Basis>,
+    /// The file's top-level `warn_after` and `breach_after`: for views
+    /// without their own.
+    pub thresholds: crate::triage::Thresholds,
 }
 
 /// The built-in views on All: every contact, as the list was before views
@@ -111,6 +114,7 @@ impl Views {
             greyed: HashSet::new(),
             generation: 0,
             basis: None,
+            thresholds: Default::default(),
         }
     }
 
@@ -123,6 +127,26 @@ impl Views {
         self.counted.push(false);
         self.generation += 1;
         self.all.len() - 1
+    }
+
+    /// Adds `view` at `at` (after the built-ins, say); the current view
+    /// stays the one it was.
+    pub fn insert(&mut self, at: usize, view: View) {
+        let at = at.min(self.all.len());
+        self.all.insert(at, view.clone());
+        self.saved.insert(at, view);
+        self.places.insert(at, Place::default());
+        self.counts.insert(at, Count::default());
+        self.counted.insert(at, false);
+        if self.current >= at {
+            self.current += 1;
+        }
+        self.generation += 1;
+    }
+
+    /// The wait thresholds of the current view (its own, else the file's).
+    pub fn thresholds(&self) -> crate::triage::Thresholds {
+        self.current().thresholds.or(self.thresholds)
     }
 
     pub fn current(&self) -> &View {
@@ -188,7 +212,8 @@ impl<'a> RowFacts<'a> {
 
 impl Subject for RowFacts<'_> {
     fn closed(&self) -> bool {
-        !self.row.is_open()
+        // A reply in a closed conversation counts it as open here.
+        !self.row.is_open() && !self.has_badge(crate::tui::shared::badges::REOPENED.name)
     }
     fn assignee(&self) -> Option<&str> {
         self.row.assigned_user.as_deref().filter(|a| !a.trim().is_empty())

@@ -115,6 +115,7 @@ pub fn changed(st: &mut Inbox, cx: &Cx, out: &mut O, changes: Changes) -> bool {
         let own = st.list.brings_own(&c);
         if !own && st.list.store.by_id(&c.uuid).is_some_and(|old| old.new_message_in(&c)) {
             rang = true;
+            out.note(Note::Arrived(c.uuid.clone()));
             open_moved |= cx.open == Some(c.uuid.as_str());
         }
         let uuid = c.uuid.clone();

@@ -140,7 +140,11 @@ pub fn contacts_loaded(
         ListFetch::Next if st.list.paging.top_up.is_some() => stop = top_up_page(st, cx, out, page).err(),
         ListFetch::Next => stop = walk_page(st, cx, out, page).err(),
         ListFetch::Refresh => {
-            let rang = merge_refresh(st.list, page);
+            let arrived = merge_refresh(st.list, page);
+            let rang = !arrived.is_empty();
+            for uuid in arrived {
+                out.note(Note::Arrived(uuid));
+            }
             if rang && cx.session.bell {
                 out.note(Note::Bell);
             }
@@ -277,11 +281,11 @@ pub fn apply_page(list: &mut ContactList, page: Page<Contact>) {
 }
 
 /// Merges a refreshed first page: changed contacts in place, new ones on
-/// top; returns true when some contact got a new message.
-fn merge_refresh(list: &mut ContactList, page: Page<Contact>) -> bool {
+/// top; returns the contacts that got a new message.
+fn merge_refresh(list: &mut ContactList, page: Page<Contact>) -> Vec<String> {
     let selected = list.selected_uuid();
     let mut fresh = Vec::new();
-    let mut new_message = false;
+    let mut new_message = Vec::new();
     for c in page.items {
         if list.pending.contains_key(&c.uuid) {
             continue; // our own write decides this row
@@ -289,7 +293,9 @@ fn merge_refresh(list: &mut ContactList, page: Page<Contact>) -> bool {
         let own = list.brings_own(&c);
         match list.store.by_id(&c.uuid) {
             Some(old) => {
-                new_message |= !own && old.new_message_in(&c);
+                if !own && old.new_message_in(&c) {
+                    new_message.push(c.uuid.clone());
+                }
                 let uuid = c.uuid.clone();
                 list.store.replace(c);
                 if own {
@@ -297,7 +303,7 @@ fn merge_refresh(list: &mut ContactList, page: Page<Contact>) -> bool {
                 }
             }
             None => {
-                new_message = true;
+                new_message.push(c.uuid.clone());
                 fresh.push(c);
             }
         }

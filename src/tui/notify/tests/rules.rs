@@ -1,0 +1,110 @@
+//! When a new message is announced, and what a reply in a closed
+//! conversation does.
+
+use super::*;
+use crate::triage::bulk::Action;
+use crate::tui::notify::REOPENED;
+use crate::tui::slices::SliceEffect;
+
+/// Contact 2 is mine (even), open; 3 is nobody's; 4 is mine and closed.
+#[test]
+fn a_customer_message_in_mine_notifies_only_when_unfocused_or_off_screen() {
+    let mut m = started(10, |_| {});
+    // Focused, and its row is on screen: nothing.
+    assert_eq!(notified(&writes(&mut m, 2, Who::Customer, "hello?")), None);
+    update(&mut m, Msg::Focus(false));
+    let bytes = notified(&writes(&mut m, 2, Who::Customer, "where is my order")).expect("unfocused: notified");
+    assert!(bytes.starts_with("\x1b]777;notify;frontdesk: "), "{bytes:?}");
+    assert!(bytes.contains("where is my order") && bytes.contains("\x1b]9;") && bytes.ends_with('\x07'));
+    // Focused again but scrolled away from the top: off screen.
+    let mut m = started(100, |_| {});
+    update(&mut m, key('G'));
+    assert!(m.list.view.offset > 0, "scrolled down");
+    assert!(
+        notified(&writes(&mut m, 2, Who::Customer, "hi")).is_some(),
+        "off screen: notified"
+    );
+}
+
+#[test]
+fn not_for_others_contacts_an_agents_message_while_away_or_turned_off() {
+    let mut m = started(10, |_| {});
+    update(&mut m, Msg::Focus(false));
+    assert_eq!(notified(&writes(&mut m, 3, Who::Customer, "x")), None, "not mine");
+    assert_eq!(notified(&writes(&mut m, 2, Who::Agent, "x")), None, "our side wrote");
+    m.details.me.available = Some(false);
+    assert_eq!(notified(&writes(&mut m, 6, Who::Customer, "x")), None, "away");
+    m.details.me.available = Some(true);
+    update(&mut m, key('B'));
+    assert!(!m.slices.notify.enabled);
+    assert_eq!(notified(&writes(&mut m, 8, Who::Customer, "x")), None, "turned off");
+    update(&mut m, key('B'));
+    assert!(notified(&writes(&mut m, 8, Who::Customer, "y")).is_some(), "on again");
+}
+
+#[test]
+fn a_view_marked_notify_watches_its_contacts_and_each_message_notifies_once() {
+    let mut vip = crate::triage::View::new(
+        "VIP",
+        crate::triage::ViewFilter {
+            tags_all: vec!["billing".into()],
+            ..Default::default()
+        },
+    );
+    vip.notify = true;
+    let mut m = started(10, |m| {
+        m.views = crate::tui::inbox::views::Views::new(vec![vip], Some(ME.into()));
+        m.slices.notify.command = vec!["notify-send".into()];
+    });
+    update(&mut m, Msg::Focus(false));
+    // Contact 1 (billing) is nobody's, but in VIP.
+    let fx = writes_at(&mut m, 1, 50, Who::Customer, "refund");
+    assert!(notified(&fx).is_some());
+    let run = fx.iter().find_map(|e| match e {
+        Effect::Slice(SliceEffect::Notify(crate::tui::notify::NotifyEffect::Run { argv, contact, text })) => {
+            Some((argv.clone(), contact.clone(), text.clone()))
+        }
+        _ => None,
+    });
+    let (argv, _, text) = run.expect("notify_command runs");
+    assert_eq!((argv, text.as_str()), (vec!["notify-send".to_string()], "refund"));
+    // The same message again (another pass, the preview again): once.
+    m.list.store.replace(contact(1));
+    assert_eq!(notified(&writes_at(&mut m, 1, 50, Who::Customer, "refund")), None);
+}
+
+#[test]
+fn a_reply_in_a_closed_conversation_reopens_it_locally_into_waiting() {
+    let mut m = started(10, |_| {});
+    let four = uuid(4);
+    assert!(!held(&m, "Waiting").contains(&four));
+    let fx = writes(&mut m, 4, Who::Customer, "still broken");
+    assert!(m.badges.has(&four, REOPENED.name));
+    assert!(REOPENED.label.chars().count() <= 6);
+    assert!(held(&m, "Waiting").contains(&four), "it waits again");
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::Apply { .. })),
+        "without reopen_on_reply nothing is written"
+    );
+    // Its thread opened: the badge goes.
+    m.thread.contact = Some(four.clone());
+    update(&mut m, Msg::Tick(now()));
+    assert!(!m.badges.has(&four, REOPENED.name));
+}
+
+#[test]
+fn with_reopen_on_reply_it_is_reopened_through_the_write_pipeline() {
+    let mut m = started(10, |m| m.slices.notify.reopen_on_reply = true);
+    let four = uuid(4);
+    let fx = writes(&mut m, 4, Who::Customer, "still broken");
+    let reopen = fx.iter().find_map(|e| match e {
+        Effect::Apply { uuid, action, .. } => Some((uuid.clone(), action.clone())),
+        _ => None,
+    });
+    assert_eq!(reopen, Some((four.clone(), Action::Reopen)));
+    assert!(m.badges.has(&four, REOPENED.name), "our own write keeps the badge");
+    assert!(m.list.get(&four).unwrap().is_open(), "shown open at once");
+    // An agent's message in a closed conversation reopens nothing.
+    let fx = writes(&mut m, 9, Who::Agent, "bye");
+    assert!(!fx.iter().any(|e| matches!(e, Effect::Apply { .. })));
+}
