@@ -193,7 +193,13 @@ impl TerminalGuard {
         enter(self.options)?;
         // Written again with the next frame (the title was given back).
         self.title = None;
-        self.terminal.clear()
+        // The next frame is drawn whole on a cleared screen. Not
+        // `Terminal::clear`: it asks the terminal where its cursor is and
+        // waits for the answer, a round trip over a slow link.
+        use ratatui::backend::{Backend, ClearType};
+        self.terminal.backend_mut().clear_region(ClearType::All)?;
+        self.terminal.swap_buffers();
+        Ok(())
     }
 }
 
