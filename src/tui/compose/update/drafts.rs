@@ -174,8 +174,7 @@ pub(super) fn on_msg(st: &mut Compose, cx: &Cx, out: &mut O, msg: ComposeMsg) {
         ComposeMsg::DraftsListed(Err(e)) | ComposeMsg::DraftLoaded { result: Err(e), .. } => {
             out.toast(ToastKind::Error, clean(&e));
         }
-        ComposeMsg::Edited { contact, result } => super::editor::edited(st, out, contact, result),
-        ComposeMsg::Sent { .. } | ComposeMsg::Status { .. } => {}
+        ComposeMsg::Sent { .. } | ComposeMsg::Status { .. } | ComposeMsg::Edited { .. } => {}
     }
 }
 
