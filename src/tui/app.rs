@@ -16,6 +16,7 @@ use crossterm::event::{Event, EventStream};
 use futures::StreamExt;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 
+use super::compose::{ComposeEffect, ComposeMsg};
 use super::effect::{Effect, Runner};
 use super::model::{Model, Toast};
 use super::msg::Msg;
@@ -69,6 +70,8 @@ impl Ending {
 pub struct Sources {
     pub tasks: Vec<tokio::task::JoinHandle<()>>,
     pub ending: Ending,
+    /// Stops reading the terminal while another program uses it.
+    pub input: editor::Input,
 }
 
 impl Sources {
@@ -87,21 +90,33 @@ pub fn spawn_sources(tx: &UnboundedSender<Msg>, refresh: Duration) -> Sources {
     let mut tasks = Vec::new();
     let t = tx.clone();
     let end = ending.clone();
+    let (input, mut handovers) = editor::Input::new();
     tasks.push(tokio::spawn(async move {
-        let mut events = EventStream::new();
-        let why = loop {
-            let msg = match events.next().await {
-                Some(Ok(Event::Key(k))) => Msg::Key(k),
-                Some(Ok(Event::Paste(s))) => Msg::Paste(s),
-                Some(Ok(Event::Mouse(m))) => Msg::Mouse(m),
-                Some(Ok(Event::Resize(w, h))) => Msg::Resize(w, h),
-                Some(Ok(Event::FocusGained)) => Msg::Focus(true),
-                Some(Ok(Event::FocusLost)) => Msg::Focus(false),
-                Some(Err(e)) => break format!("terminal input failed: {e}"),
-                None => break "terminal input ended".to_string(),
-            };
-            if t.send(msg).is_err() {
-                return;
+        let why = 'read: loop {
+            let mut events = EventStream::new();
+            loop {
+                let msg = tokio::select! {
+                    event = events.next() => match event {
+                        Some(Ok(Event::Key(k))) => Msg::Key(k),
+                        Some(Ok(Event::Paste(s))) => Msg::Paste(s),
+                        Some(Ok(Event::Mouse(m))) => Msg::Mouse(m),
+                        Some(Ok(Event::Resize(w, h))) => Msg::Resize(w, h),
+                        Some(Ok(Event::FocusGained)) => Msg::Focus(true),
+                        Some(Ok(Event::FocusLost)) => Msg::Focus(false),
+                        Some(Err(e)) => break 'read format!("terminal input failed: {e}"),
+                        None => break 'read "terminal input ended".to_string(),
+                    },
+                    // Another program takes the terminal: no reading it
+                    // (the stream's thread stops with it) until it is back.
+                    Some(handover) = handovers.recv() => {
+                        drop(events);
+                        handover.wait().await;
+                        continue 'read;
+                    }
+                };
+                if t.send(msg).is_err() {
+                    return;
+                }
             }
         };
         tracing::info!("{why}: the terminal hung up");
@@ -147,7 +162,7 @@ pub fn spawn_sources(tx: &UnboundedSender<Msg>, refresh: Duration) -> Sources {
         end.set(number, name);
         let _ = t.send(Msg::Quit);
     }));
-    Sources { tasks, ending }
+    Sources { tasks, ending, input }
 }
 
 /// What the clock alone can change on screen: toasts and the step of
@@ -244,6 +259,10 @@ pub struct Loop<'a> {
     pub theme: Theme,
     /// Trying to reach the server again (it could not be reached at start).
     pub reconnect: Option<Reconnect>,
+    /// The terminal's input, paused while `$EDITOR` has the terminal.
+    pub input: editor::Input,
+    /// Where the editor's answer goes (the loop's own channel).
+    pub tx: UnboundedSender<Msg>,
 }
 
 /// Runs until the model asks to quit.
@@ -254,8 +273,15 @@ pub async fn run_loop(l: Loop<'_>, model: &mut Model, initial: Vec<Effect>) -> s
         rx,
         theme,
         mut reconnect,
+        input,
+        tx,
     } = l;
-    perform(guard, runner, initial)?;
+    let mut term = Term {
+        guard,
+        input: &input,
+        tx: &tx,
+    };
+    perform(&mut term, runner, initial).await?;
     if let Some(r) = reconnect.as_mut()
         && r.step(model).is_none()
     {
@@ -265,7 +291,7 @@ pub async fn run_loop(l: Loop<'_>, model: &mut Model, initial: Vec<Effect>) -> s
     // The title and what it was computed from (store, seen, Waiting).
     type TitleBasis = (u64, u64, Option<usize>);
     let mut title: Option<(TitleBasis, String)> = None;
-    guard.terminal.draw(|f| view(model, f, &theme))?;
+    term.guard.terminal.draw(|f| view(model, f, &theme))?;
     painter.animating = model.take_spun();
     loop {
         let mut sleep = painter.sleep_for(model, Utc::now());
@@ -308,14 +334,14 @@ pub async fn run_loop(l: Loop<'_>, model: &mut Model, initial: Vec<Effect>) -> s
                 }
             }
         }
-        perform(guard, runner, effects)?;
+        perform(&mut term, runner, effects).await?;
         if model.quit {
             // The draft written as it quits lands before the exit.
             runner.settle().await;
             break;
         }
         if painter.wants_frame(news, &before, model) {
-            guard.terminal.draw(|f| view(model, f, &theme))?;
+            term.guard.terminal.draw(|f| view(model, f, &theme))?;
             painter.animating = model.take_spun();
             // Counting the waiting rows is O(loaded): only when they changed.
             let version = (
@@ -327,16 +353,29 @@ pub async fn run_loop(l: Loop<'_>, model: &mut Model, initial: Vec<Effect>) -> s
                 title = Some((version, super::title::text(model)));
             }
             if let Some((_, text)) = &title {
-                guard.show_title(text)?;
+                term.guard.show_title(text)?;
             }
         }
     }
     Ok(())
 }
 
-fn perform(guard: &mut TerminalGuard, runner: &mut Runner, effects: Vec<Effect>) -> std::io::Result<()> {
+/// What the loop's own effects need: the terminal, its input, the channel.
+struct Term<'a> {
+    guard: &'a mut TerminalGuard,
+    input: &'a editor::Input,
+    tx: &'a UnboundedSender<Msg>,
+}
+
+async fn perform(term: &mut Term<'_>, runner: &mut Runner, effects: Vec<Effect>) -> std::io::Result<()> {
+    let guard = &mut *term.guard;
     for e in effects {
         match e {
+            // The editor needs the terminal: it runs here, not in a task.
+            Effect::Compose(ComposeEffect::Editor { contact, text }) => {
+                let result = editor::run(guard, term.input, &text).await?;
+                let _ = term.tx.send(Msg::Compose(ComposeMsg::Edited { contact, result }));
+            }
             Effect::CopyToClipboard(text) => {
                 let out = guard.terminal.backend_mut();
                 out.write_all(osc52(&text).as_bytes())?;
@@ -392,6 +431,8 @@ pub fn initial_size() -> Msg {
     let (w, h) = crossterm::terminal::size().unwrap_or((80, 24));
     Msg::Resize(w, h)
 }
+
+mod editor;
 
 #[cfg(test)]
 mod tests;

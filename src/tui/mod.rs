@@ -191,6 +191,28 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     for w in &settings.warnings {
         model.status.push(ToastKind::Info, w.clone(), now);
     }
+    // The canned replies beside the config file: a broken file is said,
+    // and the inbox starts without them.
+    let config_path = settings.config_path.clone().or_else(crate::config::default_config_path);
+    match config_path
+        .as_deref()
+        .and_then(crate::snippets::path_beside)
+        .map(|p| crate::snippets::load(&p))
+    {
+        Some(Ok(snippets)) => {
+            for w in &snippets.warnings {
+                model.status.push(ToastKind::Info, w.clone(), now);
+            }
+            model.compose.snippets = snippets;
+        }
+        Some(Err(e)) => {
+            tracing::warn!("snippets: {e}");
+            model
+                .status
+                .push(ToastKind::Error, format!("snippets not loaded: {e}"), now);
+        }
+        None => {}
+    }
     // One key map for the session: the defaults with the file's [keys].
     let (keys, problems) = keymap::Keymap::resolve(&settings.looks.keys);
     model.keys = std::sync::Arc::new(keys);
@@ -245,6 +267,7 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     let sources = app::spawn_sources(&tx, settings.refresh_interval);
     let ending = sources.ending.clone();
     let mut runner = effect::Runner::new(client, tx.clone());
+    let loop_tx = tx.clone();
     if let Some(index) = local.index {
         let worker = index_worker::Worker {
             client: sync_client.with_retry(crate::api::RetryPolicy {
@@ -264,6 +287,8 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
         rx: &mut rx,
         theme,
         reconnect,
+        input: sources.input.clone(),
+        tx: loop_tx,
     };
     let result = app::run_loop(parts, &mut model, effects).await;
     sources.abort();

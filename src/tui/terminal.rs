@@ -147,6 +147,24 @@ pub fn setup() -> io::Result<TerminalGuard> {
 /// `setup`, plus the title saved for later and mouse capture when asked.
 pub fn setup_with(options: Options) -> io::Result<TerminalGuard> {
     install_panic_hook();
+    enter(options)?;
+    let terminal = match Terminal::new(CrosstermBackend::new(io::stdout())) {
+        Ok(t) => t,
+        Err(e) => {
+            restore();
+            return Err(e);
+        }
+    };
+    Ok(TerminalGuard {
+        terminal: ManuallyDrop::new(terminal),
+        options,
+        title: None,
+    })
+}
+
+/// Raw mode, the alternate screen, bracketed paste, the title saved and
+/// the mouse captured as `options` ask; on failure, restored.
+fn enter(options: Options) -> io::Result<()> {
     enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
     let mut out = io::stdout();
@@ -175,18 +193,30 @@ pub fn setup_with(options: Options) -> io::Result<TerminalGuard> {
             return Err(e);
         }
     }
-    let terminal = match Terminal::new(CrosstermBackend::new(out)) {
-        Ok(t) => t,
-        Err(e) => {
-            restore();
-            return Err(e);
-        }
-    };
-    Ok(TerminalGuard {
-        terminal: ManuallyDrop::new(terminal),
-        options,
-        title: None,
-    })
+    Ok(())
+}
+
+impl TerminalGuard {
+    /// Hands the terminal to another program (`$EDITOR`): as on quit, the
+    /// main screen, cooked mode, the cursor shown, the title given back.
+    pub fn suspend(&mut self) {
+        restore();
+    }
+
+    /// Takes the terminal back after [`suspend`](Self::suspend): the modes
+    /// of `setup` again, and the next frame drawn whole.
+    pub fn resume(&mut self) -> io::Result<()> {
+        enter(self.options)?;
+        // Written again with the next frame (the title was given back).
+        self.title = None;
+        // The next frame is drawn whole on a cleared screen. Not
+        // `Terminal::clear`: it asks the terminal where its cursor is and
+        // waits for the answer, a round trip over a slow link.
+        use ratatui::backend::{Backend, ClearType};
+        self.terminal.backend_mut().clear_region(ClearType::All)?;
+        self.terminal.swap_buffers();
+        Ok(())
+    }
 }
 
 fn install_panic_hook() {

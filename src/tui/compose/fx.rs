@@ -39,6 +39,9 @@ pub enum ComposeEffect {
     SaveDraft { dir: PathBuf, draft: Draft },
     /// Deletes `contact`'s draft from `dir`.
     RemoveDraft { dir: PathBuf, contact: String },
+    /// Runs `$VISUAL` or `$EDITOR` on `contact`'s draft, `text`: the app
+    /// loop does (it hands the terminal over), answering `Edited`.
+    Editor { contact: String, text: String },
 }
 
 impl ComposeEffect {
@@ -79,6 +82,11 @@ pub async fn perform(client: Client, effect: ComposeEffect) -> ComposeMsg {
             tokio::time::sleep(after).await;
             ComposeMsg::DraftPause(id)
         }
+        // Only the loop can lend the editor the terminal.
+        ComposeEffect::Editor { contact, .. } => ComposeMsg::Edited {
+            contact,
+            result: Err("the editor runs in the app loop".into()),
+        },
         disk => tokio::task::spawn_blocking(move || perform_drafts(disk))
             .await
             .unwrap_or_else(|e| ComposeMsg::DraftKept(Err(format!("keeping the draft stopped: {e}")))),

@@ -12,9 +12,11 @@
 //! (`Note::Badge`). The root hands its outbox lines and delivery marks to
 //! the thread's view, lists the drafts at start, and flushes the open draft
 //! when the app quits (the runner writes drafts in order and waits for the
-//! last before the exit). Canned replies and `$EDITOR` land here, one file
-//! each under `update/`.
+//! last before the exit). Canned replies (`/`, `crate::snippets`, read at
+//! start) and `$EDITOR` (`C-e`; the app loop runs `editor` with the
+//! terminal handed over) have a file each under `update/`.
 
+pub mod editor;
 mod fx;
 mod msg;
 mod state;

@@ -37,6 +37,12 @@ pub enum ComposeMsg {
     },
     /// A draft was written or deleted (or why not).
     DraftKept(Result<(), String>),
+    /// The editor on `contact`'s draft returned: the text it saved, or
+    /// why there is none (the draft stays as it was).
+    Edited {
+        contact: String,
+        result: Result<String, String>,
+    },
 }
 
 impl ComposeMsg {

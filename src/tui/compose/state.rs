@@ -61,6 +61,14 @@ pub enum Stage {
     /// Waiting for the catalog's templates.
     LoadingTemplates,
     Templates(FuzzyPicker),
+    /// The snippet picker, opened by `/` typed at the start of a word
+    /// (the `/` is in the text, at `slash`: row and char column) or by
+    /// the snippet key when it is not a character; what is typed to
+    /// filter goes into the text when it closes unchosen.
+    Snippets {
+        picker: FuzzyPicker,
+        slash: Option<(usize, usize)>,
+    },
     /// Values for the chosen template's placeholders.
     Values {
         template: Template,
@@ -82,6 +90,7 @@ impl std::fmt::Debug for Stage {
             Stage::Discard => f.write_str("Discard"),
             Stage::LoadingTemplates => f.write_str("LoadingTemplates"),
             Stage::Templates(_) => f.write_str("Templates"),
+            Stage::Snippets { picker, slash } => write!(f, "Snippets({:?} at {slash:?})", picker.query()),
             Stage::Values { template, .. } => write!(f, "Values({})", template.uuid),
             Stage::Preview { template, .. } => write!(f, "Preview({})", template.uuid),
         }
@@ -107,6 +116,8 @@ pub struct Compose {
     pub dirty: Option<(String, ReqId)>,
     /// The drafts kept on disk, as last listed.
     pub kept: KeptDrafts,
+    /// The canned replies (`crate::snippets`), read at start.
+    pub snippets: crate::snippets::Snippets,
 }
 
 /// What the composer knows of the drafts directory, which another process
@@ -148,6 +159,7 @@ impl Default for Compose {
             back: None,
             dirty: None,
             kept: KeptDrafts::default(),
+            snippets: crate::snippets::Snippets::default(),
         }
     }
 }

@@ -4,5 +4,6 @@
 mod drafts;
 mod own;
 mod preview;
+mod snippets;
 mod update;
 mod view;

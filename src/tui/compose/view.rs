@@ -22,11 +22,13 @@ fn hint(vcx: &ViewCx) -> String {
     use crate::tui::keymap::{Mode, ModeAction as M};
     let k = |mode, action| vcx.keys.mode_key(mode, action);
     format!(
-        "{} newline · {} send · {} template · {} close",
+        "{} newline · {} send · {} template · {} close · {} snippet · {} editor",
         k(Mode::TextBox, M::Newline),
         k(Mode::Compose, M::Send),
         k(Mode::Compose, M::Templates),
-        k(Mode::Compose, M::Cancel)
+        k(Mode::Compose, M::Cancel),
+        k(Mode::Compose, M::Snippet),
+        k(Mode::Compose, M::Editor)
     )
 }
 
@@ -143,7 +145,7 @@ pub fn render_overlay(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &
     let theme = vcx.theme;
     let area = frame.area();
     match &st.stage {
-        Stage::Templates(p) => p.render(frame, area, theme, vcx.keys),
+        Stage::Templates(p) | Stage::Snippets { picker: p, .. } => p.render(frame, area, theme, vcx.keys),
         Stage::Values { template, form } => {
             // The template's text above the form, so the values make sense.
             let text = clean_text(&template.text);

@@ -44,6 +44,9 @@ pub struct Availability {
     pub user: Option<String>,
     /// My email, when known (demo): my status is read from team members.
     pub email: Option<String>,
+    /// My name, from the team member with my email (a snippet's
+    /// `{{agent.name}}`).
+    pub name: Option<String>,
     pub available: Option<bool>,
     pub custom_status: Option<(String, String)>,
     pub pending: Option<ReqId>,

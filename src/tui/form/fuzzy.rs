@@ -113,7 +113,6 @@ impl FuzzyPicker {
     }
 
     /// The text typed so far.
-    #[cfg(test)]
     pub fn query(&self) -> &str {
         self.query.value()
     }

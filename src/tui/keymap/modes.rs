@@ -112,6 +112,8 @@ pub enum ModeAction {
     DeleteChar,
     Send,
     Templates,
+    Snippet,
+    Editor,
     Cancel,
     Recheck,
     NextPeriod,
@@ -290,6 +292,8 @@ pub(super) static MODE_KEYMAP: &[ModeBinding] = &[
         "compose.templates",
         "Pick a template"
     ),
+    row!(Compose, Editor, [ctrl('e')], "C-e", "compose.editor", "Edit in $EDITOR"),
+    row!(Compose, Snippet, [ch('/')], "/", "compose.snippet", "Pick a snippet"),
     row!(
         Message,
         Yes,

@@ -39,8 +39,14 @@ pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
         return;
     }
     if model.compose.is_open() {
+        // A snippet's {{agent.name}}: my name, once the team members told it.
+        let agent = model.details.me.name.clone();
         return call!(model, fx, compose, Effect::Compose, |st, cx, out| compose::key(
-            st, cx, out, key
+            st,
+            cx,
+            out,
+            key,
+            agent.as_deref()
         ));
     }
     if model.list.view.search.as_ref().is_some_and(|s| s.editing) {

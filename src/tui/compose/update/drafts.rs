@@ -174,7 +174,7 @@ pub(super) fn on_msg(st: &mut Compose, cx: &Cx, out: &mut O, msg: ComposeMsg) {
         ComposeMsg::DraftsListed(Err(e)) | ComposeMsg::DraftLoaded { result: Err(e), .. } => {
             out.toast(ToastKind::Error, clean(&e));
         }
-        ComposeMsg::Sent { .. } | ComposeMsg::Status { .. } => {}
+        ComposeMsg::Sent { .. } | ComposeMsg::Status { .. } | ComposeMsg::Edited { .. } => {}
     }
 }
 

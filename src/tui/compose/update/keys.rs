@@ -4,7 +4,7 @@ use crossterm::event::KeyEvent;
 
 use super::super::fx::ComposeEffect;
 use super::super::state::{Compose, Stage};
-use super::{drafts, send, templates};
+use super::{drafts, editor, send, snippets, templates};
 use crate::tui::form::{FieldId, FormOutcome, FormValue, PickOutcome};
 use crate::tui::keymap::{Mode, ModeAction as M};
 use crate::tui::shared::{Cx, Note, Out, Pane, ToastKind};
@@ -40,6 +40,7 @@ pub fn paste(st: &mut Compose, out: &mut Out<ComposeEffect>, text: &str) -> bool
             }
         }
         Stage::Templates(p) => p.handle_paste(text),
+        Stage::Snippets { picker, .. } => snippets::paste(picker, text),
         Stage::Values { form, .. } => form.handle_paste(text),
         Stage::LoadingTemplates | Stage::Discard | Stage::Preview { .. } => {}
     }
@@ -69,13 +70,16 @@ fn close(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>) {
     }
 }
 
-/// A key for the open composer.
-pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEvent) {
+/// A key for the open composer; `agent` is the agent's name, when known
+/// (a snippet's `{{agent.name}}`).
+pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEvent, agent: Option<&str>) {
     match &mut st.stage {
         Stage::Edit => match cx.keys.mode_action_for(Mode::Compose, &key) {
             Some(M::Cancel) => cancel(st, cx, out),
             Some(M::Send) => send::send_text(st, cx, out),
             Some(M::Templates) => templates::open_templates(st, cx, out),
+            Some(M::Editor) => editor::open(st, out),
+            Some(M::Snippet) if snippets::pressed(st, out, &key) => {}
             _ => {
                 let uuid = st.open.clone().unwrap_or_default();
                 let before = st.draft(&uuid);
@@ -105,6 +109,7 @@ pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEven
             PickOutcome::Cancelled => st.stage = Stage::Edit,
             PickOutcome::Chosen(uuid) => templates::choose_template(st, cx, out, &uuid),
         },
+        Stage::Snippets { .. } => snippets::key(st, cx, out, key, agent),
         Stage::Values { template, form } => match form.handle_key(cx.keys, key) {
             FormOutcome::Pending => {}
             FormOutcome::Cancelled => st.stage = Stage::Edit,

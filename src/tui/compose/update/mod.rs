@@ -1,13 +1,15 @@
 //! The composer's behaviour, one file per concern: its keys (open, type,
 //! close), sending (the send, its answer, the status polls, the 24-hour
 //! rule), templates (the picker and the values form) and drafts (kept on
-//! disk, restored, discarded). Canned replies and `$EDITOR` land beside
-//! them.
+//! disk, restored, discarded), canned replies (the `/` picker) and
+//! `$EDITOR` on the draft.
 
 mod drafts;
+mod editor;
 mod keys;
 mod placeholders;
 mod send;
+mod snippets;
 mod templates;
 
 pub use drafts::{BY_AGENT, flush, startup, tick};

@@ -129,6 +129,7 @@ pub fn on_msg(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, msg: Comp
                 schedule_poll(st, out, &uuid);
             }
         }
+        ComposeMsg::Edited { contact, result } => super::editor::edited(st, out, contact, result),
         other => super::drafts::on_msg(st, cx, out, other),
     }
 }

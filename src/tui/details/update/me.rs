@@ -115,8 +115,11 @@ pub(super) fn status_set(
 }
 
 /// There is no GET for my own status; a team member entry with my email
-/// tells it, until I change it here.
+/// tells it, until I change it here (and my name, for snippets).
 pub(super) fn learn_my_status(av: &mut Availability, member: &TeamMember) {
+    if av.email.as_deref() == Some(member.email.as_str()) && !member.name.trim().is_empty() {
+        av.name = Some(member.name.clone());
+    }
     if av.email.as_deref() != Some(member.email.as_str()) || av.pending.is_some() || av.available.is_some() {
         return;
     }

@@ -224,3 +224,21 @@ fn snooze_picker() -> Model {
 fn the_snooze_picker_handles_only_keys_in_the_keymap() {
     walk_all("snooze picker", snooze_picker, Table::Layers(SNOOZE), Text::Line);
 }
+
+/// The composer's snippet picker (`/`): a list's keys, then its filter's
+/// editing (what is typed filters it).
+fn snippet_picker() -> Model {
+    let mut m = model_with(5, 160, 48);
+    m.compose.snippets = crate::snippets::parse("thanks = \"Thanks!\"\nbye = \"Bye!\"").unwrap();
+    update(&mut m, key('R'));
+    update(&mut m, key('/'));
+    type_text(&mut m, "ab");
+    update(&mut m, code(KeyCode::Left));
+    assert!(matches!(m.compose.stage, crate::tui::compose::Stage::Snippets { .. }));
+    m
+}
+
+#[test]
+fn the_snippet_picker_handles_only_keys_in_the_keymap() {
+    walk_all("snippet picker", snippet_picker, Table::Layers(PICKER), Text::Line);
+}
