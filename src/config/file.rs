@@ -55,6 +55,10 @@ pub(super) struct FileConfig {
     /// `[[views]]`, read by hand (`views::parse`), with lines.
     #[serde(skip)]
     pub views: Vec<crate::triage::View>,
+    /// `[macros.NAME]`, read by `crate::macros::parse` (a broken one is
+    /// left out whole and named in the warnings).
+    #[serde(skip)]
+    pub macros: Vec<crate::macros::Macro>,
 }
 
 impl FileConfig {
@@ -103,6 +107,7 @@ const TOP_KEYS: &[&str] = &[
     "full_sync_minutes",
     "keys",
     "views",
+    "macros",
 ];
 const PROFILE_KEYS: &[&str] = &[
     "base_url",
@@ -211,6 +216,9 @@ pub(super) fn parse(path: &Path, text: &str, warnings: &mut Vec<String>) -> Resu
         if name == "views" {
             parsed.views = super::views::parse(path, text, v, warnings);
         }
+        if name == "macros" {
+            parsed.macros = macros(path, text, warnings);
+        }
     }
     if !unknown.is_empty() {
         warnings.push(format!(
@@ -220,6 +228,23 @@ pub(super) fn parse(path: &Path, text: &str, warnings: &mut Vec<String>) -> Resu
         ));
     }
     Ok(parsed)
+}
+
+/// `[macros.NAME]`: the macros that read whole, in name order; each one
+/// left out is a warning naming the file.
+fn macros(path: &Path, text: &str, warnings: &mut Vec<String>) -> Vec<crate::macros::Macro> {
+    let table = text
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|mut t| t.remove("macros"))
+        .and_then(|m| m.as_table().cloned());
+    let Some(table) = table else {
+        warnings.push(format!("{}: macros must be [macros.NAME] tables", shown(path)));
+        return Vec::new();
+    };
+    let (macros, problems) = crate::macros::parse(&table, &chrono::Local::now());
+    warnings.extend(problems.into_iter().map(|w| format!("{}: {w}", shown(path))));
+    macros
 }
 
 /// `[keys]`: `action = "key"` or `action = ["key", …]`. A value of another

@@ -51,6 +51,9 @@ pub enum Action {
     Repeat,
     Reports,
     Snooze,
+    /// The session's macro at this index (`Session::macros`): a row of
+    /// the resolved map, not of this table.
+    Macro(u16),
 }
 
 /// A key as the table writes it: a code plus whether Ctrl is held.
