@@ -84,7 +84,7 @@ fn open_form(model: &mut Model, which: ManyForm) {
     };
     all.assigned_user = shared(&|r| r.assigned_user.as_deref().map(str::to_string));
     let form = match which {
-        ManyForm::Assign => form::assign_form(&all, &k.collaborators),
+        ManyForm::Assign => form::assign_form(&all, &k.assignees()),
         ManyForm::Team => form::team_form(&all, &k.teams),
         ManyForm::Tags => form::tags_change_form(n, &k.tags),
         ManyForm::Bot => form::bot_form(n),
