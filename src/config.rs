@@ -138,6 +138,8 @@ pub struct Looks {
     pub title: bool,
     /// The `[keys]` table, in file order.
     pub keys: Vec<KeyEntry>,
+    /// `[macros.NAME]`, in name order (each with a key is a keymap row).
+    pub macros: Vec<crate::macros::Macro>,
 }
 
 /// The resolved settings for one account.
@@ -176,14 +178,12 @@ pub struct Settings {
     pub warnings: Vec<String>,
     /// Theme, mouse, title and keys.
     pub looks: Looks,
-    /// The agent's own views (`[[views]]`), in file order; a view with a
-    /// problem is left out and named in `warnings`.
+    /// The agent's own views (`[[views]]`), in file order; a view with a problem is left out, named in `warnings`.
     pub views: Vec<crate::triage::View>,
     /// Wait thresholds, the notification command, reopening on a reply.
     pub alerts: Alerts,
-    /// Where each setting came from, by its file name (`base_url`,
-    /// `api_key`, `hub_url`, `hub_token`, `user_uuid`, `user_email`, `profile`, `timeout_secs`,
-    /// `refresh_secs`, `bell`, `cache`, `sync_rate`, `full_sync_minutes`).
+    /// Where each setting came from, by its file name (`base_url`, `api_key`, `hub_url`, `hub_token`,
+    /// `user_uuid`, `user_email`, `profile`, `timeout_secs`, `refresh_secs`, `bell`, `cache`, `sync_rate`, …).
     pub sources: Vec<(&'static str, Source)>,
 }
 
@@ -196,8 +196,7 @@ impl Settings {
             .map_or(Source::Default, |(_, s)| *s)
     }
 
-    /// True when no key and no hub is configured: the TUI runs on the
-    /// demo account.
+    /// True when no key and no hub is configured: the TUI runs on the demo account.
     pub fn is_demo(&self) -> bool {
         self.api_key.is_none() && self.hub_token.is_none()
     }
@@ -486,6 +485,7 @@ pub fn load_from(
             mouse: file.mouse.unwrap_or(false),
             title: file.title.unwrap_or(true),
             keys: file.keys,
+            macros: file.macros,
         },
         views: file.views,
         alerts: file.alerts,

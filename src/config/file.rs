@@ -58,6 +58,10 @@ pub(super) struct FileConfig {
     /// Waits, notifications, reopening: read by hand (`alerts::parse`).
     #[serde(skip)]
     pub alerts: super::alerts::Alerts,
+    /// `[macros.NAME]`, read by `crate::macros::parse` (a broken one is
+    /// left out whole and named in the warnings).
+    #[serde(skip)]
+    pub macros: Vec<crate::macros::Macro>,
 }
 
 impl FileConfig {
@@ -119,6 +123,7 @@ const TOP_KEYS: &[&str] = &[
     "breach_after",
     "notify_command",
     "reopen_on_reply",
+    "macros",
 ];
 const PROFILE_KEYS: &[&str] = &[
     "base_url",
@@ -228,6 +233,9 @@ pub(super) fn parse(path: &Path, text: &str, warnings: &mut Vec<String>) -> Resu
         if name == "views" {
             parsed.views = super::views::parse(path, text, v, warnings);
         }
+        if name == "macros" {
+            parsed.macros = macros(path, text, warnings);
+        }
     }
     if !unknown.is_empty() {
         warnings.push(format!(
@@ -237,6 +245,23 @@ pub(super) fn parse(path: &Path, text: &str, warnings: &mut Vec<String>) -> Resu
         ));
     }
     Ok(parsed)
+}
+
+/// `[macros.NAME]`: the macros that read whole, in name order; each one
+/// left out is a warning naming the file.
+fn macros(path: &Path, text: &str, warnings: &mut Vec<String>) -> Vec<crate::macros::Macro> {
+    let table = text
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|mut t| t.remove("macros"))
+        .and_then(|m| m.as_table().cloned());
+    let Some(table) = table else {
+        warnings.push(format!("{}: macros must be [macros.NAME] tables", shown(path)));
+        return Vec::new();
+    };
+    let (macros, problems) = crate::macros::parse(&table, &chrono::Local::now());
+    warnings.extend(problems.into_iter().map(|w| format!("{}: {w}", shown(path))));
+    macros
 }
 
 /// `[keys]`: `action = "key"` or `action = ["key", …]`. A value of another

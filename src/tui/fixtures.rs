@@ -179,6 +179,7 @@ pub fn empty_model(w: u16, h: u16) -> Model {
         history_file: None,
         bell: false,
         tz: None,
+        macros: Vec::new(),
     };
     let mut m = Model::new(session, Some("user-1".into()), now());
     update(&mut m, Msg::Resize(w, h));

@@ -12,7 +12,7 @@ mod table;
 
 pub use account::{ACCOUNT_KEYMAP, AccountAction};
 pub use modes::{Mode, ModeAction};
-pub use resolve::{Keymap, Row, key_label, parse_key};
+pub use resolve::{Keymap, Row, key_label, macro_name, parse_key};
 pub use table::{Action, Binding, KEYMAP, Key};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

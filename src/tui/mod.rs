@@ -177,6 +177,7 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
         },
         bell: settings.bell,
         tz: Some(zone::Zone::Local),
+        macros: settings.looks.macros.clone(),
     };
     let mut model = Model::new(session, user, now);
     model.known = known;
@@ -214,7 +215,7 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
         None => {}
     }
     // One key map for the session: the defaults with the file's [keys].
-    let (keys, problems) = keymap::Keymap::resolve(&settings.looks.keys);
+    let (keys, problems) = keymap::Keymap::resolve_with(&settings.looks.keys, &settings.looks.macros);
     model.keys = std::sync::Arc::new(keys);
     for p in problems {
         tracing::warn!("{p}");

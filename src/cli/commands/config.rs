@@ -141,7 +141,7 @@ pub fn mask(key: &str) -> String {
 
 fn check(ctx: &mut Ctx<'_>) -> Result<(), CliError> {
     let s: Settings = ctx.settings()?.clone();
-    let (_, key_problems) = Keymap::resolve(&s.looks.keys);
+    let (_, key_problems) = Keymap::resolve_with(&s.looks.keys, &s.looks.macros);
     let theme_problem = crate::tui::theme::Theme::load(s.looks.theme.as_deref(), false).err();
     let src = |name: &str| s.source(name).label();
     let path = s

@@ -17,8 +17,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: KeysArgs) -> Result<(), CliError> {
     if args.markdown {
         return ctx.emit(&Keymap::defaults().markdown_table());
     }
-    let entries = ctx.settings()?.looks.keys.clone();
-    let (map, problems) = Keymap::resolve(&entries);
+    let looks = ctx.settings()?.looks.clone();
+    let (map, problems) = Keymap::resolve_with(&looks.keys, &looks.macros);
     for p in &problems {
         let _ = writeln!(ctx.err, "frontdesk: warning: {}", crate::cli::sanitize(p));
     }

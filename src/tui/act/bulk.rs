@@ -9,7 +9,7 @@ use crate::tui::shared::{Cx, Out, ReqId, ToastKind};
 use super::fx::{ActEffect, Answer};
 #[cfg(doc)]
 use super::run::IN_FLIGHT;
-use super::run::{Counts, Job, Purpose, Run, Summary};
+use super::run::{Counts, Job, Named, Purpose, Run, Summary};
 use super::state::Act;
 
 /// Starts `jobs` as one run; refuses while another runs. The run, when it
@@ -32,6 +32,20 @@ pub fn start(
     }
     let id = out.id();
     st.bulk = Some(Run::new(id, purpose, doing, jobs));
+    send_more(st, out)
+}
+
+/// Starts a macro's steps on its contacts as one run (each contact's jobs
+/// in the order of its steps); it becomes one entry of the history.
+pub fn start_macro(st: &mut Act, cx: &Cx, out: &mut Out<ActEffect>, named: Named, jobs: Vec<Job>) -> Option<Run> {
+    let doing = format!("macro {}", named.label);
+    if st.bulk.is_some() || jobs.is_empty() {
+        return start(st, cx, out, Purpose::Act, &doing, jobs);
+    }
+    let id = out.id();
+    let mut run = Run::new(id, Purpose::Act, doing, jobs);
+    run.named = Some(named);
+    st.bulk = Some(run);
     send_more(st, out)
 }
 
@@ -82,11 +96,31 @@ pub fn job_done(st: &mut Act, out: &mut Out<ActEffect>, mut job: Job, answer: An
             let lines = answer.conflicts.iter().map(|c| sanitize_line(c)).collect();
             run.conflicts.push((job.clone(), lines));
         }
+        let uuid = job.uuid.clone();
+        let rest = |run: &mut Run| -> Vec<Job> {
+            // A macro's contact whose step did not go through gets none of
+            // the steps after it.
+            if run.named.is_none() {
+                return Vec::new();
+            }
+            let (rest, keep): (Vec<Job>, Vec<Job>) = run.queue.drain(..).partition(|j| j.uuid == uuid);
+            run.queue = keep.into();
+            rest
+        };
         match answer.result {
-            Ok(contact) if answer.skipped => run.skipped.push((job, contact)),
+            Ok(contact) if answer.skipped => {
+                let later = rest(run);
+                run.skipped.extend(later.into_iter().map(|j| (j, contact.clone())));
+                run.skipped.push((job, contact));
+            }
             Ok(contact) if took_back => run.ok.push((job, contact)),
             Ok(_) => {}
-            Err(why) => run.failed.push((job, sanitize_line(&why))),
+            Err(why) => {
+                run.failed.push((job, sanitize_line(&why)));
+                let why = "not run: an earlier step failed".to_string();
+                let later = rest(run);
+                run.failed.extend(later.into_iter().map(|j| (j, why.clone())));
+            }
         }
     }
     send_more(st, out)

@@ -21,11 +21,15 @@ pub const KEEP: usize = 20;
 /// How long `u` undoes the newest action.
 pub const WINDOW_SECS: i64 = crate::tui::shared::UNDO_WINDOW_SECS;
 
-/// One contact's part of an entry.
+/// One contact's part of an entry: one action on it. A run that makes
+/// several on a contact (a macro's steps, a tags change that adds and
+/// removes) has an item for each, in the order they were made.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Item {
     pub uuid: String,
     pub name: String,
+    /// What was done to it.
+    pub action: Action,
     /// What takes the action back on this contact.
     pub reverse: Reverse,
     /// The contact before the action (as the service showed it just
@@ -52,11 +56,13 @@ impl Item {
     }
 }
 
-/// One action of the agent's, on one contact or many.
+/// One action of the agent's (or one macro's steps), on one contact or
+/// many: undo takes it back as one step.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     pub id: u64,
     pub at: DateTime<Utc>,
+    /// Its (first) action: each item has its own.
     pub action: Action,
     /// What happened, for the toast and the history (`closed Ada`).
     pub what: String,
@@ -116,12 +122,25 @@ impl State {
 }
 
 impl Entry {
+    /// How many contacts it changed.
+    pub fn contacts(&self) -> usize {
+        distinct(self.items.iter())
+    }
+
+    /// The contact `uuid` as the entry's last action on it left it.
+    fn last_after(&self, uuid: &str) -> Option<&Contact> {
+        self.items.iter().rev().find(|i| i.uuid == uuid).map(|i| &i.after)
+    }
+
     /// How many of its contacts cannot be taken back, and the first reason.
     pub fn cannot(&self) -> (usize, Option<&'static str>) {
         let mut why = None;
         let mut n = 0;
+        let mut seen = std::collections::HashSet::new();
         for item in &self.items {
-            if let Reverse::Cannot(w) = item.reverse {
+            if let Reverse::Cannot(w) = item.reverse
+                && seen.insert(item.uuid.as_str())
+            {
                 n += 1;
                 why.get_or_insert(w);
             }
@@ -153,27 +172,31 @@ impl Entry {
         // every contact to take back is already seen changed is it refused;
         // a run made elsewhere is not in the list at all, and goes to the
         // service to be judged.
+        let changed = |i: &Item| changed_since(&i.action, i, self.last_after(&i.uuid).unwrap_or(&i.after), list);
         if self.run.is_none()
-            && todo.iter().all(|i| changed_since(&self.action, i, list))
+            && todo.iter().all(|i| changed(i))
             && let Some(item) = todo.first()
         {
             return State::Changed(crate::tui::text::sanitize_line(&item.name));
         }
-        State::Undoable(todo.len())
+        State::Undoable(distinct(todo.into_iter()))
     }
 
     /// The jobs that take it back (the contact before each is as the
-    /// action left it). Each carries a guard: the write re-reads the
-    /// contact and takes back only the fields still as the action left
-    /// them. A bot's state is not part of the contact: its undo goes as is.
+    /// action left it), the last action first: a run sends a contact's
+    /// jobs one at a time in this order, so a macro's steps are taken back
+    /// from its last. Each carries a guard: the write re-reads the contact
+    /// and takes back only the fields still as the action left them. A
+    /// bot's state is not part of the contact: its undo goes as is.
     pub fn jobs(&self) -> Vec<Job> {
         self.items
             .iter()
+            .rev()
             .filter_map(|i| {
                 let action = i.to_undo()?.clone();
-                let guard = (!matches!(self.action, Action::Bot(_))).then(|| {
+                let guard = (!matches!(i.action, Action::Bot(_))).then(|| {
                     Box::new(Guard::Undo {
-                        action: self.action.clone(),
+                        action: i.action.clone(),
                         before: i.before.clone(),
                         after: i.after.clone(),
                     })
@@ -191,15 +214,22 @@ impl Entry {
     }
 }
 
-/// Has the loaded row of `item` moved, since the action, in a field the
-/// action set? A contact not loaded (or a field the list does not know,
-/// like a note a server leaves out of its lists) cannot tell, and does not
-/// block the undo: the API is the judge then.
-fn changed_since(action: &Action, item: &Item, list: &dyn Contacts) -> bool {
+/// How many contacts `items` are for.
+fn distinct<'a>(items: impl Iterator<Item = &'a Item>) -> usize {
+    items
+        .map(|i| i.uuid.as_str())
+        .collect::<std::collections::HashSet<_>>()
+        .len()
+}
+
+/// Has the loaded row of `item` moved, since the entry left it as `after`,
+/// in a field the action set? A contact not loaded (or a field the list
+/// does not know, like a note a server leaves out of its lists) cannot
+/// tell, and does not block the undo: the API is the judge then.
+fn changed_since(action: &Action, item: &Item, after: &Contact, list: &dyn Contacts) -> bool {
     let Some(row) = list.contact(&item.uuid) else {
         return false;
     };
-    let after = &item.after;
     let norm = |s: Option<&str>| s.map(str::trim).filter(|s| !s.is_empty()).map(str::to_lowercase);
     let tagset = |tags: &mut dyn Iterator<Item = &str>| {
         let mut v: Vec<String> = tags.map(str::to_lowercase).collect();

@@ -20,11 +20,11 @@ mod words;
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub use bulk::{cancel, ended, job_done, start, summary, take_job};
+pub use bulk::{cancel, ended, job_done, start, start_macro, summary, take_job};
 pub use fx::{ActEffect, Answer, perform};
 pub use history::{Cursor, Entry, History, Item, KEEP, Offer, Pending, WINDOW_SECS};
 pub use record::{bot_wrote, record_run, will_write, write_failed, wrote};
-pub use run::{CONFIRM_ABOVE, Confirm, Counts, Guard, IN_FLIGHT, Job, ManyForm, Purpose, Run, Summary};
+pub use run::{CONFIRM_ABOVE, Confirm, Counts, Guard, IN_FLIGHT, Job, ManyForm, Named, Purpose, Run, Summary};
 pub use runs::{RunsEffect, RunsMsg, load as load_runs, merge as merge_runs, perform as perform_runs};
 pub use state::{Act, FormKind, WriteKind};
 pub use undo::{undo_entry, undo_last};

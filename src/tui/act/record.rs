@@ -4,13 +4,13 @@
 
 use crate::api::Contact;
 use crate::text::sanitize_line;
-use crate::triage::bulk::Action;
+use crate::triage::bulk::{Action, Reverse};
 use crate::tui::shared::known::Known;
 use crate::tui::shared::{Cx, Note, Out, ReqId, ToastKind};
 
 use super::fx::ActEffect;
 use super::history::{Item, Pending, State, WINDOW_SECS};
-use super::run::{Purpose, Run};
+use super::run::{Guard, Job, Purpose, Run};
 use super::state::Act;
 
 /// A single write `id` is going out: remember the contact as it was.
@@ -43,6 +43,7 @@ pub fn wrote<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, id: ReqId, before: Opti
     let item = Item {
         uuid: after.uuid.clone(),
         name: name_of(after, &before),
+        action: p.action.clone(),
         reverse: p.action.reverse(&before, p.bot_before),
         before,
         after: after.clone(),
@@ -50,7 +51,7 @@ pub fn wrote<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, id: ReqId, before: Opti
         undone: false,
         conflicts: Vec::new(),
     };
-    record(st, cx, out, p.action, vec![item]);
+    record(st, cx, out, p.action, None, vec![item]);
     true
 }
 
@@ -64,6 +65,7 @@ pub fn bot_wrote<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, id: ReqId, uuid: &s
     let item = Item {
         uuid: uuid.to_string(),
         name: name_of(&after, &p.before),
+        action: action.clone(),
         reverse: action.reverse(&p.before, p.bot_before),
         before: p.before,
         after,
@@ -71,7 +73,7 @@ pub fn bot_wrote<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, id: ReqId, uuid: &s
         undone: false,
         conflicts: Vec::new(),
     };
-    record(st, cx, out, action, vec![item]);
+    record(st, cx, out, action, None, vec![item]);
     true
 }
 
@@ -83,8 +85,8 @@ fn name_of(after: &Contact, before: &Contact) -> String {
         .unwrap_or_else(|| "a contact".into())
 }
 
-/// A run on many has ended: an action becomes one entry (its successes
-/// only); an undo marks what it took back.
+/// A run on many has ended: an action (or a macro's steps) becomes one
+/// entry (its successes only); an undo marks what it took back.
 pub fn record_run(st: &mut Act, cx: &Cx, out: &mut Out<ActEffect>, run: &Run) {
     match run.purpose {
         Purpose::Act => {
@@ -97,6 +99,7 @@ pub fn record_run(st: &mut Act, cx: &Cx, out: &mut Out<ActEffect>, run: &Run) {
                 .map(|(job, after)| Item {
                     uuid: job.uuid.clone(),
                     name: job.name.clone(),
+                    action: job.action.clone(),
                     reverse: job.action.reverse(&job.before, job.bot_before),
                     before: job.before.clone(),
                     after: after.clone(),
@@ -108,18 +111,27 @@ pub fn record_run(st: &mut Act, cx: &Cx, out: &mut Out<ActEffect>, run: &Run) {
                     conflicts: Vec::new(),
                 })
                 .collect();
-            record(st, cx, out, action, items);
+            let label = run.named.as_ref().map(|n| n.label.as_str());
+            record(st, cx, out, action, label, items);
         }
         Purpose::Undo => {
             let Some(id) = st.undo.undoing.take() else { return };
             let Some(entry) = st.undo.get_mut(id) else { return };
+            // An item is its contact's job that takes back its action.
+            let of = |job: &Job, item: &Item| {
+                job.uuid == item.uuid
+                    && match job.guard.as_deref() {
+                        Some(Guard::Undo { action, .. }) => *action == item.action,
+                        _ => matches!(&item.reverse, Reverse::Do(a) if *a == job.action),
+                    }
+            };
             for item in entry.items.iter_mut() {
-                if run.ok.iter().any(|(job, _)| job.uuid == item.uuid) {
+                if run.ok.iter().any(|(job, _)| of(job, item)) {
                     item.undone = true;
                 }
                 // Fields a colleague changed since stay theirs: the item
                 // is not offered again.
-                if let Some((_, c)) = run.conflicts.iter().find(|(job, _)| job.uuid == item.uuid) {
+                if let Some((_, c)) = run.conflicts.iter().find(|(job, _)| of(job, item)) {
                     item.conflicts = c.clone();
                 }
             }
@@ -149,15 +161,17 @@ fn describe(action: &Action, known: &Known) -> String {
     }
 }
 
-/// Adds the entry and says what happened, offering `u` when it can be
-/// undone and saying why not when it cannot.
-fn record<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, action: Action, items: Vec<Item>) {
+/// Adds the entry and says what happened (a macro by its `label`),
+/// offering `u` when it can be undone and saying why not when it cannot.
+fn record<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, action: Action, label: Option<&str>, items: Vec<Item>) {
     let now = cx.now;
-    let who = match items.as_slice() {
-        [one] => one.name.clone(),
-        many => format!("{} contacts", many.len()),
+    let contacts: std::collections::HashSet<&str> = items.iter().map(|i| i.uuid.as_str()).collect();
+    let who = match (contacts.len(), items.first()) {
+        (1, Some(one)) => one.name.clone(),
+        (n, _) => format!("{n} contacts"),
     };
-    let what = sanitize_line(&format!("{} ({who})", describe(&action, cx.known)));
+    let did = label.map_or_else(|| describe(&action, cx.known), |l| format!("ran {l}"));
+    let what = sanitize_line(&format!("{did} ({who})"));
     let id = st.undo.push(now, action, what.clone(), items);
     let (cannot, why) = st.undo.get(id).map(|e| e.cannot()).unwrap_or((0, None));
     let text = match st.undo.state(id, cx.contacts) {

@@ -53,6 +53,17 @@ pub struct Job {
     pub guard: Option<Box<Guard>>,
 }
 
+/// A macro's run: what the history and the summary call it. A contact
+/// whose step fails (or is skipped) gets none of its later steps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Named {
+    /// The macro's label.
+    pub label: String,
+    /// What follows on each contact every step went through on: a snooze
+    /// (`snooze::parse_until`'s words), the root's to do.
+    pub snooze: Option<String>,
+}
+
 /// A run of jobs.
 #[derive(Debug, Clone)]
 pub struct Run {
@@ -77,6 +88,8 @@ pub struct Run {
     pub total: usize,
     /// Cancelled: nothing more is sent; what is in flight still lands.
     pub cancelled: bool,
+    /// A macro's run.
+    pub named: Option<Named>,
 }
 
 impl Run {
@@ -93,6 +106,7 @@ impl Run {
             conflicts: Vec::new(),
             skipped: Vec::new(),
             cancelled: false,
+            named: None,
         }
     }
 
@@ -222,6 +236,8 @@ pub struct Confirm {
     /// Marked contacts already as asked (a closed one for a close): they
     /// are unmarked when the run starts.
     pub already: Vec<String>,
+    /// A macro's (by its index in the session): `y` runs it again, asked.
+    pub rerun: Option<u16>,
 }
 
 /// More contacts than this and an action on many asks first.

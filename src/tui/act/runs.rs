@@ -82,6 +82,7 @@ fn items(r: &Record) -> Vec<Item> {
             Some(Item {
                 uuid: e.uuid.clone(),
                 name: e.name.clone(),
+                action: r.action.clone(),
                 reverse: r.action.reverse(&before, None),
                 before,
                 after,

@@ -139,7 +139,7 @@ pub fn render_history(st: &Act, vcx: &ViewCx, frame: &mut Frame, area: Rect, sel
         let time = crate::tui::zone::local(e.at, vcx.session.tz)
             .format("%H:%M:%S")
             .to_string();
-        let line = cols(&time, &e.what, &e.items.len().to_string(), &state.label());
+        let line = cols(&time, &e.what, &e.contacts().to_string(), &state.label());
         let style = match (&state, i == selected) {
             (_, true) => theme.selected(),
             (State::Undoable(_), _) => theme.normal(),

@@ -256,11 +256,19 @@ pub fn tags_patch(form: &Form) -> ContactPatch {
     }
 }
 
-/// `a`: a collaborator, "(unassigned)", or a typed email.
+/// `a`: a collaborator (`Name <email>` when its name is known), "(unassigned)",
+/// or a typed email.
 pub fn assign_form(contact: &Contact, collaborators: &[String]) -> Form {
+    let selected = contact.assigned_user.as_ref().map(|a| {
+        collaborators
+            .iter()
+            .find(|c| email_of(c).eq_ignore_ascii_case(a))
+            .cloned()
+            .unwrap_or_else(|| a.clone())
+    });
     let kind = FieldKind::Choice {
         options: collaborators.to_vec(),
-        selected: contact.assigned_user.clone(),
+        selected,
         allow_none: true,
         allow_custom: true,
     };
@@ -277,7 +285,17 @@ pub(super) fn check_email(label: &str, email: &str) -> Result<String, String> {
     validate_field_value(label, &FieldType::Email, &[], &FieldValue::Text(email.to_string())).map(|_| email.to_string())
 }
 
-/// None unassigns; an email assigns.
+/// The email of an assignee as the picker shows it: `Dana Silva
+/// <dana@…>` or the email alone.
+pub fn email_of(choice: &str) -> &str {
+    let choice = choice.trim();
+    match choice.rsplit_once('<') {
+        Some((_, rest)) if rest.ends_with('>') => rest.trim_end_matches('>').trim(),
+        _ => choice,
+    }
+}
+
+/// None unassigns; an email assigns (by email, whatever the picker showed).
 pub fn assign_patch(contact: &Contact, form: &Form) -> Result<ContactPatch, String> {
     let _ = contact;
     Ok(match form_one(form, &FieldId::AssignedUser) {
@@ -285,8 +303,8 @@ pub fn assign_patch(contact: &Contact, form: &Form) -> Result<ContactPatch, Stri
             unassign_user: Some(true),
             ..Default::default()
         },
-        Some(email) => ContactPatch {
-            assigned_user: Some(check_email("assignee", &email)?),
+        Some(choice) => ContactPatch {
+            assigned_user: Some(check_email("assignee", email_of(&choice))?),
             ..Default::default()
         },
     })

@@ -19,8 +19,8 @@ pub struct Row<A = Action> {
     /// How help, the palette and the README show the keys.
     pub label: String,
     /// The short name the palette and the `[keys]` table use.
-    pub name: &'static str,
-    pub help: &'static str,
+    pub name: String,
+    pub help: String,
 }
 
 /// Every action with its keys.
@@ -65,8 +65,8 @@ impl Keymap {
                     action: b.action,
                     keys: b.keys.to_vec(),
                     label: b.label.to_string(),
-                    name: b.name,
-                    help: b.help,
+                    name: b.name.to_string(),
+                    help: b.help.to_string(),
                 })
                 .collect(),
             account: ACCOUNT_KEYMAP
@@ -75,8 +75,8 @@ impl Keymap {
                     action: b.action,
                     keys: b.keys.to_vec(),
                     label: b.label.to_string(),
-                    name: b.name,
-                    help: b.help,
+                    name: b.name.to_string(),
+                    help: b.help.to_string(),
                 })
                 .collect(),
             modes: Mode::ALL
@@ -91,8 +91,8 @@ impl Keymap {
                             action: b.action,
                             keys: b.keys.to_vec(),
                             label: b.label.to_string(),
-                            name: b.name,
-                            help: b.help,
+                            name: b.name.to_string(),
+                            help: b.help.to_string(),
                         })
                         .collect();
                     (mode, rows)
@@ -105,14 +105,56 @@ impl Keymap {
     /// naming its file and line). An entry replaces its action's keys; a key
     /// it takes from another action's defaults moves to it.
     pub fn resolve(entries: &[KeyEntry]) -> (Keymap, Vec<String>) {
+        Keymap::resolve_with(entries, &[])
+    }
+
+    /// [`Keymap::resolve`] with the config file's macros: each is a row of
+    /// the inbox's (`macro.NAME`, its label as help) that `[keys]` can
+    /// rebind; a macro's own key that another row holds once `[keys]` is
+    /// applied is refused, naming both (the macro stays in the palette).
+    pub fn resolve_with(entries: &[KeyEntry], macros: &[crate::macros::Macro]) -> (Keymap, Vec<String>) {
         let mut map = Keymap::defaults();
         let mut problems = Vec::new();
+        let first = map.rows.len();
+        map.rows.extend(macros.iter().enumerate().map(|(i, m)| Row {
+            action: Action::Macro(u16::try_from(i).unwrap_or(u16::MAX)),
+            keys: Vec::new(),
+            label: String::new(),
+            name: macro_name(&m.name),
+            help: m.label.clone(),
+        }));
         let prefix = |e: &KeyEntry| e.action.split_once('.').map(|(p, _)| p.to_string());
         let in_context = |e: &&KeyEntry, name: &str| prefix(e).as_deref() == Some(name);
         let known = |e: &&KeyEntry| in_context(e, "account") || Mode::ALL.iter().any(|m| in_context(e, m.prefix()));
         let inbox: Vec<&KeyEntry> = entries.iter().filter(|e| !known(e)).collect();
         let account: Vec<&KeyEntry> = entries.iter().filter(|e| in_context(e, "account")).collect();
         apply(&mut map.rows, &inbox, &mut problems);
+        for (i, m) in macros.iter().enumerate() {
+            let row = first + i;
+            let named = inbox.iter().any(|e| e.action == map.rows[row].name);
+            let Some(wanted) = m.key.as_deref().filter(|_| !named) else {
+                continue;
+            };
+            let name = &map.rows[row].name;
+            let Some(k) = parse_key(wanted) else {
+                problems.push(format!(
+                    "{name}: unknown key {wanted:?} (left to the palette: : or C-k)",
+                    wanted = crate::text::sanitize_line(wanted)
+                ));
+                continue;
+            };
+            if let Some(other) = map.rows.iter().find(|r| r.keys.contains(&k)) {
+                problems.push(format!(
+                    "{name}: key {} is already bound to {}; the macro is left to the palette (: or C-k) \
+                     until [keys] gives it another",
+                    key_label(k),
+                    other.name
+                ));
+                continue;
+            }
+            map.rows[row].keys = vec![k];
+            map.rows[row].label = key_label(k);
+        }
         apply(&mut map.account, &account, &mut problems);
         for (mode, rows) in &mut map.modes {
             let mine: Vec<&KeyEntry> = entries.iter().filter(|e| in_context(e, mode.prefix())).collect();
@@ -153,6 +195,11 @@ impl Keymap {
         &self.rows
     }
 
+    /// The action a palette key (a row's short name) names, macros too.
+    pub fn action_named(&self, name: &str) -> Option<Action> {
+        self.rows.iter().find(|r| r.name == name).map(|r| r.action)
+    }
+
     /// The action bound to `key`, if any.
     pub fn action_for(&self, key: &KeyEvent) -> Option<Action> {
         let k = normalise(key);
@@ -176,20 +223,25 @@ impl Keymap {
             format!("| {keys} | {help} | `{name}` |\n")
         };
         for r in &self.rows {
-            out.push_str(&line(&r.keys, r.help, r.name));
+            out.push_str(&line(&r.keys, &r.help, &r.name));
         }
         out.push_str("| | **In the account overlay (`A`)** | |\n");
         for r in &self.account {
-            out.push_str(&line(&r.keys, r.help, r.name));
+            out.push_str(&line(&r.keys, &r.help, &r.name));
         }
         for (mode, rows) in &self.modes {
             out.push_str(&format!("| | **{}** | |\n", mode.heading().trim_end_matches(':')));
             for r in rows {
-                out.push_str(&line(&r.keys, r.help, r.name));
+                out.push_str(&line(&r.keys, &r.help, &r.name));
             }
         }
         out
     }
+}
+
+/// A macro's name in `[keys]` and the palette: `macro.NAME` (inert).
+pub fn macro_name(name: &str) -> String {
+    format!("macro.{}", crate::text::sanitize_line(name))
 }
 
 /// Applies one context's entries to its rows (see `Keymap::resolve`).
@@ -198,7 +250,7 @@ fn apply<A: Copy + PartialEq>(rows: &mut [Row<A>], entries: &[&KeyEntry], proble
     let mut claimed: Vec<(Key, usize, &str)> = Vec::new();
     for e in entries {
         let Some(row) = rows.iter().position(|r| r.name == e.action) else {
-            let known: Vec<&str> = rows.iter().map(|r| r.name).collect();
+            let known: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
             problems.push(format!(
                 "{}: unknown action {:?} (known: {})",
                 e.at,

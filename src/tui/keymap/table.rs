@@ -52,6 +52,9 @@ pub enum Action {
     Reports,
     Snooze,
     Notifications,
+    /// The session's macro at this index (`Session::macros`): a row of
+    /// the resolved map, not of this table.
+    Macro(u16),
 }
 
 /// A key as the table writes it: a code plus whether Ctrl is held.

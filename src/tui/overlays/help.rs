@@ -27,30 +27,26 @@ const GAP: u16 = 2;
 /// One line of the help.
 #[derive(Debug, Clone, PartialEq)]
 pub enum HelpRow {
-    Key {
-        label: String,
-        help: &'static str,
-        name: &'static str,
-    },
+    Key { label: String, help: String, name: String },
     Heading(&'static str),
 }
 
 /// Every row, inbox keys first, then the account overlay's, then each
 /// mode's.
 pub fn help_rows(map: &Keymap) -> Vec<HelpRow> {
-    let key = |label: &str, help, name| HelpRow::Key {
+    let key = |label: &str, help: &str, name: &str| HelpRow::Key {
         label: label.to_string(),
-        help,
-        name,
+        help: help.to_string(),
+        name: name.to_string(),
     };
-    let mut rows: Vec<HelpRow> = map.rows().iter().map(|b| key(&b.label, b.help, b.name)).collect();
+    let mut rows: Vec<HelpRow> = map.rows().iter().map(|b| key(&b.label, &b.help, &b.name)).collect();
     rows.push(HelpRow::Heading("In the account overlay (A):"));
-    rows.extend(map.account_rows().iter().map(|b| key(&b.label, b.help, b.name)));
+    rows.extend(map.account_rows().iter().map(|b| key(&b.label, &b.help, &b.name)));
     // One heading for every mode (each row's name says which), so the
     // whole help still fits a 160x48 terminal without scrolling.
     rows.push(HelpRow::Heading("In the other modes (MODE.name):"));
     for mode in Mode::ALL {
-        rows.extend(map.mode_rows(mode).iter().map(|b| key(&b.label, b.help, b.name)));
+        rows.extend(map.mode_rows(mode).iter().map(|b| key(&b.label, &b.help, &b.name)));
     }
     rows
 }

@@ -4,7 +4,7 @@ use crossterm::event::KeyEvent;
 
 use super::help::layout_for;
 use crate::tui::form::{FuzzyPicker, PickItem, PickOutcome};
-use crate::tui::keymap::{Action as Key, Keymap, Mode, ModeAction as M, action_named};
+use crate::tui::keymap::{Action as Key, Keymap, Mode, ModeAction as M};
 use crate::tui::shared::Cx;
 
 /// The palette: every action of the key table.
@@ -66,7 +66,7 @@ pub fn palette_key(picker: &mut FuzzyPicker, keys: &Keymap, key: KeyEvent) -> Pi
     match picker.handle_key(keys, key) {
         PickOutcome::Pending => Picked::Pending,
         PickOutcome::Cancelled => Picked::Cancelled,
-        PickOutcome::Chosen(name) => Picked::Run(action_named(&name)),
+        PickOutcome::Chosen(name) => Picked::Run(keys.action_named(&name)),
     }
 }
 

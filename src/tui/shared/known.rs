@@ -12,6 +12,8 @@ pub struct Known {
     /// (uuid, name)
     pub teams: Vec<(String, String)>,
     pub collaborators: Vec<String>,
+    /// Collaborator email → name, when a team's members said it.
+    pub names: BTreeMap<String, String>,
     pub sources: Vec<String>,
     pub tags: Vec<String>,
     pub field_meta: BTreeMap<String, FieldMeta>,
@@ -28,6 +30,24 @@ impl Known {
             self.collaborators.push(email.to_string());
             self.collaborators.sort();
         }
+    }
+    /// A collaborator with a name (a team member).
+    pub fn add_collaborator_named(&mut self, email: &str, name: &str) {
+        self.add_collaborator(email);
+        if !email.is_empty() && !name.trim().is_empty() {
+            self.names.insert(email.to_string(), name.trim().to_string());
+        }
+    }
+    /// What the assign picker offers: `Dana Silva <dana@…>` when the name
+    /// is known, else the email (the assign form reads the email back).
+    pub fn assignees(&self) -> Vec<String> {
+        self.collaborators
+            .iter()
+            .map(|email| match self.names.get(email) {
+                Some(name) => format!("{} <{email}>", crate::text::sanitize_line(name).replace(['<', '>'], "")),
+                None => email.clone(),
+            })
+            .collect()
     }
     pub fn add_source(&mut self, source: &str) {
         if !source.is_empty() && !self.sources.iter().any(|s| s == source) {

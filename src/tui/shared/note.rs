@@ -42,8 +42,11 @@ pub enum Note {
     /// A contact fetched in full: `known` learns its tags, sources, teams
     /// and field types.
     Learned(Box<Contact>),
-    /// A team member's email: the assign form offers it.
-    Collaborator(String),
+    /// A team member's email and name: the assign form offers them.
+    Collaborator {
+        email: String,
+        name: String,
+    },
     /// `uuid`'s bot runs (or not): its row shows it.
     Bot {
         uuid: String,

@@ -22,4 +22,6 @@ pub struct Session {
     pub bell: bool,
     /// The local offset timestamps are shown in.
     pub tz: Option<crate::tui::zone::Zone>,
+    /// The config file's macros (`keymap::Action::Macro` indexes them).
+    pub macros: Vec<crate::macros::Macro>,
 }

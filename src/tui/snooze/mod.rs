@@ -20,7 +20,7 @@ mod tests;
 pub use fx::{SnoozeEffect, perform};
 pub use msg::SnoozeMsg;
 pub use state::{BACK, Entry, Picker, SNOOZED, Snooze};
-pub use update::{claims_undo, key, on_msg, open, paste, startup, tick, undo};
+pub use update::{claims_undo, key, on_msg, open, paste, snooze_until, startup, tick, undo};
 pub use view::render;
 
 /// The slice's state.

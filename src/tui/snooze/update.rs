@@ -118,6 +118,15 @@ fn choose(st: &mut Snooze, cx: &Cx, out: &mut O) {
     }
 }
 
+/// Snoozes `uuid` until `when` (a macro's step, as typed in the picker);
+/// why not, in words.
+pub fn snooze_until(st: &mut Snooze, cx: &Cx, out: &mut O, uuid: &str, name: &str, when: &str) -> Result<(), String> {
+    let now = crate::tui::zone::local(cx.now, cx.session.tz);
+    let until = parse_until(when, &now)?;
+    snooze(st, cx, out, uuid, name, until);
+    Ok(())
+}
+
 fn snooze(st: &mut Snooze, cx: &Cx, out: &mut O, uuid: &str, name: &str, until: Until) {
     st.asleep.insert(
         uuid.to_string(),

@@ -74,6 +74,7 @@ pub(crate) fn ended(model: &mut Model, over: Option<Run>, fx: &mut Vec<Effect>) 
 /// The run is over: say what happened.
 fn finished(model: &mut Model, run: Run, fx: &mut Vec<Effect>) {
     super::record::record_run(model, &run, fx);
+    super::macros::ended(model, &run, fx);
     let now = model.now;
     // An action on marks unmarks the contacts it did and keeps the failed
     // (and the never sent) marked, so `.` takes up just them; an undo

@@ -84,7 +84,7 @@ fn open_form(model: &mut Model, which: ManyForm) {
     };
     all.assigned_user = shared(&|r| r.assigned_user.as_deref().map(str::to_string));
     let form = match which {
-        ManyForm::Assign => form::assign_form(&all, &k.collaborators),
+        ManyForm::Assign => form::assign_form(&all, &k.assignees()),
         ManyForm::Team => form::team_form(&all, &k.teams),
         ManyForm::Tags => form::tags_change_form(n, &k.tags),
         ManyForm::Bot => form::bot_form(n),
@@ -212,6 +212,7 @@ fn go(model: &mut Model, actions: Vec<Action>, only: Option<String>, fx: &mut Ve
             actions,
             jobs,
             already,
+            rerun: None,
         })));
         return;
     }
@@ -220,6 +221,9 @@ fn go(model: &mut Model, actions: Vec<Action>, only: Option<String>, fx: &mut Ve
 
 /// `y` on the question: the run starts.
 pub(crate) fn confirmed(model: &mut Model, c: Confirm, fx: &mut Vec<Effect>) {
+    if let Some(index) = c.rerun {
+        return super::macros::run(model, index, true, fx);
+    }
     start(model, c.actions, &c.doing, c.jobs, &c.already, fx);
 }
 

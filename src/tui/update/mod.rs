@@ -9,6 +9,7 @@ pub(crate) mod inbox;
 pub(crate) mod index;
 mod keys;
 mod list;
+mod macros;
 mod many;
 mod mouse;
 pub(crate) mod notes;

@@ -95,7 +95,7 @@ pub(crate) fn route(model: &mut Model, notes: Vec<Note>, fx: &mut Vec<Effect>) {
             }
             Note::Fetch(part) => super::catalog::fetch(model, part, fx),
             Note::Learned(c) => model.known.learn(&c),
-            Note::Collaborator(email) => model.known.add_collaborator(&email),
+            Note::Collaborator { email, name } => model.known.add_collaborator_named(&email, &name),
             Note::Bot { uuid, running } => {
                 model.list.bots.insert(uuid, running);
             }

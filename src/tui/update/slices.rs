@@ -274,3 +274,16 @@ pub(crate) fn reopen(model: &mut Model, uuid: &str, fx: &mut Vec<Effect>) {
         guard: None,
     });
 }
+
+/// A macro's `snooze WHEN` on `uuid` (the snooze slice keeps it); why not.
+pub(crate) fn snooze_until(
+    model: &mut Model,
+    uuid: &str,
+    name: &str,
+    when: &str,
+    fx: &mut Vec<Effect>,
+) -> Result<(), String> {
+    call!(model, fx, slices.snooze, snooze_fx, |st, cx, out| snooze::snooze_until(
+        st, cx, out, uuid, name, when
+    ))
+}

@@ -41,6 +41,15 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         spans.push(Span::raw(" "));
     }
     spans.push(Span::styled(clean(&model.session.account), theme.accent()));
+    if let Some((text, available)) = me(&model.details.me) {
+        spans.push(Span::raw(" │ "));
+        let style = match available {
+            Some(true) => theme.success(),
+            Some(false) => theme.warning(),
+            None => theme.dim(),
+        };
+        spans.push(Span::styled(text, style));
+    }
     if let Some(run) = &model.act.bulk {
         // "closing 37/120 Esc stops", early: it matters more than the counts.
         spans.push(Span::raw(" │ "));
@@ -108,6 +117,29 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
     let [left, right] = Layout::horizontal([Constraint::Min(1), Constraint::Length(width(hint) as u16)]).areas(area);
     frame.render_widget(Paragraph::new(Line::from(spans)), left);
     frame.render_widget(Paragraph::new(Line::styled(hint, theme.dim())), right);
+}
+
+/// The agent's own availability and custom status, compact enough for 80
+/// columns (`● available · Lunch`, `○ away`), and whether available; `None`
+/// when neither is known (or there is no user to have them).
+pub fn me(av: &crate::tui::details::Availability) -> Option<(String, Option<bool>)> {
+    av.user.as_ref()?;
+    let state = match av.available {
+        Some(true) => Some("● available"),
+        Some(false) => Some("○ away"),
+        None => None,
+    };
+    let custom = av.custom_status.as_ref().map(|(_, name)| clean(name));
+    let custom = custom
+        .filter(|c| !c.trim().is_empty())
+        .map(|c| truncate(&c, 16).into_owned());
+    let text = match (state, custom) {
+        (None, None) => return None,
+        (Some(s), None) => s.to_string(),
+        (None, Some(c)) => c,
+        (Some(s), Some(c)) => format!("{s} · {c}"),
+    };
+    Some((text, av.available))
 }
 
 /// How fresh the list is: "synced 15 s ago", "syncing 41,200 / ~100,000",

@@ -290,3 +290,55 @@ fn new_contact_offers_the_channels_main_first_or_none_when_not_offered() {
     assert_eq!(form.value(&FieldId::Channel), None);
     assert!(form.value(&FieldId::Bot).is_some(), "the bot choice stays");
 }
+
+#[test]
+fn the_assign_picker_shows_names_with_emails_and_assigns_by_email() {
+    let mut m = model_with(5, 160, 48);
+    let member: crate::api::TeamMember =
+        serde_json::from_str(r#"{"email":"dana@frontdesk.example","name":"Dana Silva","available":true}"#).unwrap();
+    let nameless: crate::api::TeamMember = serde_json::from_str(r#"{"email":"bo@frontdesk.example"}"#).unwrap();
+    update(
+        &mut m,
+        Msg::Details(DetailsMsg::TeamMembersLoaded {
+            result: Ok(vec![member, nameless]),
+        }),
+    );
+    // Contact 1 is unassigned; `a` offers the members.
+    update(&mut m, key('j'));
+    update(&mut m, key('a'));
+    let screen = format!("{}", crate::tui::view::tests::draw(&m).backend());
+    assert!(screen.contains("Dana Silva <dana@frontdesk.example>"), "{screen}");
+    assert!(screen.contains("bo@frontdesk.example"), "{screen}");
+    // Down to Dana's line (after "(unassigned)" and bo, by email).
+    let mut picked = None;
+    for _ in 0..4 {
+        update(&mut m, code(KeyCode::Down));
+        if let Some(Overlay::Form { form, .. }) = &m.overlay
+            && let Some(crate::tui::form::FormValue::One(Some(choice))) = form.value(&FieldId::AssignedUser)
+            && choice.starts_with("Dana")
+        {
+            picked = Some(choice);
+            break;
+        }
+    }
+    assert_eq!(picked.as_deref(), Some("Dana Silva <dana@frontdesk.example>"));
+    let (_, _, _, patch) = patch_of(&submit(&mut m));
+    assert_eq!(patch.assigned_user.as_deref(), Some("dana@frontdesk.example"));
+}
+
+#[test]
+fn the_assign_picker_starts_on_the_assignee_by_its_name() {
+    let mut m = model_with(5, 160, 48);
+    let member: crate::api::TeamMember =
+        serde_json::from_str(r#"{"email":"agent@example.test","name":"Agent Smith"}"#).unwrap();
+    update(
+        &mut m,
+        Msg::Details(DetailsMsg::TeamMembersLoaded {
+            result: Ok(vec![member]),
+        }),
+    );
+    // Contact 0 is assigned to agent@example.test: saved as is, by email.
+    update(&mut m, key('a'));
+    let (_, _, _, patch) = patch_of(&submit(&mut m));
+    assert_eq!(patch.assigned_user.as_deref(), Some("agent@example.test"));
+}

@@ -28,7 +28,10 @@ pub fn on_msg(st: &mut Details, cx: &Cx, out: &mut Out<DetailsEffect>, msg: Deta
             if let Ok(members) = result {
                 for m in members {
                     // Members are the collaborators the assign form offers.
-                    out.note(Note::Collaborator(m.email.clone()));
+                    out.note(Note::Collaborator {
+                        email: m.email.clone(),
+                        name: m.name.clone(),
+                    });
                     me::learn_my_status(&mut st.me, &m);
                 }
             }

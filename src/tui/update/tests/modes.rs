@@ -61,23 +61,29 @@ enum Table {
 }
 
 /// The `[keys]` name of the row that binds `key` in `table`, if any.
-fn bound(keys: &Keymap, table: Table, key: &KeyEvent) -> Option<&'static str> {
+fn bound(keys: &Keymap, table: Table, key: &KeyEvent) -> Option<String> {
     let inbox = || {
         let a = keys.action_for(key)?;
-        keys.rows().iter().find(|r| r.action == a).map(|r| r.name)
+        keys.rows().iter().find(|r| r.action == a).map(|r| r.name.clone())
     };
     let in_mode = |mode: Mode, only: &[ModeAction]| {
         let a = keys.mode_action_for(mode, key)?;
         if !only.is_empty() && !only.contains(&a) {
             return None;
         }
-        keys.mode_rows(mode).iter().find(|r| r.action == a).map(|r| r.name)
+        keys.mode_rows(mode)
+            .iter()
+            .find(|r| r.action == a)
+            .map(|r| r.name.clone())
     };
     match table {
         Table::Inbox => inbox(),
         Table::Account => {
             let a = keys.account_action_for(key)?;
-            keys.account_rows().iter().find(|r| r.action == a).map(|r| r.name)
+            keys.account_rows()
+                .iter()
+                .find(|r| r.action == a)
+                .map(|r| r.name.clone())
         }
         Table::Mode(mode, with_inbox) => in_mode(mode, &[]).or_else(|| if with_inbox { inbox() } else { None }),
         Table::Layers(layers) => layers.iter().find_map(|(mode, only)| in_mode(*mode, only)),
@@ -166,7 +172,7 @@ type Press<'a> = &'a dyn Fn(&Arc<Keymap>, KeyEvent) -> bool;
 
 /// Walks `press` with `every` key and the `keys` it starts with.
 fn walk_with(what: &str, keys: &Arc<Keymap>, press: Press, table: Table, text: Text, every: &[KeyEvent]) {
-    let help: Vec<&'static str> = help_rows(keys)
+    let help: Vec<String> = help_rows(keys)
         .into_iter()
         .filter_map(|r| match r {
             HelpRow::Key { name, .. } => Some(name),
@@ -181,7 +187,7 @@ fn walk_with(what: &str, keys: &Arc<Keymap>, press: Press, table: Table, text: T
         match bound(keys, table, &k) {
             Some(name) => {
                 assert!(help.contains(&name), "{what}: {name} is not in help");
-                follows_the_binding(what, press, table, name, k, text);
+                follows_the_binding(what, press, table, &name, k, text);
             }
             None => unbound.push(format!(
                 "{:?}{}",

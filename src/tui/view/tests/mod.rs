@@ -16,6 +16,7 @@ use crate::tui::update::update;
 pub(crate) mod grid;
 mod index;
 mod invisible;
+mod me;
 mod styles;
 mod widths;
 

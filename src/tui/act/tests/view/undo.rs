@@ -59,11 +59,12 @@ fn the_undo_toast_offers_u() {
 
 /// An entry on contacts `rows` whose rows now are `now` (as the list has
 /// them) and were `after` when the action ended.
-fn item(m: &Model, i: usize, reverse: Reverse, after: impl Fn(Contact) -> Contact) -> Item {
+fn item(m: &Model, i: usize, action: Action, reverse: Reverse, after: impl Fn(Contact) -> Contact) -> Item {
     let c = m.list.contact(&contact(i).uuid).unwrap();
     Item {
         uuid: c.uuid.clone(),
         name: c.name.clone(),
+        action,
         reverse,
         before: c.clone(),
         after: after(c),
@@ -78,10 +79,16 @@ fn with_history(w: u16, h: u16) -> Model {
     let mut m = rich(w, h);
     let at = |mins| now() - Duration::minutes(mins);
     // Someone changed the note since.
-    let note = item(&m, 2, Reverse::Do(Action::Note(String::new())), |mut c| {
-        c.note = Some("call back".into());
-        c
-    });
+    let note = item(
+        &m,
+        2,
+        Action::Note("call back".into()),
+        Reverse::Do(Action::Note(String::new())),
+        |mut c| {
+            c.note = Some("call back".into());
+            c
+        },
+    );
     let mut changed = note.after.clone();
     changed.note = Some("someone else's note".into());
     m.list.store.replace(changed);
@@ -92,12 +99,18 @@ fn with_history(w: u16, h: u16) -> Model {
         vec![note],
     );
     // Undone already (a hostile name, sanitized when recorded).
-    let mut red = item(&m, 1, Reverse::Do(Action::Reopen), |c| c);
+    let mut red = item(&m, 1, Action::Close, Reverse::Do(Action::Reopen), |c| c);
     red.undone = true;
     let what = format!("closed ({})", crate::text::sanitize_line(&red.name));
     m.act.undo.push(at(30), Action::Close, what, vec![red]);
     // The API cannot clear a team.
-    let team = item(&m, 0, Reverse::Cannot("the API cannot clear a team"), |c| c);
+    let team = item(
+        &m,
+        0,
+        Action::Team("team-2".into()),
+        Reverse::Cannot("the API cannot clear a team"),
+        |c| c,
+    );
     m.act.undo.push(
         at(20),
         Action::Team("team-2".into()),
@@ -107,7 +120,15 @@ fn with_history(w: u16, h: u16) -> Model {
     // A run on many: tags added on three.
     let tagged: Vec<Item> = [5, 6, 7]
         .into_iter()
-        .map(|i| item(&m, i, Reverse::Do(Action::Untag(vec!["vip".into()])), |c| c))
+        .map(|i| {
+            item(
+                &m,
+                i,
+                Action::Tag(vec!["vip".into()]),
+                Reverse::Do(Action::Untag(vec!["vip".into()])),
+                |c| c,
+            )
+        })
         .collect();
     m.act.undo.push(
         at(5),
