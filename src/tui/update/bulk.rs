@@ -74,7 +74,7 @@ pub(crate) fn ended(model: &mut Model, over: Option<Run>, fx: &mut Vec<Effect>) 
 /// The run is over: say what happened.
 fn finished(model: &mut Model, run: Run, fx: &mut Vec<Effect>) {
     super::record::record_run(model, &run, fx);
-    super::macros::ended(model, &run, fx);
+    macro_snoozes(model, &run, fx);
     let now = model.now;
     // An action on marks unmarks the contacts it did and keeps the failed
     // (and the never sent) marked, so `.` takes up just them; an undo
@@ -97,5 +97,28 @@ fn finished(model: &mut Model, run: Run, fx: &mut Vec<Effect>) {
     // toast then says it).
     if model.overlay.is_none() {
         model.overlay = Some(Overlay::Summary(act::summary(&run)));
+    }
+}
+
+/// A macro's run is over: its snooze follows on each contact every step
+/// went through on.
+fn macro_snoozes(model: &mut Model, run: &Run, fx: &mut Vec<Effect>) {
+    let Some(when) = run.named.as_ref().and_then(|n| n.snooze.clone()) else {
+        return;
+    };
+    let bad =
+        |uuid: &str| run.failed.iter().any(|(j, _)| j.uuid == uuid) || run.skipped.iter().any(|(j, _)| j.uuid == uuid);
+    let mut done: Vec<(String, String)> = Vec::new();
+    for (job, _) in &run.ok {
+        if !bad(&job.uuid) && !done.iter().any(|(u, _)| *u == job.uuid) {
+            done.push((job.uuid.clone(), job.name.clone()));
+        }
+    }
+    for (uuid, name) in done {
+        if let Err(why) = super::slices::snooze_until(model, &uuid, &name, &when, fx) {
+            let now = model.now;
+            model.status.push(ToastKind::Error, format!("not snoozed: {why}"), now);
+            return;
+        }
     }
 }

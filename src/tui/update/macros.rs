@@ -134,26 +134,3 @@ fn jobs(model: &Model, rows: &[&Row], actions: &[Action]) -> Vec<Job> {
     }
     jobs
 }
-
-/// A macro's run is over: its snooze follows on each contact every step
-/// went through on.
-pub(crate) fn ended(model: &mut Model, run: &act::Run, fx: &mut Vec<Effect>) {
-    let Some(when) = run.named.as_ref().and_then(|n| n.snooze.clone()) else {
-        return;
-    };
-    let bad =
-        |uuid: &str| run.failed.iter().any(|(j, _)| j.uuid == uuid) || run.skipped.iter().any(|(j, _)| j.uuid == uuid);
-    let mut done: Vec<(String, String)> = Vec::new();
-    for (job, _) in &run.ok {
-        if !bad(&job.uuid) && !done.iter().any(|(u, _)| *u == job.uuid) {
-            done.push((job.uuid.clone(), job.name.clone()));
-        }
-    }
-    for (uuid, name) in done {
-        if let Err(why) = super::slices::snooze_until(model, &uuid, &name, &when, fx) {
-            let now = model.now;
-            model.status.push(ToastKind::Error, format!("not snoozed: {why}"), now);
-            return;
-        }
-    }
-}
