@@ -127,7 +127,7 @@ impl Source {
 }
 
 /// How the TUI looks and reacts, from the file's top level.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Looks {
     /// `dark`, `light`, `high-contrast`, `mono` or a theme file's path;
     /// `None` is the default theme.
@@ -140,6 +140,8 @@ pub struct Looks {
     pub keys: Vec<KeyEntry>,
     /// `[macros.NAME]`, in name order (each with a key is a keymap row).
     pub macros: Vec<crate::macros::Macro>,
+    /// `[snippets]`, read with `snippets.toml` by `crate::snippets::load_all`.
+    pub snippets: toml::Table,
 }
 
 /// The resolved settings for one account.
@@ -486,6 +488,7 @@ pub fn load_from(
             title: file.title.unwrap_or(true),
             keys: file.keys,
             macros: file.macros,
+            snippets: file.snippets,
         },
         views: file.views,
         alerts: file.alerts,

@@ -72,11 +72,41 @@ pub fn load(path: &Path) -> Result<Snippets, String> {
     Ok(snippets)
 }
 
+/// The snippets of `snippets.toml` beside the config file at `config`
+/// and of the config's own `[snippets]` table (`table`); a shortcode in
+/// both is the file's, and a warning says so.
+pub fn load_all(config: Option<&Path>, table: &toml::Table) -> Result<Snippets, String> {
+    let mut out = match config.and_then(path_beside) {
+        Some(path) => load(&path)?,
+        None => Snippets::default(),
+    };
+    let inline = from_table(table.clone());
+    out.warnings
+        .extend(inline.warnings.into_iter().map(|w| format!("[snippets]: {w}")));
+    for s in inline.items {
+        if out.get(&s.name).is_some() {
+            out.warnings.push(format!(
+                "snippet \"{}\" is in [snippets] and in {FILE_NAME}: the file's is used",
+                s.name
+            ));
+        } else {
+            out.items.push(s);
+        }
+    }
+    out.items.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(out)
+}
+
 /// Parses a snippets file's text.
 pub fn parse(text: &str) -> Result<Snippets, String> {
     let table: toml::Table = text
         .parse()
         .map_err(|e: toml::de::Error| crate::text::sanitize_line(e.message()))?;
+    Ok(from_table(table))
+}
+
+/// The snippets of a table of `shortcode = text` (or `{ text, label }`).
+fn from_table(table: toml::Table) -> Snippets {
     let mut out = Snippets::default();
     for (name, value) in table {
         let shown = crate::text::sanitize_line(&name);
@@ -124,7 +154,7 @@ pub fn parse(text: &str) -> Result<Snippets, String> {
         out.items.push(Snippet { name, label, text });
     }
     out.items.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(out)
+    out
 }
 
 fn valid_name(name: &str) -> bool {

@@ -62,6 +62,9 @@ pub(super) struct FileConfig {
     /// left out whole and named in the warnings).
     #[serde(skip)]
     pub macros: Vec<crate::macros::Macro>,
+    /// `[snippets]`: `shortcode = "text"`, as in `snippets.toml`.
+    #[serde(skip)]
+    pub snippets: toml::Table,
 }
 
 impl FileConfig {
@@ -124,6 +127,7 @@ const TOP_KEYS: &[&str] = &[
     "notify_command",
     "reopen_on_reply",
     "macros",
+    "snippets",
 ];
 const PROFILE_KEYS: &[&str] = &[
     "base_url",
@@ -235,6 +239,15 @@ pub(super) fn parse(path: &Path, text: &str, warnings: &mut Vec<String>) -> Resu
         }
         if name == "macros" {
             parsed.macros = macros(path, text, warnings);
+        }
+        if name == "snippets" {
+            parsed.snippets = match text.parse::<toml::Table>().ok().and_then(|mut t| t.remove("snippets")) {
+                Some(toml::Value::Table(t)) => t,
+                _ => {
+                    warnings.push(format!("{}: snippets must be a [snippets] table", shown(path)));
+                    toml::Table::new()
+                }
+            };
         }
     }
     if !unknown.is_empty() {

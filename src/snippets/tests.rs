@@ -108,3 +108,34 @@ fn a_missing_file_is_no_snippets_and_a_broken_one_is_a_sentence() {
         Some(PathBuf::from("/a/b/snippets.toml"))
     );
 }
+
+#[test]
+fn the_config_s_snippets_table_joins_the_file_and_the_file_wins_a_clash() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(dir.path().join(FILE_NAME), "thanks = \"From the file\"\n").unwrap();
+    let table: toml::Table = "thanks = \"From the config\"\nbye = \"Bye {{contact.name}}\"\n\"bad name\" = \"x\"\n"
+        .parse()
+        .unwrap();
+    let s = load_all(Some(&config), &table).unwrap();
+    let names: Vec<&str> = s.items.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["bye", "thanks"]);
+    assert_eq!(s.get("thanks").unwrap().text, "From the file");
+    assert!(
+        s.warnings
+            .iter()
+            .any(|w| w.contains("\"thanks\" is in [snippets] and in snippets.toml")),
+        "{:?}",
+        s.warnings
+    );
+    assert!(
+        s.warnings
+            .iter()
+            .any(|w| w.starts_with("[snippets]: snippet \"bad name\" left out")),
+        "{:?}",
+        s.warnings
+    );
+    // No file, no config directory: the table alone.
+    let s = load_all(None, &table).unwrap();
+    assert_eq!(s.get("thanks").unwrap().text, "From the config");
+}

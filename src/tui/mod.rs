@@ -195,24 +195,19 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     // The canned replies beside the config file: a broken file is said,
     // and the inbox starts without them.
     let config_path = settings.config_path.clone().or_else(crate::config::default_config_path);
-    match config_path
-        .as_deref()
-        .and_then(crate::snippets::path_beside)
-        .map(|p| crate::snippets::load(&p))
-    {
-        Some(Ok(snippets)) => {
+    match crate::snippets::load_all(config_path.as_deref(), &settings.looks.snippets) {
+        Ok(snippets) => {
             for w in &snippets.warnings {
                 model.status.push(ToastKind::Info, w.clone(), now);
             }
             model.compose.snippets = snippets;
         }
-        Some(Err(e)) => {
+        Err(e) => {
             tracing::warn!("snippets: {e}");
             model
                 .status
                 .push(ToastKind::Error, format!("snippets not loaded: {e}"), now);
         }
-        None => {}
     }
     // One key map for the session: the defaults with the file's [keys].
     let (keys, problems) = keymap::Keymap::resolve_with(&settings.looks.keys, &settings.looks.macros);

@@ -43,13 +43,14 @@ impl Tabular for SnippetRow {
 }
 
 fn read(ctx: &mut Ctx<'_>) -> Result<(Snippets, std::path::PathBuf), CliError> {
-    let path = ctx
-        .settings()?
-        .config_path
+    let settings = ctx.settings()?;
+    let config = settings.config_path.clone();
+    let table = settings.looks.snippets.clone();
+    let path = config
         .as_deref()
         .and_then(snippets::path_beside)
         .ok_or_else(|| CliError::Usage("no config directory: set --config to find snippets.toml beside it".into()))?;
-    let s = snippets::load(&path).map_err(CliError::Usage)?;
+    let s = snippets::load_all(config.as_deref(), &table).map_err(CliError::Usage)?;
     for w in &s.warnings {
         let _ = writeln!(ctx.err, "frontdesk: warning: {w}");
     }
@@ -63,7 +64,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: SnippetsCmd) -> Result<(), CliError> {
             if all.items.is_empty() && ctx.format == crate::cli::output::Format::Table {
                 let _ = writeln!(
                     ctx.err,
-                    "frontdesk: no snippets: write shortcode = \"text\" lines in {}",
+                    "frontdesk: no snippets: write shortcode = \"text\" lines in {} (or under [snippets] in the config file)",
                     crate::cli::sanitize(&path.display().to_string())
                 );
             }

@@ -411,3 +411,27 @@ fn a_user_email_that_is_not_an_email_is_refused_naming_where_it_came_from() {
 mod hub;
 mod index_settings;
 mod inert;
+
+#[test]
+fn a_snippets_table_is_read_and_a_wrong_shape_is_a_warning() {
+    let f = Fixture::new();
+    let s = load_with(
+        &args(&f.file("[snippets]\nhi = \"Hello {{contact.first_name}}\"\n", 0o600)),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(
+        s.looks.snippets.get("hi").and_then(|v| v.as_str()),
+        Some("Hello {{contact.first_name}}")
+    );
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    let s = load_with(&args(&f.file("snippets = \"no\"\n", 0o600)), &[]).unwrap();
+    assert!(s.looks.snippets.is_empty());
+    assert!(
+        s.warnings
+            .iter()
+            .any(|w| w.contains("snippets must be a [snippets] table")),
+        "{:?}",
+        s.warnings
+    );
+}
