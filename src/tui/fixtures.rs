@@ -191,6 +191,22 @@ pub fn model_with(n: usize, w: u16, h: u16) -> Model {
     model_of(contacts(0..n), Some("c1"), w, h)
 }
 
+/// The list's refresh (its first page again) answered with `items`.
+pub fn refreshed(m: &mut Model, items: Vec<Contact>, next: Option<&str>) -> Vec<crate::tui::effect::Effect> {
+    let id = m.next_id();
+    m.list.paging.refreshing = Some(id);
+    let generation = m.list.paging.generation;
+    update(
+        m,
+        Msg::ContactsLoaded {
+            id,
+            generation,
+            fetch: ListFetch::Refresh,
+            result: Ok(page(items, next)),
+        },
+    )
+}
+
 /// A model with `items` loaded as the walk's first page answer, `next`
 /// its cursor.
 pub fn model_of(items: Vec<Contact>, next: Option<&str>, w: u16, h: u16) -> Model {

@@ -9,7 +9,6 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
-use crate::api::Contact;
 use crate::text::sanitize_line;
 use crate::triage::history::{self, Record};
 use crate::tui::shared::session::Session;
@@ -149,7 +148,6 @@ pub fn undo_record(
     session: &Session,
     at: DateTime<Utc>,
 ) -> Record {
-    let done = |c: &Contact| Some(c.clone());
     Record {
         id: format!("{of}-undo"),
         at,
@@ -168,8 +166,8 @@ pub fn undo_record(
                 name: job.name.clone(),
                 outcome: "applied".into(),
                 error: None,
-                before: done(&job.before),
-                after: done(after),
+                before: Some(job.before.clone()),
+                after: Some(after.clone()),
             })
             .collect(),
     }

@@ -81,18 +81,7 @@ fn a_refresh_of_the_first_page_bringing_back_our_message_does_not_mark_it_new() 
     let mut m = model_with(10, 160, 48);
     let uuid = send_ok(&mut m, "On its way");
     update(&mut m, key('j'));
-    let id = m.next_id();
-    m.list.paging.refreshing = Some(id);
-    let generation = m.list.paging.generation;
-    update(
-        &mut m,
-        Msg::ContactsLoaded {
-            id,
-            generation,
-            fetch: crate::tui::msg::ListFetch::Refresh,
-            result: Ok(page(vec![c], None)),
-        },
-    );
+    refreshed(&mut m, vec![c], None);
     assert!(!m.list.get(&uuid).unwrap().has_new(), "our own message is not new");
 }
 

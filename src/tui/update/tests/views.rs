@@ -361,18 +361,7 @@ fn a_refreshed_first_page_with_a_new_contact_keeps_the_selection_on_its_contact(
     fresh.last_message_at = Some(now());
     fresh.closed_at = None;
     fresh.assigned_user = Some("agent@example.test".into());
-    let id = m.next_id();
-    m.list.paging.refreshing = Some(id);
-    let generation = m.list.paging.generation;
-    update(
-        &mut m,
-        Msg::ContactsLoaded {
-            id,
-            generation,
-            fetch: ListFetch::Refresh,
-            result: Ok(page(vec![fresh], Some("c1"))),
-        },
-    );
+    refreshed(&mut m, vec![fresh], Some("c1"));
     assert_eq!(m.list.selected_uuid(), on, "still on the same contact");
     assert_eq!(m.list.view.selected, 5, "one row lower: the new one is on top");
 }
