@@ -114,6 +114,7 @@ async fn each_views_count_is_what_a_walk_of_the_server_computes() {
             index: SharedIndex::new(Index::in_memory().unwrap()),
             sync_rate: 0.0,
             full_every: Duration::from_secs(1800),
+            hub: None,
             in_memory: true,
         },
         tx,

@@ -180,6 +180,8 @@ pub struct Clocked {
     retry_in: Option<i64>,
     /// `u undo` shows at the end of the toast line.
     undo: bool,
+    /// Colleagues' presence (a hub's, run out by the clock).
+    colleagues: u64,
 }
 
 impl Clocked {
@@ -195,6 +197,7 @@ impl Clocked {
             whole: model.list.paging.exhausted,
             retry_in: retry_at(model).map(|t| (t - model.now).num_seconds()),
             undo: model.act.undo.offered(model.now).is_some(),
+            colleagues: model.colleagues.version,
         }
     }
 }

@@ -13,6 +13,7 @@
 //! What changes in the index (the journal) goes to the UI as
 //! `IndexMsg::Changed`; freshness as `IndexMsg::Status`.
 
+mod hub;
 mod trickle;
 
 use std::collections::HashMap;
@@ -26,7 +27,8 @@ use crate::api::{ApiError, Client, Contact, Message};
 use crate::index::sync::{Budget, Foreground, FullReport, IncrementalReport, Progress, SyncError};
 use crate::index::{IndexAccess, Preview, SharedIndex, Wanted, sync};
 use crate::tui::msg::Msg;
-use crate::tui::msg::index::{IndexMsg, SyncStatus};
+use crate::tui::msg::index::{HubLink, IndexMsg, SyncStatus};
+use crate::tui::shared::colleagues::Doing;
 use trickle::Trickle;
 
 mod load;
@@ -65,6 +67,9 @@ pub enum IndexCmd {
     },
     /// Last messages wanted for the rows on screen and the next ones.
     Previews(Vec<Wanted>),
+    /// Through a hub: what this agent does with `contact` (`None`: idle),
+    /// for colleagues to see.
+    Presence { contact: String, doing: Option<Doing> },
 }
 
 /// The UI's side: where commands go, the index itself (for searches, which
@@ -84,6 +89,9 @@ pub struct Worker {
     pub sync_rate: f64,
     pub full_every: Duration,
     pub in_memory: bool,
+    /// The team's hub: its snapshot and event stream replace the walks,
+    /// the trickle of last messages and the polling.
+    pub hub: Option<crate::api::hub::HubClient>,
 }
 
 /// Starts the worker's thread. Its messages arrive on `tx`.
@@ -124,6 +132,10 @@ enum Done {
     /// The incremental pass found the index holding another account's
     /// data and started it over instead: a full walk is due now.
     StartedOver,
+    /// Through a hub: the snapshot loaded (`None`) or failed (why).
+    Snapshot(Option<String>),
+    /// Through a hub: how its event stream stands.
+    Link(HubLink),
     Previews {
         tried: Vec<Wanted>,
         /// The last messages fetched.
@@ -157,6 +169,10 @@ struct State {
     /// After a failed fetch no last message is fetched before this.
     failed_until: Option<Instant>,
     last_problem: Option<String>,
+    /// Through a hub: its client (presence), and whether its stream is
+    /// live (then the refresh timer's passes are not needed).
+    hub: Option<crate::api::hub::HubClient>,
+    live: bool,
 }
 
 async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, tx: UnboundedSender<Msg>) {
@@ -189,6 +205,8 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
         trickle: Trickle::default(),
         failed_until: None,
         last_problem: None,
+        hub: w.hub.clone(),
+        live: false,
     };
     // The first walk now; later ones when the last is older than the
     // interval.
@@ -199,12 +217,22 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
             Instant::now() + w.full_every.saturating_sub(age)
         }
     });
-    if st.status.complete {
+    let (done_tx, mut done_rx) = unbounded_channel::<Done>();
+    if let Some(client) = &w.hub {
+        // The hub's snapshot and stream instead of walks of the account.
+        st.full_due = None;
+        st.status.hub = Some(HubLink::Connecting);
+        tokio::task::spawn_local(hub::follow(
+            client.clone(),
+            w.index.clone(),
+            tx.clone(),
+            done_tx.clone(),
+        ));
+    } else if st.status.complete {
         st.incremental_again = true;
         st.check_account = true;
     }
     send(IndexMsg::Status(st.status.clone()));
-    let (done_tx, mut done_rx) = unbounded_channel::<Done>();
     loop {
         start_work(&w, &budget, &mut st, &done_tx, &tx);
         let busy = st.full_running || st.incremental_running || st.previews_running;
@@ -320,7 +348,13 @@ fn next_previews(w: &Worker, st: &mut State, now: Instant) -> (Vec<Wanted>, bool
         }
         return (batch, true);
     }
-    if st.full_running || st.trickle_rest_until.is_some_and(|r| r > now) || st.trickle.paced_until(now).is_some() {
+    // Through a hub, last messages come with its events: no trickle of
+    // requests per agent.
+    if st.hub.is_some()
+        || st.full_running
+        || st.trickle_rest_until.is_some_and(|r| r > now)
+        || st.trickle.paced_until(now).is_some()
+    {
         return (Vec::new(), false);
     }
     st.trickle_rest_until = None;
@@ -339,7 +373,13 @@ fn next_previews(w: &Worker, st: &mut State, now: Instant) -> (Vec<Wanted>, bool
 fn on_cmd(index: &mut SharedIndex, st: &mut State, cmd: IndexCmd, send: &impl Fn(IndexMsg)) {
     match cmd {
         IndexCmd::Load { generation, skip } => load(index, generation, skip, send),
-        IndexCmd::Incremental => st.incremental_again = true,
+        // Through a live hub stream nothing needs polling.
+        IndexCmd::Incremental => st.incremental_again = !(st.hub.is_some() && st.live),
+        IndexCmd::Presence { contact, doing } => {
+            if let Some(client) = st.hub.clone() {
+                tokio::task::spawn_local(hub::presence(client, contact, doing));
+            }
+        }
         IndexCmd::Store(contact) => {
             let stored = index.with(|ix| ix.upsert_contacts(std::slice::from_ref(&*contact), Utc::now()));
             if let Err(e) = stored {
@@ -400,6 +440,27 @@ fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
                     st.full_due = Some(Instant::now() + FULL_RETRY);
                 }
             }
+        }
+        Done::Snapshot(failed) => {
+            st.status.walking = None;
+            match failed {
+                None => {
+                    st.status.complete = true;
+                    succeeded(st, now);
+                }
+                Some(e) => tracing::warn!("the hub's snapshot failed: {e}"),
+            }
+        }
+        Done::Link(link) => {
+            st.live = link == HubLink::Live;
+            if st.live {
+                st.status.offline = false;
+                st.status.synced_at = Some(now);
+            }
+            if let HubLink::Refused(e) = &link {
+                send(IndexMsg::Problem(e.clone()));
+            }
+            st.status.hub = Some(link);
         }
         Done::StartedOver => {
             st.incremental_running = false;

@@ -41,10 +41,12 @@ pub fn open(settings: &Settings, demo: bool) -> Local {
     let path = if demo {
         index::default_path("demo", DEMO_IDENTITY)
     } else {
+        // Through a hub, the index is the hub's view of the account: its
+        // own file (the CLI's `sync` fills the same one).
         settings
-            .base_url
-            .as_deref()
-            .and_then(|url| index::default_path(&settings.profile, url))
+            .hub_root()
+            .or_else(|| settings.base_url.clone())
+            .and_then(|url| index::default_path(&settings.profile, &url))
     };
     let Some(path) = path else {
         return memory(Some(

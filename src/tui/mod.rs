@@ -14,6 +14,7 @@ pub mod first_run;
 #[doc(hidden)]
 pub mod fixtures;
 pub(crate) mod form;
+pub mod hub;
 pub mod inbox;
 pub mod index_worker;
 pub mod keymap;
@@ -138,7 +139,13 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
             None,
         )
     };
-    tracing::info!(demo = demo_mode, account = %account, "starting");
+    // A team hub: its snapshot and event stream keep the index live.
+    let hub = if demo_mode {
+        None
+    } else {
+        settings.hub().map_err(|e| eyre!("{e}"))?
+    };
+    tracing::info!(demo = demo_mode, account = %account, hub = hub.is_some(), "starting");
     let local = local_index::open(&settings, demo_mode);
     let cached = local_index::first_rows(&local);
     // With nothing cached, one request (at most FIRST_SCREEN) before the
@@ -274,6 +281,7 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
             sync_rate: settings.sync_rate,
             full_every: settings.full_sync_interval,
             in_memory: local.in_memory,
+            hub: hub.clone(),
         };
         runner = runner.with_index(index_worker::spawn(worker, tx));
     }

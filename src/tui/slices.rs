@@ -14,7 +14,7 @@ use ratatui::Frame;
 
 use crate::tui::shared::ViewCx;
 use crate::tui::shared::layout::Areas;
-use crate::tui::{notify, reports, snooze};
+use crate::tui::{hub, notify, reports, snooze};
 
 /// Every registered slice's state.
 #[derive(Debug, Default)]
@@ -25,6 +25,8 @@ pub struct Slices {
     pub snooze: snooze::State,
     /// Notifications and replies to closed conversations (`B`).
     pub notify: notify::State,
+    /// This agent's presence as told to the team's hub.
+    pub hub: hub::State,
 }
 
 /// What a registered slice's effects answer.

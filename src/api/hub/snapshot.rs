@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::HubClient;
 use crate::api::{ApiError, Contact};
 use crate::index::sync::SyncError;
-use crate::index::{Index, IndexError};
+use crate::index::{Index, IndexAccess, IndexError};
 
 /// Contacts stored per transaction.
 const BATCH: usize = 500;
@@ -60,7 +60,7 @@ impl HubClient {
     /// `progress(done, expected)` follows along.
     pub async fn snapshot_into(
         &self,
-        index: &mut Index,
+        index: &mut impl IndexAccess,
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<SnapshotReport, SyncError> {
         let started = Utc::now();
@@ -110,7 +110,7 @@ impl HubClient {
                 let Some(h) = &header else {
                     let h: SnapshotHeader =
                         serde_json::from_slice(&text).map_err(|e| decode("the first line is no header", &text, e))?;
-                    report.started_over = adopt_account(index, &h.account)?;
+                    report.started_over = index.with(|ix| adopt_account(ix, &h.account))?;
                     header = Some(h);
                     continue;
                 };
@@ -123,7 +123,7 @@ impl HubClient {
                     Ok(_) | Err(_) => report.skipped += 1,
                 }
                 if batch.len() >= BATCH {
-                    report.changed += index.upsert_contacts(&batch, started)? as u64;
+                    report.changed += index.with(|ix| ix.upsert_contacts(&batch, started))? as u64;
                     batch.clear();
                     progress(report.seen, h.contacts);
                 }
@@ -133,7 +133,7 @@ impl HubClient {
             return Err(decode("the snapshot is empty", &[], "no header line"));
         };
         if !batch.is_empty() {
-            report.changed += index.upsert_contacts(&batch, started)? as u64;
+            report.changed += index.with(|ix| ix.upsert_contacts(&batch, started))? as u64;
         }
         progress(report.seen, h.contacts);
         if report.seen + report.skipped < h.contacts {
@@ -144,9 +144,9 @@ impl HubClient {
             ))));
         }
         if report.skipped == 0 {
-            report.removed = index.remove_missing(started, &seen)? as u64;
+            report.removed = index.with(|ix| ix.remove_missing(started, &seen))? as u64;
         }
-        index.finish_walk(Utc::now())?;
+        index.with(|ix| ix.finish_walk(Utc::now()))?;
         report.header = h;
         Ok(report)
     }

@@ -58,6 +58,10 @@ pub enum Stage {
     Edit,
     /// "discard this draft? y/n" (Esc on a composer with text).
     Discard,
+    /// "dana replied 20 s ago: send anyway? y/n" (through a hub: a
+    /// colleague sent to this customer since the composer opened, or is
+    /// answering now).
+    Colleague(String),
     /// Waiting for the catalog's templates.
     LoadingTemplates,
     Templates(FuzzyPicker),
@@ -88,6 +92,7 @@ impl std::fmt::Debug for Stage {
         match self {
             Stage::Edit => f.write_str("Edit"),
             Stage::Discard => f.write_str("Discard"),
+            Stage::Colleague(why) => write!(f, "Colleague({why})"),
             Stage::LoadingTemplates => f.write_str("LoadingTemplates"),
             Stage::Templates(_) => f.write_str("Templates"),
             Stage::Snippets { picker, slash } => write!(f, "Snippets({:?} at {slash:?})", picker.query()),
@@ -111,6 +116,9 @@ pub struct Compose {
     pub outbox: Vec<Outgoing>,
     /// The pane focused before the composer opened: Esc goes back to it.
     pub back: Option<Pane>,
+    /// When the open composer opened (or last sent): a colleague's reply
+    /// since then is asked about before a send.
+    pub since: Option<chrono::DateTime<chrono::Utc>>,
     /// The contact whose draft changed since it was last written, and the
     /// timer that writes it when typing pauses (a later key's replaces it).
     pub dirty: Option<(String, ReqId)>,
@@ -157,6 +165,7 @@ impl Default for Compose {
             needs_template: HashMap::new(),
             outbox: Vec::new(),
             back: None,
+            since: None,
             dirty: None,
             kept: KeptDrafts::default(),
             snippets: crate::snippets::Snippets::default(),

@@ -99,6 +99,15 @@ pub fn render(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &mut Fram
         }
     }
     let w = foot.width as usize;
+    if let Stage::Colleague(why) = &st.stage {
+        let (yes, no) = confirm_keys(vcx);
+        let q = format!("{}: send anyway? {yes}/{no}", crate::tui::widgets::clean(why));
+        frame.render_widget(
+            Paragraph::new(Line::styled(truncate(&q, w).into_owned(), theme.warning())),
+            foot,
+        );
+        return;
+    }
     if st.errors.contains_key(uuid) {
         let lines: Vec<Line> = errors.into_iter().map(|l| Line::styled(l, theme.error())).collect();
         frame.render_widget(Paragraph::new(lines), foot);
@@ -119,6 +128,12 @@ pub fn render(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &mut Fram
 /// "discard this draft? y/n", with the keys the session binds (a one-letter
 /// one for "no" when there is one, else its first).
 fn discard_question(vcx: &ViewCx) -> String {
+    let (yes, no) = confirm_keys(vcx);
+    format!("discard this draft? {yes}/{no} ({no}: keep it for later)")
+}
+
+/// The keys of a yes/no question as the session binds them.
+fn confirm_keys(vcx: &ViewCx) -> (String, String) {
     use crate::tui::keymap::{Mode, ModeAction as M};
     let yes = vcx.keys.mode_key(Mode::Confirm, M::Yes);
     let no = vcx
@@ -133,7 +148,7 @@ fn discard_question(vcx: &ViewCx) -> String {
         })
         .unwrap_or("")
         .to_string();
-    format!("discard this draft? {yes}/{no} ({no}: keep it for later)")
+    (yes.to_string(), no)
 }
 
 /// The template picker or the values form, over everything (the root

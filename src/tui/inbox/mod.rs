@@ -20,7 +20,7 @@ mod tests;
 
 pub use fx::{InboxEffect, IndexAsk, perform};
 pub use msg::InboxMsg;
-pub use state::{ContactList, Inbox, InboxRef, Marks, SyncStatus, SyncView, Views};
+pub use state::{ContactList, HubLink, Inbox, InboxRef, Marks, SyncStatus, SyncView, Views};
 pub use state::{contact_list, marks, sync, views};
 pub use update::marks as marking;
 pub use update::search::SEARCH_HITS;

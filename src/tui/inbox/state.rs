@@ -12,7 +12,7 @@ pub mod views;
 
 pub use contact_list::ContactList;
 pub use marks::Marks;
-pub use sync::{SyncStatus, SyncView};
+pub use sync::{HubLink, SyncStatus, SyncView};
 pub use views::Views;
 
 use crate::tui::shared::ReqId;

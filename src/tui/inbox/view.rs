@@ -219,11 +219,28 @@ fn row(
         spans.push(who_glyph(preview, theme));
         spans.push(Span::raw(" "));
     }
-    spans.push(Span::raw(fit(&clean(c.label()), cols.name)));
+    // A colleague on this conversation (through a hub): "dana viewing"
+    // stands where the last message does, or after the name without
+    // previews.
+    let here = vcx.colleagues.label(&c.uuid, vcx.now).map(|l| clean(&l));
+    match here.as_deref().filter(|_| cols.preview == 0) {
+        Some(h) if cols.name > 8 => {
+            let hw = crate::tui::text::width(h).min(cols.name / 2);
+            spans.push(Span::raw(fit(&clean(c.label()), cols.name - hw - 1)));
+            spans.push(Span::raw(" "));
+            spans.push(Span::styled(fit(h, hw), theme.accent()));
+        }
+        _ => spans.push(Span::raw(fit(&clean(c.label()), cols.name))),
+    }
     spans.push(Span::raw(" "));
     if cols.preview > 0 {
-        let text = preview.map(|p| clean(&p.text)).unwrap_or_default();
-        spans.push(Span::styled(fit(&text, cols.preview), theme.dim()));
+        match &here {
+            Some(h) => spans.push(Span::styled(fit(h, cols.preview), theme.accent())),
+            None => {
+                let text = preview.map(|p| clean(&p.text)).unwrap_or_default();
+                spans.push(Span::styled(fit(&text, cols.preview), theme.dim()));
+            }
+        }
         spans.push(Span::raw(" "));
     }
     if cols.source > 0 {

@@ -89,6 +89,8 @@ pub struct Model {
 
     /// Badges slices put on rows (snoozed, back…), which views filter on.
     pub badges: crate::tui::shared::Badges,
+    /// What the team's hub says colleagues do (empty without a hub).
+    pub colleagues: crate::tui::shared::Colleagues,
     /// The slices wired through the registry (`tui/slices.rs`).
     pub slices: crate::tui::slices::Slices,
 
@@ -146,6 +148,7 @@ impl Model {
             marks: Default::default(),
             slices: Default::default(),
             badges: Default::default(),
+            colleagues: Default::default(),
             act: Default::default(),
             settle: None,
             compose: Default::default(),
@@ -171,6 +174,7 @@ impl Model {
             focus: self.focus,
             contacts: &self.list,
             known: &self.known,
+            colleagues: &self.colleagues,
             frame: self.frame,
             spun: &self.spun,
         }

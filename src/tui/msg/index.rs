@@ -3,7 +3,7 @@
 
 use crate::api::Contact;
 use crate::index::{Changes, Preview};
-pub use crate::tui::inbox::SyncStatus;
+pub use crate::tui::inbox::{HubLink, SyncStatus};
 
 #[derive(Debug, Clone)]
 pub enum IndexMsg {
@@ -25,7 +25,20 @@ pub enum IndexMsg {
     /// Something the agent should know worth one line (the index started
     /// over for another account's data).
     Notice(String),
+    /// What the team's hub said that is not the index's business: who
+    /// this agent is, colleagues' presence and sends.
+    Hub(HubNote),
     /// Whether the last `/` search found the index busy (a sync writing)
     /// and served the loaded rows alone.
     SearchBusy(bool),
+}
+
+/// News from the hub's event stream for the screen.
+#[derive(Debug, Clone)]
+pub enum HubNote {
+    /// The agent this token belongs to (`whoami`).
+    Me(String),
+    /// An event other than the index's own (presence, a send, agent
+    /// status, what a later hub adds).
+    Event(crate::api::hub::HubEvent),
 }

@@ -82,6 +82,8 @@ pub struct Cx<'a> {
     /// made, while `u` offers it: a slice with an undo of its own (snooze)
     /// answers `u` only for something newer.
     pub undo_at: Option<DateTime<Utc>>,
+    /// Who else views or answers which customer (through a hub).
+    pub colleagues: &'a super::Colleagues,
 }
 
 /// How long `u` takes back the newest action.

@@ -6,6 +6,7 @@
 
 pub mod badges;
 pub mod catalog;
+pub mod colleagues;
 pub mod cx;
 pub mod known;
 pub mod layout;
@@ -19,6 +20,7 @@ pub mod vcx;
 pub mod write;
 
 pub use badges::{Badge, Badges};
+pub use colleagues::Colleagues;
 pub use cx::{Contacts, Cx, NoContacts, Out, UNDO_WINDOW_SECS};
 pub use note::Note;
 pub use pane::Pane;

@@ -22,6 +22,8 @@ pub struct ViewCx<'a> {
     pub contacts: &'a dyn Contacts,
     /// What the app learned about the account (team and funnel names).
     pub known: &'a Known,
+    /// Who else views or answers which customer (through a hub).
+    pub colleagues: &'a super::Colleagues,
     /// The tick count, for spinner frames.
     pub frame: u64,
     /// Set when a spinner is drawn: the loop ticks only while one shows.

@@ -41,6 +41,10 @@ pub fn render(t: &Thread, vcx: &ViewCx, frame: &mut Frame, area: Rect, extras: i
     } else {
         format!("Thread · {name}")
     };
+    // A colleague on it too (through a hub): "dana replying…".
+    if let Some(here) = t.contact.as_deref().and_then(|u| vcx.colleagues.label(u, vcx.now)) {
+        title = format!("{title} · {}", clean(&here));
+    }
     if t.loading.is_some() || t.loading_older.is_some() || t.refreshing.is_some() {
         title = format!("{title} {}", vcx.spinner());
     }

@@ -64,6 +64,7 @@ macro_rules! call {
                 shown: shown.as_ref(),
                 indexed,
                 undo_at: $m.act.undo.newest_at($m.now),
+                colleagues: &$m.colleagues,
             };
             let $cx = &cx_value;
             let mut out_value = $crate::tui::shared::Out::new(&mut $m.ids);

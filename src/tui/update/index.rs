@@ -7,7 +7,7 @@ use super::inbox::inbox;
 use crate::tui::effect::Effect;
 use crate::tui::inbox::update::index as ix;
 use crate::tui::model::{Model, ToastKind};
-use crate::tui::msg::index::IndexMsg;
+use crate::tui::msg::index::{HubNote, IndexMsg};
 
 pub(crate) fn on_msg(model: &mut Model, msg: IndexMsg, fx: &mut Vec<Effect>) {
     match msg {
@@ -36,6 +36,8 @@ pub(crate) fn on_msg(model: &mut Model, msg: IndexMsg, fx: &mut Vec<Effect>) {
             model.status.push(ToastKind::Info, text, now);
         }
         IndexMsg::SearchBusy(busy) => model.sync.index_busy = busy,
+        IndexMsg::Hub(HubNote::Me(name)) => crate::tui::hub::me(&mut model.colleagues, name),
+        IndexMsg::Hub(HubNote::Event(event)) => crate::tui::hub::event(&mut model.colleagues, &event, model.now),
     }
 }
 

@@ -84,6 +84,7 @@ pub(crate) fn action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) ->
 
 /// Time passed (every `Msg::Tick`): a slice's timers come due.
 pub(crate) fn tick(model: &mut Model, fx: &mut Vec<Effect>) {
+    model.colleagues.expire(model.now);
     // The composer (not a registered slice) looks whether another process
     // wrote a draft.
     if model.compose.kept.check_due(model.now) {
@@ -166,6 +167,7 @@ fn on_screen(model: &Model, uuid: &str) -> bool {
 /// `reopen` badges go where the agent opened or wrote, and once a minute
 /// the conversations past `breach_after` are looked at.
 pub(crate) fn after(model: &mut Model, fx: &mut Vec<Effect>) {
+    presence(model, fx);
     let away = model.details.me.available == Some(false);
     if !model.slices.notify.pending.is_empty() {
         let seen: Vec<notify::Arrival> = model
@@ -286,4 +288,25 @@ pub(crate) fn snooze_until(
     call!(model, fx, slices.snooze, snooze_fx, |st, cx, out| snooze::snooze_until(
         st, cx, out, uuid, name, when
     ))
+}
+
+/// Through a hub: this agent's presence, told when it changes and renewed
+/// while it holds. Composing where the composer is open, else viewing the
+/// thread that shows.
+fn presence(model: &mut Model, fx: &mut Vec<Effect>) {
+    use crate::tui::shared::colleagues::Doing;
+    if model.sync.status.as_ref().is_none_or(|s| s.hub.is_none()) {
+        return;
+    }
+    let want = match (&model.compose.open, &model.thread.contact) {
+        (Some(c), _) => Some((c.as_str(), Doing::Composing)),
+        (None, Some(c)) => Some((c.as_str(), Doing::Viewing)),
+        (None, None) => None,
+    };
+    if let Some((contact, doing)) = crate::tui::hub::presence(&mut model.slices.hub, want, model.now) {
+        fx.push(Effect::Index(crate::tui::index_worker::IndexCmd::Presence {
+            contact,
+            doing,
+        }));
+    }
 }

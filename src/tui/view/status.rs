@@ -10,7 +10,7 @@ use crate::tui::widgets::{clean, thousands};
 use chrono::{DateTime, Utc};
 
 use crate::tui::model::{Model, Pane, ToastKind};
-use crate::tui::msg::index::SyncStatus;
+use crate::tui::msg::index::{HubLink, SyncStatus};
 use crate::tui::text::{truncate, width};
 use crate::tui::theme::Theme;
 
@@ -164,6 +164,11 @@ pub fn freshness(model: &Model, sync: &SyncStatus) -> (String, bool) {
         let secs = (at - now).num_seconds().max(1);
         return (format!("rate limited: next try in {secs} s"), true);
     }
+    if let Some(link) = &sync.hub
+        && let Some(said) = hub_link(model, sync, link)
+    {
+        return said;
+    }
     if let Some((done, expected)) = sync.walking {
         let of = match expected {
             Some(n) if n > done => format!(" / ~{}", thousands(n)),
@@ -181,6 +186,22 @@ pub fn freshness(model: &Model, sync: &SyncStatus) -> (String, bool) {
         text
     };
     (text, false)
+}
+
+/// Through a hub: how its stream stands, when that is the news (a live
+/// stream with a snapshot loaded is "live"; while the snapshot loads, its
+/// progress shows as a walk's).
+fn hub_link(model: &Model, sync: &SyncStatus, link: &HubLink) -> Option<(String, bool)> {
+    match link {
+        HubLink::Live if sync.walking.is_none() => Some(("live (hub)".to_string(), false)),
+        HubLink::Live => None,
+        HubLink::Connecting if sync.walking.is_some() => None,
+        HubLink::Connecting => Some((format!("connecting to the hub {}", model.spinner()), false)),
+        // The pause before the next try is short (at most 10 s): no
+        // countdown that the 15 s clock would show stale.
+        HubLink::Down { .. } => Some(("hub stream down: polling, reconnecting".to_string(), true)),
+        HubLink::Refused(_) => Some(("the hub refused the agent token".to_string(), true)),
+    }
 }
 
 /// "just now", "15 s ago" (in steps of the 15 s redraw clock), "3 min ago",

@@ -20,6 +20,7 @@ pub fn open(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>) {
     st.stage = Stage::Edit;
     st.area_mut();
     st.back = Some(cx.focus);
+    st.since = Some(cx.now);
     drafts::opened(st, cx, out, uuid);
     out.note(Note::Focus(Pane::Thread));
 }
@@ -42,7 +43,7 @@ pub fn paste(st: &mut Compose, out: &mut Out<ComposeEffect>, text: &str) -> bool
         Stage::Templates(p) => p.handle_paste(text),
         Stage::Snippets { picker, .. } => snippets::paste(picker, text),
         Stage::Values { form, .. } => form.handle_paste(text),
-        Stage::LoadingTemplates | Stage::Discard | Stage::Preview { .. } => {}
+        Stage::LoadingTemplates | Stage::Discard | Stage::Colleague(_) | Stage::Preview { .. } => {}
     }
     true
 }
@@ -76,7 +77,7 @@ pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEven
     match &mut st.stage {
         Stage::Edit => match cx.keys.mode_action_for(Mode::Compose, &key) {
             Some(M::Cancel) => cancel(st, cx, out),
-            Some(M::Send) => send::send_text(st, cx, out),
+            Some(M::Send) => send::send_text(st, cx, out, false),
             Some(M::Templates) => templates::open_templates(st, cx, out),
             Some(M::Editor) => editor::open(st, out),
             Some(M::Snippet) if snippets::pressed(st, out, &key) => {}
@@ -97,6 +98,15 @@ pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEven
             // Not discarded: kept as the draft, and the composer closes
             // (R brings it back), so the agent can go and look elsewhere.
             Some(M::No) => close(st, cx, out),
+            _ => {}
+        },
+        // "dana replied 20 s ago: send anyway? y/n".
+        Stage::Colleague(_) => match cx.keys.mode_action_for(Mode::Confirm, &key) {
+            Some(M::Yes) => {
+                st.stage = Stage::Edit;
+                send::send_text(st, cx, out, true);
+            }
+            Some(M::No) => st.stage = Stage::Edit,
             _ => {}
         },
         Stage::LoadingTemplates => {

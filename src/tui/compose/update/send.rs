@@ -31,12 +31,21 @@ pub(super) fn fail(st: &mut Compose, out: &mut Out<ComposeEffect>, uuid: &str, m
     out.toast(ToastKind::Error, msg);
 }
 
-pub(super) fn send_text(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>) {
+/// Sends the draft; unless `anyway`, first asks when a colleague sent to
+/// this customer since the composer opened or is answering now.
+pub(super) fn send_text(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, anyway: bool) {
     let Some(uuid) = st.open.clone() else { return };
     let text = st.draft(&uuid);
     if text.trim().is_empty() {
         return out.toast(ToastKind::Info, "nothing to send");
     }
+    let since = st.since.unwrap_or(cx.now);
+    if !anyway && let Some(why) = cx.colleagues.before_send(&uuid, since, cx.now) {
+        st.stage = super::super::state::Stage::Colleague(why);
+        return;
+    }
+    // What a colleague did before this send was seen: asked about once.
+    st.since = Some(cx.now);
     let (to, from) = match addressing(cx, &uuid) {
         Ok(a) => a,
         Err(e) => return fail(st, out, &uuid, e),

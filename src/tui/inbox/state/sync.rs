@@ -58,4 +58,20 @@ pub struct SyncStatus {
     pub retry_at: Option<DateTime<Utc>>,
     /// The index is in memory only (`--no-cache`, or the file was busy).
     pub in_memory: bool,
+    /// Through a team hub: how its event stream stands (`None`: no hub).
+    pub hub: Option<HubLink>,
+}
+
+/// The hub's event stream, as the status bar shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HubLink {
+    /// Loading the snapshot or opening the stream.
+    Connecting,
+    /// Events arrive as they happen: nothing is polled.
+    Live,
+    /// The stream dropped: the hub is polled until it is back, and the
+    /// stream reconnects at `retry_at`.
+    Down { error: String, retry_at: DateTime<Utc> },
+    /// The hub refused the token: nothing will change by trying again.
+    Refused(String),
 }

@@ -1,0 +1,205 @@
+//! Through a team hub: the hub's snapshot instead of a walk of the
+//! account, then its event stream applied to the index as events arrive.
+//! While the stream is live nothing is polled; while it is down the
+//! refresh timer's passes go to the hub (which answers from its own
+//! index) until the stream reconnects with `Last-Event-ID`. A `resync`
+//! loads the snapshot again.
+
+use std::time::Duration;
+
+use chrono::Utc;
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::Done;
+use super::load::forward_changes;
+use crate::api::hub::{HubClient, HubEvent, HubItem, PresenceState, apply_to_index};
+use crate::api::{ApiError, Message};
+use crate::index::sync::{Progress, SyncError};
+use crate::index::{IndexAccess, Preview, SharedIndex};
+use crate::tui::msg::Msg;
+use crate::tui::msg::index::{HubLink, HubNote, IndexMsg};
+use crate::tui::shared::colleagues::Doing;
+
+/// The longest pause between two tries of a failed snapshot.
+const SNAPSHOT_RETRY_MAX: Duration = Duration::from_secs(30);
+/// Messages kept in a contact's cached page when an event adds one.
+const PAGE: usize = 50;
+
+/// Follows the hub until the worker ends (or the hub refuses the token).
+pub(super) async fn follow(
+    hub: HubClient,
+    mut index: SharedIndex,
+    tx: UnboundedSender<Msg>,
+    done: UnboundedSender<Done>,
+) {
+    let link = |l: HubLink| {
+        let _ = done.send(Done::Link(l));
+    };
+    let note = |n: HubNote| {
+        let _ = tx.send(Msg::Index(IndexMsg::Hub(n)));
+    };
+    match hub.whoami().await {
+        Ok(me) => note(HubNote::Me(crate::text::sanitize_line(&me.agent))),
+        Err(e) if refused(&e) => return link(HubLink::Refused(e.to_string())),
+        Err(e) => tracing::warn!("asking the hub who this agent is failed: {e}"),
+    }
+    link(HubLink::Connecting);
+    let Some(cursor) = snapshot(&hub, &mut index, &tx, &done).await else {
+        return;
+    };
+    let mut stream = hub.events(Some(cursor));
+    let mut live = false;
+    loop {
+        let item = match stream.next().await {
+            Ok(item) => item,
+            Err(e) => return link(HubLink::Refused(e.to_string())),
+        };
+        match item {
+            HubItem::Connected => {
+                live = true;
+                link(HubLink::Live);
+            }
+            HubItem::Disconnected { error, retry_in } => {
+                live = false;
+                tracing::info!("the hub's event stream dropped: {error}");
+                let retry_at = Utc::now() + chrono::Duration::from_std(retry_in).unwrap_or_default();
+                link(HubLink::Down {
+                    error: error.to_string(),
+                    retry_at,
+                });
+            }
+            HubItem::Event { event, .. } => {
+                if let HubEvent::Resync { reason } = &event {
+                    tracing::info!("the hub asks for a resync ({reason}): loading its snapshot again");
+                    if let Some(cursor) = snapshot(&hub, &mut index, &tx, &done).await {
+                        stream.skip_through(cursor);
+                        if live {
+                            // A failed try may have said "down" meanwhile.
+                            link(HubLink::Live);
+                        }
+                    }
+                    continue;
+                }
+                apply(&mut index, &event, &tx);
+                if for_the_screen(&event) {
+                    note(HubNote::Event(event));
+                }
+            }
+        }
+    }
+}
+
+/// Posts this agent's presence (`None`: idle) on `contact`.
+pub(super) async fn presence(hub: HubClient, contact: String, doing: Option<Doing>) {
+    let state = match doing {
+        Some(Doing::Viewing) => PresenceState::Viewing,
+        Some(Doing::Composing) => PresenceState::Composing,
+        None => PresenceState::Idle,
+    };
+    if let Err(e) = hub.presence(&contact, state).await {
+        tracing::warn!("telling the hub this agent's presence failed: {e}");
+    }
+}
+
+fn refused(e: &ApiError) -> bool {
+    matches!(e, ApiError::Rejected { status: 401, .. })
+}
+
+/// Events the screen takes beyond the index: presence, sends (who sent),
+/// agent status and kinds a newer hub adds.
+fn for_the_screen(event: &HubEvent) -> bool {
+    !matches!(
+        event,
+        HubEvent::ContactChanged { .. }
+            | HubEvent::ContactDeleted { .. }
+            | HubEvent::ConversationOpened(_)
+            | HubEvent::ConversationClosed(_)
+            | HubEvent::MessageStatus { .. }
+            | HubEvent::Resync { .. }
+    )
+}
+
+/// The snapshot into the index, tried again (after a growing pause) until
+/// it loads; its cursor, or `None` when the hub refuses the token.
+async fn snapshot(
+    hub: &HubClient,
+    index: &mut SharedIndex,
+    tx: &UnboundedSender<Msg>,
+    done: &UnboundedSender<Done>,
+) -> Option<u64> {
+    let mut pause = Duration::from_secs(1);
+    loop {
+        let mut journal = index.clone();
+        let progress = done.clone();
+        let result = hub
+            .snapshot_into(index, &mut |n, expected| {
+                let _ = progress.send(Done::Progress(Progress {
+                    done: n,
+                    expected: Some(expected),
+                }));
+                forward_changes(&mut journal, tx);
+            })
+            .await;
+        forward_changes(index, tx);
+        match result {
+            Ok(report) => {
+                tracing::info!(
+                    seen = report.seen,
+                    changed = report.changed,
+                    removed = report.removed,
+                    "the hub's snapshot loaded"
+                );
+                let _ = done.send(Done::Snapshot(None));
+                return Some(report.header.cursor);
+            }
+            Err(SyncError::Api(e)) if refused(&e) => {
+                let _ = done.send(Done::Link(HubLink::Refused(e.to_string())));
+                return None;
+            }
+            Err(e) => {
+                tracing::warn!("loading the hub's snapshot failed: {e}");
+                let retry_at = Utc::now() + chrono::Duration::from_std(pause).unwrap_or_default();
+                let _ = done.send(Done::Snapshot(Some(e.to_string())));
+                let _ = done.send(Done::Link(HubLink::Down {
+                    error: e.to_string(),
+                    retry_at,
+                }));
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(SNAPSHOT_RETRY_MAX);
+            }
+        }
+    }
+}
+
+/// One event into the index; what changed goes to the screen, and a new
+/// message becomes the contact's last message at once (no fetch of it).
+fn apply(index: &mut SharedIndex, event: &HubEvent, tx: &UnboundedSender<Msg>) {
+    if let Err(e) = index.with(|ix| apply_to_index(ix, event)) {
+        tracing::warn!("applying a hub event to the index failed: {e}");
+    }
+    if let HubEvent::MessageCreated { contact, message, .. } = event
+        && let Some(preview) = store_message(index, contact, message)
+    {
+        let _ = tx.send(Msg::Index(IndexMsg::Previews(vec![(contact.clone(), preview)])));
+    }
+    forward_changes(index, tx);
+}
+
+/// Puts `message` on top of the contact's cached page; the new preview,
+/// unless the index does not hold the contact or had the message.
+fn store_message(index: &mut SharedIndex, contact: &str, message: &Message) -> Option<Preview> {
+    index.with(|ix| {
+        let activity = ix.get(contact).ok()??.last_activity();
+        let mut page = ix.messages(contact).ok().flatten().map(|(_, m)| m).unwrap_or_default();
+        if message.uuid.is_some() && page.iter().any(|m| m.uuid == message.uuid) {
+            return None;
+        }
+        page.insert(0, message.clone());
+        page.truncate(PAGE);
+        if let Err(e) = ix.store_messages(contact, activity, &page) {
+            tracing::warn!("storing a hub message in the index failed: {e}");
+            return None;
+        }
+        Some(Preview::of(&page, activity))
+    })
+}
