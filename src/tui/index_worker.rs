@@ -222,12 +222,15 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
         // The hub's snapshot and stream instead of walks of the account.
         st.full_due = None;
         st.status.hub = Some(HubLink::Connecting);
-        tokio::task::spawn_local(hub::follow(
-            client.clone(),
-            w.index.clone(),
-            tx.clone(),
-            done_tx.clone(),
-        ));
+        let done = done_tx.clone();
+        let report = move |r: hub::Report| {
+            let _ = done.send(match r {
+                hub::Report::Progress(p) => Done::Progress(p),
+                hub::Report::Snapshot(failed) => Done::Snapshot(failed),
+                hub::Report::Link(link) => Done::Link(link),
+            });
+        };
+        tokio::task::spawn_local(hub::follow(client.clone(), w.index.clone(), tx.clone(), report));
     } else if st.status.complete {
         st.incremental_again = true;
         st.check_account = true;

@@ -10,7 +10,6 @@ use std::time::Duration;
 use chrono::Utc;
 use tokio::sync::mpsc::UnboundedSender;
 
-use super::Done;
 use super::load::forward_changes;
 use crate::api::hub::{HubClient, HubEvent, HubItem, PresenceState, apply_to_index};
 use crate::api::{ApiError, Message};
@@ -25,16 +24,23 @@ const SNAPSHOT_RETRY_MAX: Duration = Duration::from_secs(30);
 /// Messages kept in a contact's cached page when an event adds one.
 const PAGE: usize = 50;
 
+/// What following the hub tells the worker.
+pub(super) enum Report {
+    /// The snapshot's progress: contacts stored, of how many.
+    Progress(Progress),
+    /// The snapshot loaded (`None`) or failed (why).
+    Snapshot(Option<String>),
+    Link(HubLink),
+}
+
 /// Follows the hub until the worker ends (or the hub refuses the token).
 pub(super) async fn follow(
     hub: HubClient,
     mut index: SharedIndex,
     tx: UnboundedSender<Msg>,
-    done: UnboundedSender<Done>,
+    done: impl Fn(Report) + Clone + 'static,
 ) {
-    let link = |l: HubLink| {
-        let _ = done.send(Done::Link(l));
-    };
+    let link = |l: HubLink| done(Report::Link(l));
     let note = |n: HubNote| {
         let _ = tx.send(Msg::Index(IndexMsg::Hub(n)));
     };
@@ -125,7 +131,7 @@ async fn snapshot(
     hub: &HubClient,
     index: &mut SharedIndex,
     tx: &UnboundedSender<Msg>,
-    done: &UnboundedSender<Done>,
+    done: &(impl Fn(Report) + Clone),
 ) -> Option<u64> {
     let mut pause = Duration::from_secs(1);
     loop {
@@ -133,7 +139,7 @@ async fn snapshot(
         let progress = done.clone();
         let result = hub
             .snapshot_into(index, &mut |n, expected| {
-                let _ = progress.send(Done::Progress(Progress {
+                progress(Report::Progress(Progress {
                     done: n,
                     expected: Some(expected),
                 }));
@@ -149,18 +155,18 @@ async fn snapshot(
                     removed = report.removed,
                     "the hub's snapshot loaded"
                 );
-                let _ = done.send(Done::Snapshot(None));
+                done(Report::Snapshot(None));
                 return Some(report.header.cursor);
             }
             Err(SyncError::Api(e)) if refused(&e) => {
-                let _ = done.send(Done::Link(HubLink::Refused(e.to_string())));
+                done(Report::Link(HubLink::Refused(e.to_string())));
                 return None;
             }
             Err(e) => {
                 tracing::warn!("loading the hub's snapshot failed: {e}");
                 let retry_at = Utc::now() + chrono::Duration::from_std(pause).unwrap_or_default();
-                let _ = done.send(Done::Snapshot(Some(e.to_string())));
-                let _ = done.send(Done::Link(HubLink::Down {
+                done(Report::Snapshot(Some(e.to_string())));
+                done(Report::Link(HubLink::Down {
                     error: e.to_string(),
                     retry_at,
                 }));

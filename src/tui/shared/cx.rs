@@ -83,7 +83,7 @@ pub struct Cx<'a> {
     /// answers `u` only for something newer.
     pub undo_at: Option<DateTime<Utc>>,
     /// Who else views or answers which customer (through a hub).
-    pub colleagues: &'a super::Colleagues,
+    pub colleagues: &'a super::colleagues::Colleagues,
 }
 
 /// How long `u` takes back the newest action.

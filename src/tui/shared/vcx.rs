@@ -23,7 +23,7 @@ pub struct ViewCx<'a> {
     /// What the app learned about the account (team and funnel names).
     pub known: &'a Known,
     /// Who else views or answers which customer (through a hub).
-    pub colleagues: &'a super::Colleagues,
+    pub colleagues: &'a super::colleagues::Colleagues,
     /// The tick count, for spinner frames.
     pub frame: u64,
     /// Set when a spinner is drawn: the loop ticks only while one shows.
