@@ -59,6 +59,8 @@ pub struct Snooze {
     /// The agent's last snooze (the contact, when): `u` takes it back for
     /// `UNDO_WINDOW_SECS`, unless a write of theirs is newer.
     pub last: Option<(String, DateTime<Utc>)>,
+    /// The team hub the snoozes are kept on, when one is configured.
+    pub hub: Option<super::fx::OnHub>,
 }
 
 /// How often the clock looks whether another process (`frontdesk mcp`,

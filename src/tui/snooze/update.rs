@@ -2,7 +2,7 @@
 
 use crossterm::event::KeyEvent;
 
-use super::fx::SnoozeEffect;
+use super::fx::{OnHub, SnoozeEffect};
 use super::msg::SnoozeMsg;
 use super::state::{BACK, SNOOZED};
 use super::state::{Entry, Picker, Snooze};
@@ -21,12 +21,26 @@ fn badge(out: &mut O, uuid: &str, badge: crate::tui::shared::Badge, on: bool) {
     });
 }
 
+/// An effect on where the snoozes are kept: the team hub when one is
+/// configured, else this machine's file.
+fn emit(st: &Snooze, out: &mut O, effect: SnoozeEffect) {
+    match &st.hub {
+        Some(on) => out.fx(SnoozeEffect::Hub(on.clone(), Box::new(effect))),
+        None => out.fx(effect),
+    }
+}
+
 /// At start: reads what the account keeps asleep.
 pub fn startup(st: &mut Snooze, cx: &Cx, out: &mut O) {
     st.account = cx.session.account.clone();
-    out.fx(SnoozeEffect::Load {
-        account: st.account.clone(),
+    st.hub = cx.session.hub.clone().map(|hub| OnHub {
+        hub,
+        me: cx.session.agent.clone(),
     });
+    let load = SnoozeEffect::Load {
+        account: st.account.clone(),
+    };
+    emit(st, out, load);
 }
 
 /// Writes `contacts`' snoozes down (once the kept ones were read): only
@@ -34,11 +48,12 @@ pub fn startup(st: &mut Snooze, cx: &Cx, out: &mut O) {
 fn keep<'a>(st: &mut Snooze, out: &mut O, contacts: impl IntoIterator<Item = &'a str>) {
     if st.loaded {
         st.saving += 1;
-        out.fx(SnoozeEffect::Save {
+        let save = SnoozeEffect::Save {
             account: st.account.clone(),
             kept: st.kept(),
             contacts: contacts.into_iter().map(str::to_string).collect(),
-        });
+        };
+        emit(st, out, save);
     }
 }
 
@@ -221,10 +236,11 @@ pub fn tick(st: &mut Snooze, cx: &Cx, out: &mut O) {
     }
     if st.check_due(cx.now) {
         st.checked = Some(cx.now);
-        out.fx(SnoozeEffect::Check {
+        let check = SnoozeEffect::Check {
             account: st.account.clone(),
             seen: st.stamp.clone(),
-        });
+        };
+        emit(st, out, check);
     }
 }
 
