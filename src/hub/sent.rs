@@ -85,10 +85,7 @@ pub fn annotate(store: &Store, contact: &str, body: &mut Value) -> Result<usize,
     for m in messages.iter_mut() {
         let Some(obj) = m.as_object_mut() else { continue };
         obj.remove(FIELD);
-        if matches!(
-            obj.get("status").and_then(Value::as_str),
-            Some("received" | "note")
-        ) {
+        if matches!(obj.get("status").and_then(Value::as_str), Some("received" | "note")) {
             continue;
         }
         let uuid = obj.get("uuid").and_then(Value::as_str).map(str::to_string);
@@ -127,7 +124,9 @@ pub fn annotate(store: &Store, contact: &str, body: &mut Value) -> Result<usize,
                 if used.contains(&id) {
                     continue;
                 }
-                let Ok(at) = DateTime::parse_from_rfc3339(&at) else { continue };
+                let Ok(at) = DateTime::parse_from_rfc3339(&at) else {
+                    continue;
+                };
                 let off = (at.with_timezone(&Utc) - created).num_milliseconds().abs();
                 if best.as_ref().is_none_or(|b| off < b.2) {
                     best = Some((id, who, off));
@@ -182,7 +181,12 @@ mod tests {
         record(&store, send(Some("req-1"), Some("hello"), "dana"), at).unwrap();
         record(&store, send(Some("req-1"), Some("hello"), "dana"), at).unwrap();
         record(&store, send(Some("req-2"), Some("same"), "lee"), at).unwrap();
-        record(&store, send(None, Some("same"), "dana"), at + chrono::Duration::seconds(30)).unwrap();
+        record(
+            &store,
+            send(None, Some("same"), "dana"),
+            at + chrono::Duration::seconds(30),
+        )
+        .unwrap();
         let mut body = json!({ "messages": [
             { "uuid": "req-1", "status": "sent", "text": "hello", "createdAt": "2026-11-26T10:00:01Z", "sentBy": "forged" },
             { "uuid": "m-2", "status": "sent", "text": "same", "to": "+1555", "createdAt": "2026-11-26T10:00:31Z" },

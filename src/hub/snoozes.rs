@@ -17,11 +17,11 @@
 
 use std::sync::Arc;
 
+use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
-use axum::body::Bytes;
 use chrono::{DateTime, SecondsFormat, Utc};
 use rusqlite::params;
 use serde_json::{Value, json};
@@ -69,8 +69,7 @@ impl Snooze {
 
 pub fn all(store: &Store) -> Result<Vec<Snooze>, HubError> {
     let conn = store.conn();
-    let mut stmt =
-        conn.prepare("SELECT contact, until, until_reply, since, agent FROM snoozes ORDER BY contact")?;
+    let mut stmt = conn.prepare("SELECT contact, until, until_reply, since, agent FROM snoozes ORDER BY contact")?;
     let rows = stmt.query_map([], |r| {
         Ok((
             r.get::<_, String>(0)?,
@@ -105,7 +104,10 @@ pub fn put(store: &Store, s: &Snooze) -> Result<(), HubError> {
 
 /// True when there was a snooze to remove.
 pub fn remove(store: &Store, contact: &str) -> Result<bool, HubError> {
-    Ok(store.conn().execute("DELETE FROM snoozes WHERE contact = ?1", [contact])? > 0)
+    Ok(store
+        .conn()
+        .execute("DELETE FROM snoozes WHERE contact = ?1", [contact])?
+        > 0)
 }
 
 fn unavailable(e: &HubError) -> Response {
@@ -151,11 +153,15 @@ pub async fn list(State(st): State<Arc<HubState>>) -> Response {
 fn read_body(body: &[u8], now: DateTime<Utc>) -> Result<(Option<DateTime<Utc>>, bool), &'static str> {
     let v: Value = serde_json::from_slice(body).map_err(|_| "the body is not JSON")?;
     let Value::Object(map) = v else {
-        return Err("the body must be an object: {\"until\": \"2026-11-27T09:00:00Z\" or null, \"until_reply\": true or false}");
+        return Err(
+            "the body must be an object: {\"until\": \"2026-11-27T09:00:00Z\" or null, \"until_reply\": true or false}",
+        );
     };
     let until = match map.get("until") {
         None | Some(Value::Null) => None,
-        Some(Value::String(t)) => Some(parse(t).ok_or("until must be an RFC 3339 time (like 2026-11-27T09:00:00Z) or null")?),
+        Some(Value::String(t)) => {
+            Some(parse(t).ok_or("until must be an RFC 3339 time (like 2026-11-27T09:00:00Z) or null")?)
+        }
         Some(_) => return Err("until must be an RFC 3339 time (like 2026-11-27T09:00:00Z) or null"),
     };
     let until_reply = match map.get("until_reply") {
@@ -245,7 +251,10 @@ mod tests {
             read_body(br#"{"until": "2026-11-26T12:00:00+01:00", "until_reply": false}"#, now),
             Ok((parse("2026-11-26T11:00:00Z"), false))
         );
-        assert_eq!(read_body(br#"{"until": null, "until_reply": true}"#, now), Ok((None, true)));
+        assert_eq!(
+            read_body(br#"{"until": null, "until_reply": true}"#, now),
+            Ok((None, true))
+        );
         for (body, says) in [
             (&b"nope"[..], "not JSON"),
             (br#"[1]"#, "must be an object"),

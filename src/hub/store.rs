@@ -13,7 +13,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::HubError;
 
 /// Each entry takes the schema from version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &["CREATE TABLE agents (
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE agents (
         name TEXT PRIMARY KEY,
         email TEXT NOT NULL,
         user_uuid TEXT,
@@ -52,7 +53,8 @@ const MIGRATIONS: &[&str] = &["CREATE TABLE agents (
         until_reply INTEGER NOT NULL,
         since TEXT NOT NULL,
         agent TEXT NOT NULL
-    );"];
+    );",
+];
 
 /// The hub's file, shared by the tasks of one process.
 #[derive(Clone)]

@@ -371,7 +371,9 @@ impl Inbox {
             let Some(s) = team.into_iter().find(|s| s.contact == uuid) else {
                 return Err(format!("{} is not snoozed", crate::text::sanitize_line(&uuid)));
             };
-            hub.wake(&uuid).await.map_err(|e| format!("the hub did not wake it: {e}"))?;
+            hub.wake(&uuid)
+                .await
+                .map_err(|e| format!("the hub did not wake it: {e}"))?;
             if let Some(path) = self.snoozed.as_deref() {
                 crate::snooze::store::update(path, |kept| kept.back.insert(uuid.clone()))?;
             }

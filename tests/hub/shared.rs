@@ -92,17 +92,30 @@ async fn the_hubs_snippets_file_is_served_and_a_broken_one_is_not_an_error() {
         .filter_map(|s| s["name"].as_str())
         .collect();
     assert_eq!(names, ["refund", "thanks"], "{body}");
-    assert!(body["warnings"][0].as_str().unwrap_or_default().contains("bad name"), "{body}");
+    assert!(
+        body["warnings"][0].as_str().unwrap_or_default().contains("bad name"),
+        "{body}"
+    );
     let got = lee.snippets().await.expect("snippets");
     assert_eq!(got.get("refund").map(|s| s.label.as_str()), Some("Refunds"));
-    assert!(got.warnings.iter().any(|w| w.starts_with("the hub: ")), "{:?}", got.warnings);
+    assert!(
+        got.warnings.iter().any(|w| w.starts_with("the hub: ")),
+        "{:?}",
+        got.warnings
+    );
 
     // Not TOML at all: still 200, nothing served, the problem named.
     std::fs::write(&file, "this is [not toml at all\n").unwrap();
     let (st, body) = t.lee.json("/hub/v1/snippets").await;
     assert_eq!(st, StatusCode::OK);
     assert_eq!(body["snippets"], json!([]));
-    assert!(body["warnings"][0].as_str().unwrap_or_default().contains("snippets.toml"), "{body}");
+    assert!(
+        body["warnings"][0]
+            .as_str()
+            .unwrap_or_default()
+            .contains("snippets.toml"),
+        "{body}"
+    );
 
     let (st, _) = reqwest::Client::new()
         .get(format!("{}/hub/v1/snippets", t.hub.url))
@@ -131,7 +144,12 @@ async fn snippets_list_through_a_hub_joins_the_teams_and_marks_them() {
         let (url, token, home, config) = (url.clone(), token.clone(), home.path().to_path_buf(), config.clone());
         tokio::task::spawn_blocking(move || {
             let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("frontdesk"));
-            for var in ["FRONTDESK_PROFILE", "FRONTDESK_CONFIG", "FRONTDESK_API_KEY", "FRONTDESK_BASE_URL"] {
+            for var in [
+                "FRONTDESK_PROFILE",
+                "FRONTDESK_CONFIG",
+                "FRONTDESK_API_KEY",
+                "FRONTDESK_BASE_URL",
+            ] {
                 c.env_remove(var);
             }
             c.env("FRONTDESK_HUB_URL", url)
@@ -151,7 +169,11 @@ async fn snippets_list_through_a_hub_joins_the_teams_and_marks_them() {
     assert!(out.contains("refund (team)"), "{out}");
     assert!(out.contains("thanks") && !out.contains("thanks (team)"), "{out}");
     let o = run(&["snippets", "show", "thanks"]).await.unwrap();
-    assert_eq!(String::from_utf8_lossy(&o.stdout), "My own thanks\n", "the local one wins");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "My own thanks\n",
+        "the local one wins"
+    );
     let o = run(&["snippets", "show", "refund"]).await.unwrap();
     assert_eq!(String::from_utf8_lossy(&o.stdout), "We refund within 14 days.\n");
     let o = run(&["snippets", "list", "--json"]).await.unwrap();
@@ -211,7 +233,11 @@ async fn one_agents_snooze_is_seen_by_the_other_and_bad_input_gets_a_sentence() 
         assert_eq!(st, StatusCode::BAD_REQUEST);
         assert!(answer["error"].as_str().unwrap_or_default().contains(says), "{answer}");
     }
-    let (st, _) = put(json!({ "until_reply": true }), "0123456789abcdef0123456789abcdef".into()).await;
+    let (st, _) = put(
+        json!({ "until_reply": true }),
+        "0123456789abcdef0123456789abcdef".into(),
+    )
+    .await;
     assert_eq!(st, StatusCode::NOT_FOUND, "a contact the walked index does not hold");
     let (st, _) = put(json!({ "until_reply": true }), "bad%20uuid".into()).await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
@@ -220,11 +246,18 @@ async fn one_agents_snooze_is_seen_by_the_other_and_bad_input_gets_a_sentence() 
     // lee takes it over until the customer writes, then wakes it.
     lee.snooze(&uuid, None).await.expect("snoozed by lee");
     let ev = events.next_of("snooze_changed").await;
-    assert_eq!((ev.data["agent"].clone(), ev.data["until_reply"].clone()), (json!("lee"), json!(true)));
+    assert_eq!(
+        (ev.data["agent"].clone(), ev.data["until_reply"].clone()),
+        (json!("lee"), json!(true))
+    );
     assert!(ev.data["until"].is_null());
     lee.wake(&uuid).await.expect("woken");
     let ev = events.next_of("snooze_changed").await;
-    assert!(ev.data["until"].is_null() && ev.data["until_reply"] == json!(false), "{}", ev.data);
+    assert!(
+        ev.data["until"].is_null() && ev.data["until_reply"] == json!(false),
+        "{}",
+        ev.data
+    );
     assert!(dana.snoozes().await.expect("snoozes").is_empty());
     dana.wake(&uuid).await.expect("waking what sleeps not is fine");
     t.hub.stop().await;
@@ -280,7 +313,10 @@ async fn the_tuis_snooze_keeper_on_a_hub_shares_what_sleeps_and_keeps_back_marks
         kept: kept.clone(),
         contacts: BTreeSet::from([uuid.clone()]),
     };
-    assert_eq!(perform_on_hub(&dana, Some(state.path()), save).await, SnoozeMsg::Saved(Ok(())));
+    assert_eq!(
+        perform_on_hub(&dana, Some(state.path()), save).await,
+        SnoozeMsg::Saved(Ok(()))
+    );
     // lee's clock finds the change and reads dana's snooze, named hers.
     let check = SnoozeEffect::Check {
         account: account.clone(),
@@ -306,7 +342,10 @@ async fn the_tuis_snooze_keeper_on_a_hub_shares_what_sleeps_and_keeps_back_marks
         kept: woken,
         contacts: BTreeSet::from([uuid.clone()]),
     };
-    assert_eq!(perform_on_hub(&lee, Some(state.path()), save).await, SnoozeMsg::Saved(Ok(())));
+    assert_eq!(
+        perform_on_hub(&lee, Some(state.path()), save).await,
+        SnoozeMsg::Saved(Ok(()))
+    );
     assert!(hub_client(&t.dana).snoozes().await.expect("snoozes").is_empty());
     let file = frontdesk::snooze::store::load(&frontdesk::snooze::store::file_in(state.path(), &account)).unwrap();
     assert!(file.back.contains(&uuid) && file.asleep.is_empty(), "{file:?}");

@@ -268,8 +268,7 @@ impl HubClient {
     pub async fn snippets(&self) -> Result<crate::snippets::Snippets, ApiError> {
         let resp = self.open(&["snippets"], &[]).await?;
         let wire: TeamSnippets = self.json_capped("GET /hub/v1/snippets", resp, LIST_CAP).await?;
-        let mut out =
-            crate::snippets::from_pairs(wire.snippets.into_iter().map(|s| (s.name, s.label, s.text)));
+        let mut out = crate::snippets::from_pairs(wire.snippets.into_iter().map(|s| (s.name, s.label, s.text)));
         out.warnings.extend(
             wire.warnings
                 .iter()
@@ -294,13 +293,15 @@ impl HubClient {
             "until_reply": until.is_none(),
         })
         .to_string();
-        self.send(reqwest::Method::PUT, &["snoozes", contact], &[], Some(body)).await?;
+        self.send(reqwest::Method::PUT, &["snoozes", contact], &[], Some(body))
+            .await?;
         Ok(())
     }
 
     /// `DELETE /hub/v1/snoozes/{contact}`: wakes it (nothing when it sleeps not).
     pub async fn wake(&self, contact: &str) -> Result<(), ApiError> {
-        self.send(reqwest::Method::DELETE, &["snoozes", contact], &[], None).await?;
+        self.send(reqwest::Method::DELETE, &["snoozes", contact], &[], None)
+            .await?;
         Ok(())
     }
 

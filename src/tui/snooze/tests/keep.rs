@@ -76,14 +76,17 @@ fn a_damaged_file_is_named_and_left_as_it_is() {
 #[test]
 fn with_a_hub_configured_every_keeping_goes_to_the_hub_and_without_one_to_the_file() {
     let mut m = indexed_model(10, 120, 30);
-    let hub = crate::api::hub::HubClient::new("http://127.0.0.1:9", "token", std::time::Duration::from_secs(1)).unwrap();
+    let hub =
+        crate::api::hub::HubClient::new("http://127.0.0.1:9", "token", std::time::Duration::from_secs(1)).unwrap();
     m.session.hub = Some(hub);
     m.session.agent = Some("dana".into());
     let fx = crate::tui::update::startup(&mut m);
     let on_hub = |fx: &[Effect]| {
         fx.iter()
             .filter_map(|e| match e {
-                Effect::Slice(SliceEffect::Snooze(SnoozeEffect::Hub(on, inner))) => Some((on.clone(), (**inner).clone())),
+                Effect::Slice(SliceEffect::Snooze(SnoozeEffect::Hub(on, inner))) => {
+                    Some((on.clone(), (**inner).clone()))
+                }
                 Effect::Slice(SliceEffect::Snooze(other)) => panic!("kept off the hub: {other:?}"),
                 _ => None,
             })
@@ -91,9 +94,15 @@ fn with_a_hub_configured_every_keeping_goes_to_the_hub_and_without_one_to_the_fi
     };
     let loads = on_hub(&fx);
     assert!(matches!(loads.as_slice(), [(on, SnoozeEffect::Load { .. })] if on.me.as_deref() == Some("dana")));
-    update(&mut m, Msg::Slice(SliceMsg::Snooze(SnoozeMsg::Loaded(Ok(Kept::default())))));
+    update(
+        &mut m,
+        Msg::Slice(SliceMsg::Snooze(SnoozeMsg::Loaded(Ok(Kept::default())))),
+    );
     let mut fx = update(&mut m, key('z'));
-    fx.extend(update(&mut m, crate::tui::fixtures::code(crossterm::event::KeyCode::Enter)));
+    fx.extend(update(
+        &mut m,
+        crate::tui::fixtures::code(crossterm::event::KeyCode::Enter),
+    ));
     assert!(
         on_hub(&fx).iter().any(|(_, e)| matches!(e, SnoozeEffect::Save { .. })),
         "{fx:?}"
