@@ -30,6 +30,9 @@ use super::store::Store;
 /// How far a listed message's `createdAt` may be from its send.
 pub const WINDOW: chrono::Duration = chrono::Duration::minutes(10);
 
+/// Sends older than this are forgotten (their messages are no longer named).
+pub const KEEP: chrono::Duration = chrono::Duration::days(365);
+
 /// The key the field has on a message, as on the wire.
 pub const FIELD: &str = "sentBy";
 
@@ -65,6 +68,7 @@ pub fn record(store: &Store, send: Send<'_>, at: DateTime<Utc>) -> Result<(), Hu
             return Ok(());
         }
     }
+    conn.execute("DELETE FROM sent WHERE at < ?1", [stamp(at - KEEP)])?;
     conn.execute(
         "INSERT INTO sent (message, contact, recipient, text, agent, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![send.message, send.contact, send.to, send.text, send.agent, stamp(at)],

@@ -177,7 +177,11 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
         None => (None, None),
         Some(hub) => {
             let wait = std::time::Duration::from_secs(5);
-            let agent = match tokio::time::timeout(wait, hub.whoami()).await {
+            let (me, snippets) = tokio::join!(
+                tokio::time::timeout(wait, hub.whoami()),
+                tokio::time::timeout(wait, hub.snippets())
+            );
+            let agent = match me {
                 Ok(Ok(me)) => Some(me.agent),
                 Ok(Err(e)) => {
                     hub_notes.push((ToastKind::Info, format!("the hub did not say who you are: {e}")));
@@ -185,7 +189,7 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
                 }
                 Err(_) => None,
             };
-            let snippets = match tokio::time::timeout(wait, hub.snippets()).await {
+            let snippets = match snippets {
                 Ok(Ok(s)) => Some(s),
                 Ok(Err(e)) => {
                     hub_notes.push((ToastKind::Info, format!("the team's snippets were not loaded: {e}")));

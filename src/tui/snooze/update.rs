@@ -37,6 +37,7 @@ pub fn startup(st: &mut Snooze, cx: &Cx, out: &mut O) {
         hub,
         me: cx.session.agent.clone(),
     });
+    st.asked = Some(cx.now);
     let load = SnoozeEffect::Load {
         account: st.account.clone(),
     };
@@ -234,6 +235,14 @@ pub fn tick(st: &mut Snooze, cx: &Cx, out: &mut O) {
         badge(out, open, BACK, false);
         keep(st, out, [open]);
     }
+    // A hub that could not be read at start is asked again.
+    if st.reload_due(cx.now) {
+        st.asked = Some(cx.now);
+        let load = SnoozeEffect::Load {
+            account: st.account.clone(),
+        };
+        emit(st, out, load);
+    }
     if st.check_due(cx.now) {
         st.checked = Some(cx.now);
         let check = SnoozeEffect::Check {
@@ -248,6 +257,8 @@ pub fn tick(st: &mut Snooze, cx: &Cx, out: &mut O) {
 /// they arrived), or why keeping failed.
 pub fn on_msg(st: &mut Snooze, cx: &Cx, out: &mut O, msg: SnoozeMsg) {
     match msg {
+        // A second read asked for while the first was under way.
+        SnoozeMsg::Loaded(Ok(_)) if st.loaded => {}
         SnoozeMsg::Loaded(Ok(kept)) => {
             // Snoozed (or marked) this session before the file was read.
             let made: Vec<String> = st.asleep.keys().chain(&st.back).cloned().collect();
@@ -268,7 +279,13 @@ pub fn on_msg(st: &mut Snooze, cx: &Cx, out: &mut O, msg: SnoozeMsg) {
             // What came due while frontdesk was closed wakes now.
             tick(st, cx, out);
         }
-        SnoozeMsg::Loaded(Err(e)) => out.toast(ToastKind::Error, clean(&e)),
+        SnoozeMsg::Loaded(Err(e)) => {
+            if !st.load_failed {
+                st.load_failed = true;
+                let again = if st.hub.is_some() { "; asking the hub again" } else { "" };
+                out.toast(ToastKind::Error, format!("{}{again}", clean(&e)));
+            }
+        }
         SnoozeMsg::Saved(result) => {
             st.saving = st.saving.saturating_sub(1);
             if let Err(e) = result {
