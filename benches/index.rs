@@ -100,6 +100,7 @@ fn dataset() -> (Vec<Contact>, Vec<Thread>) {
                 channel: "messaging_app".into(),
                 from: contact.phone_number.clone(),
                 to: "+15550000000".into(),
+                sent_by: None,
             })
             .collect();
         threads.push((contact.uuid.clone(), contact.last_message_at, messages));

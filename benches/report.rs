@@ -60,6 +60,7 @@ fn dataset() -> (Vec<Contact>, Vec<Thread>) {
                 channel: "whatsapp".into(),
                 from: String::new(),
                 to: String::new(),
+                sent_by: None,
             })
             .collect();
         threads.push((contact.uuid.clone(), Some(activity), messages));

@@ -14,7 +14,7 @@
 //! A variable that has no value is left in the text as typed, and named,
 //! so the agent sees it before sending instead of a silent blank.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::api::{Contact, FieldValue};
@@ -45,6 +45,8 @@ pub struct Snippets {
     pub warnings: Vec<String>,
     /// The file they came from (none read when it does not exist).
     pub path: Option<PathBuf>,
+    /// The names of those that came from the team's hub (`merge_team`).
+    pub team: BTreeSet<String>,
 }
 
 impl Snippets {
@@ -95,6 +97,37 @@ pub fn load_all(config: Option<&Path>, table: &toml::Table) -> Result<Snippets, 
     }
     out.items.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(out)
+}
+
+/// Snippets that came from elsewhere (a team hub) as `(name, label,
+/// text)`: checked as a file's entries are (names, length, control
+/// characters), the rest left out with a warning.
+pub fn from_pairs(pairs: impl IntoIterator<Item = (String, Option<String>, String)>) -> Snippets {
+    let mut table = toml::Table::new();
+    for (name, label, text) in pairs {
+        let mut entry = toml::Table::new();
+        entry.insert("text".into(), toml::Value::String(text));
+        if let Some(l) = label {
+            entry.insert("label".into(), toml::Value::String(l));
+        }
+        table.insert(name, toml::Value::Table(entry));
+    }
+    from_table(table)
+}
+
+/// Adds the team's snippets (from the hub) to `local`: on the same
+/// shortcode the local one wins. The team's names are kept in `team`.
+pub fn merge_team(local: &mut Snippets, team: Snippets) {
+    local
+        .warnings
+        .extend(team.warnings.into_iter().map(|w| format!("team snippets: {w}")));
+    for s in team.items {
+        if local.get(&s.name).is_none() {
+            local.team.insert(s.name.clone());
+            local.items.push(s);
+        }
+    }
+    local.items.sort_by(|a, b| a.name.cmp(&b.name));
 }
 
 /// Parses a snippets file's text.

@@ -27,3 +27,22 @@ pub fn stamp(path: &Path) -> Option<Stamp> {
         inode,
     })
 }
+
+impl Stamp {
+    /// A stamp for content that is not a file (an answer of the team
+    /// hub): equal for equal bytes.
+    pub fn of_bytes(bytes: &[u8]) -> Stamp {
+        use sha2::{Digest, Sha256};
+        let d = Sha256::digest(bytes);
+        let word = |i: usize| {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&d[i..i + 8]);
+            u64::from_le_bytes(b)
+        };
+        Stamp {
+            modified: None,
+            len: word(0),
+            inode: word(8),
+        }
+    }
+}

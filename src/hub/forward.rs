@@ -150,6 +150,13 @@ pub async fn handle(
         }
         record(&st, &who, &method, &path, answer.status, contact.as_deref());
     }
+    let mut answer = answer;
+    if method == Method::GET
+        && answer.status.is_success()
+        && let Some(contact) = super::sent::messages_path(&path)
+    {
+        name_senders(&st, contact, &mut answer);
+    }
     let mut resp = Response::builder().status(answer.status);
     if let Some(ct) = answer.content_type {
         resp = resp.header(header::CONTENT_TYPE, ct);
@@ -159,6 +166,20 @@ pub async fn handle(
     }
     resp.body(Body::from(answer.body))
         .unwrap_or_else(|_| StatusCode::BAD_GATEWAY.into_response())
+}
+
+/// A contact's message list: each message an agent sent through the hub
+/// names the agent (`sentBy`, see `sent`).
+fn name_senders(st: &HubState, contact: &str, answer: &mut Upstream) {
+    let Some(mut body) = answer.json() else { return };
+    match super::sent::annotate(&st.store, contact, &mut body) {
+        Ok(_) => {
+            if let Ok(bytes) = serde_json::to_vec(&body) {
+                answer.body = Bytes::from(bytes);
+            }
+        }
+        Err(e) => tracing::warn!("who sent which message could not be read: {e}"),
+    }
 }
 
 fn record(st: &HubState, who: &Authed, method: &Method, path: &str, status: StatusCode, contact: Option<&str>) {
@@ -243,12 +264,28 @@ async fn message_sent(st: &HubState, who: &Authed, sent: &Bytes, answer: Option<
     };
     let encoded: String = url::form_urlencoded::byte_serialize(to.as_bytes()).collect();
     let fetched = upstream(st, Method::GET, &format!("/contacts/{encoded}"), None, Bytes::new()).await;
-    let Some(contact) = fetched.ok().and_then(|u| u.json()).as_ref().and_then(apply::contact_in) else {
+    let contact = fetched.ok().and_then(|u| u.json()).as_ref().and_then(apply::contact_in);
+    let sent_message = answer.and_then(|a| a.get("message"));
+    // A template's text is the service's to fill: matched by uuid only.
+    let text = req
+        .get("content")
+        .and_then(|c| c.get("text"))
+        .and_then(Value::as_str)
+        .filter(|_| req.get("template_uuid").is_none_or(Value::is_null));
+    let send = super::sent::Send {
+        message: sent_message.and_then(|m| m.get("uuid")).and_then(Value::as_str),
+        contact: contact.as_ref().map(|c| c.uuid.as_str()),
+        to,
+        text,
+        agent: &who.agent.name,
+    };
+    if let Err(e) = super::sent::record(&st.store, send, Utc::now()) {
+        tracing::error!("who sent a message could not be kept: {e}");
+    }
+    let Some(contact) = contact else {
         return;
     };
     apply::contact(st, &contact);
-    let sent_message = answer.and_then(|a| a.get("message"));
-    let text = req.get("content").and_then(|c| c.get("text")).and_then(Value::as_str);
     if let Some(m) = sent_message.and_then(|m| m.get("uuid")).and_then(Value::as_str)
         && !st.remember_message(m, &contact.uuid)
     {
@@ -261,6 +298,7 @@ async fn message_sent(st: &HubState, who: &Authed, sent: &Bytes, answer: Option<
         "text": text,
         "to": to,
         "createdAt": now,
+        "sentBy": who.agent.name,
     });
     st.bus.publish(
         wire::kind::MESSAGE_CREATED,

@@ -21,7 +21,10 @@ mod presence;
 mod process;
 mod receiver;
 mod reconcile;
+pub mod sent;
 mod snapshot;
+pub mod snippets;
+pub mod snoozes;
 mod sse;
 mod state;
 pub mod store;
@@ -34,7 +37,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::routing::{any, get, post};
+use axum::routing::{any, get, post, put};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -232,6 +235,9 @@ fn router(state: Arc<HubState>) -> Router {
         .route("/hub/v1/whoami", get(snapshot::whoami))
         .route("/hub/v1/presence", post(presence::post))
         .route("/hub/v1/audit", get(audit::get))
+        .route("/hub/v1/snippets", get(snippets::get))
+        .route("/hub/v1/snoozes", get(snoozes::list))
+        .route("/hub/v1/snoozes/{contact}", put(snoozes::set).delete(snoozes::wake))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::require_agent));
     Router::new()
         .route("/hooks/service", post(receiver::receive))

@@ -194,6 +194,22 @@ fn handle(st: &HubState, d: Delivery) {
             let mut message = p.clone();
             if let Value::Object(m) = &mut message {
                 m.remove("contact");
+                m.remove(super::sent::FIELD);
+                if let Some(agent) = &agent {
+                    m.insert(super::sent::FIELD.into(), Value::String(agent.clone()));
+                    // The webhook overtook the send's answer: its uuid is
+                    // the listed message's, the surest match (see `sent`).
+                    let send = super::sent::Send {
+                        message: p.get("uuid").and_then(Value::as_str),
+                        contact: Some(&contact.uuid),
+                        to: p.get("to").and_then(Value::as_str).unwrap_or_default(),
+                        text: p.get("text").and_then(Value::as_str),
+                        agent,
+                    };
+                    if let Err(e) = super::sent::record(&st.store, send, chrono::Utc::now()) {
+                        tracing::error!("who sent a message could not be kept: {e}");
+                    }
+                }
             }
             st.bus.publish(
                 wire::kind::MESSAGE_CREATED,

@@ -64,6 +64,8 @@ pub struct HubState {
     pub agents_changed: watch::Sender<u64>,
     /// Set when the hub stops: a reconciliation under way ends.
     pub stopping: watch::Sender<bool>,
+    /// The team's snippets as last read (`snippets`).
+    pub snippets: super::snippets::Cache,
 }
 
 impl std::fmt::Debug for HubState {
@@ -122,6 +124,7 @@ impl HubState {
             writers: Writers::default(),
             agents_changed: watch::channel(0).0,
             stopping: watch::channel(false).0,
+            snippets: Default::default(),
             config,
         };
         state.persist_event_floor();

@@ -1,6 +1,6 @@
 //! The hub's own SQLite file (`hub.sqlite` under the data dir, 0600): its
-//! agents (token hashes only), the audit log, and the high-water mark of
-//! event ids. The account's index is a separate file (`index.sqlite`).
+//! agents (token hashes only), the audit log, the high-water mark of
+//! event ids, who sent which message and the team's snoozes. The account's index is a separate file (`index.sqlite`).
 //! The hub process and `frontdesk hub agents …` open it at the same time
 //! (WAL), so an agent removed on the command line is refused at once.
 
@@ -13,7 +13,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::HubError;
 
 /// Each entry takes the schema from version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &["CREATE TABLE agents (
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE agents (
         name TEXT PRIMARY KEY,
         email TEXT NOT NULL,
         user_uuid TEXT,
@@ -30,7 +31,30 @@ const MIGRATIONS: &[&str] = &["CREATE TABLE agents (
         contact TEXT
     );
     CREATE INDEX audit_by_time ON audit (at);
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"];
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+    // Messages sent through the hub, by agent (see `sent`), and the
+    // team's snoozes (see `snoozes`).
+    "CREATE TABLE sent (
+        id INTEGER PRIMARY KEY,
+        message TEXT,
+        listed TEXT,
+        contact TEXT,
+        recipient TEXT NOT NULL,
+        text TEXT,
+        agent TEXT NOT NULL,
+        at TEXT NOT NULL
+    );
+    CREATE INDEX sent_by_message ON sent (message);
+    CREATE INDEX sent_by_listed ON sent (listed);
+    CREATE INDEX sent_by_time ON sent (at);
+    CREATE TABLE snoozes (
+        contact TEXT PRIMARY KEY,
+        until TEXT,
+        until_reply INTEGER NOT NULL,
+        since TEXT NOT NULL,
+        agent TEXT NOT NULL
+    );",
+];
 
 /// The hub's file, shared by the tasks of one process.
 #[derive(Clone)]

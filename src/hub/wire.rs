@@ -22,6 +22,8 @@ pub mod kind {
     pub const PRESENCE: &str = "presence";
     pub const AGENT_STATUS: &str = "agent_status";
     pub const RESYNC: &str = "resync";
+    /// A snooze set or woken (`hub::snoozes`).
+    pub const SNOOZE_CHANGED: &str = "snooze_changed";
 }
 
 /// The webhook kinds the hub subscribes to.

@@ -8,7 +8,8 @@
 //! `--allow-writes`; those that change the account go through the one
 //! write pipeline (`triage::write::write_one`) and are recorded in the run
 //! history as done by "assistant". `snooze` and `unsnooze` change only this
-//! machine's snoozed file (`crate::snooze::store`, the one the TUI reads);
+//! machine's snoozed file (`crate::snooze::store`, the one the TUI reads),
+//! or with a team hub the team's snoozes on the hub (by the token's agent);
 //! the run history records service writes it can undo and has no record
 //! for a snooze, so the entry itself says `by: assistant`. Text from
 //! customers comes back as JSON data behind a note saying it is untrusted;
@@ -55,6 +56,9 @@ pub struct Inbox {
     /// The account's snoozed file (`crate::snooze::store::file`); `None`
     /// without a home directory.
     pub snoozed: Option<std::path::PathBuf>,
+    /// The team hub, when one is configured: snoozes are kept there (the
+    /// `back` mark of a woken one stays in `snoozed`).
+    pub hub: Option<crate::api::hub::HubClient>,
     pub allow_writes: bool,
     /// Records a write in the history.
     pub record: Box<Record>,
@@ -158,7 +162,7 @@ impl Inbox {
             }
             "send_reply" => self.send_reply(args).await,
             "snooze" => self.snooze(args).await,
-            "unsnooze" => self.unsnooze(args),
+            "unsnooze" => self.unsnooze(args).await,
             other => Err(format!("no tool called {:?}", crate::text::sanitize_line(other))),
         }
     }
@@ -309,7 +313,6 @@ impl Inbox {
     async fn snooze(&self, args: &Args) -> Result<String, String> {
         let uuid = text(args, "contact")?;
         let typed = text(args, "until")?;
-        let path = self.snoozed()?;
         let now = chrono::Local::now();
         let until = crate::snooze::parse_until(&typed, &now).map_err(|e| format!("`until`: {e}"))?;
         let c = self.contact(&uuid).await?;
@@ -324,10 +327,26 @@ impl Inbox {
             name: name.clone(),
             by: Some(ASSISTANT.into()),
         };
-        crate::snooze::store::update(path, |kept| {
-            kept.asleep.insert(uuid.clone(), entry);
-            kept.back.remove(&uuid);
-        })?;
+        match &self.hub {
+            Some(hub) => {
+                let at = match until {
+                    crate::snooze::Until::At(at) => Some(at),
+                    crate::snooze::Until::Reply => None,
+                };
+                hub.snooze(&uuid, at)
+                    .await
+                    .map_err(|e| format!("the hub did not keep the snooze: {e}"))?;
+                if let Some(path) = self.snoozed.as_deref() {
+                    crate::snooze::store::update(path, |kept| kept.back.remove(&uuid))?;
+                }
+            }
+            None => {
+                crate::snooze::store::update(self.snoozed()?, |kept| {
+                    kept.asleep.insert(uuid.clone(), entry);
+                    kept.back.remove(&uuid);
+                })?;
+            }
+        }
         let (at, back) = match until {
             crate::snooze::Until::At(at) => (
                 json!(at.to_rfc3339()),
@@ -345,8 +364,22 @@ impl Inbox {
 
     /// Wakes a snoozed contact: it comes back into the agent's views,
     /// marked `back`.
-    fn unsnooze(&self, args: &Args) -> Result<String, String> {
+    async fn unsnooze(&self, args: &Args) -> Result<String, String> {
         let uuid = text(args, "contact")?;
+        if let Some(hub) = &self.hub {
+            let team = hub.snoozes().await.map_err(|e| format!("the hub's snoozes: {e}"))?;
+            let Some(s) = team.into_iter().find(|s| s.contact == uuid) else {
+                return Err(format!("{} is not snoozed", crate::text::sanitize_line(&uuid)));
+            };
+            hub.wake(&uuid)
+                .await
+                .map_err(|e| format!("the hub did not wake it: {e}"))?;
+            if let Some(path) = self.snoozed.as_deref() {
+                crate::snooze::store::update(path, |kept| kept.back.insert(uuid.clone()))?;
+            }
+            let name = s.name.unwrap_or_else(|| uuid.clone());
+            return Ok(quoted(&json!({ "woken": uuid, "name": name })));
+        }
         let woken = crate::snooze::store::update(self.snoozed()?, |kept| {
             let e = kept.asleep.remove(&uuid);
             if e.is_some() {

@@ -139,3 +139,31 @@ fn the_config_s_snippets_table_joins_the_file_and_the_file_wins_a_clash() {
     let s = load_all(None, &table).unwrap();
     assert_eq!(s.get("thanks").unwrap().text, "From the config");
 }
+
+#[test]
+fn the_teams_snippets_join_the_local_ones_and_the_local_one_wins_a_name() {
+    let mut local = parse("thanks = \"Local thanks\"\nbye = \"Bye\"").unwrap();
+    let team = from_pairs([
+        ("thanks".to_string(), None, "Team thanks".to_string()),
+        (
+            "refund".to_string(),
+            Some("Refund\u{1b}[31m".to_string()),
+            "Refund policy\u{7}".to_string(),
+        ),
+        ("bad name!".to_string(), None, "x".to_string()),
+        ("empty".to_string(), None, "  ".to_string()),
+    ]);
+    assert_eq!(team.warnings.len(), 2, "{:?}", team.warnings);
+    merge_team(&mut local, team);
+    let names: Vec<&str> = local.items.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["bye", "refund", "thanks"]);
+    assert_eq!(local.get("thanks").unwrap().text, "Local thanks");
+    let refund = local.get("refund").unwrap();
+    assert_eq!(
+        refund.text, "Refund policy",
+        "control characters from a server are dropped"
+    );
+    assert!(!refund.label.contains('\u{1b}'), "{:?}", refund.label);
+    assert_eq!(local.team.iter().collect::<Vec<_>>(), ["refund"]);
+    assert!(local.warnings.iter().all(|w| w.starts_with("team snippets: ")));
+}

@@ -135,6 +135,7 @@ pub fn messages(n: usize) -> Vec<Message> {
                 "+5511900000001".into()
             },
             to: String::new(),
+            sent_by: None,
         })
         .collect();
     out.reverse();
@@ -180,6 +181,8 @@ pub fn empty_model(w: u16, h: u16) -> Model {
         bell: false,
         tz: None,
         macros: Vec::new(),
+        hub: None,
+        agent: None,
     };
     let mut m = Model::new(session, Some("user-1".into()), now());
     update(&mut m, Msg::Resize(w, h));

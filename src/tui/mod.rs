@@ -172,6 +172,41 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     // kept under a fixed key, so they come back and never pile up.
     let drafts_key = if demo_mode { "demo" } else { base_url.as_str() };
     let drafts_dir = crate::drafts::Drafts::for_account(&account, drafts_key).map(|d| d.dir().to_path_buf());
+    // A team hub: snoozes are kept there, its snippets join the local
+    // ones, and its name for this agent shows its own messages as "you".
+    let mut hub_notes: Vec<(ToastKind, String)> = Vec::new();
+    let hub = if demo_mode {
+        None
+    } else {
+        settings.hub().map_err(|e| eyre!("{e}"))?
+    };
+    let (agent, team_snippets) = match &hub {
+        None => (None, None),
+        Some(hub) => {
+            let wait = std::time::Duration::from_secs(5);
+            let (me, snippets) = tokio::join!(
+                tokio::time::timeout(wait, hub.whoami()),
+                tokio::time::timeout(wait, hub.snippets())
+            );
+            let agent = match me {
+                Ok(Ok(me)) => Some(me.agent),
+                Ok(Err(e)) => {
+                    hub_notes.push((ToastKind::Info, format!("the hub did not say who you are: {e}")));
+                    None
+                }
+                Err(_) => None,
+            };
+            let snippets = match snippets {
+                Ok(Ok(s)) => Some(s),
+                Ok(Err(e)) => {
+                    hub_notes.push((ToastKind::Info, format!("the team's snippets were not loaded: {e}")));
+                    None
+                }
+                Err(_) => None,
+            };
+            (agent, snippets)
+        }
+    };
     let session = Session {
         demo: demo_mode,
         account,
@@ -185,6 +220,8 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
         bell: settings.bell,
         tz: Some(zone::Zone::Local),
         macros: settings.looks.macros.clone(),
+        hub,
+        agent,
     };
     let mut model = Model::new(session, user, now);
     model.known = known;
@@ -202,8 +239,14 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     // The canned replies beside the config file: a broken file is said,
     // and the inbox starts without them.
     let config_path = settings.config_path.clone().or_else(crate::config::default_config_path);
+    for (kind, note) in hub_notes {
+        model.status.push(kind, crate::text::sanitize_line(&note), now);
+    }
     match crate::snippets::load_all(config_path.as_deref(), &settings.looks.snippets) {
-        Ok(snippets) => {
+        Ok(mut snippets) => {
+            if let Some(team) = team_snippets {
+                crate::snippets::merge_team(&mut snippets, team);
+            }
             for w in &snippets.warnings {
                 model.status.push(ToastKind::Info, w.clone(), now);
             }

@@ -8,7 +8,7 @@ use crate::index::{Index, IndexError};
 
 /// Applies `event`; true when the index changed. Events about contacts the
 /// index does not hold (other than `contact_changed`) change nothing: the
-/// next snapshot brings them. Presence, agent status and `resync` are not
+/// next snapshot brings them. Presence, agent status, snoozes and `resync` are not
 /// the index's business.
 pub fn apply_to_index(index: &mut Index, event: &HubEvent) -> Result<bool, IndexError> {
     match event {
@@ -47,6 +47,7 @@ pub fn apply_to_index(index: &mut Index, event: &HubEvent) -> Result<bool, Index
         HubEvent::MessageStatus { .. }
         | HubEvent::Presence(_)
         | HubEvent::AgentStatus { .. }
+        | HubEvent::SnoozeChanged(_)
         | HubEvent::Resync { .. }
         | HubEvent::Unknown { .. } => Ok(false),
     }

@@ -50,6 +50,9 @@ pub enum HubEvent {
         agent: String,
         status: serde_json::Value,
     },
+    /// A colleague (or this agent) snoozed a conversation or woke it: a
+    /// wake has no `until` and `until_reply` false.
+    SnoozeChanged(SnoozeChange),
     /// Events were missed: fetch a fresh snapshot.
     Resync {
         reason: String,
@@ -67,6 +70,28 @@ pub struct ConversationChange {
     pub agent: Option<String>,
     #[serde(default, with = "time::opt")]
     pub at: Option<DateTime<Utc>>,
+}
+
+/// `snooze_changed`: a snooze as the hub keeps it (`crate::hub` module
+/// `snoozes`), or its end.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SnoozeChange {
+    pub contact: String,
+    #[serde(default, with = "time::opt")]
+    pub until: Option<DateTime<Utc>>,
+    #[serde(default)]
+    pub until_reply: bool,
+    #[serde(default)]
+    pub agent: Option<String>,
+    #[serde(default, with = "time::opt")]
+    pub since: Option<DateTime<Utc>>,
+}
+
+impl SnoozeChange {
+    /// True when the conversation was woken (no snooze left).
+    pub fn is_wake(&self) -> bool {
+        self.until.is_none() && !self.until_reply
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -136,6 +161,7 @@ impl HubEvent {
             HubEvent::ConversationClosed(_) => "conversation_closed",
             HubEvent::Presence(_) => "presence",
             HubEvent::AgentStatus { .. } => "agent_status",
+            HubEvent::SnoozeChanged(_) => "snooze_changed",
             HubEvent::Resync { .. } => "resync",
             HubEvent::Unknown { kind } => kind,
         }
@@ -149,6 +175,7 @@ impl HubEvent {
             HubEvent::MessageCreated { contact, .. } | HubEvent::MessageStatus { contact, .. } => Some(contact),
             HubEvent::ConversationOpened(c) | HubEvent::ConversationClosed(c) => Some(&c.contact),
             HubEvent::Presence(p) => Some(&p.contact),
+            HubEvent::SnoozeChanged(s) => Some(&s.contact),
             HubEvent::AgentStatus { .. } | HubEvent::Resync { .. } | HubEvent::Unknown { .. } => None,
         }
     }
@@ -160,6 +187,7 @@ impl HubEvent {
             HubEvent::ConversationOpened(c) | HubEvent::ConversationClosed(c) => c.agent.as_deref(),
             HubEvent::Presence(p) => Some(&p.agent),
             HubEvent::AgentStatus { agent, .. } => Some(agent),
+            HubEvent::SnoozeChanged(s) => s.agent.as_deref(),
             _ => None,
         }
     }
@@ -208,6 +236,7 @@ impl HubEvent {
                     status: a.status,
                 }
             }
+            "snooze_changed" => HubEvent::SnoozeChanged(read(kind, data)?),
             "resync" => HubEvent::Resync {
                 reason: read::<Resync>(kind, data)?.reason,
             },

@@ -11,7 +11,7 @@ mod sse;
 mod stream;
 
 pub use apply::apply_to_index;
-pub use events::{BadEvent, ConversationChange, HubEvent, Presence, PresenceState};
+pub use events::{BadEvent, ConversationChange, HubEvent, Presence, PresenceState, SnoozeChange};
 pub use snapshot::{SnapshotHeader, SnapshotReport};
 pub use sse::{SseEvent, SseParser};
 pub use stream::{Backoff, HubItem, HubStream};
@@ -41,6 +41,48 @@ pub struct WhoAmI {
     pub email: String,
     #[serde(default)]
     pub user_uuid: Option<String>,
+}
+
+/// The largest list answer read (snippets, snoozes).
+const LIST_CAP: usize = 8 * 1024 * 1024;
+
+#[derive(serde::Deserialize)]
+struct TeamSnippets {
+    #[serde(default)]
+    snippets: Vec<TeamSnippet>,
+    #[serde(default)]
+    warnings: Vec<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct TeamSnippet {
+    name: String,
+    #[serde(default)]
+    label: Option<String>,
+    text: String,
+}
+
+#[derive(serde::Deserialize)]
+struct TeamSnoozes {
+    #[serde(default)]
+    snoozes: Vec<TeamSnooze>,
+}
+
+/// One conversation the team keeps asleep (`GET /hub/v1/snoozes`). Text
+/// from the hub: make it inert before showing it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct TeamSnooze {
+    pub contact: String,
+    #[serde(default, with = "crate::api::model::time::opt")]
+    pub until: Option<chrono::DateTime<chrono::Utc>>,
+    #[serde(default)]
+    pub until_reply: bool,
+    #[serde(default, with = "crate::api::model::time::opt")]
+    pub since: Option<chrono::DateTime<chrono::Utc>>,
+    #[serde(default)]
+    pub agent: String,
+    #[serde(default)]
+    pub name: Option<String>,
 }
 
 /// A client of one hub for one agent. Cheap to clone.
@@ -173,13 +215,26 @@ impl HubClient {
         what: &str,
         resp: reqwest::Response,
     ) -> Result<T, ApiError> {
-        const CAP: usize = 64 * 1024;
+        self.json_capped(what, resp, 64 * 1024).await
+    }
+
+    /// A JSON answer's body of at most `cap` bytes, read within the timeout.
+    async fn json_capped<T: serde::de::DeserializeOwned>(
+        &self,
+        what: &str,
+        resp: reqwest::Response,
+        cap: usize,
+    ) -> Result<T, ApiError> {
         let mut resp = resp;
         let mut body = Vec::new();
         while let Some(chunk) = self.chunk(&mut resp, self.timeout).await? {
             body.extend_from_slice(&chunk);
-            if body.len() > CAP {
-                break;
+            if body.len() > cap {
+                return Err(ApiError::Decode {
+                    endpoint: what.into(),
+                    reason: format!("the answer is larger than {} KiB", cap / 1024),
+                    excerpt: String::new(),
+                });
             }
         }
         serde_json::from_slice(&body).map_err(|e| ApiError::Decode {
@@ -205,6 +260,48 @@ impl HubClient {
         };
         let body = serde_json::json!({ "contact": contact, "state": state }).to_string();
         self.send(reqwest::Method::POST, &["presence"], &[], Some(body)).await?;
+        Ok(())
+    }
+
+    /// `GET /hub/v1/snippets`: the team's canned replies, checked as a
+    /// local file's are (what does not pass is left out with a warning).
+    pub async fn snippets(&self) -> Result<crate::snippets::Snippets, ApiError> {
+        let resp = self.open(&["snippets"], &[]).await?;
+        let wire: TeamSnippets = self.json_capped("GET /hub/v1/snippets", resp, LIST_CAP).await?;
+        let mut out = crate::snippets::from_pairs(wire.snippets.into_iter().map(|s| (s.name, s.label, s.text)));
+        out.warnings.extend(
+            wire.warnings
+                .iter()
+                .take(20)
+                .map(|w| format!("the hub: {}", crate::text::sanitize_line(w))),
+        );
+        Ok(out)
+    }
+
+    /// `GET /hub/v1/snoozes`: what the team keeps asleep.
+    pub async fn snoozes(&self) -> Result<Vec<TeamSnooze>, ApiError> {
+        let resp = self.open(&["snoozes"], &[]).await?;
+        let wire: TeamSnoozes = self.json_capped("GET /hub/v1/snoozes", resp, LIST_CAP).await?;
+        Ok(wire.snoozes)
+    }
+
+    /// `PUT /hub/v1/snoozes/{contact}`: snoozes it until `until` (or the
+    /// customer writes), or until they write when `until` is `None`.
+    pub async fn snooze(&self, contact: &str, until: Option<chrono::DateTime<chrono::Utc>>) -> Result<(), ApiError> {
+        let body = serde_json::json!({
+            "until": until.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)),
+            "until_reply": until.is_none(),
+        })
+        .to_string();
+        self.send(reqwest::Method::PUT, &["snoozes", contact], &[], Some(body))
+            .await?;
+        Ok(())
+    }
+
+    /// `DELETE /hub/v1/snoozes/{contact}`: wakes it (nothing when it sleeps not).
+    pub async fn wake(&self, contact: &str) -> Result<(), ApiError> {
+        self.send(reqwest::Method::DELETE, &["snoozes", contact], &[], None)
+            .await?;
         Ok(())
     }
 

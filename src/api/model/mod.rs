@@ -167,6 +167,10 @@ pub struct Message {
     pub from: String,
     #[serde(default)]
     pub to: String,
+    /// The agent who sent it, named by a team hub (`frontdesk hub`); never
+    /// set by the service. Text from a server: make it inert before showing it.
+    #[serde(default, rename = "sentBy", skip_serializing_if = "Option::is_none")]
+    pub sent_by: Option<String>,
 }
 
 fn unknown_message_status() -> MessageStatus {

@@ -26,6 +26,11 @@ pub async fn run(ctx: &mut Ctx<'_>, args: McpArgs) -> Result<(), CliError> {
     let (views, me) = all_views(ctx)?;
     let settings = ctx.settings()?;
     let (base_url, profile) = (settings.base_url.clone().unwrap_or_default(), settings.profile.clone());
+    // With a team hub, snoozes are the team's and kept there.
+    let hub = settings.hub().map_err(|e| CliError::Api {
+        what: "reaching the hub".into(),
+        source: e,
+    })?;
     let mut index = open_index(ctx)?;
     // The lists answer from the index: bring it up to date first.
     if let Err(e) = refresh(ctx, &mut index).await
@@ -61,6 +66,7 @@ pub async fn run(ctx: &mut Ctx<'_>, args: McpArgs) -> Result<(), CliError> {
         me,
         drafts,
         snoozed,
+        hub,
         allow_writes: args.allow_writes,
         record: Box::new(record),
     };

@@ -1,5 +1,6 @@
 //! `frontdesk snippets list|show NAME [--contact UUID]`: the canned replies
-//! of `snippets.toml` beside the config file, and one filled for a contact.
+//! of `snippets.toml` beside the config file (and the team's, from the hub
+//! when one is configured), and one filled for a contact.
 
 use clap::Subcommand;
 use serde::Serialize;
@@ -30,6 +31,8 @@ pub enum SnippetsCmd {
 struct SnippetRow {
     name: String,
     label: String,
+    /// It came from the team's hub (a local one of the same name wins).
+    team: bool,
 }
 
 impl Tabular for SnippetRow {
@@ -38,19 +41,37 @@ impl Tabular for SnippetRow {
     }
 
     fn row(&self) -> Vec<String> {
-        vec![self.name.clone(), self.label.clone()]
+        let name = if self.team {
+            format!("{} (team)", self.name)
+        } else {
+            self.name.clone()
+        };
+        vec![name, self.label.clone()]
     }
 }
 
-fn read(ctx: &mut Ctx<'_>) -> Result<(Snippets, std::path::PathBuf), CliError> {
+/// The local snippets, with the team's from the hub when one is
+/// configured (a local one wins on the same name).
+async fn read(ctx: &mut Ctx<'_>) -> Result<(Snippets, std::path::PathBuf), CliError> {
     let settings = ctx.settings()?;
     let config = settings.config_path.clone();
     let table = settings.looks.snippets.clone();
+    let hub = settings.hub().map_err(|e| CliError::Api {
+        what: "reaching the hub".into(),
+        source: e,
+    })?;
     let path = config
         .as_deref()
         .and_then(snippets::path_beside)
         .ok_or_else(|| CliError::Usage("no config directory: set --config to find snippets.toml beside it".into()))?;
-    let s = snippets::load_all(config.as_deref(), &table).map_err(CliError::Usage)?;
+    let mut s = snippets::load_all(config.as_deref(), &table).map_err(CliError::Usage)?;
+    if let Some(hub) = hub {
+        let team = hub.snippets().await.map_err(|e| CliError::Api {
+            what: "reading the team's snippets from the hub".into(),
+            source: e,
+        })?;
+        snippets::merge_team(&mut s, team);
+    }
     for w in &s.warnings {
         let _ = writeln!(ctx.err, "frontdesk: warning: {w}");
     }
@@ -58,7 +79,7 @@ fn read(ctx: &mut Ctx<'_>) -> Result<(Snippets, std::path::PathBuf), CliError> {
 }
 
 pub async fn run(ctx: &mut Ctx<'_>, cmd: SnippetsCmd) -> Result<(), CliError> {
-    let (all, path) = read(ctx)?;
+    let (all, path) = read(ctx).await?;
     match cmd {
         SnippetsCmd::List => {
             if all.items.is_empty() && ctx.format == crate::cli::output::Format::Table {
@@ -74,6 +95,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: SnippetsCmd) -> Result<(), CliError> {
                 .map(|s| SnippetRow {
                     name: s.name.clone(),
                     label: s.label.clone(),
+                    team: all.team.contains(&s.name),
                 })
                 .collect();
             let doc = list_doc(ctx.format, ctx.color, &rows)?;

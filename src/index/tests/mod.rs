@@ -30,6 +30,7 @@ fn message(text: &str) -> Message {
         channel: String::new(),
         from: String::new(),
         to: String::new(),
+        sent_by: None,
     }
 }
 

@@ -12,6 +12,7 @@ fn msg(text: &str, status: &str, secs: i64) -> Message {
         channel: "messaging_app".into(),
         from: String::new(),
         to: String::new(),
+        sent_by: None,
     }
 }
 

@@ -119,6 +119,7 @@ impl Model {
     }
 
     pub fn new(session: Session, user: Option<String>, now: DateTime<Utc>) -> Model {
+        let me = session.agent.clone();
         Model {
             session,
             now,
@@ -129,7 +130,10 @@ impl Model {
             height: 24,
             focus: Pane::List,
             list: ContactList::default(),
-            thread: Thread::default(),
+            thread: Thread {
+                me,
+                ..Default::default()
+            },
             details: Details {
                 me: Availability {
                     user,

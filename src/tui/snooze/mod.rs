@@ -5,8 +5,9 @@
 //! arrives; the mark goes once its thread is opened. `z` on a snoozed
 //! conversation wakes it at once.
 //!
-//! Kept on this machine, per account (0600), so a restart keeps it. The
-//! times are `crate::snooze`'s, which the tests and the CLI share.
+//! Kept on this machine, per account (0600), so a restart keeps it; with
+//! a team hub configured, kept on the hub for the whole team (see `fx`).
+//! The times are `crate::snooze`'s, which the tests and the CLI share.
 
 mod fx;
 mod msg;
@@ -17,7 +18,7 @@ mod view;
 #[cfg(test)]
 mod tests;
 
-pub use fx::{SnoozeEffect, perform};
+pub use fx::{OnHub, SnoozeEffect, perform, perform_on_hub};
 pub use msg::SnoozeMsg;
 pub use state::{BACK, Entry, Picker, SNOOZED, Snooze};
 pub use update::{claims_undo, key, on_msg, open, paste, snooze_until, startup, tick, undo};

@@ -59,11 +59,23 @@ pub struct Snooze {
     /// The agent's last snooze (the contact, when): `u` takes it back for
     /// `UNDO_WINDOW_SECS`, unless a write of theirs is newer.
     pub last: Option<(String, DateTime<Utc>)>,
+    /// The team hub the snoozes are kept on, when one is configured.
+    pub hub: Option<super::fx::OnHub>,
+    /// When the snoozes were last asked for, until they were read once
+    /// (a hub that could not be reached at start is asked again).
+    pub asked: Option<DateTime<Utc>>,
+    /// The first read failed and said so: later failures are quiet.
+    pub load_failed: bool,
 }
 
 /// How often the clock looks whether another process (`frontdesk mcp`,
-/// another frontdesk) changed the kept snoozes: one `stat`.
+/// another frontdesk) changed the kept snoozes: one `stat` (with a hub,
+/// one `GET /hub/v1/snoozes`).
 pub const CHECK_EVERY: chrono::Duration = chrono::Duration::seconds(3);
+
+/// With a hub, how long after a failed first read the clock reads again
+/// (until then snoozes last this session only).
+pub const RELOAD_EVERY: chrono::Duration = chrono::Duration::seconds(15);
 
 impl Snooze {
     /// Nothing sleeps and nothing is marked back: the clock has nothing
@@ -76,6 +88,12 @@ impl Snooze {
     /// read: before that, nothing is known to compare with).
     pub fn check_due(&self, now: DateTime<Utc>) -> bool {
         self.loaded && self.checked.is_none_or(|at| now - at >= CHECK_EVERY || now < at)
+    }
+
+    /// Whether to ask a hub for the snoozes again: its first read failed
+    /// [`RELOAD_EVERY`] ago (a file is read once).
+    pub fn reload_due(&self, now: DateTime<Utc>) -> bool {
+        self.hub.is_some() && !self.loaded && self.asked.is_some_and(|at| now - at >= RELOAD_EVERY || now < at)
     }
 
     pub fn kept(&self) -> Kept {

@@ -2,7 +2,7 @@
 
 use crossterm::event::KeyEvent;
 
-use super::fx::SnoozeEffect;
+use super::fx::{OnHub, SnoozeEffect};
 use super::msg::SnoozeMsg;
 use super::state::{BACK, SNOOZED};
 use super::state::{Entry, Picker, Snooze};
@@ -21,12 +21,27 @@ fn badge(out: &mut O, uuid: &str, badge: crate::tui::shared::Badge, on: bool) {
     });
 }
 
+/// An effect on where the snoozes are kept: the team hub when one is
+/// configured, else this machine's file.
+fn emit(st: &Snooze, out: &mut O, effect: SnoozeEffect) {
+    match &st.hub {
+        Some(on) => out.fx(SnoozeEffect::Hub(on.clone(), Box::new(effect))),
+        None => out.fx(effect),
+    }
+}
+
 /// At start: reads what the account keeps asleep.
 pub fn startup(st: &mut Snooze, cx: &Cx, out: &mut O) {
     st.account = cx.session.account.clone();
-    out.fx(SnoozeEffect::Load {
-        account: st.account.clone(),
+    st.hub = cx.session.hub.clone().map(|hub| OnHub {
+        hub,
+        me: cx.session.agent.clone(),
     });
+    st.asked = Some(cx.now);
+    let load = SnoozeEffect::Load {
+        account: st.account.clone(),
+    };
+    emit(st, out, load);
 }
 
 /// Writes `contacts`' snoozes down (once the kept ones were read): only
@@ -34,11 +49,12 @@ pub fn startup(st: &mut Snooze, cx: &Cx, out: &mut O) {
 fn keep<'a>(st: &mut Snooze, out: &mut O, contacts: impl IntoIterator<Item = &'a str>) {
     if st.loaded {
         st.saving += 1;
-        out.fx(SnoozeEffect::Save {
+        let save = SnoozeEffect::Save {
             account: st.account.clone(),
             kept: st.kept(),
             contacts: contacts.into_iter().map(str::to_string).collect(),
-        });
+        };
+        emit(st, out, save);
     }
 }
 
@@ -219,12 +235,21 @@ pub fn tick(st: &mut Snooze, cx: &Cx, out: &mut O) {
         badge(out, open, BACK, false);
         keep(st, out, [open]);
     }
+    // A hub that could not be read at start is asked again.
+    if st.reload_due(cx.now) {
+        st.asked = Some(cx.now);
+        let load = SnoozeEffect::Load {
+            account: st.account.clone(),
+        };
+        emit(st, out, load);
+    }
     if st.check_due(cx.now) {
         st.checked = Some(cx.now);
-        out.fx(SnoozeEffect::Check {
+        let check = SnoozeEffect::Check {
             account: st.account.clone(),
             seen: st.stamp.clone(),
-        });
+        };
+        emit(st, out, check);
     }
 }
 
@@ -232,6 +257,8 @@ pub fn tick(st: &mut Snooze, cx: &Cx, out: &mut O) {
 /// they arrived), or why keeping failed.
 pub fn on_msg(st: &mut Snooze, cx: &Cx, out: &mut O, msg: SnoozeMsg) {
     match msg {
+        // A second read asked for while the first was under way.
+        SnoozeMsg::Loaded(Ok(_)) if st.loaded => {}
         SnoozeMsg::Loaded(Ok(kept)) => {
             // Snoozed (or marked) this session before the file was read.
             let made: Vec<String> = st.asleep.keys().chain(&st.back).cloned().collect();
@@ -252,7 +279,13 @@ pub fn on_msg(st: &mut Snooze, cx: &Cx, out: &mut O, msg: SnoozeMsg) {
             // What came due while frontdesk was closed wakes now.
             tick(st, cx, out);
         }
-        SnoozeMsg::Loaded(Err(e)) => out.toast(ToastKind::Error, clean(&e)),
+        SnoozeMsg::Loaded(Err(e)) => {
+            if !st.load_failed {
+                st.load_failed = true;
+                let again = if st.hub.is_some() { "; asking the hub again" } else { "" };
+                out.toast(ToastKind::Error, format!("{}{again}", clean(&e)));
+            }
+        }
         SnoozeMsg::Saved(result) => {
             st.saving = st.saving.saturating_sub(1);
             if let Err(e) = result {

@@ -122,11 +122,13 @@ pub fn day_line(t: DateTime<Utc>, tz: Option<Zone>) -> String {
 }
 
 /// A message's header: `‹ 14:02 +4915…`, `14:03 Ana ›`,
-/// `14:03 you › ✓ delivered`, `✎ note 14:05`. A delivery `mark` is only
-/// given for a message this session sent: it is the agent's, shown as
-/// `you` whatever sender the server names. `selected` puts `▶` in front,
-/// so the cursor shows without colour.
-pub fn header(m: &Message, w: u16, tz: Option<Zone>, mark: Option<&str>, selected: bool) -> String {
+/// `14:03 you › ✓ delivered`, `14:04 dana ›`, `✎ note 14:05`. A delivery
+/// `mark` is only given for a message this session sent: it is the
+/// agent's, shown as `you` whatever sender the server names. A message a
+/// team hub says an agent sent (`sent_by`) shows that agent's name, or
+/// `you` when it is this agent (`me`, the hub's name for it). `selected`
+/// puts `▶` in front, so the cursor shows without colour.
+pub fn header(m: &Message, w: u16, tz: Option<Zone>, mark: Option<&str>, selected: bool, me: Option<&str>) -> String {
     let time = m
         .created_at
         .map(|t| local(t, tz).format("%H:%M").to_string())
@@ -135,7 +137,11 @@ pub fn header(m: &Message, w: u16, tz: Option<Zone>, mark: Option<&str>, selecte
     let h = match (side(m), mark) {
         (Side::Received, _) => format!("‹ {time} {from}"),
         (Side::Sent, Some(mark)) => format!("{time} you › {mark}"),
-        (Side::Sent, None) => format!("{time} {from} ›"),
+        (Side::Sent, None) => match m.sent_by.as_deref().map(clean).filter(|n| !n.is_empty()) {
+            Some(by) if me.is_some_and(|me| clean(me) == by) => format!("{time} you ›"),
+            Some(by) => format!("{time} {by} ›"),
+            None => format!("{time} {from} ›"),
+        },
         (Side::Note, _) => format!("✎ note {time}"),
     };
     let h = if selected { format!("▶ {h}") } else { h };

@@ -74,6 +74,9 @@ pub struct Thread {
     pub deleting: Option<(ReqId, String)>,
     /// Wrapped bodies per width (see [`layout`]).
     pub layout: Layout,
+    /// This agent's name on the team hub (`Session::agent`): a message the
+    /// hub says it sent shows as `you`.
+    pub me: Option<String>,
 }
 
 impl Thread {

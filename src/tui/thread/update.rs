@@ -41,6 +41,7 @@ pub fn open(st: &mut Thread, out: &mut O, uuid: &str) {
     *st = Thread {
         contact: Some(uuid.to_string()),
         loading: Some(id),
+        me: st.me.take(),
         ..Default::default()
     };
     out.note(Note::Seen(uuid.to_string()));

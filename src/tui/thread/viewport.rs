@@ -54,7 +54,10 @@ impl Thread {
             out.push((Kind::NewMark, "── new ──".into()));
         }
         let s = side(m);
-        out.push((Kind::Header(s), header(m, g.width, g.tz, mark, selected)));
+        out.push((
+            Kind::Header(s),
+            header(m, g.width, g.tz, mark, selected, self.me.as_deref()),
+        ));
         self.layout
             .with_body(m, g.width, |b| out.extend(b.iter().map(|l| (Kind::Body(s), l.clone()))));
         out

@@ -36,6 +36,7 @@ fn sent(model: &mut Model, contact: &str, text: &str, at: chrono::DateTime<chron
         channel: String::new(),
         from: String::new(),
         to: String::new(),
+        sent_by: None,
     };
     let preview = crate::index::Preview::of(&[message], activity);
     model.list.store.set_last(contact, (&preview).into());

@@ -95,7 +95,7 @@ pub(crate) fn tick(model: &mut Model, fx: &mut Vec<Effect>) {
     // Nothing asleep or marked, and no look at the kept file due: no
     // context to build on every tick.
     let snooze = &model.slices.snooze;
-    if snooze.is_idle() && !snooze.check_due(model.now) {
+    if snooze.is_idle() && !snooze.check_due(model.now) && !snooze.reload_due(model.now) {
         return;
     }
     call!(model, fx, slices.snooze, snooze_fx, |st, cx, out| snooze::tick(

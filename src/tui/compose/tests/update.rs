@@ -345,6 +345,7 @@ fn the_servers_copy_replaces_the_pending_line() {
         channel: "messaging_app".into(),
         from: "agent".into(),
         to: String::new(),
+        sent_by: None,
     });
     assert!(
         crate::tui::compose::outbox_lines(&m.compose, m.thread.contact.as_deref(), &m.thread.messages, 60, None)

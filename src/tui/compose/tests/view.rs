@@ -100,6 +100,7 @@ fn pending_and_delivered_messages_in_the_thread() {
             channel: "messaging_app".into(),
             from: "agent".into(),
             to: String::new(),
+            sent_by: None,
         });
         type_text(&mut m, "Second one, on its way");
         update(&mut m, ctrl('s'));
@@ -164,6 +165,7 @@ fn a_message_sent_here_shows_as_yours_once_the_thread_holds_it() {
         channel: "messaging_app".into(),
         from: "+5511999990000".into(),
         to: String::new(),
+        sent_by: None,
     });
     update(&mut m, crate::tui::fixtures::code(crossterm::event::KeyCode::Esc));
     let text = draw(&m);

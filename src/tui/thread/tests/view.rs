@@ -125,3 +125,22 @@ fn page_keys_move_a_screen_and_the_cursor_with_it() {
     assert_eq!(m.thread.selected(), Some(199));
     assert!(m.thread.top.is_none(), "back at the newest, pinned");
 }
+
+#[test]
+fn a_message_sent_through_the_hub_shows_its_agent_and_this_agents_own_shows_you() {
+    let mut m = thread_of(12, 160, 48);
+    m.thread.me = Some("dana".into());
+    let sent: Vec<usize> = (0..m.thread.messages.len())
+        .filter(|&i| m.thread.messages[i].status == crate::api::MessageStatus::Sent)
+        .collect();
+    let [.., lee, dana] = sent.as_slice() else {
+        panic!("the fixture has sent messages")
+    };
+    m.thread.messages[*lee].sent_by = Some("lee\u{1b}[31m\nx".into());
+    m.thread.messages[*dana].sent_by = Some("dana".into());
+    let s = screen(&m);
+    assert!(s.contains("lee") && !s.contains('\u{1b}'), "{s}");
+    assert!(s.contains(" you ›"), "{s}");
+    assert!(!s.contains("dana ›"), "this agent's own message shows as you: {s}");
+    assert_snapshot!("thread_sent_by_160x48", draw(&m).backend());
+}
