@@ -94,6 +94,21 @@ fn a_close_by_one_agent_shows_on_the_others_screen_and_each_sees_the_other() {
         s.contents().contains("dana is replying now: send anyway?")
     });
     lee.press(b"n");
+    // dana sends (asked too: lee answers), then lee's send names her reply.
+    dana.press(b"hello\x13");
+    dana.wait_for("dana asked", Duration::from_secs(10), |s| {
+        s.contents().contains("lee is replying now: send anyway?")
+    });
+    dana.press(b"y");
+    lee.wait_for("dana's reply in lee's thread, named", Duration::from_secs(10), |s| {
+        let c = s.contents();
+        c.contains("dana ›") && c.contains("hello")
+    });
+    lee.press(b"\x13");
+    lee.wait_for("the question naming dana's reply", Duration::from_secs(10), |s| {
+        s.contents().contains("dana replied") && s.contents().contains("ago: send anyway?")
+    });
+    lee.press(b"n");
     lee.press(b"\x1b"); // Esc: keep the draft?
     lee.wait_for("the discard question", Duration::from_secs(10), |s| {
         s.contents().contains("discard this draft?")

@@ -173,6 +173,9 @@ struct State {
     /// live (then the refresh timer's passes are not needed).
     hub: Option<crate::api::hub::HubClient>,
     live: bool,
+    /// This agent's presence as last told, and when: renewed every
+    /// `hub::RENEW`.
+    presence: Option<(String, Doing, Instant)>,
 }
 
 async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, tx: UnboundedSender<Msg>) {
@@ -207,6 +210,7 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
         last_problem: None,
         hub: w.hub.clone(),
         live: false,
+        presence: None,
     };
     // The first walk now; later ones when the last is older than the
     // interval.
@@ -243,6 +247,9 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
         if let Some(due) = st.full_due {
             wake = wake.min(due);
         }
+        if let Some((_, _, told)) = &st.presence {
+            wake = wake.min(*told + hub::RENEW);
+        }
         let paced = st.trickle.paced_until(Instant::now());
         for rest in [st.trickle_rest_until, st.failed_until, st.trickle.due(), paced]
             .into_iter()
@@ -262,6 +269,7 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
             Some(done) = done_rx.recv() => on_done(&mut st, done, &send),
             _ = tokio::time::sleep_until(wake) => {}
         }
+        hub::renew(&mut st.presence, st.hub.as_ref());
         if let Some(held) = st.trickle.take_due(Instant::now()) {
             send(IndexMsg::Previews(held));
         }
@@ -380,6 +388,8 @@ fn on_cmd(index: &mut SharedIndex, st: &mut State, cmd: IndexCmd, send: &impl Fn
         IndexCmd::Incremental => st.incremental_again = !(st.hub.is_some() && st.live),
         IndexCmd::Presence { contact, doing } => {
             if let Some(client) = st.hub.clone() {
+                // Renewed from the loop while it holds.
+                st.presence = doing.map(|d| (contact.clone(), d, Instant::now()));
                 tokio::task::spawn_local(hub::presence(client, contact, doing));
             }
         }

@@ -139,13 +139,7 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
             None,
         )
     };
-    // A team hub: its snapshot and event stream keep the index live.
-    let hub = if demo_mode {
-        None
-    } else {
-        settings.hub().map_err(|e| eyre!("{e}"))?
-    };
-    tracing::info!(demo = demo_mode, account = %account, hub = hub.is_some(), "starting");
+    tracing::info!(demo = demo_mode, account = %account, "starting");
     let local = local_index::open(&settings, demo_mode);
     let cached = local_index::first_rows(&local);
     // With nothing cached, one request (at most FIRST_SCREEN) before the
@@ -220,10 +214,12 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
         bell: settings.bell,
         tz: Some(zone::Zone::Local),
         macros: settings.looks.macros.clone(),
-        hub,
-        agent,
+        hub: hub.clone(),
+        agent: agent.clone(),
     };
     let mut model = Model::new(session, user, now);
+    // Its own presence and sends are not a colleague's.
+    model.colleagues.me = agent;
     model.known = known;
     model.views = crate::tui::inbox::views::Views::new(settings.views.clone(), me_email.clone());
     model.views.config_path = settings.config_path.clone().or_else(crate::config::default_config_path);

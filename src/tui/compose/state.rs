@@ -116,9 +116,9 @@ pub struct Compose {
     pub outbox: Vec<Outgoing>,
     /// The pane focused before the composer opened: Esc goes back to it.
     pub back: Option<Pane>,
-    /// When the open composer opened (or last sent): a colleague's reply
-    /// since then is asked about before a send.
-    pub since: Option<chrono::DateTime<chrono::Utc>>,
+    /// Colleagues' sends heard when the open composer opened (or last
+    /// sent): one heard since is asked about before a send.
+    pub since: u64,
     /// The contact whose draft changed since it was last written, and the
     /// timer that writes it when typing pauses (a later key's replaces it).
     pub dirty: Option<(String, ReqId)>,
@@ -165,7 +165,7 @@ impl Default for Compose {
             needs_template: HashMap::new(),
             outbox: Vec::new(),
             back: None,
-            since: None,
+            since: 0,
             dirty: None,
             kept: KeptDrafts::default(),
             snippets: crate::snippets::Snippets::default(),

@@ -1,10 +1,11 @@
 //! The team hub's side of the screen: what the hub's stream says of
 //! colleagues (kept in `shared::Colleagues`, which rows, the thread's
 //! header and the composer read), and this agent's own presence, told to
-//! the hub when it changes and renewed before it runs out. Without a hub
-//! the slice does nothing.
+//! the hub when it changes (the index worker renews it every
+//! [`RENEW_SECS`], so an idle screen keeps it). Without a hub the slice
+//! does nothing.
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 
 use crate::api::MessageStatus;
 use crate::api::hub::{HubEvent, PresenceState};
@@ -46,12 +47,18 @@ pub fn event(colleagues: &mut Colleagues, event: &HubEvent, now: DateTime<Utc>) 
             let until = p.expires_at.filter(|t| *t > now).unwrap_or_else(|| default_until(now));
             colleagues.set(&p.agent, &p.contact, doing, until);
         }
+        // The event names who sent (a send through the hub), or its
+        // message does (`sentBy`, when the webhook came first).
+        // (A send's own answer says "enqueued": anything but a customer's
+        // message or a note, with an agent's name, is that agent's reply.)
         HubEvent::MessageCreated {
             contact,
             message,
-            agent: Some(agent),
-        } if message.status == MessageStatus::Sent => {
-            colleagues.sent(agent, contact, message.created_at.unwrap_or(now));
+            agent,
+        } if !matches!(message.status, MessageStatus::Received | MessageStatus::Note) => {
+            if let Some(agent) = agent.as_deref().or(message.sent_by.as_deref()) {
+                colleagues.sent(agent, contact, message.created_at.unwrap_or(now));
+            }
         }
         _ => {}
     }
@@ -59,15 +66,10 @@ pub fn event(colleagues: &mut Colleagues, event: &HubEvent, now: DateTime<Utc>) 
 
 /// What to tell the hub now, given what the agent does (`want`: the
 /// contact whose composer is open, else whose thread shows): a change at
-/// once, the same presence again every [`RENEW_SECS`], an end (`None`)
-/// once when the agent leaves the contact.
+/// once, an end (`None`) once when the agent leaves the contact.
 pub fn presence(st: &mut State, want: Option<(&str, Doing)>, now: DateTime<Utc>) -> Option<(String, Option<Doing>)> {
     let next = match (want, &st.told) {
-        (Some((contact, doing)), Some(t))
-            if t.contact == contact && t.doing == Some(doing) && now - t.at < Duration::seconds(RENEW_SECS) =>
-        {
-            return None;
-        }
+        (Some((contact, doing)), Some(t)) if t.contact == contact && t.doing == Some(doing) => return None,
         (Some((contact, doing)), _) => (contact.to_string(), Some(doing)),
         (None, Some(t)) if t.doing.is_some() => (t.contact.clone(), None),
         (None, _) => return None,
@@ -113,8 +115,8 @@ mod tests {
         );
         assert_eq!(
             presence(&mut st, Some(("ana", Doing::Composing)), t(16)),
-            Some(("ana".into(), Some(Doing::Composing))),
-            "renewed before the hub lets it go"
+            None,
+            "the worker renews it, not every update"
         );
         assert_eq!(presence(&mut st, None, t(17)), Some(("ana".into(), None)));
         assert_eq!(presence(&mut st, None, t(30)), None, "ended once");
@@ -146,15 +148,9 @@ mod tests {
         };
         // A customer's message is not a colleague's reply.
         event(&mut c, &sent(MessageStatus::Received), t(2));
-        assert_eq!(
-            c.before_send("ana", t(1), t(3)).as_deref(),
-            Some("dana is replying now")
-        );
+        assert_eq!(c.before_send("ana", 0, t(3)).as_deref(), Some("dana is replying now"));
         event(&mut c, &sent(MessageStatus::Sent), t(2));
-        assert_eq!(
-            c.before_send("ana", t(1), t(22)).as_deref(),
-            Some("dana replied 20 s ago")
-        );
+        assert_eq!(c.before_send("ana", 0, t(22)).as_deref(), Some("dana replied 20 s ago"));
         event(&mut c, &seen("dana", PresenceState::Idle), t(23));
         assert_eq!(c.label("ana", t(23)), None);
     }

@@ -88,11 +88,28 @@ pub(super) async fn follow(
                 }
                 apply(&mut index, &event, &tx);
                 if for_the_screen(&event) {
-                    note(HubNote::Event(event));
+                    note(HubNote::Event(Box::new(event)));
                 }
             }
         }
     }
+}
+
+/// How often this agent's presence is told again while it holds (the hub
+/// lets one go 30 s after its last renewal).
+pub(super) const RENEW: Duration = Duration::from_secs(crate::tui::hub::RENEW_SECS as u64);
+
+/// Tells the hub again the presence last told, when it is due.
+pub(super) fn renew(presence: &mut Option<(String, Doing, tokio::time::Instant)>, hub: Option<&HubClient>) {
+    let (Some((contact, doing, told)), Some(hub)) = (presence.as_mut(), hub) else {
+        return;
+    };
+    let now = tokio::time::Instant::now();
+    if now < *told + RENEW {
+        return;
+    }
+    *told = now;
+    tokio::task::spawn_local(self::presence(hub.clone(), contact.clone(), Some(*doing)));
 }
 
 /// Posts this agent's presence (`None`: idle) on `contact`.

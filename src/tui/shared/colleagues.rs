@@ -33,8 +33,12 @@ pub struct Colleagues {
     /// sends are not a colleague's.
     pub me: Option<String>,
     on: HashMap<String, Vec<Seen>>,
-    /// The newest send by a colleague to each contact: who, and when.
-    sent: HashMap<String, (String, DateTime<Utc>)>,
+    /// The newest send by a colleague to each contact: who, when, and
+    /// the count of sends heard when it came ([`Colleagues::heard`]).
+    sent: HashMap<String, (String, DateTime<Utc>, u64)>,
+    /// Sends heard so far: what a composer notes when it opens, so a send
+    /// heard later is asked about whatever the clocks say.
+    heard: u64,
     /// Bumped by every change the screen shows.
     pub version: u64,
 }
@@ -70,11 +74,18 @@ impl Colleagues {
         if self.is_me(agent) {
             return;
         }
-        let newer = self.sent.get(contact).is_none_or(|(_, t)| *t <= at);
+        self.heard += 1;
+        let newer = self.sent.get(contact).is_none_or(|(_, t, _)| *t <= at);
         if newer {
-            self.sent.insert(contact.to_string(), (agent.to_string(), at));
+            self.sent
+                .insert(contact.to_string(), (agent.to_string(), at, self.heard));
             self.version += 1;
         }
+    }
+
+    /// How many colleagues' sends were heard so far.
+    pub fn heard(&self) -> u64 {
+        self.heard
     }
 
     /// Drops presences past their time; true when one went.
@@ -127,10 +138,11 @@ impl Colleagues {
         self.here(contact, now).iter().any(|s| s.doing == Doing::Composing)
     }
 
-    /// Why to ask before sending to `contact` from a composer opened at
-    /// `since`: a colleague sent to them since, or is answering now.
-    pub fn before_send(&self, contact: &str, since: DateTime<Utc>, now: DateTime<Utc>) -> Option<String> {
-        if let Some((agent, at)) = self.sent.get(contact).filter(|(_, at)| *at >= since) {
+    /// Why to ask before sending to `contact` from a composer opened when
+    /// `since` sends had been heard: a colleague sent to them since, or is
+    /// answering now.
+    pub fn before_send(&self, contact: &str, since: u64, now: DateTime<Utc>) -> Option<String> {
+        if let Some((agent, at, _)) = self.sent.get(contact).filter(|(_, _, n)| *n > since) {
             let secs = (now - *at).num_seconds().max(0);
             let ago = match secs {
                 0..60 => format!("{secs} s"),
@@ -191,7 +203,7 @@ mod tests {
         c.set("bea", "ana", Some(Doing::Composing), t(30));
         c.sent("bea", "ana", t(1));
         assert_eq!(c.label("ana", t(2)), None);
-        assert_eq!(c.before_send("ana", t(0), t(2)), None);
+        assert_eq!(c.before_send("ana", 0, t(2)), None);
     }
 
     #[test]
@@ -210,25 +222,26 @@ mod tests {
     #[test]
     fn a_send_asks_when_a_colleague_replied_since_the_composer_opened() {
         let mut c = Colleagues::default();
+        let opened = c.heard();
         c.sent("dana", "ana", t(100));
         assert_eq!(
-            c.before_send("ana", t(90), t(120)).as_deref(),
+            c.before_send("ana", opened, t(120)).as_deref(),
             Some("dana replied 20 s ago")
         );
         // Their reply came before the composer opened: the agent saw it.
-        assert_eq!(c.before_send("ana", t(101), t(120)), None);
+        assert_eq!(c.before_send("ana", c.heard(), t(120)), None);
         // An older send never replaces a newer one.
         c.sent("farah", "ana", t(50));
         assert_eq!(
-            c.before_send("ana", t(90), t(220)).as_deref(),
+            c.before_send("ana", opened, t(220)).as_deref(),
             Some("dana replied 2 min ago")
         );
         c.set("farah", "bob", Some(Doing::Composing), t(300));
         assert_eq!(
-            c.before_send("bob", t(0), t(200)).as_deref(),
+            c.before_send("bob", 0, t(200)).as_deref(),
             Some("farah is replying now")
         );
         c.set("farah", "bob", Some(Doing::Viewing), t(300));
-        assert_eq!(c.before_send("bob", t(0), t(200)), None, "viewing alone does not ask");
+        assert_eq!(c.before_send("bob", 0, t(200)), None, "viewing alone does not ask");
     }
 }

@@ -37,7 +37,15 @@ pub(crate) fn on_msg(model: &mut Model, msg: IndexMsg, fx: &mut Vec<Effect>) {
         }
         IndexMsg::SearchBusy(busy) => model.sync.index_busy = busy,
         IndexMsg::Hub(HubNote::Me(name)) => crate::tui::hub::me(&mut model.colleagues, name),
-        IndexMsg::Hub(HubNote::Event(event)) => crate::tui::hub::event(&mut model.colleagues, &event, model.now),
+        IndexMsg::Hub(HubNote::Event(event)) => {
+            // A colleague's snooze: read the team's snoozes now, not at
+            // the next 3 s look.
+            if let crate::api::hub::HubEvent::SnoozeChanged(_) = *event {
+                model.slices.snooze.checked = None;
+                super::slices::tick(model, fx);
+            }
+            crate::tui::hub::event(&mut model.colleagues, &event, model.now)
+        }
     }
 }
 

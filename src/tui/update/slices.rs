@@ -290,12 +290,12 @@ pub(crate) fn snooze_until(
     ))
 }
 
-/// Through a hub: this agent's presence, told when it changes and renewed
-/// while it holds. Composing where the composer is open, else viewing the
+/// Through a hub: this agent's presence, told when it changes (the index
+/// worker renews it while it holds). Composing where the composer is open, else viewing the
 /// thread that shows.
 fn presence(model: &mut Model, fx: &mut Vec<Effect>) {
     use crate::tui::shared::colleagues::Doing;
-    if model.sync.status.as_ref().is_none_or(|s| s.hub.is_none()) {
+    if model.session.hub.is_none() {
         return;
     }
     let want = match (&model.compose.open, &model.thread.contact) {

@@ -20,7 +20,7 @@ pub fn open(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>) {
     st.stage = Stage::Edit;
     st.area_mut();
     st.back = Some(cx.focus);
-    st.since = Some(cx.now);
+    st.since = cx.colleagues.heard();
     drafts::opened(st, cx, out, uuid);
     out.note(Note::Focus(Pane::Thread));
 }

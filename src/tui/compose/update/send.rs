@@ -39,13 +39,12 @@ pub(super) fn send_text(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>,
     if text.trim().is_empty() {
         return out.toast(ToastKind::Info, "nothing to send");
     }
-    let since = st.since.unwrap_or(cx.now);
-    if !anyway && let Some(why) = cx.colleagues.before_send(&uuid, since, cx.now) {
+    if !anyway && let Some(why) = cx.colleagues.before_send(&uuid, st.since, cx.now) {
         st.stage = super::super::state::Stage::Colleague(why);
         return;
     }
     // What a colleague did before this send was seen: asked about once.
-    st.since = Some(cx.now);
+    st.since = cx.colleagues.heard();
     let (to, from) = match addressing(cx, &uuid) {
         Ok(a) => a,
         Err(e) => return fail(st, out, &uuid, e),
