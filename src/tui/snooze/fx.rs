@@ -12,28 +12,14 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::api::hub::{HubClient, TeamSnooze};
+use crate::api::hub::TeamSnooze;
 use crate::snooze::Until;
 
 pub use crate::snooze::store::file_in;
 use crate::snooze::store::{self, Stamp};
 
 use super::msg::SnoozeMsg;
-use super::state::Kept;
-
-/// The team hub the snoozes are kept on (when one is configured), and
-/// this agent's name there (its own snoozes are not "by" anyone).
-#[derive(Debug, Clone)]
-pub struct OnHub {
-    pub hub: HubClient,
-    pub me: Option<String>,
-}
-
-impl PartialEq for OnHub {
-    fn eq(&self, other: &OnHub) -> bool {
-        self.hub.root() == other.hub.root() && self.me == other.me
-    }
-}
+use super::state::{Kept, OnHub};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum SnoozeEffect {

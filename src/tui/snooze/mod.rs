@@ -18,8 +18,9 @@ mod view;
 #[cfg(test)]
 mod tests;
 
-pub use fx::{OnHub, SnoozeEffect, perform, perform_on_hub};
+pub use fx::{SnoozeEffect, perform, perform_on_hub};
 pub use msg::SnoozeMsg;
+pub use state::OnHub;
 pub use state::{BACK, Entry, Picker, SNOOZED, Snooze};
 pub use update::{claims_undo, key, on_msg, open, paste, snooze_until, startup, tick, undo};
 pub use view::render;

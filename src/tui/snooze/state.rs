@@ -8,6 +8,20 @@ use crate::snooze::store::Stamp;
 pub use crate::snooze::store::{Entry, Kept};
 use crate::tui::shared::Badge;
 
+/// The team hub the snoozes are kept on (when one is configured), and
+/// this agent's name there (its own snoozes are not "by" anyone).
+#[derive(Debug, Clone)]
+pub struct OnHub {
+    pub hub: crate::api::hub::HubClient,
+    pub me: Option<String>,
+}
+
+impl PartialEq for OnHub {
+    fn eq(&self, other: &OnHub) -> bool {
+        self.hub.root() == other.hub.root() && self.me == other.me
+    }
+}
+
 /// On a sleeping conversation's row; hides it from the work views.
 pub const SNOOZED: Badge = Badge {
     name: "snoozed",
@@ -60,7 +74,7 @@ pub struct Snooze {
     /// `UNDO_WINDOW_SECS`, unless a write of theirs is newer.
     pub last: Option<(String, DateTime<Utc>)>,
     /// The team hub the snoozes are kept on, when one is configured.
-    pub hub: Option<super::fx::OnHub>,
+    pub hub: Option<OnHub>,
     /// When the snoozes were last asked for, until they were read once
     /// (a hub that could not be reached at start is asked again).
     pub asked: Option<DateTime<Utc>>,

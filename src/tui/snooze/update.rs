@@ -2,8 +2,9 @@
 
 use crossterm::event::KeyEvent;
 
-use super::fx::{OnHub, SnoozeEffect};
+use super::fx::SnoozeEffect;
 use super::msg::SnoozeMsg;
+use super::state::OnHub;
 use super::state::{BACK, SNOOZED};
 use super::state::{Entry, Picker, Snooze};
 use crate::snooze::{PRESETS, Until, parse_until};
