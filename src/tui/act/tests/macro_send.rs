@@ -213,3 +213,18 @@ fn send_text_fills_its_variables_and_goes_at_once_without_writes() {
     );
     assert!(toast(&m).contains("macro bye: 1 sent"), "{}", toast(&m));
 }
+
+#[test]
+fn help_and_the_palette_say_which_macros_send() {
+    let m = setup();
+    let row = |name: &str| {
+        m.keys
+            .rows()
+            .iter()
+            .find(|r| r.name == name)
+            .map(|r| r.help.clone())
+            .unwrap()
+    };
+    assert_eq!(row("macro.escalate"), "Escalate (sends)");
+    assert_eq!(row("macro.draft"), "draft");
+}
