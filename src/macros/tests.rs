@@ -132,7 +132,9 @@ steps = ["send Bye {{contact.first_name}}"]
     assert_eq!(names, ["fine", "review", "text"]);
     let has = |name: &str, what: &str| {
         assert!(
-            warnings.iter().any(|w| w.contains(&format!("\"{name}\"")) && w.contains(what)),
+            warnings
+                .iter()
+                .any(|w| w.contains(&format!("\"{name}\"")) && w.contains(what)),
             "{name}: {what} in {warnings:?}"
         )
     };

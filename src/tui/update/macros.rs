@@ -57,7 +57,7 @@ pub(crate) fn run(model: &mut Model, index: u16, asked: bool, fx: &mut Vec<Effec
     };
     if refused.len() == all.len() {
         let why = refused.iter().map(|(_, n, w)| format!("{n}: {w}")).collect::<Vec<_>>();
-        return say(model, format!("{label}: nothing was done ({})", why.join("; ")));
+        return say(model, format!("{label}: nothing done, not sent ({})", why.join("; ")));
     }
     let targets: Vec<(String, String)> = all
         .into_iter()
@@ -100,8 +100,14 @@ pub(crate) fn run(model: &mut Model, index: u16, asked: bool, fx: &mut Vec<Effec
             }
         }
         if !said.text.is_empty() {
-            let kind = if said.well { ToastKind::Success } else { ToastKind::Error };
-            model.status.push(kind, format!("macro {label}:{}", &said.text[1..]), now);
+            let kind = if said.well {
+                ToastKind::Success
+            } else {
+                ToastKind::Error
+            };
+            model
+                .status
+                .push(kind, format!("macro {label}:{}", &said.text[1..]), now);
         }
         return;
     }
@@ -175,9 +181,9 @@ fn messages(
         let f = f?;
         if sends && !f.missing.is_empty() {
             let names: Vec<String> = f.missing.iter().map(|v| format!("{{{{{v}}}}}")).collect();
-            refused.push((uuid.clone(), name.clone(), format!("not sent: no value for {}", names.join(", "))));
+            refused.push((uuid.clone(), name.clone(), format!("no value for {}", names.join(", "))));
         } else if sends && f.text.trim().is_empty() {
-            refused.push((uuid.clone(), name.clone(), "not sent: the text is empty".into()));
+            refused.push((uuid.clone(), name.clone(), "its text is empty".into()));
         } else {
             message.push((uuid.clone(), f));
         }
@@ -197,7 +203,13 @@ pub(crate) struct Said {
 /// The macro's message on `done` (the contacts every write went through
 /// on): sent, or put in the composer. `recorded`: the run is the newest
 /// entry of the history, which then says its messages stay sent.
-pub(crate) fn deliver(model: &mut Model, named: &Named, done: &[(String, String)], recorded: bool, fx: &mut Vec<Effect>) -> Said {
+pub(crate) fn deliver(
+    model: &mut Model,
+    named: &Named,
+    done: &[(String, String)],
+    recorded: bool,
+    fx: &mut Vec<Effect>,
+) -> Said {
     let mut said = Said {
         text: String::new(),
         well: true,
@@ -210,11 +222,15 @@ pub(crate) fn deliver(model: &mut Model, named: &Named, done: &[(String, String)
         for (uuid, name) in done {
             let Some(filled) = mine(uuid) else { continue };
             let r = call!(model, fx, compose, Effect::Compose, |st, cx, out| compose::send_for(
-                st, cx, out, uuid, &filled.text
+                st,
+                cx,
+                out,
+                uuid,
+                &filled.text
             ));
             match r {
                 Ok(()) => sent += 1,
-                Err(why) => failed.push((name.clone(), format!("not sent: {why}"))),
+                Err(why) => failed.push((name.clone(), why)),
             }
         }
         if sent > 0 {

@@ -22,9 +22,9 @@ pub(crate) fn open_palette(model: &mut Model) {
 fn compose_action(model: &mut Model, action: M, fx: &mut Vec<Effect>) {
     if !model.compose.is_open() {
         super::select::show_selected(model, fx);
-        call!(model, fx, compose, Effect::Compose, |st, cx, out| crate::tui::compose::open(
-            st, cx, out
-        ));
+        call!(model, fx, compose, Effect::Compose, |st, cx, out| {
+            crate::tui::compose::open(st, cx, out)
+        });
     }
     call!(model, fx, compose, Effect::Compose, |st, cx, out| {
         crate::tui::compose::run_action(st, cx, out, action)

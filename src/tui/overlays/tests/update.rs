@@ -152,7 +152,10 @@ fn palette_opens_the_composer_and_runs_its_action() {
         .iter()
         .map(|l| l.to_string() + "\n")
         .collect();
-    assert!(help.contains("compose.editor") && help.contains("compose.snippet"), "in help");
+    assert!(
+        help.contains("compose.editor") && help.contains("compose.snippet"),
+        "in help"
+    );
 
     update(&mut m, key(':'));
     type_text(&mut m, "compose.snippet");
