@@ -230,3 +230,28 @@ fn help_and_the_palette_say_which_macros_send() {
     assert_eq!(row("macro.escalate"), "Escalate (sends)");
     assert_eq!(row("macro.draft"), "draft");
 }
+
+#[test]
+fn a_macro_send_that_fails_names_its_contact() {
+    let mut m = setup();
+    let (a, b) = (contact(0), contact(2));
+    m.marks.insert(&a.uuid);
+    m.marks.insert(&b.uuid);
+    let fx = update(&mut m, key('Y'));
+    let sent = sends(&fx);
+    assert_eq!(sent.len(), 2);
+    let (id, to, _) = sent.into_iter().find(|(_, u, _)| *u == b.uuid).unwrap();
+    update(
+        &mut m,
+        Msg::Compose(ComposeMsg::Sent {
+            id,
+            contact: to,
+            result: Err(ApiError::Server {
+                status: 500,
+                message: "boom".into(),
+            }),
+        }),
+    );
+    let t = toast(&m);
+    assert!(t.starts_with(&format!("{}: could not send", b.name)), "{t}");
+}

@@ -197,6 +197,17 @@ fn sent(
                 ApiError::NotOffered { .. } => NOT_OFFERED.to_string(),
                 e => format!("could not send: {e}"),
             };
+            // A send for a contact whose composer is not open (a macro's):
+            // the toast names who it was for.
+            if st.open.as_deref() != Some(contact)
+                && let Some(name) = cx.contacts.label(contact)
+            {
+                st.errors.insert(contact.to_string(), msg.clone());
+                return out.toast(
+                    ToastKind::Error,
+                    format!("{}: {msg}", crate::text::sanitize_line(&name)),
+                );
+            }
             fail(st, out, contact, msg);
         }
     }
