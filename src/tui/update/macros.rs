@@ -56,8 +56,8 @@ pub(crate) fn run(model: &mut Model, index: u16, asked: bool, fx: &mut Vec<Effec
         Err(why) => return say(model, format!("{label}: {why}; nothing was done")),
     };
     if refused.len() == all.len() {
-        let why = refused.iter().map(|(_, n, w)| format!("{n}: {w}")).collect::<Vec<_>>();
-        return say(model, format!("{label}: nothing done, not sent ({})", why.join("; ")));
+        let each: Vec<(String, String)> = refused.into_iter().map(|(_, n, w)| (n, w)).collect();
+        return say(model, format!("{label}: nothing done: {}", grouped(&each)));
     }
     let targets: Vec<(String, String)> = all
         .into_iter()
@@ -166,7 +166,7 @@ fn messages(
     };
     let sends = m.sends();
     if !sends && targets.len() > 1 {
-        return Err("its snippet goes in the composer for you to read: run it on one contact".into());
+        return Err("it fills the composer: run it on one contact".into());
     }
     let agent = model.details.me.name.clone();
     let filled = call!(model, fx, compose, Effect::Compose, |st, cx, _out| {
@@ -181,9 +181,9 @@ fn messages(
         let f = f?;
         if sends && !f.missing.is_empty() {
             let names: Vec<String> = f.missing.iter().map(|v| format!("{{{{{v}}}}}")).collect();
-            refused.push((uuid.clone(), name.clone(), format!("no value for {}", names.join(", "))));
+            refused.push((uuid.clone(), name.clone(), format!("no {}", names.join(", "))));
         } else if sends && f.text.trim().is_empty() {
-            refused.push((uuid.clone(), name.clone(), "its text is empty".into()));
+            refused.push((uuid.clone(), name.clone(), "an empty text".into()));
         } else {
             message.push((uuid.clone(), f));
         }
@@ -265,14 +265,32 @@ pub(crate) fn deliver(
     let left = named.refused.len() + failed.len();
     if left > 0 {
         said.well = false;
-        let lines = said.lines.join("; ");
+        let each: Vec<(String, String)> = named.refused.iter().chain(&failed).cloned().collect();
+        let reasons = grouped(&each);
         said.text.push_str(&if named.send {
-            format!(", {left} not sent ({lines})")
+            format!(", {left} not sent: {reasons}")
         } else {
-            format!("; {lines}")
+            format!("; {reasons}")
         });
     }
     said
+}
+
+/// `(name, why)` said short, the reason first (a toast is one line):
+/// `no {{contact.custom.plan}} (Ana, Bruce); no phone number (Li)`.
+fn grouped(each: &[(String, String)]) -> String {
+    let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (name, why) in each {
+        match reasons.iter_mut().find(|(w, _)| *w == why.as_str()) {
+            Some((_, names)) => names.push(name),
+            None => reasons.push((why, vec![name])),
+        }
+    }
+    reasons
+        .iter()
+        .map(|(why, names)| format!("{why} ({})", names.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Each contact's jobs, its steps in order. Marks of a whole view are
