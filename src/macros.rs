@@ -10,10 +10,15 @@
 //!
 //! A step is a verb and its argument. The writes among them (tag, untag,
 //! assign, unassign, team, close, open, bot) become triage `Action`s and
-//! run through the one write pipeline; `snippet` fills the composer,
-//! `send` sends what it holds, `snooze` snoozes. A macro with a step that
-//! does not parse is left out whole and named: half a macro is worse than
-//! none.
+//! run through the one write pipeline; `snooze` snoozes. A macro makes at
+//! most one message: `snippet NAME` fills the named snippet for each
+//! contact (its variables from that contact), and `send` sends it, or
+//! `send TEXT` sends that text (variables filled too). A `snippet`
+//! without `send` opens the composer on the one contact with the text in
+//! it, for the agent to read and send. In the TUI the writes go first (one
+//! run, one undo), then the message on each contact they all went through
+//! on, then the snooze. A macro with a step that does not parse is left
+//! out whole and named: half a macro is worse than none.
 
 use chrono::{DateTime, TimeZone};
 
@@ -117,6 +122,27 @@ pub fn parse_step<Tz: TimeZone>(text: &str, now: &DateTime<Tz>) -> Result<Step, 
     }
 }
 
+/// Why the message steps do not make one message, if they do not: at
+/// most one `snippet` and one `send`; a bare `send` needs the `snippet`
+/// before it, and `send TEXT` has its own text.
+fn message_problem(steps: &[Step]) -> Option<String> {
+    let snippets = steps.iter().filter(|s| matches!(s, Step::Snippet(_))).count();
+    let sends = steps.iter().filter(|s| matches!(s, Step::Send(_))).count();
+    if snippets > 1 || sends > 1 {
+        return Some("a macro sends at most one message: one snippet step, one send step".into());
+    }
+    let snippet_at = steps.iter().position(|s| matches!(s, Step::Snippet(_)));
+    match steps.iter().position(|s| matches!(s, Step::Send(_))) {
+        Some(i) if matches!(steps[i], Step::Send(None)) && snippet_at.is_none_or(|s| s > i) => {
+            Some("\"send\" sends the snippet: put a snippet step before it, or write send TEXT".into())
+        }
+        Some(i) if matches!(steps[i], Step::Send(Some(_))) && snippet_at.is_some() => {
+            Some("\"send TEXT\" has its own text: drop the snippet step, or write send alone".into())
+        }
+        _ => None,
+    }
+}
+
 /// Reads the config file's `macros` table. Returns the macros in name
 /// order and one warning (inert) per macro left out.
 pub fn parse<Tz: TimeZone>(table: &toml::Table, now: &DateTime<Tz>) -> (Vec<Macro>, Vec<String>) {
@@ -149,7 +175,7 @@ pub fn parse<Tz: TimeZone>(table: &toml::Table, now: &DateTime<Tz>) -> (Vec<Macr
                 None => bad = bad.or(Some("a step is text, such as \"close\"".into())),
             }
         }
-        if let Some(e) = bad {
+        if let Some(e) = bad.or_else(|| message_problem(&steps)) {
             warn(e);
             continue;
         }

@@ -3,7 +3,7 @@
 //!
 //! ```toml
 //! warn_after = "30m"        # defaults for every view that sets none
-//! breach_after = "4h"       # also makes the Breaching view
+//! breach_after = "4h"       # also makes the Breaching view (a view's own adds to it)
 //! notify_command = ["notify-send", "frontdesk"]   # or a string, split without a shell
 //! reopen_on_reply = true    # a customer writing in a closed conversation reopens it
 //! ```

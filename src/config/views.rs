@@ -19,7 +19,8 @@
 //! sort = "waiting"         # activity (newest first) or waiting (longest first)
 //! notify = true            # a new customer message in it notifies
 //! warn_after = "30m"       # the wait shows as a warning past this
-//! breach_after = "4h"      # and as an error past this
+//! breach_after = "4h"      # and as an error past this; its contacts waiting
+//!                          # longer are in the Breaching view (and notify)
 //! ```
 
 use std::collections::HashSet;

@@ -104,3 +104,42 @@ colour = "red"
     );
     assert!(warnings.iter().any(|w| w.contains("\"odd\"") && w.contains("colour")));
 }
+
+#[test]
+fn the_message_steps_make_one_message_or_the_macro_is_left_out() {
+    let (macros, warnings) = parse(
+        &table(
+            r#"
+[macros.bare]
+steps = ["send", "close"]
+[macros.late]
+steps = ["send", "snippet thanks"]
+[macros.both]
+steps = ["snippet thanks", "send Bye"]
+[macros.twice]
+steps = ["send Hi", "send Bye"]
+[macros.fine]
+steps = ["snippet thanks", "send"]
+[macros.review]
+steps = ["snippet thanks"]
+[macros.text]
+steps = ["send Bye {{contact.first_name}}"]
+"#,
+        ),
+        &now(),
+    );
+    let names: Vec<&str> = macros.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["fine", "review", "text"]);
+    let has = |name: &str, what: &str| {
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains(&format!("\"{name}\"")) && w.contains(what)),
+            "{name}: {what} in {warnings:?}"
+        )
+    };
+    has("bare", "put a snippet step before it");
+    has("late", "put a snippet step before it");
+    has("both", "has its own text");
+    has("twice", "at most one message");
+}

@@ -23,8 +23,8 @@ pub use count::{Keyed, abbreviate_count, count_views, select, sort_positions};
 pub use duration::{format_duration, parse_duration};
 pub use facts::{Facts, Subject, contains_ci, field_is, same};
 pub use view::{
-    Assignee, BREACHING, SET_EMAIL, SHORT_MAX, Sort, State, Thresholds, View, ViewFilter, WaitLevel, breaching_view,
-    builtin_views, find_view, short_name,
+    Assignee, BREACHING, Breach, SET_EMAIL, SHORT_MAX, Sort, State, Thresholds, View, ViewFilter, WaitLevel,
+    breaching_view, breaching_view_of, builtin_views, find_view, short_name,
 };
 
 #[cfg(test)]

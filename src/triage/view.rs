@@ -125,6 +125,18 @@ pub struct ViewFilter {
     /// contact with a badge that hides is only in views that ask for it
     /// and in a view with no rules.
     pub badge: Option<String>,
+    /// The Breaching view's: the customer waited past one of these
+    /// thresholds, in a view it names (empty: no such rule).
+    pub breach_of: Vec<Breach>,
+}
+
+/// One way into the Breaching view: in a view (its rules; none for the
+/// file's top-level `breach_after`) and waiting longer than its
+/// `breach_after`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Breach {
+    pub view: ViewFilter,
+    pub after: Duration,
 }
 
 /// How long ago `t` was, when it was more than `d` ago.
@@ -142,7 +154,15 @@ impl ViewFilter {
     /// rule matches nothing.
     pub fn matches<S: Subject + ?Sized>(&self, f: &S, me: Option<&str>, now: DateTime<Utc>) -> bool {
         // The cheap rules that rule out most contacts first.
-        self.state_ok(f) && self.waiting_ok(f, now) && self.others_ok(f, me, now)
+        self.state_ok(f) && self.waiting_ok(f, now) && self.others_ok(f, me, now) && self.breach_ok(f, me, now)
+    }
+
+    fn breach_ok<S: Subject + ?Sized>(&self, f: &S, me: Option<&str>, now: DateTime<Utc>) -> bool {
+        self.breach_of.is_empty()
+            || self
+                .breach_of
+                .iter()
+                .any(|b| older(f.waiting_since(), b.after, now) && b.view.matches(f, me, now))
     }
 
     /// Every rule but `waiting`: the contacts whose last message decides.
@@ -243,6 +263,9 @@ impl ViewFilter {
         }
         if let Some(b) = &self.badge {
             parts.push(b.clone());
+        }
+        if !self.breach_of.is_empty() {
+            parts.push("past its view's breach_after".into());
         }
         if parts.is_empty() {
             "everything".into()
@@ -429,6 +452,38 @@ pub fn breaching_view(breach: Duration) -> View {
     v.short = "Breach".into();
     v.thresholds.breach = Some(breach);
     v
+}
+
+/// The Breaching view for the file's top-level `breach_after` (`top`)
+/// and the views' own: an open conversation is in it when its customer
+/// waited past `top`, or past the `breach_after` of a view it is in.
+/// `None` when no threshold is set.
+pub fn breaching_view_of(top: Option<Duration>, views: &[View]) -> Option<View> {
+    let own: Vec<Breach> = views
+        .iter()
+        .filter(|v| !v.is_named(BREACHING))
+        .filter_map(|v| {
+            let after = v.thresholds.breach?;
+            // The top level catches it as soon: nothing to add.
+            (top.is_none_or(|t| after < t)).then(|| Breach {
+                view: v.filter.clone(),
+                after,
+            })
+        })
+        .collect();
+    let least = own.iter().map(|b| b.after).chain(top).min()?;
+    let mut v = breaching_view(least);
+    if !own.is_empty() {
+        v.filter.breach_of = top
+            .map(|after| Breach {
+                view: ViewFilter::default(),
+                after,
+            })
+            .into_iter()
+            .chain(own)
+            .collect();
+    }
+    Some(v)
 }
 
 /// The view called `name` (any case, name or short name): a built-in one

@@ -157,6 +157,9 @@ pub fn ended(run: &Run) -> (bool, String) {
     if not_sent > 0 {
         text.push_str(&format!(", {not_sent} never sent (stopped)"));
     }
+    if let Some(note) = &run.note {
+        text.push_str(&format!("; {note}"));
+    }
     (failed == 0 && not_sent == 0 && conflicts == 0 && skipped == 0, text)
 }
 

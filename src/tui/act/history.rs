@@ -71,6 +71,9 @@ pub struct Entry {
     /// A run made elsewhere (the CLI, an assistant): its id in the run
     /// history file, where its undo is written too.
     pub run: Option<String>,
+    /// What it did that undo cannot take back, in words (`the message
+    /// stays sent`): its undo says so.
+    pub stays: Option<String>,
 }
 
 /// Whether an entry can be taken back now.
@@ -315,6 +318,7 @@ impl History {
             what,
             items,
             run: None,
+            stays: None,
         });
         self.entries.truncate(KEEP);
         self.barrier = None;

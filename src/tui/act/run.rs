@@ -62,6 +62,15 @@ pub struct Named {
     /// What follows on each contact every step went through on: a snooze
     /// (`snooze::parse_until`'s words), the root's to do.
     pub snooze: Option<String>,
+    /// Its message (the root's to send, or to put in the composer), by
+    /// contact: the text, variables filled. Only those every step went
+    /// through on get theirs.
+    pub message: Vec<(String, crate::snippets::Filled)>,
+    /// True when the message is sent; false: it goes in the composer.
+    pub send: bool,
+    /// Contacts left out before the run, and why (a variable with no
+    /// value): none of their steps ran.
+    pub refused: Vec<(String, String)>,
 }
 
 /// A run of jobs.
@@ -90,6 +99,9 @@ pub struct Run {
     pub cancelled: bool,
     /// A macro's run.
     pub named: Option<Named>,
+    /// Said after its counts: what it could not do (an undo's messages
+    /// that stay sent).
+    pub note: Option<String>,
 }
 
 impl Run {
@@ -107,6 +119,7 @@ impl Run {
             skipped: Vec::new(),
             cancelled: false,
             named: None,
+            note: None,
         }
     }
 

@@ -123,6 +123,7 @@ pub fn merge(h: &mut History, records: &[Record]) {
             what: what(r, &items),
             items,
             run: Some(r.id.clone()),
+            stays: None,
         };
         if let Some(u) = undone {
             for item in entry.items.iter_mut() {

@@ -6,6 +6,7 @@ mod actions;
 mod bulk;
 mod conflicts;
 mod history_close;
+mod macro_send;
 mod macros;
 mod runs;
 pub(crate) mod undo;

@@ -61,7 +61,12 @@ pub fn undo_entry(st: &mut Act, cx: &Cx, out: &mut Out<ActEffect>, id: u64) -> O
     }
     let jobs = entry.jobs();
     let (cannot, why) = entry.cannot();
-    let over = start(st, cx, out, Purpose::Undo, &format!("undoing {what}"), jobs);
+    let stays = entry.stays.clone();
+    let mut over = start(st, cx, out, Purpose::Undo, &format!("undoing {what}"), jobs);
+    // A macro's message is not taken back: its end says so.
+    if let Some(run) = st.bulk.as_mut().or(over.as_mut()) {
+        run.note = stays;
+    }
     if st.bulk.is_none() {
         return over;
     }

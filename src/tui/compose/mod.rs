@@ -30,8 +30,8 @@ pub use fx::{ComposeEffect, DRAFT_PAUSE, MAX_POLLS, POLL_EVERY, perform, perform
 pub use msg::ComposeMsg;
 pub use state::{Compose, DRAFT, Outgoing, Stage, new_area};
 pub use update::{
-    BY_AGENT, NOT_OFFERED, TEMPLATE_HINT, fill, flush, key, on_msg, open, paste, placeholders, startup,
-    templates_arrived, tick,
+    BY_AGENT, NOT_OFFERED, TEMPLATE_HINT, fill, fill_for, fill_in, flush, key, on_msg, open, paste, placeholders,
+    run_action, send_for, startup, templates_arrived, tick,
 };
 pub use view::{marks, outbox_lines, render, render_overlay, split};
 

@@ -179,6 +179,7 @@ pub fn view_filter_value(form: &Form, teams: &[(String, String)]) -> Result<(Vie
         text: form_one(form, &FieldId::Text),
         older_than,
         badge: None,
+        breach_of: Vec::new(),
     };
     Ok((filter, form_one(form, &FieldId::ViewName)))
 }

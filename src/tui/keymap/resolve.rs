@@ -121,7 +121,12 @@ impl Keymap {
             keys: Vec::new(),
             label: String::new(),
             name: macro_name(&m.name),
-            help: m.label.clone(),
+            // A macro that sends says so before its key is pressed.
+            help: if m.sends() {
+                format!("{} (sends)", m.label)
+            } else {
+                m.label.clone()
+            },
         }));
         let prefix = |e: &KeyEntry| e.action.split_once('.').map(|(p, _)| p.to_string());
         let in_context = |e: &&KeyEntry, name: &str| prefix(e).as_deref() == Some(name);

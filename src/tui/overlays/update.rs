@@ -7,15 +7,26 @@ use crate::tui::form::{FuzzyPicker, PickItem, PickOutcome};
 use crate::tui::keymap::{Action as Key, Keymap, Mode, ModeAction as M};
 use crate::tui::shared::Cx;
 
-/// The palette: every action of the key table.
+/// The composer's actions the palette offers: chosen, they open the
+/// composer on the selected contact first.
+const COMPOSE_ACTIONS: [M; 3] = [M::Editor, M::Snippet, M::Templates];
+
+/// The palette: every action of the key table, and the composer's.
 pub fn palette(keys: &Keymap) -> FuzzyPicker {
+    let compose = keys
+        .mode_rows(Mode::Compose)
+        .iter()
+        .filter(|r| COMPOSE_ACTIONS.contains(&r.action))
+        .map(|b| (b.name.to_string(), format!("{}  ({}, composer)", b.help, b.label)));
     let items = keys
         .rows()
         .iter()
-        .map(|b| PickItem {
-            label: b.name.to_string(),
-            detail: format!("{}  ({})", b.help, b.label),
-            key: b.name.to_string(),
+        .map(|b| (b.name.to_string(), format!("{}  ({})", b.help, b.label)))
+        .chain(compose)
+        .map(|(name, detail)| PickItem {
+            label: name.clone(),
+            detail,
+            key: name,
         })
         .collect();
     FuzzyPicker::new("Command palette", items)
@@ -58,6 +69,8 @@ pub enum Picked {
     Cancelled,
     /// Closed on a choice: the action to run, when it names one.
     Run(Option<Key>),
+    /// Closed on a composer action: the root opens the composer and runs it.
+    Compose(M),
 }
 
 /// A key on the palette: the action it picked comes back for the root to
@@ -66,7 +79,14 @@ pub fn palette_key(picker: &mut FuzzyPicker, keys: &Keymap, key: KeyEvent) -> Pi
     match picker.handle_key(keys, key) {
         PickOutcome::Pending => Picked::Pending,
         PickOutcome::Cancelled => Picked::Cancelled,
-        PickOutcome::Chosen(name) => Picked::Run(keys.action_named(&name)),
+        PickOutcome::Chosen(name) => match keys
+            .mode_rows(Mode::Compose)
+            .iter()
+            .find(|r| r.name == name && COMPOSE_ACTIONS.contains(&r.action))
+        {
+            Some(row) => Picked::Compose(row.action),
+            None => Picked::Run(keys.action_named(&name)),
+        },
     }
 }
 

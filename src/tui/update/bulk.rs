@@ -74,6 +74,10 @@ pub(crate) fn ended(model: &mut Model, over: Option<Run>, fx: &mut Vec<Effect>) 
 /// The run is over: say what happened.
 fn finished(model: &mut Model, run: Run, fx: &mut Vec<Effect>) {
     super::record::record_run(model, &run, fx);
+    let said = run
+        .named
+        .as_ref()
+        .map(|named| super::macros::deliver(model, named, &went_through(&run), !run.ok.is_empty(), fx));
     macro_snoozes(model, &run, fx);
     let now = model.now;
     // An action on marks unmarks the contacts it did and keeps the failed
@@ -88,7 +92,11 @@ fn finished(model: &mut Model, run: Run, fx: &mut Vec<Effect>) {
             model.marks.insert(&job.uuid);
         }
     }
-    let (well, text) = act::ended(&run);
+    let (mut well, mut text) = act::ended(&run);
+    if let Some(said) = &said {
+        text.push_str(&said.text);
+        well &= said.well;
+    }
     if well {
         return model.status.push(ToastKind::Success, text, now);
     }
@@ -96,7 +104,11 @@ fn finished(model: &mut Model, run: Run, fx: &mut Vec<Effect>) {
     // The account of it, unless the agent is busy in another overlay (the
     // toast then says it).
     if model.overlay.is_none() {
-        model.overlay = Some(Overlay::Summary(act::summary(&run)));
+        let mut summary = act::summary(&run);
+        if let Some(said) = said {
+            summary.failures.extend(said.lines);
+        }
+        model.overlay = Some(Overlay::Summary(summary));
     }
 }
 
@@ -106,19 +118,25 @@ fn macro_snoozes(model: &mut Model, run: &Run, fx: &mut Vec<Effect>) {
     let Some(when) = run.named.as_ref().and_then(|n| n.snooze.clone()) else {
         return;
     };
-    let bad =
-        |uuid: &str| run.failed.iter().any(|(j, _)| j.uuid == uuid) || run.skipped.iter().any(|(j, _)| j.uuid == uuid);
-    let mut done: Vec<(String, String)> = Vec::new();
-    for (job, _) in &run.ok {
-        if !bad(&job.uuid) && !done.iter().any(|(u, _)| *u == job.uuid) {
-            done.push((job.uuid.clone(), job.name.clone()));
-        }
-    }
-    for (uuid, name) in done {
+    for (uuid, name) in went_through(run) {
         if let Err(why) = super::slices::snooze_until(model, &uuid, &name, &when, fx) {
             let now = model.now;
             model.status.push(ToastKind::Error, format!("not snoozed: {why}"), now);
             return;
         }
     }
+}
+
+/// The contacts (uuid, name) every job of the run went through on.
+fn went_through(run: &Run) -> Vec<(String, String)> {
+    let bad =
+        |uuid: &str| run.failed.iter().any(|(j, _)| j.uuid == uuid) || run.skipped.iter().any(|(j, _)| j.uuid == uuid);
+    let unsent = |uuid: &str| run.cancelled && run.queue.iter().any(|j| j.uuid == uuid);
+    let mut done: Vec<(String, String)> = Vec::new();
+    for (job, _) in &run.ok {
+        if !bad(&job.uuid) && !unsent(&job.uuid) && !done.iter().any(|(u, _)| *u == job.uuid) {
+            done.push((job.uuid.clone(), job.name.clone()));
+        }
+    }
+    done
 }

@@ -17,6 +17,20 @@ pub(crate) fn open_palette(model: &mut Model) {
     model.overlay = Some(Overlay::Palette(overlays::palette(&model.keys)));
 }
 
+/// A composer action from the palette: the composer opens on the
+/// selected contact (when it is not open), then the action runs.
+fn compose_action(model: &mut Model, action: M, fx: &mut Vec<Effect>) {
+    if !model.compose.is_open() {
+        super::select::show_selected(model, fx);
+        call!(model, fx, compose, Effect::Compose, |st, cx, out| {
+            crate::tui::compose::open(st, cx, out)
+        });
+    }
+    call!(model, fx, compose, Effect::Compose, |st, cx, out| {
+        crate::tui::compose::run_action(st, cx, out, action)
+    });
+}
+
 /// A key on the open overlay; the palette's choice comes back as the
 /// action to run (the caller runs actions, the overlay only picks one).
 pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Option<keymap::Action> {
@@ -44,6 +58,10 @@ pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> Opt
             Picked::Run(action) => {
                 model.overlay = None;
                 return action;
+            }
+            Picked::Compose(action) => {
+                model.overlay = None;
+                compose_action(model, action, fx);
             }
         },
         Overlay::CustomStatus(picker) => match picker.handle_key(&model.keys, key) {

@@ -106,12 +106,13 @@ pub(crate) fn tick(model: &mut Model, fx: &mut Vec<Effect>) {
 /// Once at start, after the config is read: a slice loads what it keeps
 /// and adds its views.
 pub(crate) fn startup(model: &mut Model, fx: &mut Vec<Effect>) {
-    // Breaching: after the built-in views, when `breach_after` is set.
-    if let Some(breach) = model.views.thresholds.breach
-        && !model.views.all.iter().any(|v| v.is_named(crate::triage::BREACHING))
+    // Breaching: after the built-in views, when a `breach_after` is set
+    // (the top level's or a view's own).
+    if !model.views.all.iter().any(|v| v.is_named(crate::triage::BREACHING))
+        && let Some(view) = crate::triage::breaching_view_of(model.views.thresholds.breach, &model.views.all)
     {
         let at = crate::triage::builtin_views().len();
-        model.views.insert(at, crate::triage::breaching_view(breach));
+        model.views.insert(at, view);
     }
     if !model.views.all.iter().any(|v| v.is_named(&snooze::view().name)) {
         model.views.push(snooze::view());
@@ -218,15 +219,16 @@ pub(crate) fn after(model: &mut Model, fx: &mut Vec<Effect>) {
 /// it (what the Breaching view holds), for the rules to announce the new
 /// ones.
 fn breach_look(model: &mut Model, fx: &mut Vec<Effect>, away: bool) {
-    let Some(breach) = model.views.thresholds.breach else {
-        return;
-    };
     let minute = model.now.timestamp().div_euclid(60);
     if model.slices.notify.looked == Some(minute) || model.list.store.is_empty() {
         return;
     }
+    // The views' own thresholds as they are now (the view form edits them).
+    let Some(breaching) = crate::triage::breaching_view_of(model.views.thresholds.breach, &model.views.all) else {
+        return;
+    };
     model.slices.notify.looked = Some(minute);
-    let filter = crate::triage::breaching_view(breach).filter;
+    let filter = breaching.filter;
     let me = model.views.me.as_deref();
     let now: Vec<(String, String, bool)> = model
         .list

@@ -228,14 +228,14 @@ fn a_partly_failed_macro_says_what_failed_and_skips_that_contacts_later_steps() 
 }
 
 #[test]
-fn a_macro_with_an_unknown_team_or_a_send_is_refused_whole() {
+fn a_macro_with_an_unknown_team_or_snippet_is_refused_whole() {
     let text = r#"
 [macros.billing]
 key = "E"
 steps = ["tag escalated", "team Billing"]
 [macros.thanks]
 key = "X"
-steps = ["close", "send Thanks!"]
+steps = ["close", "snippet nosuch", "send"]
 "#;
     let (mut m, _) = with_macros(text, &[]);
     assert!(applies(&update(&mut m, key('E'))).is_empty());
@@ -245,7 +245,11 @@ steps = ["close", "send Thanks!"]
         toast(&m)
     );
     assert!(applies(&update(&mut m, key('X'))).is_empty());
-    assert!(toast(&m).contains("not yet supported in the TUI"), "{}", toast(&m));
+    assert!(
+        toast(&m).contains("no snippet named nosuch; nothing was done"),
+        "{}",
+        toast(&m)
+    );
     // With the team known by name, it is set by its uuid.
     m.known.teams.push(("team-9".into(), "Billing".into()));
     let fx = update(&mut m, key('E'));

@@ -7,6 +7,7 @@
 mod drafts;
 mod editor;
 mod keys;
+mod macro_message;
 mod placeholders;
 mod send;
 mod snippets;
@@ -14,6 +15,7 @@ mod templates;
 
 pub use drafts::{BY_AGENT, flush, startup, tick};
 pub use keys::{key, open, paste};
+pub use macro_message::{fill_for, fill_in, run_action, send_for};
 pub use placeholders::{fill, placeholders};
 pub use send::{NOT_OFFERED, TEMPLATE_HINT, on_msg};
 pub use templates::templates_arrived;

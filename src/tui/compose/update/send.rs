@@ -12,7 +12,7 @@ pub const TEMPLATE_HINT: &str = "more than 24 h since the customer wrote: send a
 pub const NOT_OFFERED: &str = "this server does not offer sending messages";
 
 /// `to` and `from` of the open contact, or the reason there are none.
-fn addressing(cx: &Cx, uuid: &str) -> Result<(String, String), String> {
+pub(super) fn addressing(cx: &Cx, uuid: &str) -> Result<(String, String), String> {
     let c = cx.contacts.contact(uuid).ok_or("the contact is no longer loaded")?;
     if c.phone_number.trim().is_empty() {
         return Err("this contact has no phone number to reply to".into());
@@ -77,7 +77,7 @@ pub(super) fn send_template(
     send(st, cx, out, &uuid, body, shown, false);
 }
 
-fn send(
+pub(super) fn send(
     st: &mut Compose,
     cx: &Cx,
     out: &mut Out<ComposeEffect>,
@@ -205,6 +205,17 @@ fn sent(
                 ApiError::NotOffered { .. } => NOT_OFFERED.to_string(),
                 e => format!("could not send: {e}"),
             };
+            // A send for a contact whose composer is not open (a macro's):
+            // the toast names who it was for.
+            if st.open.as_deref() != Some(contact)
+                && let Some(name) = cx.contacts.label(contact)
+            {
+                st.errors.insert(contact.to_string(), msg.clone());
+                return out.toast(
+                    ToastKind::Error,
+                    format!("{}: {msg}", crate::text::sanitize_line(&name)),
+                );
+            }
             fail(st, out, contact, msg);
         }
     }

@@ -35,7 +35,7 @@ pub(super) fn pressed(st: &mut Compose, out: &mut O, key: &KeyEvent) -> bool {
     }
     let Some(a) = st.area_mut() else { return false };
     let ratatui_textarea::DataCursor(row, col) = a.cursor();
-    let slash = (row, col);
+    let slash = typed.map(|_| (row, col));
     if let Some(c) = typed {
         let before = a.lines()[row].chars().nth(col.wrapping_sub(1));
         let at_word_start = col == 0 || before.is_some_and(char::is_whitespace);
@@ -45,6 +45,12 @@ pub(super) fn pressed(st: &mut Compose, out: &mut O, key: &KeyEvent) -> bool {
         a.insert_char(c);
         drafts::edited(st, out);
     }
+    show_picker(st, slash);
+    true
+}
+
+/// The picker over the snippets; `slash`: where a typed `/` is.
+pub(super) fn show_picker(st: &mut Compose, slash: Option<(usize, usize)>) {
     let items = st
         .snippets
         .items
@@ -57,9 +63,8 @@ pub(super) fn pressed(st: &mut Compose, out: &mut O, key: &KeyEvent) -> bool {
         .collect();
     st.stage = Stage::Snippets {
         picker: FuzzyPicker::new("Snippet: type its shortcode", items),
-        slash: typed.map(|_| slash),
+        slash,
     };
-    true
 }
 
 /// Said when the snippet key is pressed with no snippets.
@@ -101,7 +106,7 @@ fn close(st: &mut Compose, out: &mut O) {
 
 /// The variables for the open contact: the details pane's full record when
 /// it is the one shown, else its row.
-fn vars(cx: &Cx, uuid: &str, agent: Option<&str>) -> Vars {
+pub(super) fn vars(cx: &Cx, uuid: &str, agent: Option<&str>) -> Vars {
     let contact = cx
         .shown
         .filter(|c| c.uuid == uuid)
@@ -144,6 +149,13 @@ fn choose(st: &mut Compose, cx: &Cx, out: &mut O, name: &str, agent: Option<&str
         ));
         a.delete_next_char();
     }
+    insert(st, out, &filled);
+}
+
+/// Puts `filled` at the open composer's cursor, the cursor where
+/// `{{cursor}}` was, and names the variables left as written.
+pub(super) fn insert(st: &mut Compose, out: &mut O, filled: &crate::snippets::Filled) {
+    let Some(a) = st.area_mut() else { return };
     let ratatui_textarea::DataCursor(row, col) = a.cursor();
     a.insert_str(&filled.text);
     let before: Vec<char> = filled.text.chars().take(filled.cursor).collect();

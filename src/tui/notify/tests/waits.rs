@@ -88,3 +88,68 @@ fn a_conversation_passing_breach_after_is_announced_once() {
         None
     );
 }
+
+/// The contacts of `waiting_model`, with a view of the messaging app's
+/// contacts (3 waits there; 2 is on instagram) whose own `breach_after`
+/// is `own` minutes, and the file's `top` hours.
+fn with_own_breach(top: Option<u64>, own: u64) -> Model {
+    let mut m = started(10, |m| {
+        let mut app = crate::triage::View::new(
+            "App",
+            crate::triage::ViewFilter {
+                source: Some("messaging_app".into()),
+                ..Default::default()
+            },
+        );
+        app.thresholds.breach = Some(Std::from_secs(own * 60));
+        m.views = crate::tui::inbox::views::Views::new(vec![app], Some(ME.into()));
+        m.views.thresholds.breach = top.map(|h| Std::from_secs(h * 3600));
+    });
+    let mut previews = Vec::new();
+    for i in 0..10 {
+        let c = m.list.get(&uuid(i)).unwrap().to_contact();
+        let (who, at) = match i {
+            2 => (Who::Customer, now() - Duration::hours(12)),
+            3 => (Who::Customer, now() - Duration::minutes(20)),
+            _ => (Who::Agent, now() - Duration::minutes(5)),
+        };
+        let activity = c.last_activity();
+        previews.push((
+            c.uuid.clone(),
+            Preview {
+                who: Some(who),
+                text: "t".into(),
+                at: Some(at),
+                activity,
+            },
+        ));
+    }
+    update(&mut m, Msg::Index(IndexMsg::Previews(previews)));
+    m
+}
+
+#[test]
+fn a_views_own_breach_after_counts_for_the_contacts_in_it() {
+    // 3 waits 20 minutes, past its view's 10: breaching with 2 (past 4 h).
+    let m = with_own_breach(Some(4), 10);
+    let mut held_now = held(&m, "Breaching");
+    held_now.sort();
+    assert_eq!(held_now, vec![uuid(2), uuid(3)]);
+    // A view's threshold longer than the file's adds nothing.
+    assert_eq!(held(&with_own_breach(Some(4), 300), "Breaching"), vec![uuid(2)]);
+    // With only the view's, the view is there and holds only its contacts.
+    let m = with_own_breach(None, 10);
+    assert_eq!(held(&m, "Breaching"), vec![uuid(3)]);
+}
+
+#[test]
+fn a_conversation_passing_its_views_breach_after_is_announced() {
+    let mut m = with_own_breach(None, 30);
+    update(&mut m, Msg::Focus(false));
+    update(&mut m, Msg::Tick(now() + Duration::minutes(1)));
+    assert_eq!(m.slices.notify.breached.as_ref().map(|b| b.len()), Some(0));
+    // 11 minutes later contact 3 has waited past the view's 30.
+    let fx = update(&mut m, Msg::Tick(now() + Duration::minutes(11)));
+    let bytes = notified(&fx).expect("announced");
+    assert!(bytes.contains("breach_after"), "{bytes:?}");
+}

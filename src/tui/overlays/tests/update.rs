@@ -139,3 +139,47 @@ fn help_scrolls_and_closes_with_the_keys_the_config_binds() {
     update(&mut m, key('H'));
     assert!(m.overlay.is_none(), "the key that opens help closes it");
 }
+
+/// The composer's actions are in the palette (and help): chosen, the
+/// composer opens on the selected contact, then the action runs.
+#[test]
+fn palette_opens_the_composer_and_runs_its_action() {
+    use crate::tui::compose::{ComposeEffect, Stage};
+    let mut m = model_with(5, 160, 48);
+    m.compose.snippets = crate::snippets::parse("thanks = \"Thanks!\"").unwrap();
+    let uuid = m.list.selected_uuid().unwrap();
+    let help: String = crate::tui::overlays::all_lines(&m.keys, &crate::tui::theme::Theme::plain())
+        .iter()
+        .map(|l| l.to_string() + "\n")
+        .collect();
+    assert!(
+        help.contains("compose.editor") && help.contains("compose.snippet"),
+        "in help"
+    );
+
+    update(&mut m, key(':'));
+    type_text(&mut m, "compose.snippet");
+    update(&mut m, code(KeyCode::Enter));
+    assert!(m.overlay.is_none());
+    assert_eq!(m.compose.open.as_deref(), Some(uuid.as_str()));
+    assert!(matches!(m.compose.stage, Stage::Snippets { slash: None, .. }));
+    update(&mut m, code(KeyCode::Enter));
+    assert_eq!(m.compose.draft(&uuid), "Thanks!", "the picker's choice goes in");
+
+    // With the composer open, `:` is typed; closed again, the editor
+    // action opens it and hands the draft to $EDITOR.
+    update(&mut m, code(KeyCode::Esc));
+    update(&mut m, key('n'));
+    assert!(m.compose.open.is_none());
+    update(&mut m, key(':'));
+    type_text(&mut m, "compose.editor");
+    let fx = update(&mut m, code(KeyCode::Enter));
+    assert_eq!(m.compose.open.as_deref(), Some(uuid.as_str()));
+    assert!(
+        fx.iter().any(|e| matches!(
+            e,
+            Effect::Compose(ComposeEffect::Editor { contact, text }) if *contact == uuid && text == "Thanks!"
+        )),
+        "{fx:?}"
+    );
+}
