@@ -62,6 +62,13 @@ pub(crate) fn applied(model: &mut Model, id: ReqId, uuid: &str, mut answer: Answ
     ended(model, over, fx);
 }
 
+/// Runs the session's macro `index` (`asked`: its confirmation was
+/// answered); a run over at once is said at once.
+pub(crate) fn run_macro(model: &mut Model, index: u16, asked: bool, fx: &mut Vec<Effect>) {
+    let over = super::macros::start(model, index, asked, fx);
+    ended(model, over, fx);
+}
+
 /// A run that is over: the index takes a pass, then what happened is said.
 pub(crate) fn ended(model: &mut Model, over: Option<Run>, fx: &mut Vec<Effect>) {
     let Some(run) = over else { return };

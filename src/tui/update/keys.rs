@@ -187,7 +187,7 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
             st, cx, out
         )),
         Action::Undo => undo::undo_last(model, fx),
-        Action::Macro(i) => super::macros::run(model, i, false, fx),
+        Action::Macro(i) => super::bulk::run_macro(model, i, false, fx),
         Action::History => undo::open_history(model, fx),
         // The registry's slices answered theirs above.
         _ => {}

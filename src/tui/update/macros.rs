@@ -25,12 +25,13 @@ use crate::tui::compose;
 /// Runs the session's macro `index` on the marks (or the selected
 /// contact); above [`CONFIRM_ABOVE`] contacts it asks first (`asked`: the
 /// answer was yes).
-pub(crate) fn run(model: &mut Model, index: u16, asked: bool, fx: &mut Vec<Effect>) {
+pub(crate) fn start(model: &mut Model, index: u16, asked: bool, fx: &mut Vec<Effect>) -> Option<act::Run> {
     let now = model.now;
-    let Some(m) = model.session.macros.get(usize::from(index)).cloned() else {
-        return;
+    let m = model.session.macros.get(usize::from(index)).cloned()?;
+    let say = |model: &mut Model, text: String| -> Option<act::Run> {
+        model.status.push(ToastKind::Info, text, now);
+        None
     };
-    let say = |model: &mut Model, text: String| model.status.push(ToastKind::Info, text, now);
     let label = sanitize_line(&m.label);
     if model.act.bulk.is_some() {
         return say(model, "an action on many is running: Esc stops it".into());
@@ -87,7 +88,7 @@ pub(crate) fn run(model: &mut Model, index: u16, asked: bool, fx: &mut Vec<Effec
             already: Vec::new(),
             rerun: Some(index),
         })));
-        return;
+        return None;
     }
     if jobs.is_empty() {
         // Only a message or a snooze: nothing to write, nothing for `u`.
@@ -109,14 +110,13 @@ pub(crate) fn run(model: &mut Model, index: u16, asked: bool, fx: &mut Vec<Effec
                 .status
                 .push(kind, format!("macro {label}:{}", &said.text[1..]), now);
         }
-        return;
+        return None;
     }
     // `.` repeats its writes on the marks the run leaves (the failed).
     marking::ran(&mut model.marks, actions, &format!("macro {label}"), &[]);
-    let over = call!(model, fx, act, Effect::from, |st, cx, out| act::start_macro(
+    call!(model, fx, act, Effect::from, |st, cx, out| act::start_macro(
         st, cx, out, named, jobs
-    ));
-    super::bulk::ended(model, over, fx);
+    ))
 }
 
 /// The macro's writes in order (teams found by name), and its snooze; or

@@ -222,7 +222,7 @@ fn go(model: &mut Model, actions: Vec<Action>, only: Option<String>, fx: &mut Ve
 /// `y` on the question: the run starts.
 pub(crate) fn confirmed(model: &mut Model, c: Confirm, fx: &mut Vec<Effect>) {
     if let Some(index) = c.rerun {
-        return super::macros::run(model, index, true, fx);
+        return super::bulk::run_macro(model, index, true, fx);
     }
     start(model, c.actions, &c.doing, c.jobs, &c.already, fx);
 }
