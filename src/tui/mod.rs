@@ -101,7 +101,7 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     let demo_mode = demo || settings.is_demo();
     let mut known = model::Known::default();
     let mut me_email = settings.user_email.clone();
-    let (client, sync_client, user, account, base_url, _server) = if demo_mode {
+    let (client, sync_client, mut user, account, base_url, _server) = if demo_mode {
         let server = demo::start(log_path.as_deref(), settings.cache)
             .await
             .map_err(|e| eyre!("{e}"))?;
@@ -183,7 +183,17 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
                 tokio::time::timeout(wait, hub.snippets())
             );
             let agent = match me {
-                Ok(Ok(me)) => Some(me.agent),
+                Ok(Ok(me)) => {
+                    // The hub knows who this agent is: Mine and "My status"
+                    // need no user_email / user_uuid of their own.
+                    if me_email.is_none() && !me.email.trim().is_empty() {
+                        me_email = Some(me.email.clone());
+                    }
+                    if user.is_none() {
+                        user = me.user_uuid.clone().filter(|u| !u.trim().is_empty());
+                    }
+                    Some(me.agent)
+                }
                 Ok(Err(e)) => {
                     hub_notes.push((ToastKind::Info, format!("the hub did not say who you are: {e}")));
                     None
