@@ -26,3 +26,6 @@ mod tls;
 
 #[path = "hub/merged.rs"]
 mod merged;
+
+#[path = "hub/reconcile.rs"]
+mod reconcile;
