@@ -65,9 +65,7 @@ pub async fn snapshot(State(st): State<Arc<HubState>>) -> Response {
             .map(|c| {
                 // Only a last message as of the contact's activity now says
                 // who wrote last.
-                let p = previews
-                    .remove(&c.uuid)
-                    .filter(|p| p.activity == c.last_activity());
+                let p = previews.remove(&c.uuid).filter(|p| p.activity == c.last_activity());
                 (c, p)
             })
             .peekable();
@@ -118,9 +116,8 @@ fn write_line(buf: &mut Vec<u8>, c: &crate::api::Contact, p: Option<&Preview>) -
 }
 
 fn preview_json(p: &Preview) -> serde_json::Value {
-    let stamp = |t: Option<chrono::DateTime<chrono::Utc>>| {
-        t.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Micros, true))
-    };
+    let stamp =
+        |t: Option<chrono::DateTime<chrono::Utc>>| t.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Micros, true));
     let status = p.who.map(|w| match w {
         Who::Customer => "received",
         Who::Agent => "sent",

@@ -396,10 +396,7 @@ pub async fn incremental_since(
         let changed = index.with(|ix| ix.upsert_states(&page.items, Utc::now(), asked))?;
         report.changed += changed as u64;
         // A contact without activity sorts last: past every `since`.
-        let below = page
-            .items
-            .iter()
-            .any(|c| c.last_activity().is_none_or(|a| a < since));
+        let below = page.items.iter().any(|c| c.last_activity().is_none_or(|a| a < since));
         if below || page.items.is_empty() {
             break;
         }

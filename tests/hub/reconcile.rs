@@ -65,10 +65,7 @@ async fn one_pass(t: &Team) {
 
 fn differing(a: &BTreeMap<String, Contact>, b: &BTreeMap<String, Contact>) -> Vec<String> {
     let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
-    keys.into_iter()
-        .filter(|k| a.get(*k) != b.get(*k))
-        .cloned()
-        .collect()
+    keys.into_iter().filter(|k| a.get(*k) != b.get(*k)).cloned().collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -114,12 +111,19 @@ async fn one_pass_catches_lost_webhooks_below_contacts_that_match() {
             );
             break;
         }
-        assert!(tokio::time::Instant::now() < deadline, "the deliveries were never worked");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the deliveries were never worked"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     one_pass(&t).await;
     let held = hub_contacts(&t.dana).await;
-    assert_eq!(differing(&held, &want), Vec::<String>::new(), "one pass made them equal");
+    assert_eq!(
+        differing(&held, &want),
+        Vec::<String>::new(),
+        "one pass made them equal"
+    );
     t.hub.stop().await;
 }
 
@@ -150,7 +154,11 @@ async fn with_a_fifth_of_deliveries_lost_one_pass_makes_the_hub_equal() {
     let want = truth(&t).await;
     one_pass(&t).await;
     let held = hub_contacts(&t.dana).await;
-    assert_eq!(differing(&held, &want), Vec::<String>::new(), "one pass made them equal");
+    assert_eq!(
+        differing(&held, &want),
+        Vec::<String>::new(),
+        "one pass made them equal"
+    );
     t.hub.stop().await;
 }
 
@@ -176,7 +184,8 @@ async fn service_counts(t: &Team, me: &str) -> Vec<usize> {
 }
 
 fn agent_counts(index: &Index, me: &str) -> Vec<usize> {
-    let previews: std::collections::HashMap<String, Preview> = index.all_previews().expect("previews").into_iter().collect();
+    let previews: std::collections::HashMap<String, Preview> =
+        index.all_previews().expect("previews").into_iter().collect();
     let facts: Vec<Facts> = index
         .list(Order::Activity, usize::MAX, 0)
         .expect("list")
@@ -211,7 +220,10 @@ async fn a_new_agents_waiting_count_is_exact_after_the_snapshot() {
         if stale.is_empty() && moved {
             break;
         }
-        assert!(tokio::time::Instant::now() < deadline, "the hub never held every last message");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the hub never held every last message"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let me = truth(&t)

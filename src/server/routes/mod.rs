@@ -119,7 +119,13 @@ fn path_shape(path: &str) -> String {
     let parts: Vec<&str> = path
         .split('/')
         .take(9)
-        .map(|p| if p.bytes().any(|b| b.is_ascii_digit()) && p != "v1" { ":id" } else { p })
+        .map(|p| {
+            if p.bytes().any(|b| b.is_ascii_digit()) && p != "v1" {
+                ":id"
+            } else {
+                p
+            }
+        })
         .collect();
     parts.join("/").chars().take(200).collect()
 }
