@@ -29,3 +29,5 @@ mod merged;
 
 #[path = "hub/shared.rs"]
 mod shared;
+#[path = "hub/reconcile.rs"]
+mod reconcile;

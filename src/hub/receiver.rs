@@ -177,6 +177,7 @@ fn handle(st: &HubState, d: Delivery) {
                 return;
             };
             stale(apply::contact(st, &contact));
+            super::reconcile::keep_last_message(st, &contact, p);
             if let Some(m) = p.get("uuid").and_then(Value::as_str)
                 && !st.remember_message(m, &contact.uuid)
             {

@@ -5,13 +5,42 @@
 //! passes from the newest, and every `full_walk_every`-th pass a full walk
 //! that also finds deletions and changes that did not move a contact. A
 //! restart resumes from the file: no full walk when one finished before.
+//!
+//! An incremental pass reads every contact whose activity moved since the
+//! last successful pass started (less [`MARGIN`]): a webhook lost since
+//! then is caught by the next pass, however many pages above the contact
+//! already match the index. That moment is kept in the hub's file, so the
+//! first pass after a restart covers the time the hub was down.
+//!
+//! The last message of each open conversation (what "who wrote last", and
+//! so the Waiting view, is made of) comes from `message_created` webhooks
+//! ([`keep_last_message`]) and, for the conversations whose last message
+//! the index does not hold at their current activity, from a trickle of
+//! message reads inside the same budget that follows each pass.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde_json::Value;
+use tokio::sync::Notify;
 
 use super::state::{HubState, PassChanges};
-use crate::index::IndexAccess;
+use crate::api::{Contact, Message};
 use crate::index::sync::{self, SyncError};
+use crate::index::{IndexAccess, Wanted};
+
+/// Where the last successful pass's start is kept (the hub's `meta`).
+const SINCE_KEY: &str = "reconciled_since";
+
+/// A pass reads back this far before the last pass's start: the service's
+/// clock and the hub's may differ a little, and the service's stamps may
+/// be rounded down.
+pub const MARGIN: Duration = Duration::from_secs(30);
+
+/// Conversations whose last message is read per round of the trickle.
+const PREVIEW_BATCH: usize = 16;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Pass {
@@ -19,9 +48,23 @@ enum Pass {
     Incremental,
 }
 
+/// The start of the last successful pass, from the hub's file.
+fn last_start(st: &HubState) -> Option<DateTime<Utc>> {
+    let held = st.store.meta(SINCE_KEY).ok().flatten()?;
+    DateTime::parse_from_rfc3339(&held).ok().map(|t| t.with_timezone(&Utc))
+}
+
+fn keep_start(st: &HubState, started: DateTime<Utc>) {
+    let at = started.to_rfc3339_opts(SecondsFormat::Micros, true);
+    if let Err(e) = st.store.set_meta(SINCE_KEY, &at) {
+        tracing::warn!("could not keep the reconciliation's start: {e}");
+    }
+}
+
 /// What one pass does; runs on a blocking thread because the sync code's
 /// progress callback is not `Send`.
 async fn pass(st: &HubState, kind: Pass) -> Result<(), SyncError> {
+    let started = Utc::now();
     let mut index = st.index.clone();
     let mut changes = PassChanges::default();
     let result = match kind {
@@ -38,34 +81,61 @@ async fn pass(st: &HubState, kind: Pass) -> Result<(), SyncError> {
             );
             st.counters.full_walks.fetch_add(1, Ordering::Relaxed);
         }),
-        Pass::Incremental => sync::incremental_sync(&st.api, &mut index, &st.budget)
-            .await
-            .map(|r| tracing::debug!("incremental pass: {} requests, {} changed", r.requests, r.changed)),
+        Pass::Incremental => {
+            let report = match last_start(st) {
+                Some(since) => {
+                    let since = since - chrono::Duration::from_std(MARGIN).unwrap_or_default();
+                    sync::incremental_since(&st.api, &mut index, &st.budget, since).await
+                }
+                // A data dir from before the start was kept: the old rule,
+                // once; the moment is kept from now on.
+                None => sync::incremental_sync(&st.api, &mut index, &st.budget).await,
+            };
+            report.map(|r| tracing::debug!("incremental pass: {} requests, {} changed", r.requests, r.changed))
+        }
     };
     // Also after a failure: what the pass stored is announced.
     st.finish_pass(changes);
     result?;
+    keep_start(st, started);
     st.counters.passes.fetch_add(1, Ordering::Relaxed);
     Ok(())
 }
 
-fn run_pass(st: &Arc<HubState>, kind: Pass) -> tokio::task::JoinHandle<()> {
+/// Runs `work` on a blocking thread (SQLite and the sync code's callbacks
+/// stay off the async threads) until it ends or the hub stops.
+fn on_blocking<F, Fut>(st: &Arc<HubState>, work: F) -> tokio::task::JoinHandle<()>
+where
+    F: FnOnce(Arc<HubState>) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()>,
+{
     let st = st.clone();
     let handle = tokio::runtime::Handle::current();
     tokio::task::spawn_blocking(move || {
         let mut stopping = st.stopping.subscribe();
         handle.block_on(async {
             tokio::select! {
-                r = pass(&st, kind) => if let Err(e) = r {
-                    tracing::warn!("reconciliation ({kind:?}) failed, trying again later: {e}");
-                },
+                () = work(st.clone()) => {},
                 _ = stopping.wait_for(|s| *s) => {}
             }
         });
     })
 }
 
+fn run_pass(st: &Arc<HubState>, kind: Pass) -> tokio::task::JoinHandle<()> {
+    on_blocking(st, move |st| async move {
+        if let Err(e) = pass(&st, kind).await {
+            tracing::warn!("reconciliation ({kind:?}) failed, trying again later: {e}");
+        }
+    })
+}
+
 pub async fn run(st: Arc<HubState>) {
+    let wake = Arc::new(Notify::new());
+    tokio::join!(passes(st.clone(), wake.clone()), previews(st, wake));
+}
+
+async fn passes(st: Arc<HubState>, wake: Arc<Notify>) {
     let walked = {
         let mut index = st.index.clone();
         index
@@ -78,9 +148,13 @@ pub async fn run(st: Arc<HubState>) {
         Pass::Full
     };
     let _ = run_pass(&st, first).await;
+    wake.notify_one();
     let mut n: u32 = 0;
     loop {
-        tokio::time::sleep(st.config.reconcile_every).await;
+        tokio::select! {
+            () = tokio::time::sleep(st.config.reconcile_every) => {}
+            () = st.reconcile_now.notified() => {}
+        }
         n = n.wrapping_add(1);
         let kind = if st.config.full_walk_every > 0 && n.is_multiple_of(st.config.full_walk_every) {
             Pass::Full
@@ -88,5 +162,84 @@ pub async fn run(st: Arc<HubState>) {
             Pass::Incremental
         };
         let _ = run_pass(&st, kind).await;
+        wake.notify_one();
+    }
+}
+
+/// After each pass: the last message of every open conversation the index
+/// holds no current one of, newest first, a batch at a time from the
+/// shared budget (so it never outruns it, and yields to agents' requests).
+async fn previews(st: Arc<HubState>, wake: Arc<Notify>) {
+    loop {
+        wake.notified().await;
+        let _ = on_blocking(&st, |st| async move {
+            let n = trickle(&st).await;
+            if n > 0 {
+                tracing::debug!("{n} last messages read");
+            }
+        })
+        .await;
+    }
+}
+
+/// One round down the list of conversations wanting their last message.
+/// Returns how many were read.
+async fn trickle(st: &HubState) -> usize {
+    let mut index = st.index.clone();
+    let mut after: Option<Wanted> = None;
+    let mut read = 0;
+    loop {
+        let wanted = match index.with(|ix| ix.stale_previews_after(after.as_ref(), PREVIEW_BATCH)) {
+            Ok(w) => w,
+            Err(e) => {
+                tracing::warn!("the conversations wanting their last message could not be read: {e}");
+                return read;
+            }
+        };
+        let Some(last) = wanted.last().cloned() else {
+            return read;
+        };
+        let (got, error) = sync::fetch_previews(&st.api, &mut index, &st.budget, &wanted).await;
+        read += got.len();
+        st.counters.previews.fetch_add(got.len() as u64, Ordering::Relaxed);
+        if let Some(e) = error {
+            tracing::warn!("reading last messages stopped, trying again after the next pass: {e}");
+            return read;
+        }
+        after = Some(last);
+    }
+}
+
+/// A `message_created` webhook: when the message is the conversation's
+/// latest (nothing moved the contact after it), the index keeps it as the
+/// conversation's last message. An older or out-of-order message changes
+/// nothing; the trickle reads what is missing.
+pub fn keep_last_message(st: &HubState, contact: &Contact, payload: &Value) {
+    let Ok(message) = serde_json::from_value::<Message>(payload.clone()) else {
+        return;
+    };
+    let Some(at) = message.created_at else {
+        return;
+    };
+    let mut index = st.index.clone();
+    let kept = index.with(|ix| -> Result<(), crate::index::IndexError> {
+        let Some(held) = ix.get(&contact.uuid)? else {
+            return Ok(());
+        };
+        let activity = held.last_activity();
+        if activity.is_some_and(|a| at < a) {
+            return Ok(());
+        }
+        let newer = ix
+            .previews(&[contact.uuid.as_str()])?
+            .remove(&contact.uuid)
+            .is_some_and(|p| p.activity == activity && p.at.is_some_and(|t| t > at));
+        if newer {
+            return Ok(());
+        }
+        ix.store_messages(&contact.uuid, activity, std::slice::from_ref(&message))
+    });
+    if let Err(e) = kept {
+        tracing::warn!("a conversation's last message could not be kept: {e}");
     }
 }

@@ -1,6 +1,7 @@
 //! `GET /hub/v1/snapshot` (the whole index as NDJSON, so a new agent has
 //! complete views at once) and `GET /hub/v1/whoami`.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
@@ -14,7 +15,7 @@ use sha2::{Digest, Sha256};
 use super::auth::Authed;
 use super::state::HubState;
 use super::wire;
-use crate::index::{IndexAccess, Order};
+use crate::index::{IndexAccess, Order, Preview, Who};
 
 /// Contacts encoded per chunk of the body.
 const CHUNK: usize = 500;
@@ -27,11 +28,15 @@ pub async fn snapshot(State(st): State<Arc<HubState>>) -> Response {
     let mut index = st.index.clone();
     let read = tokio::task::spawn_blocking(move || {
         index.with(|ix| -> Result<_, crate::index::IndexError> {
-            Ok((ix.list(Order::Activity, usize::MAX, 0)?, ix.account()?))
+            Ok((
+                ix.list(Order::Activity, usize::MAX, 0)?,
+                ix.account()?,
+                ix.all_previews()?,
+            ))
         })
     })
     .await;
-    let (contacts, account) = match read {
+    let (contacts, account, previews) = match read {
         Ok(Ok(v)) => v,
         Ok(Err(e)) => {
             tracing::error!("snapshot: {e}");
@@ -52,9 +57,18 @@ pub async fn snapshot(State(st): State<Arc<HubState>>) -> Response {
     let head = json!({ "cursor": cursor, "contacts": contacts.len(), "account": account });
     let mut first = head.to_string();
     first.push('\n');
-    let chunks: Vec<Vec<crate::api::Contact>> = {
+    let mut previews: HashMap<String, Preview> = previews.into_iter().collect();
+    let chunks: Vec<Vec<Line>> = {
         let mut out = Vec::new();
-        let mut it = contacts.into_iter().peekable();
+        let mut it = contacts
+            .into_iter()
+            .map(|c| {
+                // Only a last message as of the contact's activity now says
+                // who wrote last.
+                let p = previews.remove(&c.uuid).filter(|p| p.activity == c.last_activity());
+                (c, p)
+            })
+            .peekable();
         while it.peek().is_some() {
             out.push(it.by_ref().take(CHUNK).collect());
         }
@@ -63,9 +77,8 @@ pub async fn snapshot(State(st): State<Arc<HubState>>) -> Response {
     let body = futures::stream::iter(std::iter::once(Ok::<Bytes, std::io::Error>(Bytes::from(first))).chain(
         chunks.into_iter().map(|chunk| {
             let mut buf = Vec::with_capacity(chunk.len() * 512);
-            for c in &chunk {
-                serde_json::to_writer(&mut buf, c).map_err(std::io::Error::other)?;
-                buf.push(b'\n');
+            for (c, p) in &chunk {
+                write_line(&mut buf, c, p.as_ref()).map_err(std::io::Error::other)?;
             }
             Ok(Bytes::from(buf))
         }),
@@ -75,6 +88,49 @@ pub async fn snapshot(State(st): State<Arc<HubState>>) -> Response {
         Body::from_stream(body),
     )
         .into_response()
+}
+
+/// A contact and the last message of its conversation, when the index
+/// holds a current one.
+type Line = (crate::api::Contact, Option<Preview>);
+
+/// One snapshot line: the contact as the service shows it and, when known,
+/// the conversation's last message under `hubPreview`
+/// (`{"status": "received|sent|note", "text", "createdAt", "activity"}`,
+/// `status` and `createdAt` absent for a conversation without messages).
+/// A reader that does not know the key reads the contact alone.
+fn write_line(buf: &mut Vec<u8>, c: &crate::api::Contact, p: Option<&Preview>) -> serde_json::Result<()> {
+    let start = buf.len();
+    serde_json::to_writer(&mut *buf, c)?;
+    if let Some(p) = p
+        && buf.last() == Some(&b'}')
+        && buf.len() > start + 2
+    {
+        buf.pop();
+        buf.extend_from_slice(b",\"hubPreview\":");
+        serde_json::to_writer(&mut *buf, &preview_json(p))?;
+        buf.push(b'}');
+    }
+    buf.push(b'\n');
+    Ok(())
+}
+
+fn preview_json(p: &Preview) -> serde_json::Value {
+    let stamp =
+        |t: Option<chrono::DateTime<chrono::Utc>>| t.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Micros, true));
+    let status = p.who.map(|w| match w {
+        Who::Customer => "received",
+        Who::Agent => "sent",
+        Who::Note => "note",
+    });
+    let mut v = json!({ "text": p.text, "activity": stamp(p.activity) });
+    if let Some(s) = status {
+        v["status"] = json!(s);
+    }
+    if let Some(at) = stamp(p.at) {
+        v["createdAt"] = json!(at);
+    }
+    v
 }
 
 pub async fn whoami(Extension(who): Extension<Authed>) -> Response {

@@ -39,6 +39,8 @@ pub struct Counters {
     /// Reconciliation passes finished, and how many of them were full walks.
     pub passes: AtomicU64,
     pub full_walks: AtomicU64,
+    /// Conversations' last messages read by REST (the trickle after a pass).
+    pub previews: AtomicU64,
 }
 
 pub struct HubState {
@@ -66,6 +68,9 @@ pub struct HubState {
     pub stopping: watch::Sender<bool>,
     /// The team's snippets as last read (`snippets`).
     pub snippets: super::snippets::Cache,
+    /// Starts the next reconciliation pass now instead of at the end of
+    /// the period (tests; a pass under way is not interrupted).
+    pub reconcile_now: tokio::sync::Notify,
 }
 
 impl std::fmt::Debug for HubState {
@@ -125,6 +130,7 @@ impl HubState {
             agents_changed: watch::channel(0).0,
             stopping: watch::channel(false).0,
             snippets: Default::default(),
+            reconcile_now: tokio::sync::Notify::new(),
             config,
         };
         state.persist_event_floor();

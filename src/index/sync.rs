@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use futures::StreamExt;
 use tokio::time::Instant;
 
@@ -351,6 +351,53 @@ pub async fn incremental_sync(
         report.changed += changed as u64;
         run = if matches { run + 1 } else { 0 };
         if run >= MATCHING_RUN {
+            break;
+        }
+        match guard.follow(page.meta.next.as_deref())? {
+            Some(next) => at = next,
+            None => break,
+        }
+    }
+    Ok(report)
+}
+
+/// Walks GET /contacts from the newest down past `since`: every contact
+/// whose latest activity is at or after `since` is read and stored (the
+/// pass ends with the first page that reaches below it, or the list's
+/// end). A receiver that may have lost webhooks since a moment (the hub:
+/// since its last pass started) catches every change that moved a
+/// contact, however many pages above it already match: a pass that stops
+/// at a run of matching pages stops above the contacts whose deliveries
+/// were lost lower down. What it costs follows the account's traffic
+/// since `since`, not the state of the index.
+pub async fn incremental_since(
+    client: &Client,
+    index: &mut impl IndexAccess,
+    budget: &Budget,
+    since: DateTime<Utc>,
+) -> Result<IncrementalReport, SyncError> {
+    let filter = ContactFilter::default();
+    let mut guard = CursorGuard::new();
+    let mut at = PageRequest::First;
+    let mut report = IncrementalReport::default();
+    loop {
+        budget.take().await;
+        let asked = Utc::now();
+        let page = match client.list_contacts(&filter, &at).await {
+            Ok(page) => page,
+            Err(ApiError::RateLimited { retry_after }) => {
+                report.requests += 1;
+                budget.back_off(retry_after);
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        report.requests += 1;
+        let changed = index.with(|ix| ix.upsert_states(&page.items, Utc::now(), asked))?;
+        report.changed += changed as u64;
+        // A contact without activity sorts last: past every `since`.
+        let below = page.items.iter().any(|c| c.last_activity().is_none_or(|a| a < since));
+        if below || page.items.is_empty() {
             break;
         }
         match guard.follow(page.meta.next.as_deref())? {

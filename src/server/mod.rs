@@ -226,6 +226,16 @@ impl RunningServer {
         self.state.requests.load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// Requests the server received since it started, by method and path
+    /// (each id in the path as `:id`): `"GET /v1/contacts"`, ...
+    pub fn requests_by_path(&self) -> std::collections::BTreeMap<String, u64> {
+        self.state
+            .requests_by_path
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
     /// Stop serving and release the database.
     pub async fn stop(mut self) {
         let tasks = [self.activity.take(), self.deliveries.take(), self.statuses.take()];

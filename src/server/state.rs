@@ -25,6 +25,8 @@ pub struct AppState {
     pub hooks: Hooks,
     /// Requests received so far (every path, answered or refused).
     pub requests: std::sync::atomic::AtomicU64,
+    /// The same by method and path, each id in the path as `:id`.
+    pub requests_by_path: std::sync::Mutex<std::collections::BTreeMap<String, u64>>,
 }
 
 pub type Shared = Arc<AppState>;
@@ -60,6 +62,7 @@ impl AppState {
             clock: cfg.clock.clone(),
             hooks,
             requests: std::sync::atomic::AtomicU64::new(0),
+            requests_by_path: Default::default(),
         };
         (state, queue)
     }

@@ -1,16 +1,23 @@
 //! The hub's snapshot (`GET /hub/v1/snapshot`, NDJSON: a header line, then
 //! one contact a line), streamed into the local index in batches, so a new
 //! agent has complete views without walking the account.
+//!
+//! A contact line may carry, under `hubPreview`, the last message of the
+//! conversation as of the contact's activity (`{"status", "text",
+//! "createdAt", "activity"}`): it goes into the index's preview storage,
+//! so "who wrote last" (the Waiting view) is known at once. A line without
+//! it reads as before, and a preview that does not match the contact's
+//! activity, or does not read, is left out.
 
 use std::collections::HashSet;
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use super::HubClient;
-use crate::api::{ApiError, Contact};
+use crate::api::{ApiError, Contact, Message, MessageStatus};
 use crate::index::sync::SyncError;
-use crate::index::{Index, IndexAccess, IndexError};
+use crate::index::{Index, IndexAccess, IndexError, Thread};
 
 /// Contacts stored per transaction.
 const BATCH: usize = 500;
@@ -41,6 +48,8 @@ pub struct SnapshotReport {
     pub removed: u64,
     /// Lines that could not be read as a contact (skipped).
     pub skipped: u64,
+    /// Conversations' last messages stored from the lines.
+    pub previews: u64,
     /// The index held another account (or hub) and started over.
     pub started_over: bool,
 }
@@ -78,10 +87,12 @@ impl HubClient {
             changed: 0,
             removed: 0,
             skipped: 0,
+            previews: 0,
             started_over: false,
         };
         let mut seen = HashSet::new();
         let mut batch: Vec<Contact> = Vec::with_capacity(BATCH);
+        let mut threads: Vec<Thread> = Vec::new();
         let mut line: Vec<u8> = Vec::new();
         let mut ended = false;
         while !ended {
@@ -116,6 +127,9 @@ impl HubClient {
                 };
                 match serde_json::from_slice::<Contact>(&text) {
                     Ok(c) if !c.uuid.is_empty() => {
+                        if let Some(t) = preview_of(&c, &text) {
+                            threads.push(t);
+                        }
                         seen.insert(c.uuid.clone());
                         batch.push(c);
                         report.seen += 1;
@@ -124,6 +138,7 @@ impl HubClient {
                 }
                 if batch.len() >= BATCH {
                     report.changed += index.with(|ix| ix.upsert_contacts(&batch, started))? as u64;
+                    report.previews += index.with(|ix| store_previews(ix, &mut threads))?;
                     batch.clear();
                     progress(report.seen, h.contacts);
                 }
@@ -135,6 +150,7 @@ impl HubClient {
         if !batch.is_empty() {
             report.changed += index.with(|ix| ix.upsert_contacts(&batch, started))? as u64;
         }
+        report.previews += index.with(|ix| store_previews(ix, &mut threads))?;
         progress(report.seen, h.contacts);
         if report.seen + report.skipped < h.contacts {
             return Err(SyncError::Api(ApiError::Transport(format!(
@@ -152,6 +168,77 @@ impl HubClient {
     }
 }
 
+/// The `hubPreview` of a snapshot line.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LinePreview {
+    #[serde(default, with = "crate::api::model::time::opt")]
+    activity: Option<DateTime<Utc>>,
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    text: String,
+    #[serde(default, with = "crate::api::model::time::opt")]
+    created_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Deserialize)]
+struct WithPreview {
+    #[serde(default, rename = "hubPreview")]
+    preview: Option<LinePreview>,
+}
+
+/// The conversation's last message a line carries, as a one-message page
+/// (an empty one for a conversation without messages), when it is as of
+/// the contact's activity.
+fn preview_of(c: &Contact, line: &[u8]) -> Option<Thread> {
+    const KEY: &[u8] = b"\"hubPreview\"";
+    if !line.windows(KEY.len()).any(|w| w == KEY) {
+        return None;
+    }
+    let p = serde_json::from_slice::<WithPreview>(line).ok()?.preview?;
+    let activity = c.last_activity();
+    if p.activity != activity {
+        return None;
+    }
+    let messages = if p.status.is_none() && p.created_at.is_none() && p.text.is_empty() {
+        Vec::new()
+    } else {
+        vec![Message {
+            uuid: None,
+            text: p.text,
+            created_at: p.created_at,
+            status: MessageStatus::from(p.status.as_deref().unwrap_or("")),
+            channel: String::new(),
+            from: String::new(),
+            to: String::new(),
+            sent_by: None,
+        }]
+    };
+    Some((c.uuid.clone(), activity, messages))
+}
+
+/// Stores the previews a batch of lines carried, except where the index
+/// holds the conversation's last page at that activity already (a whole
+/// page, searchable, is worth more than its last message). Returns how
+/// many were stored.
+fn store_previews(index: &mut Index, threads: &mut Vec<Thread>) -> Result<u64, IndexError> {
+    if threads.is_empty() {
+        return Ok(0);
+    }
+    let held = {
+        let uuids: Vec<&str> = threads.iter().map(|t| t.0.as_str()).collect();
+        index.previews(&uuids)?
+    };
+    threads.retain(|(uuid, activity, _)| held.get(uuid).is_none_or(|p| p.activity != *activity));
+    let n = threads.len() as u64;
+    if n > 0 {
+        index.store_threads(threads)?;
+    }
+    threads.clear();
+    Ok(n)
+}
+
 /// Keeps the hub's account fingerprint; another account's index starts
 /// over. True when it did.
 fn adopt_account(index: &mut Index, account: &str) -> Result<bool, IndexError> {
@@ -164,6 +251,53 @@ fn adopt_account(index: &mut Index, account: &str) -> Result<bool, IndexError> {
         None => {
             index.set_account(account)?;
             Ok(false)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(extra: &str) -> (Contact, Vec<u8>) {
+        let text = format!(r#"{{"uuid":"u1","name":"Ana","lastMessageAt":"2026-11-20T10:00:00Z"{extra}}}"#);
+        let c: Contact = serde_json::from_str(&text).expect("a contact line reads");
+        (c, text.into_bytes())
+    }
+
+    #[test]
+    fn a_line_without_a_preview_reads_as_before() {
+        let (c, l) = line("");
+        assert_eq!(c.name, "Ana");
+        assert!(preview_of(&c, &l).is_none());
+    }
+
+    #[test]
+    fn a_current_preview_becomes_the_last_message() {
+        let (c, l) = line(
+            r#","hubPreview":{"status":"received","text":"where is it?","createdAt":"2026-11-20T10:00:00Z","activity":"2026-11-20T10:00:00Z"}"#,
+        );
+        let (uuid, activity, messages) = preview_of(&c, &l).expect("a preview");
+        assert_eq!(uuid, "u1");
+        assert_eq!(activity, c.last_activity());
+        let p = crate::index::Preview::of(&messages, activity);
+        assert!(p.waiting(), "{p:?}");
+        assert_eq!(p.text, "where is it?");
+        // A conversation without messages: an empty page.
+        let (c, l) = line(r#","hubPreview":{"text":"","activity":"2026-11-20T10:00:00Z"}"#);
+        assert_eq!(preview_of(&c, &l).expect("a preview").2, Vec::new());
+    }
+
+    #[test]
+    fn a_stale_or_broken_preview_is_left_out_and_the_contact_still_reads() {
+        for extra in [
+            r#","hubPreview":{"status":"received","text":"old","activity":"2026-11-19T10:00:00Z"}"#,
+            r#","hubPreview":"nonsense""#,
+            r#","hubPreview":{"status":7,"activity":[]}"#,
+        ] {
+            let (c, l) = line(extra);
+            assert_eq!(c.uuid, "u1");
+            assert!(preview_of(&c, &l).is_none(), "{extra}");
         }
     }
 }

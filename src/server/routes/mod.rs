@@ -95,7 +95,39 @@ async fn count_request(
     next: axum::middleware::Next,
 ) -> Response {
     st.requests.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let key = format!("{} {}", req.method(), path_shape(req.uri().path()));
+    {
+        let mut by_path = st
+            .requests_by_path
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Paths nobody serves could grow the map without end: past 256
+        // kinds the rest count together.
+        let key = if by_path.len() < 256 || by_path.contains_key(&key) {
+            key
+        } else {
+            "other".to_string()
+        };
+        *by_path.entry(key).or_default() += 1;
+    }
     next.run(req).await
+}
+
+/// A path with each id (a segment with a digit in it) as `:id`, so
+/// requests count by endpoint. At most 8 segments are kept.
+fn path_shape(path: &str) -> String {
+    let parts: Vec<&str> = path
+        .split('/')
+        .take(9)
+        .map(|p| {
+            if p.bytes().any(|b| b.is_ascii_digit()) && p != "v1" {
+                ":id"
+            } else {
+                p
+            }
+        })
+        .collect();
+    parts.join("/").chars().take(200).collect()
 }
 
 async fn not_found() -> Response {

@@ -1,0 +1,244 @@
+//! Reconciliation: with webhooks lost, one pass makes the hub's index
+//! equal the service's; and a new agent's snapshot carries the last
+//! message of each conversation, so its Waiting count is exact.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use frontdesk::api::hub::HubClient;
+use frontdesk::api::{Client, Contact, ContactFilter, ContactId, PageRequest};
+use frontdesk::index::{Index, IndexAccess, Order, Preview};
+use frontdesk::triage::{Facts, builtin_views, count_views};
+use serde_json::json;
+
+use super::common;
+use super::support::{self, Agent, PATIENCE, Team};
+
+/// The contacts of the hub's snapshot, by uuid (read as the service's
+/// contacts: whatever else a line carries is left out).
+async fn hub_contacts(agent: &Agent) -> BTreeMap<String, Contact> {
+    let text = agent
+        .get("/hub/v1/snapshot")
+        .send()
+        .await
+        .expect("snapshot")
+        .text()
+        .await
+        .expect("body");
+    text.lines()
+        .skip(1)
+        .map(|l| serde_json::from_str::<Contact>(l).expect("a contact line"))
+        .map(|c| (c.uuid.clone(), c))
+        .collect()
+}
+
+fn direct(t: &Team) -> Client {
+    Client::new(&t.server.base_url, &t.server.api_key, Duration::from_secs(10)).expect("client")
+}
+
+async fn truth(t: &Team) -> BTreeMap<String, Contact> {
+    direct(t)
+        .all_contacts(ContactFilter::default())
+        .await
+        .expect("walk")
+        .into_iter()
+        .map(|c| (c.uuid.clone(), c))
+        .collect()
+}
+
+/// Waits until `n` passes have finished.
+async fn passes_done(t: &Team, n: u64) {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while t.hub.state.counters.passes.load(Ordering::Relaxed) < n {
+        assert!(tokio::time::Instant::now() < deadline, "no pass {n} in time");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// One reconciliation pass now, waited for.
+async fn one_pass(t: &Team) {
+    let before = t.hub.state.counters.passes.load(Ordering::Relaxed);
+    t.hub.state.reconcile_now.notify_one();
+    passes_done(t, before + 1).await;
+}
+
+fn differing(a: &BTreeMap<String, Contact>, b: &BTreeMap<String, Contact>) -> Vec<String> {
+    let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    keys.into_iter().filter(|k| a.get(*k) != b.get(*k)).cloned().collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_pass_catches_lost_webhooks_below_contacts_that_match() {
+    let mut cfg = common::config(100, 42);
+    cfg.drop_webhooks = 1.0;
+    let server = common::spawn(cfg).await;
+    let t = support::team_on(server, |_| {}).await;
+    support::wait_for_contacts(&t.dana, 100).await;
+    passes_done(&t, 1).await;
+    support::subscribe(&t).await;
+    let first: Vec<String> = truth(&t).await.into_keys().collect();
+    // Five customers write: every delivery is lost.
+    let lost: Vec<String> = first[10..15].to_vec();
+    for u in &lost {
+        assert!(t.server.customer_writes(u, "where is my order?").await.expect("writes"));
+    }
+    // Then 45 others, whose deliveries the hub gets (here by hand): the
+    // top 45 of the list match the hub's index, the five lie below them.
+    let others: Vec<String> = first[40..85].to_vec();
+    for u in &others {
+        assert!(t.server.customer_writes(u, "hello").await.expect("writes"));
+    }
+    let want = truth(&t).await;
+    let http = reqwest::Client::new();
+    for u in &others {
+        let body = json!({ "event": "contact_updated", "payload": want[u] });
+        let r = http
+            .post(format!("{}/hooks/service", t.hub.url))
+            .json(&body)
+            .send()
+            .await
+            .expect("delivered");
+        assert!(r.status().is_success(), "{}", r.status());
+    }
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let held = hub_contacts(&t.dana).await;
+        if others.iter().all(|u| held.get(u) == want.get(u)) {
+            assert!(
+                lost.iter().all(|u| held.get(u) != want.get(u)),
+                "the lost ones are not in the hub yet"
+            );
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the deliveries were never worked"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    one_pass(&t).await;
+    let held = hub_contacts(&t.dana).await;
+    assert_eq!(
+        differing(&held, &want),
+        Vec::<String>::new(),
+        "one pass made them equal"
+    );
+    t.hub.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_a_fifth_of_deliveries_lost_one_pass_makes_the_hub_equal() {
+    let mut cfg = common::config(120, 7);
+    cfg.drop_webhooks = 0.2;
+    let server = common::spawn(cfg).await;
+    let t = support::team_on(server, |_| {}).await;
+    support::wait_for_contacts(&t.dana, 120).await;
+    passes_done(&t, 1).await;
+    support::subscribe(&t).await;
+    let uuids: Vec<String> = truth(&t).await.into_keys().collect();
+    let client = t.dana.client();
+    for (i, u) in uuids.iter().enumerate().take(60) {
+        match i % 3 {
+            0 => assert!(t.server.customer_writes(u, "any news?").await.expect("writes")),
+            1 => {
+                // Through the hub: its index learns from the answer too.
+                client
+                    .close_conversation(&ContactId::from(u.as_str()))
+                    .await
+                    .expect("closed");
+            }
+            _ => assert!(t.server.customer_writes(u, "thanks").await.expect("writes")),
+        }
+    }
+    let want = truth(&t).await;
+    one_pass(&t).await;
+    let held = hub_contacts(&t.dana).await;
+    assert_eq!(
+        differing(&held, &want),
+        Vec::<String>::new(),
+        "one pass made them equal"
+    );
+    t.hub.stop().await;
+}
+
+/// Who wrote last in each open conversation, read from the service.
+async fn service_counts(t: &Team, me: &str) -> Vec<usize> {
+    let api = direct(t);
+    let all = api.all_contacts(ContactFilter::default()).await.expect("walk");
+    let mut facts = Vec::new();
+    for c in &all {
+        let preview = if c.is_open() {
+            let page = api
+                .list_messages(&ContactId::from(c.uuid.as_str()), &PageRequest::First)
+                .await
+                .expect("messages");
+            Some(Preview::of(&page.items, c.last_activity()))
+        } else {
+            None
+        };
+        facts.push(Facts::new(c, preview.as_ref()));
+    }
+    let views: Vec<_> = builtin_views().into_iter().take(3).collect();
+    count_views(&facts, &views, Some(me), chrono::Utc::now())
+}
+
+fn agent_counts(index: &Index, me: &str) -> Vec<usize> {
+    let previews: std::collections::HashMap<String, Preview> =
+        index.all_previews().expect("previews").into_iter().collect();
+    let facts: Vec<Facts> = index
+        .list(Order::Activity, usize::MAX, 0)
+        .expect("list")
+        .iter()
+        .map(|c| Facts::new(c, previews.get(&c.uuid)))
+        .collect();
+    let views: Vec<_> = builtin_views().into_iter().take(3).collect();
+    count_views(&facts, &views, Some(me), chrono::Utc::now())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_agents_waiting_count_is_exact_after_the_snapshot() {
+    let t = support::team_with(60, |_| {}).await;
+    support::wait_for_contacts(&t.dana, 60).await;
+    support::subscribe(&t).await;
+    // A customer writes after the walk: the webhook brings the last message.
+    let first = truth(&t)
+        .await
+        .into_values()
+        .find(Contact::is_open)
+        .expect("an open conversation")
+        .uuid;
+    assert!(t.server.customer_writes(&first, "still waiting").await.expect("writes"));
+    // The hub read the last message of every open conversation.
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let mut index = t.hub.state.index.clone();
+        let stale = index.with(|ix| ix.stale_previews(1)).expect("stale");
+        let held = index.with(|ix| ix.get(&first)).expect("get");
+        let now = truth(&t).await[&first].last_activity();
+        let moved = held.is_some_and(|c| c.last_activity() == now);
+        if stale.is_empty() && moved {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the hub never held every last message"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let me = truth(&t)
+        .await
+        .into_values()
+        .find_map(|c| c.assigned_user)
+        .expect("someone is assigned");
+    let want = service_counts(&t, &me).await;
+    assert!(want[2] > 0, "some customers are waiting: {want:?}");
+    let mut index = Index::in_memory().expect("index");
+    let hub = HubClient::new(&t.hub.url, &t.dana.token, Duration::from_secs(10)).expect("hub client");
+    let report = hub.snapshot_into(&mut index, &mut |_, _| {}).await.expect("snapshot");
+    assert!(report.previews > 0, "{report:?}");
+    assert_eq!(agent_counts(&index, &me), want, "Mine, Unassigned, Waiting");
+    let waiting_first = index.previews(&[first.as_str()]).expect("previews");
+    assert!(waiting_first[&first].waiting(), "{waiting_first:?}");
+    t.hub.stop().await;
+}
