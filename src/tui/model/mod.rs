@@ -162,6 +162,12 @@ impl Model {
         }
     }
 
+    /// This agent's name for a snippet's `{{agent.name}}`: as the team
+    /// members name them, else as the team's hub does.
+    pub fn agent_name(&self) -> Option<String> {
+        self.details.me.name.clone().or_else(|| self.session.agent.clone())
+    }
+
     /// A fresh request id.
     pub fn next_id(&mut self) -> ReqId {
         self.ids += 1;

@@ -39,8 +39,9 @@ pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
         return;
     }
     if model.compose.is_open() {
-        // A snippet's {{agent.name}}: my name, once the team members told it.
-        let agent = model.details.me.name.clone();
+        // A snippet's {{agent.name}}: my name, once the team members (or
+        // the hub) told it.
+        let agent = model.agent_name();
         return call!(model, fx, compose, Effect::Compose, |st, cx, out| compose::key(
             st,
             cx,

@@ -168,7 +168,7 @@ fn messages(
     if !sends && targets.len() > 1 {
         return Err("it fills the composer: run it on one contact".into());
     }
-    let agent = model.details.me.name.clone();
+    let agent = model.agent_name();
     let filled = call!(model, fx, compose, Effect::Compose, |st, cx, _out| {
         targets
             .iter()
