@@ -27,7 +27,7 @@ mod tls;
 #[path = "hub/merged.rs"]
 mod merged;
 
-#[path = "hub/shared.rs"]
-mod shared;
 #[path = "hub/reconcile.rs"]
 mod reconcile;
+#[path = "hub/shared.rs"]
+mod shared;

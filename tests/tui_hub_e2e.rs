@@ -64,7 +64,9 @@ fn a_close_by_one_agent_shows_on_the_others_screen_and_each_sees_the_other() {
     // Both on the same first row of the Open view: each sees the other.
     for app in [&mut dana, &mut lee] {
         app.press(b"4");
-        app.wait_for("the Open view", Duration::from_secs(10), |s| s.contents().contains("[4 Open"));
+        app.wait_for("the Open view", Duration::from_secs(10), |s| {
+            s.contents().contains("[4 Open")
+        });
     }
     dana.wait_for("lee on the selected conversation", Duration::from_secs(20), |s| {
         selected(s).contains("lee viewing")

@@ -361,3 +361,49 @@ fn paste_goes_into_the_composer() {
     let d = m.compose.draft(&uuid);
     assert!(d.starts_with("pasted") && !d.contains('\u{1b}'), "{d:?}");
 }
+
+/// Through a hub: a colleague's reply since the composer opened, or a
+/// colleague composing now, asks before the send; `n` keeps the text, `y`
+/// sends it, and the same reply is not asked about twice.
+#[test]
+fn a_send_over_a_colleagues_reply_asks_first() {
+    use crate::api::hub::{HubEvent, Presence, PresenceState};
+    let (mut m, uuid) = composing();
+    m.colleagues.me = Some("bea".into());
+    type_text(&mut m, "On it");
+    let now = m.now;
+    let reply: crate::api::Message =
+        serde_json::from_value(serde_json::json!({ "text": "done", "status": "enqueued" })).unwrap();
+    let event = HubEvent::MessageCreated {
+        contact: uuid.clone(),
+        message: reply,
+        agent: Some("dana".into()),
+    };
+    crate::tui::hub::event(&mut m.colleagues, &event, now);
+    assert!(sends(&submit(&mut m)).is_empty(), "asked, not sent");
+    assert!(
+        matches!(&m.compose.stage, Stage::Colleague(why) if why.starts_with("dana replied")),
+        "{:?}",
+        m.compose.stage
+    );
+    update(&mut m, key('n'));
+    assert_eq!(m.compose.draft(&uuid), "On it", "nothing typed is lost");
+    assert!(
+        sends(&submit(&mut m)).is_empty(),
+        "asked again: the reply is still news"
+    );
+    let fx = update(&mut m, key('y'));
+    assert_eq!(sends(&fx).len(), 1, "sent anyway");
+    // A colleague composing now asks too, once the last send is seen.
+    let (mut m, uuid) = composing();
+    let seen = HubEvent::Presence(Presence {
+        agent: "dana".into(),
+        contact: uuid.clone(),
+        state: PresenceState::Composing,
+        expires_at: None,
+    });
+    crate::tui::hub::event(&mut m.colleagues, &seen, m.now);
+    type_text(&mut m, "Hello");
+    assert!(sends(&submit(&mut m)).is_empty());
+    assert!(matches!(&m.compose.stage, Stage::Colleague(why) if why == "dana is replying now"));
+}
