@@ -260,18 +260,16 @@ fn digits(phone: &str) -> String {
 /// Rewrites the search row of contact `uuid` from what the index holds.
 pub(super) fn reindex(tx: &Transaction<'_>, uuid: &str) -> Result<(), IndexError> {
     let row: Option<(i64, String)> = tx
-        .query_row("SELECT rowid, json FROM contacts WHERE uuid = ?1", [uuid], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
+        .prepare_cached("SELECT rowid, json FROM contacts WHERE uuid = ?1")?
+        .query_row([uuid], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
     let Some((rowid, json)) = row else {
         return Ok(());
     };
     let contact: Contact = serde_json::from_str(&json)?;
     let messages: Option<String> = tx
-        .query_row("SELECT json FROM messages WHERE contact_uuid = ?1", [uuid], |r| {
-            r.get(0)
-        })
+        .prepare_cached("SELECT json FROM messages WHERE contact_uuid = ?1")?
+        .query_row([uuid], |r| r.get(0))
         .optional()?;
     let messages: Vec<Message> = match messages {
         Some(m) => serde_json::from_str(&m)?,
@@ -291,18 +289,19 @@ pub(super) fn reindex(tx: &Transaction<'_>, uuid: &str) -> Result<(), IndexError
     let fields = fields.join(" ");
     let texts = texts.join("\n");
     typo::remember(tx, &[&contact.name, &tags, &fields, &note, &texts])?;
-    tx.execute("DELETE FROM search WHERE rowid = ?1", [rowid])?;
-    tx.execute(
+    tx.prepare_cached("DELETE FROM search WHERE rowid = ?1")?
+        .execute([rowid])?;
+    tx.prepare_cached(
         "INSERT INTO search (rowid, name, phone, tags, fields, note, messages) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![
-            rowid,
-            contact.name,
-            format!("{} {}", contact.phone_number, digits(&contact.phone_number)),
-            tags,
-            fields,
-            note,
-            texts,
-        ],
-    )?;
+    )?
+    .execute(params![
+        rowid,
+        contact.name,
+        format!("{} {}", contact.phone_number, digits(&contact.phone_number)),
+        tags,
+        fields,
+        note,
+        texts,
+    ])?;
     Ok(())
 }

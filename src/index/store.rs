@@ -140,11 +140,56 @@ impl Index {
         let mut stored = Vec::new();
         for c in contacts {
             if upsert_one(&tx, c, &seen, &state)? {
+                super::search::reindex(&tx, &c.uuid)?;
                 changed += 1;
                 stored.push(c.uuid.clone());
             }
         }
         tx.commit()?;
+        if let Some(j) = self.journal.as_mut() {
+            j.upserted.extend(stored);
+        }
+        Ok(changed)
+    }
+
+    /// [`Index::upsert_contacts`] and [`Index::store_threads`] in one
+    /// transaction (a snapshot's batch): each contact stored new or
+    /// changed, or given a page, has its search row written once, after
+    /// both. Returns how many contacts were new or changed.
+    pub fn upsert_with_threads(
+        &mut self,
+        contacts: &[Contact],
+        threads: &[Thread],
+        seen_at: DateTime<Utc>,
+    ) -> Result<usize, IndexError> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let seen = stamp(seen_at);
+        let now = stamp(Utc::now());
+        let mut stored = Vec::new();
+        let mut touched = HashSet::new();
+        for c in contacts {
+            if upsert_one(&tx, c, &seen, &seen)? {
+                stored.push(c.uuid.clone());
+                touched.insert(c.uuid.as_str());
+            }
+        }
+        for (uuid, activity, messages) in threads {
+            put_page(&tx, uuid, *activity, &now, messages)?;
+            touched.insert(uuid.as_str());
+        }
+        // In the order given, for the search table's sake (rowids ascend
+        // as contacts were inserted).
+        for uuid in contacts
+            .iter()
+            .map(|c| c.uuid.as_str())
+            .chain(threads.iter().map(|t| t.0.as_str()))
+        {
+            if touched.remove(uuid) {
+                super::search::reindex(&tx, uuid)?;
+            }
+        }
+        tx.commit()?;
+        let changed = stored.len();
         if let Some(j) = self.journal.as_mut() {
             j.upserted.extend(stored);
         }
@@ -360,53 +405,52 @@ impl Index {
 }
 
 /// Inserts or replaces one contact, unless the index holds a newer state
-/// of it; true when it was new or changed.
+/// of it; true when it was new or changed (its search row is then the
+/// caller's to rewrite: [`super::search::reindex`]).
 fn upsert_one(tx: &Transaction<'_>, c: &Contact, seen: &str, state: &str) -> Result<bool, IndexError> {
     let json = serde_json::to_string(c)?;
     let old: Option<(String, Option<String>)> = tx
-        .query_row("SELECT json, state_at FROM contacts WHERE uuid = ?1", [&c.uuid], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
+        .prepare_cached("SELECT json, state_at FROM contacts WHERE uuid = ?1")?
+        .query_row([&c.uuid], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
     let newer_held = old
         .as_ref()
         .and_then(|(_, at)| at.as_deref())
         .is_some_and(|at| at > state);
     if newer_held || old.as_ref().is_some_and(|(j, _)| j == &json) {
-        tx.execute(
+        tx.prepare_cached(
             "UPDATE contacts SET seen_at = max(seen_at, ?2),
                  state_at = CASE WHEN ?3 = json THEN max(coalesce(state_at, ''), ?4) ELSE state_at END
              WHERE uuid = ?1",
-            params![c.uuid, seen, json, state],
-        )?;
+        )?
+        .execute(params![c.uuid, seen, json, state])?;
         return Ok(false);
     }
-    tx.execute(
+    tx.prepare_cached(
         "INSERT INTO contacts (uuid, name, phone, source, assignee, team_uuid, tags, custom_fields,
              closed_at, note, activity, created_at, json, seen_at, state_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
          ON CONFLICT (uuid) DO UPDATE SET name = ?2, phone = ?3, source = ?4, assignee = ?5,
              team_uuid = ?6, tags = ?7, custom_fields = ?8, closed_at = ?9, note = ?10,
              activity = ?11, created_at = ?12, json = ?13, seen_at = max(seen_at, ?14), state_at = ?15",
-        params![
-            c.uuid,
-            c.name,
-            c.phone_number,
-            c.source,
-            c.assigned_user,
-            c.team_uuid(),
-            serde_json::to_string(&c.tags)?,
-            serde_json::to_string(&c.custom_fields)?,
-            c.closed_at.map(stamp),
-            c.note,
-            c.last_activity().map(stamp),
-            c.created_at.map(stamp),
-            json,
-            seen,
-            state,
-        ],
-    )?;
-    super::search::reindex(tx, &c.uuid)?;
+    )?
+    .execute(params![
+        c.uuid,
+        c.name,
+        c.phone_number,
+        c.source,
+        c.assigned_user,
+        c.team_uuid(),
+        serde_json::to_string(&c.tags)?,
+        serde_json::to_string(&c.custom_fields)?,
+        c.closed_at.map(stamp),
+        c.note,
+        c.last_activity().map(stamp),
+        c.created_at.map(stamp),
+        json,
+        seen,
+        state,
+    ])?;
     Ok(true)
 }
 
@@ -419,21 +463,33 @@ fn put_messages(
     fetched_at: &str,
     messages: &[Message],
 ) -> Result<(), IndexError> {
+    put_page(tx, uuid, activity, fetched_at, messages)?;
+    super::search::reindex(tx, uuid)
+}
+
+/// [`put_messages`] but the search row, the caller's to rewrite.
+fn put_page(
+    tx: &Transaction<'_>,
+    uuid: &str,
+    activity: Option<DateTime<Utc>>,
+    fetched_at: &str,
+    messages: &[Message],
+) -> Result<(), IndexError> {
     let (status, text, at) = super::preview::columns(messages);
-    tx.execute(
+    tx.prepare_cached(
         "INSERT INTO messages (contact_uuid, activity, fetched_at, json, last_status, last_text, last_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
          ON CONFLICT (contact_uuid) DO UPDATE SET activity = ?2, fetched_at = ?3, json = ?4,
              last_status = ?5, last_text = ?6, last_at = ?7",
-        params![
-            uuid,
-            activity.map(stamp),
-            fetched_at,
-            serde_json::to_string(messages)?,
-            status,
-            text,
-            at
-        ],
-    )?;
-    super::search::reindex(tx, uuid)
+    )?
+    .execute(params![
+        uuid,
+        activity.map(stamp),
+        fetched_at,
+        serde_json::to_string(messages)?,
+        status,
+        text,
+        at
+    ])?;
+    Ok(())
 }

@@ -137,8 +137,9 @@ impl HubClient {
                     Ok(_) | Err(_) => report.skipped += 1,
                 }
                 if batch.len() >= BATCH {
-                    report.changed += index.with(|ix| ix.upsert_contacts(&batch, started))? as u64;
-                    report.previews += index.with(|ix| store_previews(ix, &mut threads))?;
+                    let (changed, previews) = index.with(|ix| store_batch(ix, &batch, &mut threads, started))?;
+                    report.changed += changed;
+                    report.previews += previews;
                     batch.clear();
                     progress(report.seen, h.contacts);
                 }
@@ -147,10 +148,9 @@ impl HubClient {
         let Some(h) = header else {
             return Err(decode("the snapshot is empty", &[], "no header line"));
         };
-        if !batch.is_empty() {
-            report.changed += index.with(|ix| ix.upsert_contacts(&batch, started))? as u64;
-        }
-        report.previews += index.with(|ix| store_previews(ix, &mut threads))?;
+        let (changed, previews) = index.with(|ix| store_batch(ix, &batch, &mut threads, started))?;
+        report.changed += changed;
+        report.previews += previews;
         progress(report.seen, h.contacts);
         if report.seen + report.skipped < h.contacts {
             return Err(SyncError::Api(ApiError::Transport(format!(
@@ -218,25 +218,32 @@ fn preview_of(c: &Contact, line: &[u8]) -> Option<Thread> {
     Some((c.uuid.clone(), activity, messages))
 }
 
-/// Stores the previews a batch of lines carried, except where the index
-/// holds the conversation's last page at that activity already (a whole
-/// page, searchable, is worth more than its last message). Returns how
-/// many were stored.
-fn store_previews(index: &mut Index, threads: &mut Vec<Thread>) -> Result<u64, IndexError> {
-    if threads.is_empty() {
-        return Ok(0);
+/// Stores a batch of lines in one transaction: the contacts, and the
+/// previews they carried, except where the index holds the
+/// conversation's last page at that activity already (a whole page,
+/// searchable, is worth more than its last message). Returns how many
+/// contacts were new or changed and how many previews were stored.
+fn store_batch(
+    index: &mut Index,
+    contacts: &[Contact],
+    threads: &mut Vec<Thread>,
+    seen_at: DateTime<Utc>,
+) -> Result<(u64, u64), IndexError> {
+    if !threads.is_empty() {
+        let held = {
+            let uuids: Vec<&str> = threads.iter().map(|t| t.0.as_str()).collect();
+            index.previews(&uuids)?
+        };
+        threads.retain(|(uuid, activity, _)| held.get(uuid).is_none_or(|p| p.activity != *activity));
     }
-    let held = {
-        let uuids: Vec<&str> = threads.iter().map(|t| t.0.as_str()).collect();
-        index.previews(&uuids)?
+    let changed = if contacts.is_empty() && threads.is_empty() {
+        0
+    } else {
+        index.upsert_with_threads(contacts, threads, seen_at)? as u64
     };
-    threads.retain(|(uuid, activity, _)| held.get(uuid).is_none_or(|p| p.activity != *activity));
     let n = threads.len() as u64;
-    if n > 0 {
-        index.store_threads(threads)?;
-    }
     threads.clear();
-    Ok(n)
+    Ok((changed, n))
 }
 
 /// Keeps the hub's account fingerprint; another account's index starts

@@ -270,6 +270,40 @@ fn threads_stored_together_are_searchable() {
 }
 
 #[test]
+fn contacts_and_threads_stored_together_are_as_stored_apart() {
+    let mut apart = Index::in_memory().unwrap();
+    let mut together = Index::in_memory().unwrap();
+    together.record_changes(true);
+    let mut ada = contact("a", "Ada Lovelace", "+44 7700 900123", 30);
+    ada.tags = vec!["vip".into()];
+    let contacts = vec![ada, contact("b", "Bob Stone", "+1 555 0100", 20)];
+    let threads = vec![
+        ("a".to_string(), Some(at(30)), vec![message("invoice overdue")]),
+        ("z".to_string(), Some(at(10)), vec![message("no such contact")]),
+    ];
+    assert_eq!(apart.upsert_contacts(&contacts, at(40)).unwrap(), 2);
+    apart.store_threads(&threads).unwrap();
+    assert_eq!(together.upsert_with_threads(&contacts, &threads, at(40)).unwrap(), 2);
+    for ix in [&apart, &together] {
+        assert_eq!(uuids(ix.search("invoice", 10).unwrap()), ["a"]);
+        assert_eq!(uuids(ix.search("vip", 10).unwrap()), ["a"]);
+        assert_eq!(uuids(ix.search("bob", 10).unwrap()), ["b"]);
+        assert_eq!(uuids(ix.search("+1 555", 10).unwrap()), ["b"]);
+        assert!(ix.is_consistent().unwrap());
+    }
+    assert_eq!(
+        apart.all_previews().unwrap().len(),
+        together.all_previews().unwrap().len()
+    );
+    let changes = together.take_changes().unwrap();
+    assert_eq!(changes.upserted.len(), 2);
+    // Again, unchanged: nothing new, the page still searchable.
+    assert_eq!(together.upsert_with_threads(&contacts, &threads, at(50)).unwrap(), 0);
+    assert_eq!(uuids(together.search("invoice", 10).unwrap()), ["a"]);
+    assert!(together.take_changes().unwrap().is_empty());
+}
+
+#[test]
 fn a_429_halves_the_pace_down_to_an_eighth_and_other_failures_leave_it() {
     let budget = sync::Budget::new(2000.0);
     budget.back_off(Some(std::time::Duration::ZERO));
