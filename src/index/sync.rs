@@ -26,7 +26,7 @@ use futures::StreamExt;
 use tokio::time::Instant;
 
 use super::{Index, IndexAccess, IndexError, Preview, Wanted};
-use crate::api::{ApiError, Client, Contact, ContactFilter, ContactId, CursorGuard, PageRequest};
+use crate::api::{ApiError, Client, Contact, ContactFilter, ContactId, CursorGuard, Page, PageRequest};
 pub use identity::{STARTED_OVER, check_account, fingerprint};
 
 /// Background requests per second unless configured otherwise.
@@ -332,18 +332,7 @@ pub async fn incremental_sync(
     let mut report = IncrementalReport::default();
     let mut run = 0;
     loop {
-        budget.take().await;
-        let asked = Utc::now();
-        let page = match client.list_contacts(&filter, &at).await {
-            Ok(page) => page,
-            Err(ApiError::RateLimited { retry_after }) => {
-                report.requests += 1;
-                budget.back_off(retry_after);
-                continue;
-            }
-            Err(e) => return Err(e.into()),
-        };
-        report.requests += 1;
+        let (page, asked) = budgeted_page(client, &filter, &at, budget, &mut report).await?;
         let (matches, changed) = index.with(|ix| -> Result<(bool, usize), IndexError> {
             let matches = !page.items.is_empty() && page_matches(ix, &page.items)?;
             Ok((matches, ix.upsert_states(&page.items, Utc::now(), asked)?))
@@ -359,6 +348,28 @@ pub async fn incremental_sync(
         }
     }
     Ok(report)
+}
+
+/// One page of GET /contacts within the budget (a rate limit backs the
+/// budget off and asks again), and when it was asked; every request
+/// counted in `report`.
+async fn budgeted_page(
+    client: &Client,
+    filter: &ContactFilter,
+    at: &PageRequest,
+    budget: &Budget,
+    report: &mut IncrementalReport,
+) -> Result<(Page<Contact>, DateTime<Utc>), SyncError> {
+    loop {
+        budget.take().await;
+        let asked = Utc::now();
+        report.requests += 1;
+        match client.list_contacts(filter, at).await {
+            Ok(page) => return Ok((page, asked)),
+            Err(ApiError::RateLimited { retry_after }) => budget.back_off(retry_after),
+            Err(e) => return Err(e.into()),
+        }
+    }
 }
 
 /// Walks GET /contacts from the newest down past `since`: every contact
@@ -381,18 +392,7 @@ pub async fn incremental_since(
     let mut at = PageRequest::First;
     let mut report = IncrementalReport::default();
     loop {
-        budget.take().await;
-        let asked = Utc::now();
-        let page = match client.list_contacts(&filter, &at).await {
-            Ok(page) => page,
-            Err(ApiError::RateLimited { retry_after }) => {
-                report.requests += 1;
-                budget.back_off(retry_after);
-                continue;
-            }
-            Err(e) => return Err(e.into()),
-        };
-        report.requests += 1;
+        let (page, asked) = budgeted_page(client, &filter, &at, budget, &mut report).await?;
         let changed = index.with(|ix| ix.upsert_states(&page.items, Utc::now(), asked))?;
         report.changed += changed as u64;
         // A contact without activity sorts last: past every `since`.

@@ -14,21 +14,24 @@
 //! `IndexMsg::Changed`; freshness as `IndexMsg::Status`.
 
 mod hub;
+mod link;
+mod state;
 mod trickle;
+
+pub use link::{IndexCmd, IndexLink, Worker};
+use state::{State, failed, offline_error, succeeded};
 
 use std::collections::HashMap;
 use std::time::Duration;
 
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::time::Instant;
 
-use crate::api::{ApiError, Client, Contact, Message};
 use crate::index::sync::{Budget, Foreground, FullReport, IncrementalReport, Progress, SyncError};
 use crate::index::{IndexAccess, Preview, SharedIndex, Wanted, sync};
 use crate::tui::msg::Msg;
 use crate::tui::msg::index::{HubLink, IndexMsg, SyncStatus};
-use crate::tui::shared::colleagues::Doing;
 use trickle::Trickle;
 
 mod load;
@@ -47,52 +50,6 @@ const TRICKLE_REST: Duration = Duration::from_secs(30);
 const TRICKLE_IDLE: Duration = Duration::from_secs(300);
 /// After a failed full walk, the next try waits this long.
 const FULL_RETRY: Duration = Duration::from_secs(60);
-
-/// What the UI asks of the worker.
-#[derive(Debug, Clone, PartialEq)]
-pub enum IndexCmd {
-    /// Read the index's contacts from position `skip` on, for list
-    /// `generation` (the first ones were read before the first frame).
-    Load { generation: u64, skip: usize },
-    /// An incremental pass now.
-    Incremental,
-    /// A contact as the API returned it after a write: stored at once.
-    Store(Box<Contact>),
-    /// The newest page of a thread the UI fetched, at the contact's
-    /// activity then.
-    StoreThread {
-        uuid: String,
-        activity: Option<DateTime<Utc>>,
-        messages: Vec<Message>,
-    },
-    /// Last messages wanted for the rows on screen and the next ones.
-    Previews(Vec<Wanted>),
-    /// Through a hub: what this agent does with `contact` (`None`: idle),
-    /// for colleagues to see.
-    Presence { contact: String, doing: Option<Doing> },
-}
-
-/// The UI's side: where commands go, the index itself (for searches, which
-/// read it on the blocking pool), and the count of the agent's requests in
-/// flight that background work yields to.
-#[derive(Debug, Clone)]
-pub struct IndexLink {
-    pub cmds: UnboundedSender<IndexCmd>,
-    pub index: SharedIndex,
-    pub foreground: Foreground,
-}
-
-/// What the worker needs.
-pub struct Worker {
-    pub client: Client,
-    pub index: SharedIndex,
-    pub sync_rate: f64,
-    pub full_every: Duration,
-    pub in_memory: bool,
-    /// The team's hub: its snapshot and event stream replace the walks,
-    /// the trickle of last messages and the polling.
-    pub hub: Option<crate::api::hub::HubClient>,
-}
 
 /// Starts the worker's thread. Its messages arrive on `tx`.
 pub fn spawn(worker: Worker, tx: UnboundedSender<Msg>) -> IndexLink {
@@ -144,38 +101,6 @@ enum Done {
         asked: bool,
         error: Option<SyncError>,
     },
-}
-
-struct State {
-    status: SyncStatus,
-    /// How often the whole account is walked again.
-    full_every: Duration,
-    full_due: Option<Instant>,
-    full_running: bool,
-    incremental_running: bool,
-    incremental_again: bool,
-    /// The next incremental pass first checks which account the index
-    /// holds (once a session; a full walk checks by itself).
-    check_account: bool,
-    previews_running: bool,
-    /// Batches the UI asked for, newest last (served first).
-    lazy: Vec<Vec<Wanted>>,
-    /// Previews tried this session, at the activity tried: not retried by
-    /// the trickle until the contact moves (a 404 leaves it stale).
-    tried: HashMap<String, Option<DateTime<Utc>>>,
-    trickle_rest_until: Option<Instant>,
-    /// The trickle's cursor and the last messages it holds back.
-    trickle: Trickle,
-    /// After a failed fetch no last message is fetched before this.
-    failed_until: Option<Instant>,
-    last_problem: Option<String>,
-    /// Through a hub: its client (presence), and whether its stream is
-    /// live (then the refresh timer's passes are not needed).
-    hub: Option<crate::api::hub::HubClient>,
-    live: bool,
-    /// This agent's presence as last told, and when: renewed every
-    /// `hub::RENEW`.
-    presence: Option<(String, Doing, Instant)>,
 }
 
 async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, tx: UnboundedSender<Msg>) {
@@ -524,35 +449,4 @@ fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
         }
     }
     send(IndexMsg::Status(st.status.clone()));
-}
-
-fn succeeded(st: &mut State, now: DateTime<Utc>) {
-    st.status.synced_at = Some(now);
-    st.status.offline = false;
-    st.last_problem = None;
-}
-
-/// A failed pass: the server out of reach is "offline"; anything else (a
-/// refused key, a broken answer) is said once.
-fn failed(st: &mut State, e: &SyncError, send: &impl Fn(IndexMsg)) {
-    tracing::warn!("syncing the local index failed: {e}");
-    if matches!(e, SyncError::Api(ApiError::RateLimited { .. })) {
-        return; // the account's shared limit: the status bar shows the wait
-    }
-    if offline_error(e) {
-        st.status.offline = true;
-        return;
-    }
-    let text = format!("syncing the local index failed: {e}");
-    if st.last_problem.as_deref() != Some(text.as_str()) {
-        st.last_problem = Some(text.clone());
-        send(IndexMsg::Problem(text));
-    }
-}
-
-fn offline_error(e: &SyncError) -> bool {
-    matches!(
-        e,
-        SyncError::Api(ApiError::Transport(_) | ApiError::Timeout(_) | ApiError::Server { .. })
-    )
 }
