@@ -18,14 +18,7 @@ use super::support::{self, Agent, PATIENCE, Team};
 /// The contacts of the hub's snapshot, by uuid (read as the service's
 /// contacts: whatever else a line carries is left out).
 async fn hub_contacts(agent: &Agent) -> BTreeMap<String, Contact> {
-    let text = agent
-        .get("/hub/v1/snapshot")
-        .send()
-        .await
-        .expect("snapshot")
-        .text()
-        .await
-        .expect("body");
+    let text = agent.snapshot_text().await;
     text.lines()
         .skip(1)
         .map(|l| serde_json::from_str::<Contact>(l).expect("a contact line"))

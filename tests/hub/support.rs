@@ -33,6 +33,11 @@ pub struct Agent {
 }
 
 impl Agent {
+    /// `GET /hub/v1/snapshot`'s body, whole.
+    pub async fn snapshot_text(&self) -> String {
+        let resp = self.get("/hub/v1/snapshot").send().await.expect("snapshot");
+        resp.text().await.expect("body")
+    }
     pub fn get(&self, path: &str) -> reqwest::RequestBuilder {
         self.http.get(format!("{}{path}", self.url)).bearer_auth(&self.token)
     }
@@ -121,14 +126,7 @@ pub fn server_config() -> ServerConfig {
 pub async fn wait_for_contacts(agent: &Agent, n: u64) {
     let deadline = tokio::time::Instant::now() + PATIENCE;
     loop {
-        let text = agent
-            .get("/hub/v1/snapshot")
-            .send()
-            .await
-            .expect("snapshot")
-            .text()
-            .await
-            .expect("body");
+        let text = agent.snapshot_text().await;
         let head: Value = serde_json::from_str(text.lines().next().unwrap_or("{}")).expect("head");
         if head["contacts"].as_u64() == Some(n) {
             return;

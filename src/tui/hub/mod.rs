@@ -21,7 +21,6 @@ pub const RENEW_SECS: i64 = 10;
 pub struct Told {
     pub contact: String,
     pub doing: Option<Doing>,
-    pub at: DateTime<Utc>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -67,7 +66,7 @@ pub fn event(colleagues: &mut Colleagues, event: &HubEvent, now: DateTime<Utc>) 
 /// What to tell the hub now, given what the agent does (`want`: the
 /// contact whose composer is open, else whose thread shows): a change at
 /// once, an end (`None`) once when the agent leaves the contact.
-pub fn presence(st: &mut State, want: Option<(&str, Doing)>, now: DateTime<Utc>) -> Option<(String, Option<Doing>)> {
+pub fn presence(st: &mut State, want: Option<(&str, Doing)>) -> Option<(String, Option<Doing>)> {
     let next = match (want, &st.told) {
         (Some((contact, doing)), Some(t)) if t.contact == contact && t.doing == Some(doing) => return None,
         (Some((contact, doing)), _) => (contact.to_string(), Some(doing)),
@@ -77,7 +76,6 @@ pub fn presence(st: &mut State, want: Option<(&str, Doing)>, now: DateTime<Utc>)
     st.told = Some(Told {
         contact: next.0.clone(),
         doing: next.1,
-        at: now,
     });
     Some(next)
 }
@@ -102,26 +100,26 @@ mod tests {
     #[test]
     fn presence_is_told_on_change_renewed_and_ended_once() {
         let mut st = State::default();
-        assert_eq!(presence(&mut st, None, t(0)), None, "nothing to end");
+        assert_eq!(presence(&mut st, None), None, "nothing to end");
         assert_eq!(
-            presence(&mut st, Some(("ana", Doing::Viewing)), t(0)),
+            presence(&mut st, Some(("ana", Doing::Viewing))),
             Some(("ana".into(), Some(Doing::Viewing)))
         );
-        assert_eq!(presence(&mut st, Some(("ana", Doing::Viewing)), t(5)), None);
+        assert_eq!(presence(&mut st, Some(("ana", Doing::Viewing))), None);
         assert_eq!(
-            presence(&mut st, Some(("ana", Doing::Composing)), t(6)),
+            presence(&mut st, Some(("ana", Doing::Composing))),
             Some(("ana".into(), Some(Doing::Composing))),
             "a change goes at once"
         );
         assert_eq!(
-            presence(&mut st, Some(("ana", Doing::Composing)), t(16)),
+            presence(&mut st, Some(("ana", Doing::Composing))),
             None,
             "the worker renews it, not every update"
         );
-        assert_eq!(presence(&mut st, None, t(17)), Some(("ana".into(), None)));
-        assert_eq!(presence(&mut st, None, t(30)), None, "ended once");
+        assert_eq!(presence(&mut st, None), Some(("ana".into(), None)));
+        assert_eq!(presence(&mut st, None), None, "ended once");
         assert_eq!(
-            presence(&mut st, Some(("bob", Doing::Viewing)), t(31)),
+            presence(&mut st, Some(("bob", Doing::Viewing))),
             Some(("bob".into(), Some(Doing::Viewing)))
         );
     }

@@ -305,7 +305,7 @@ fn presence(model: &mut Model, fx: &mut Vec<Effect>) {
         (None, Some(c)) => Some((c.as_str(), Doing::Viewing)),
         (None, None) => None,
     };
-    if let Some((contact, doing)) = crate::tui::hub::presence(&mut model.slices.hub, want, model.now) {
+    if let Some((contact, doing)) = crate::tui::hub::presence(&mut model.slices.hub, want) {
         fx.push(Effect::Index(crate::tui::index_worker::IndexCmd::Presence {
             contact,
             doing,
