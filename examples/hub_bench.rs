@@ -344,6 +344,12 @@ async fn counts() {
         want,
         if agent_counts == want { "exact" } else { "DIFFERENT" }
     );
+    let t = Instant::now();
+    let written = index.build_all_search().expect("search rows");
+    println!(
+        "then the search rows the TUI writes after the views are up: {written} in {:.2} s",
+        t.elapsed().as_secs_f64()
+    );
     hub.stop().await;
     server.stop().await;
 }

@@ -6,14 +6,15 @@
 //!
 //! With CONTACTS synthetic contacts (default 20,000), about 70% of them
 //! with a last message, it times:
-//! - the index's writes into a fresh file, as the hub's own index is
-//!   filled: contacts (`upsert_contacts`, 500 a call) then last messages
-//!   (`store_threads`);
+//! - the hub's own index, filled fast (`load_batch`, then the search rows
+//!   with `build_all_search`);
 //! - the hub's side of the snapshot: reading every contact and preview
 //!   from that index and encoding the NDJSON lines;
 //! - reading the whole body over HTTP (bytes counted, nothing parsed);
-//! - `HubClient::snapshot_into` into a fresh index file, and a search
-//!   afterwards.
+//! - `HubClient::snapshot_into` into a fresh index file (the views and
+//!   their counts are whole then: the counts are made from the index as
+//!   the TUI makes them), then the search rows the TUI writes afterwards,
+//!   and a search.
 
 use std::time::{Duration, Instant};
 
@@ -114,15 +115,23 @@ async fn main() {
     // The hub's index, filled as a fresh index is.
     let mut hub = Index::open(&dir.path().join("hub.sqlite")).expect("index").index;
     let t = Instant::now();
-    for b in contacts.chunks(500) {
-        hub.upsert_contacts(b, Utc::now()).expect("upsert");
+    let chunk: usize = std::env::var("CHUNK").ok().and_then(|c| c.parse().ok()).unwrap_or(500);
+    for b in contacts.chunks(chunk) {
+        let uuids: std::collections::HashSet<&str> = b.iter().map(|c| c.uuid.as_str()).collect();
+        let pages: Vec<Thread> = threads
+            .iter()
+            .filter(|t| uuids.contains(t.0.as_str()))
+            .cloned()
+            .collect();
+        hub.load_batch(b, &pages, Utc::now()).expect("load");
     }
-    println!("fresh index: upsert_contacts (500 a call): {}", secs(t));
+    println!("the hub's index: load_batch ({chunk} a call): {}", secs(t));
+    if std::env::var("ONLY_LOAD").is_ok() {
+        return;
+    }
     let t = Instant::now();
-    for b in threads.chunks(500) {
-        hub.store_threads(b).expect("threads");
-    }
-    println!("fresh index: store_threads (500 a call): {}", secs(t));
+    hub.build_all_search().expect("search rows");
+    println!("the hub's index: build_all_search: {}", secs(t));
 
     // The hub's side: read, encode.
     let t = Instant::now();
@@ -198,12 +207,29 @@ async fn main() {
             .snapshot_into(&mut index, &mut |_, _| {})
             .await
             .expect("snapshot");
+        let loaded = t.elapsed();
+        // The counts, as the TUI makes them: every contact and preview read.
+        let held = index.list(Order::Activity, usize::MAX, 0).expect("list");
+        let held_previews: std::collections::HashMap<String, Preview> =
+            index.all_previews().expect("previews").into_iter().collect();
+        let facts: Vec<_> = held
+            .iter()
+            .map(|c| frontdesk::triage::Facts::new(c, held_previews.get(&c.uuid)))
+            .collect();
+        let views: Vec<_> = frontdesk::triage::builtin_views().into_iter().take(3).collect();
+        let counts = frontdesk::triage::count_views(&facts, &views, Some("agent1@frontdesk.example"), Utc::now());
         println!(
-            "snapshot_into a fresh index: {} ({} contacts, {} previews)",
-            secs(t),
+            "snapshot_into a fresh index: {:.2} s ({} contacts, {} previews, search rows pending: {}); \
+             counts {counts:?} at {} from the start",
+            loaded.as_secs_f64(),
             report.seen,
-            report.previews
+            report.previews,
+            report.search_pending,
+            secs(t),
         );
+        let b = Instant::now();
+        let written = index.build_all_search().expect("search rows");
+        println!("search rows written afterwards: {written} in {}", secs(b));
         let t = Instant::now();
         let hits = index.search("Surname5", 10).expect("search");
         let phone = index.search(&contacts[n / 2].phone_number, 10).expect("search");

@@ -73,7 +73,7 @@ impl Index {
         tx.execute_batch(
             "DELETE FROM contacts; DELETE FROM messages; DELETE FROM search; DELETE FROM search_terms;
              UPDATE sync_state SET full_walk_finished_at = NULL, walk_started_at = NULL,
-                 walk_done = 0, walk_expected = NULL;",
+                 walk_done = 0, walk_expected = NULL, search_pending = 0;",
         )?;
         tx.execute("UPDATE sync_state SET account = ?1 WHERE id = 1", [account])?;
         tx.commit()?;

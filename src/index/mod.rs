@@ -11,7 +11,9 @@
 //! caller gets a one-line warning to show. Only a directory others could
 //! tamper with is an error (see `private`).
 
+mod bulk;
 mod forget;
+mod journal;
 mod open;
 mod preview;
 pub mod private;
@@ -26,11 +28,13 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
+pub use bulk::{SEARCH_CHUNK, SearchBuild};
+pub use journal::Changes;
 pub use open::{Health, inspect};
 pub use preview::{Preview, Wanted, Who};
 pub use report::{HeldMessage, HeldPage, ReportRow};
 pub use search::{Found, fts_query};
-pub use store::{CachedThread, Changes, Order, SyncState, Thread};
+pub use store::{CachedThread, Order, SyncState, Thread};
 
 /// What can go wrong using the index once it is open.
 #[derive(Debug, thiserror::Error)]
@@ -61,7 +65,7 @@ pub struct Index {
     conn: Connection,
     path: Option<PathBuf>,
     /// What changed since the last [`Index::take_changes`], when recorded.
-    journal: Option<store::Journal>,
+    journal: Option<journal::Journal>,
 }
 
 impl std::fmt::Debug for Index {

@@ -77,6 +77,9 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // the answer that carried it was asked for, or a write's answer came):
     // an older answer arriving late never replaces a newer state.
     "ALTER TABLE contacts ADD COLUMN state_at TEXT;",
+    // 6: contacts stored without their search rows (a new agent's snapshot,
+    // see `bulk`): set until a build has written every missing row.
+    "ALTER TABLE sync_state ADD COLUMN search_pending INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The schema version this build writes.

@@ -17,7 +17,7 @@
 
 mod typo;
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
@@ -266,42 +266,84 @@ pub(super) fn reindex(tx: &Transaction<'_>, uuid: &str) -> Result<(), IndexError
     let Some((rowid, json)) = row else {
         return Ok(());
     };
-    let contact: Contact = serde_json::from_str(&json)?;
     let messages: Option<String> = tx
         .prepare_cached("SELECT json FROM messages WHERE contact_uuid = ?1")?
         .query_row([uuid], |r| r.get(0))
         .optional()?;
-    let messages: Vec<Message> = match messages {
-        Some(m) => serde_json::from_str(&m)?,
-        None => Vec::new(),
-    };
-    let fields: Vec<String> = contact
-        .custom_fields
-        .values()
-        .map(|v| match v {
-            FieldValue::Text(s) => s.clone(),
-            FieldValue::List(items) => items.join(" "),
-        })
-        .collect();
-    let texts: Vec<&str> = messages.iter().map(|m| m.text.as_str()).collect();
-    let note = contact.note.unwrap_or_default();
-    let tags = contact.tags.join(" ");
-    let fields = fields.join(" ");
-    let texts = texts.join("\n");
-    typo::remember(tx, &[&contact.name, &tags, &fields, &note, &texts])?;
+    let row = Row::of(&json, messages.as_deref())?;
+    let mut words = BTreeSet::new();
+    row.words(&mut words);
+    typo::remember(tx, words)?;
     tx.prepare_cached("DELETE FROM search WHERE rowid = ?1")?
         .execute([rowid])?;
-    tx.prepare_cached(
-        "INSERT INTO search (rowid, name, phone, tags, fields, note, messages) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )?
-    .execute(params![
-        rowid,
-        contact.name,
-        format!("{} {}", contact.phone_number, digits(&contact.phone_number)),
-        tags,
-        fields,
-        note,
-        texts,
-    ])?;
-    Ok(())
+    row.insert(tx, rowid)
+}
+
+/// A contact's search row: its columns' text.
+pub(super) struct Row {
+    name: String,
+    phone: String,
+    tags: String,
+    fields: String,
+    note: String,
+    messages: String,
+}
+
+impl Row {
+    /// The row of a contact stored as `json`, with its cached page's
+    /// `messages` (JSON) when it has one.
+    pub(super) fn of(json: &str, messages: Option<&str>) -> Result<Row, IndexError> {
+        let contact: Contact = serde_json::from_str(json)?;
+        let messages: Vec<Message> = match messages {
+            Some(m) => serde_json::from_str(m)?,
+            None => Vec::new(),
+        };
+        let fields: Vec<String> = contact
+            .custom_fields
+            .values()
+            .map(|v| match v {
+                FieldValue::Text(s) => s.clone(),
+                FieldValue::List(items) => items.join(" "),
+            })
+            .collect();
+        let texts: Vec<&str> = messages.iter().map(|m| m.text.as_str()).collect();
+        Ok(Row {
+            phone: format!("{} {}", contact.phone_number, digits(&contact.phone_number)),
+            name: contact.name,
+            tags: contact.tags.join(" "),
+            fields: fields.join(" "),
+            note: contact.note.unwrap_or_default(),
+            messages: texts.join("\n"),
+        })
+    }
+
+    /// Adds the row's words for typo lookups to `words`.
+    pub(super) fn words(&self, words: &mut BTreeSet<String>) {
+        typo::words_of(
+            &[&self.name, &self.tags, &self.fields, &self.note, &self.messages],
+            words,
+        );
+    }
+
+    /// Inserts the row at `rowid` (which holds none).
+    pub(super) fn insert(&self, tx: &Transaction<'_>, rowid: i64) -> Result<(), IndexError> {
+        tx.prepare_cached(
+            "INSERT INTO search (rowid, name, phone, tags, fields, note, messages) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?
+        .execute(params![
+            rowid,
+            self.name,
+            self.phone,
+            self.tags,
+            self.fields,
+            self.note,
+            self.messages,
+        ])?;
+        Ok(())
+    }
+}
+
+/// Keeps `words` for typo lookups (see [`typo`]).
+pub(super) fn remember(tx: &Transaction<'_>, words: BTreeSet<String>) -> Result<(), IndexError> {
+    typo::remember(tx, words)
 }

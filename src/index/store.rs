@@ -50,71 +50,7 @@ pub struct SyncState {
     pub walk_expected: Option<u64>,
 }
 
-/// Uuids changed or removed since the journal was last read.
-#[derive(Debug, Default)]
-pub(crate) struct Journal {
-    pub(super) upserted: Vec<String>,
-    pub(super) removed: Vec<String>,
-}
-
-/// What changed in the index: the contacts stored new or changed (as
-/// stored now) and the uuids removed.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Changes {
-    pub upserted: Vec<Contact>,
-    pub removed: Vec<String>,
-}
-
-impl Changes {
-    pub fn is_empty(&self) -> bool {
-        self.upserted.is_empty() && self.removed.is_empty()
-    }
-}
-
 impl Index {
-    /// Starts (or stops) recording what changes, for [`Index::take_changes`].
-    pub fn record_changes(&mut self, on: bool) {
-        self.journal = on.then(Journal::default);
-    }
-
-    /// How many changes wait in the journal (a uuid changed twice counts
-    /// twice): a caller can decide to announce them in bulk.
-    pub fn pending_changes(&self) -> usize {
-        self.journal.as_ref().map_or(0, |j| j.upserted.len() + j.removed.len())
-    }
-
-    /// Forgets the journal's changes without reading the contacts back;
-    /// returns how many there were (as [`Index::pending_changes`]).
-    pub fn discard_changes(&mut self) -> usize {
-        let n = self.pending_changes();
-        if let Some(j) = self.journal.as_mut() {
-            *j = Journal::default();
-        }
-        n
-    }
-
-    /// What changed since the last call (empty when not recording). A
-    /// contact changed then removed is reported removed only.
-    pub fn take_changes(&mut self) -> Result<Changes, IndexError> {
-        let Some(journal) = self.journal.as_mut() else {
-            return Ok(Changes::default());
-        };
-        let Journal { upserted, removed } = std::mem::take(journal);
-        let gone: HashSet<&str> = removed.iter().map(String::as_str).collect();
-        let mut seen = HashSet::new();
-        let mut out = Changes::default();
-        for uuid in upserted {
-            if gone.contains(uuid.as_str()) || !seen.insert(uuid.clone()) {
-                continue;
-            }
-            if let Some(c) = self.get(&uuid)? {
-                out.upserted.push(c);
-            }
-        }
-        out.removed = removed;
-        Ok(out)
-    }
-
     /// Stores `contacts` (insert or replace) in one transaction, marking
     /// them seen at `seen_at`, a state as of `seen_at` (see
     /// [`Index::upsert_states`]). Returns how many were new or changed.
@@ -397,7 +333,7 @@ impl Index {
         tx.execute_batch(
             "DELETE FROM contacts; DELETE FROM messages; DELETE FROM search;
              UPDATE sync_state SET full_walk_finished_at = NULL, walk_started_at = NULL,
-                 walk_done = 0, walk_expected = NULL;",
+                 walk_done = 0, walk_expected = NULL, search_pending = 0;",
         )?;
         tx.commit()?;
         Ok(())
@@ -407,7 +343,7 @@ impl Index {
 /// Inserts or replaces one contact, unless the index holds a newer state
 /// of it; true when it was new or changed (its search row is then the
 /// caller's to rewrite: [`super::search::reindex`]).
-fn upsert_one(tx: &Transaction<'_>, c: &Contact, seen: &str, state: &str) -> Result<bool, IndexError> {
+pub(super) fn upsert_one(tx: &Transaction<'_>, c: &Contact, seen: &str, state: &str) -> Result<bool, IndexError> {
     let json = serde_json::to_string(c)?;
     let old: Option<(String, Option<String>)> = tx
         .prepare_cached("SELECT json, state_at FROM contacts WHERE uuid = ?1")?
@@ -468,7 +404,7 @@ fn put_messages(
 }
 
 /// [`put_messages`] but the search row, the caller's to rewrite.
-fn put_page(
+pub(super) fn put_page(
     tx: &Transaction<'_>,
     uuid: &str,
     activity: Option<DateTime<Utc>>,

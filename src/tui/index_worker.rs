@@ -15,6 +15,7 @@
 
 mod hub;
 mod link;
+mod searchable;
 mod state;
 mod trickle;
 
@@ -93,6 +94,8 @@ enum Done {
     Snapshot(Option<String>),
     /// Through a hub: how its event stream stands.
     Link(HubLink),
+    /// Search rows being written: how many of how many (`None`: done).
+    Indexing(Option<(u64, u64)>),
     Previews {
         tried: Vec<Wanted>,
         /// The last messages fetched.
@@ -136,6 +139,9 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
         hub: w.hub.clone(),
         live: false,
         presence: None,
+        // Search rows a load left to write (the process ended first).
+        search_due: true,
+        search_running: false,
     };
     // The first walk now; later ones when the last is older than the
     // interval.
@@ -213,6 +219,14 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
 /// Starts what is due and not running.
 fn start_work(w: &Worker, budget: &Budget, st: &mut State, done: &UnboundedSender<Done>, tx: &UnboundedSender<Msg>) {
     let now = Instant::now();
+    if st.search_due && !st.search_running {
+        st.search_due = false;
+        st.search_running = true;
+        let done = done.clone();
+        tokio::task::spawn_local(searchable::build(w.index.clone(), move |p| {
+            let _ = done.send(Done::Indexing(p));
+        }));
+    }
     if !st.full_running && st.full_due.is_some_and(|d| d <= now) {
         st.full_running = true;
         st.full_due = None;
@@ -384,10 +398,15 @@ fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
             match failed {
                 None => {
                     st.status.complete = true;
+                    st.search_due = true;
                     succeeded(st, now);
                 }
                 Some(e) => tracing::warn!("the hub's snapshot failed: {e}"),
             }
+        }
+        Done::Indexing(p) => {
+            st.search_running = p.is_some();
+            st.status.indexing = p;
         }
         Done::Link(link) => {
             st.live = link == HubLink::Live;

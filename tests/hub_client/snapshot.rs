@@ -31,16 +31,26 @@ async fn a_snapshot_fills_the_index_and_a_later_one_removes_what_the_hub_dropped
         index.sync_state().unwrap().full_walk_finished_at.is_some(),
         "views are complete"
     );
+    // Into an empty index the views come first: search rows are written
+    // afterwards, by whoever loaded it.
+    assert!(r.search_pending && index.search_pending().unwrap());
+    assert!(index.search("Ortiz", 5).unwrap().is_empty());
+    assert_eq!(index.build_all_search().unwrap(), 3);
+    assert_eq!(index.search("Ortiz", 5).unwrap()[0].0, "c2");
+    assert!(index.is_consistent().unwrap());
 
     shared.lock().unwrap().contacts.remove(1);
     let r = hub.snapshot_into(&mut index, &mut |_, _| {}).await.unwrap();
     assert_eq!((r.seen, r.changed, r.removed, r.started_over), (2, 0, 1, false));
+    assert!(!r.search_pending, "an index holding contacts writes rows as it goes");
+    assert!(index.is_consistent().unwrap());
     assert!(index.get("c2").unwrap().is_none());
 
     // Another account behind the hub: the index starts over.
     shared.lock().unwrap().account = "acct-hash-2".into();
     let r = hub.snapshot_into(&mut index, &mut |_, _| {}).await.unwrap();
     assert!(r.started_over);
+    assert!(r.search_pending, "started over: empty again");
     assert_eq!(index.count().unwrap(), 2);
 }
 

@@ -58,6 +58,12 @@ async fn from_hub(ctx: &mut Ctx<'_>, index: &mut Index, label: &str) -> Result<O
         })
         .await;
     pb.finish_and_clear();
+    // Contacts stored without search rows (this load, or one that ended
+    // half-way) get them now: a command has no screen to show first.
+    let pending = index.search_pending().map_err(index_err)?;
+    if pending {
+        index.build_all_search().map_err(index_err)?;
+    }
     let report = report.map_err(sync_err)?;
     if report.started_over {
         started_over(ctx);
@@ -107,6 +113,12 @@ pub async fn run(ctx: &mut Ctx<'_>, args: SyncArgs) -> Result<(), CliError> {
     })
     .await;
     pb.finish_and_clear();
+    // Contacts stored without search rows (this load, or one that ended
+    // half-way) get them now: a command has no screen to show first.
+    let pending = index.search_pending().map_err(index_err)?;
+    if pending {
+        index.build_all_search().map_err(index_err)?;
+    }
     let report = report.map_err(sync_err)?;
     if report.started_over {
         started_over(ctx);

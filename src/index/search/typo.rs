@@ -31,9 +31,8 @@ fn allowed(len: usize) -> usize {
     }
 }
 
-/// Keeps the words of `texts` for later typo lookups.
-pub(super) fn remember(tx: &Transaction<'_>, texts: &[&str]) -> Result<(), IndexError> {
-    let mut words = BTreeSet::new();
+/// Adds the words of `texts` worth keeping for typo lookups to `words`.
+pub(super) fn words_of(texts: &[&str], words: &mut BTreeSet<String>) {
     for text in texts {
         for w in text.split(|c: char| !c.is_alphanumeric()) {
             let n = w.chars().count();
@@ -42,6 +41,10 @@ pub(super) fn remember(tx: &Transaction<'_>, texts: &[&str]) -> Result<(), Index
             }
         }
     }
+}
+
+/// Keeps `words` (from [`words_of`]) for later typo lookups.
+pub(super) fn remember(tx: &Transaction<'_>, words: BTreeSet<String>) -> Result<(), IndexError> {
     let mut stmt = tx.prepare_cached("INSERT OR IGNORE INTO search_terms (term) VALUES (?1)")?;
     for w in words {
         stmt.execute([w])?;

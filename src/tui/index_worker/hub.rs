@@ -10,7 +10,7 @@ use std::time::Duration;
 use chrono::Utc;
 use tokio::sync::mpsc::UnboundedSender;
 
-use super::load::forward_changes;
+use super::load::{forward_changes, send_all_previews};
 use crate::api::hub::{HubClient, HubEvent, HubItem, PresenceState, apply_to_index};
 use crate::api::{ApiError, Message};
 use crate::index::sync::{Progress, SyncError};
@@ -170,8 +170,15 @@ async fn snapshot(
                     seen = report.seen,
                     changed = report.changed,
                     removed = report.removed,
+                    previews = report.previews,
                     "the hub's snapshot loaded"
                 );
+                // Its last messages: the Waiting view is whole at once.
+                if report.previews > 0 {
+                    send_all_previews(index, &|m| {
+                        let _ = tx.send(Msg::Index(m));
+                    });
+                }
                 done(Report::Snapshot(None));
                 return Some(report.header.cursor);
             }

@@ -36,6 +36,12 @@ pub(super) fn load(index: &mut SharedIndex, generation: u64, skip: usize, send: 
             return;
         }
     }
+    send_all_previews(index, send);
+}
+
+/// Sends every last message the index holds (the Waiting view's "who
+/// wrote last" for the whole list).
+pub(super) fn send_all_previews(index: &mut SharedIndex, send: &impl Fn(IndexMsg)) {
     match index.with(|ix| ix.all_previews()) {
         Ok(p) if !p.is_empty() => send(IndexMsg::Previews(p)),
         Ok(_) => {}

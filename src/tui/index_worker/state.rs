@@ -44,6 +44,9 @@ pub(super) struct State {
     /// This agent's presence as last told, and when: renewed every
     /// `hub::RENEW`.
     pub(super) presence: Option<(String, Doing, Instant)>,
+    /// Contacts may lack search rows: a build is to start (it finds out).
+    pub(super) search_due: bool,
+    pub(super) search_running: bool,
 }
 
 pub(super) fn succeeded(st: &mut State, now: DateTime<Utc>) {

@@ -151,6 +151,13 @@ pub fn freshness(model: &Model, sync: &SyncStatus) -> (String, bool) {
     if model.sync.index_busy && searching {
         return ("index busy (sync)".to_string(), true);
     }
+    if let Some((done, total)) = sync.indexing
+        && searching
+    {
+        // Search finds only the contacts indexed so far.
+        let left = thousands(total.saturating_sub(done));
+        return (format!("search incomplete: {left} contacts still indexing"), true);
+    }
     // Out of reach comes first: a pause left by an earlier rate limit
     // must not pass for the reason nothing arrives.
     if sync.offline {
@@ -176,6 +183,9 @@ pub fn freshness(model: &Model, sync: &SyncStatus) -> (String, bool) {
         };
         return (format!("syncing {}{of} {}", thousands(done), model.spinner()), false);
     }
+    if let Some(said) = indexing(model, sync) {
+        return (said, false);
+    }
     let text = match sync.synced_at {
         None => "not synced yet".to_string(),
         Some(t) => format!("synced {}", ago(now, t)),
@@ -193,7 +203,13 @@ pub fn freshness(model: &Model, sync: &SyncStatus) -> (String, bool) {
 /// progress shows as a walk's).
 fn hub_link(model: &Model, sync: &SyncStatus, link: &HubLink) -> Option<(String, bool)> {
     match link {
-        HubLink::Live if sync.walking.is_none() => Some(("live (hub)".to_string(), false)),
+        HubLink::Live if sync.walking.is_none() => Some((
+            match indexing(model, sync) {
+                Some(i) => format!("live (hub) · {i}"),
+                None => "live (hub)".to_string(),
+            },
+            false,
+        )),
         HubLink::Live => None,
         HubLink::Connecting if sync.walking.is_some() => None,
         HubLink::Connecting => Some((format!("connecting to the hub {}", model.spinner()), false)),
@@ -202,6 +218,13 @@ fn hub_link(model: &Model, sync: &SyncStatus, link: &HubLink) -> Option<(String,
         HubLink::Down { .. } => Some(("hub stream down: polling, reconnecting".to_string(), true)),
         HubLink::Refused(_) => Some(("the hub refused the agent token".to_string(), true)),
     }
+}
+
+/// Search rows being written: "indexing for search 40%".
+fn indexing(model: &Model, sync: &SyncStatus) -> Option<String> {
+    let (done, total) = sync.indexing?;
+    let pct = (done * 100).checked_div(total).unwrap_or(0).min(99);
+    Some(format!("indexing for search {pct}% {}", model.spinner()))
 }
 
 /// "just now", "15 s ago" (in steps of the 15 s redraw clock), "3 min ago",

@@ -51,6 +51,9 @@ pub struct SyncStatus {
     pub complete: bool,
     /// A full walk under way: contacts seen, and about how many there are.
     pub walking: Option<(u64, Option<u64>)>,
+    /// Search rows being written for contacts loaded without them (a new
+    /// agent's snapshot): written, of how many. Search misses the rest.
+    pub indexing: Option<(u64, u64)>,
     /// The last pass failed for want of the server (no network, timeouts,
     /// 5xx): the list shows the index as of `synced_at`.
     pub offline: bool,
