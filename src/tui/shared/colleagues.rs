@@ -143,14 +143,27 @@ impl Colleagues {
     /// answering now.
     pub fn before_send(&self, contact: &str, since: u64, now: DateTime<Utc>) -> Option<String> {
         if let Some((agent, at, _)) = self.sent.get(contact).filter(|(_, _, n)| *n > since) {
-            let secs = (now - *at).num_seconds().max(0);
-            let ago = match secs {
-                0..60 => format!("{secs} s"),
-                60..3600 => format!("{} min", secs / 60),
-                _ => format!("{} h", secs / 3600),
-            };
-            return Some(format!("{agent} replied {ago} ago"));
+            return Some(replied(agent, *at, now));
         }
+        self.answering(contact, now)
+    }
+
+    /// Why to ask before a macro sends to `contact` (no composer, so no
+    /// "since it opened"): a colleague sent to them in the last
+    /// [`RECENT_SECS`], or is answering now.
+    pub fn before_macro(&self, contact: &str, now: DateTime<Utc>) -> Option<String> {
+        if let Some((agent, at, _)) = self
+            .sent
+            .get(contact)
+            .filter(|(_, at, _)| now - *at <= Duration::seconds(RECENT_SECS))
+        {
+            return Some(replied(agent, *at, now));
+        }
+        self.answering(contact, now)
+    }
+
+    /// "dana is replying now", when a colleague composes to `contact`.
+    fn answering(&self, contact: &str, now: DateTime<Utc>) -> Option<String> {
         let seen = self.here(contact, now);
         let answering = seen.iter().find(|s| s.doing == Doing::Composing)?;
         Some(format!("{} is replying now", answering.agent))
@@ -160,6 +173,20 @@ impl Colleagues {
     pub fn next_expiry(&self) -> Option<DateTime<Utc>> {
         self.on.values().flatten().map(|s| s.until).min()
     }
+}
+
+/// A colleague's reply this recent makes a macro's send ask first.
+pub const RECENT_SECS: i64 = 120;
+
+/// "dana replied 20 s ago".
+fn replied(agent: &str, at: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    let secs = (now - at).num_seconds().max(0);
+    let ago = match secs {
+        0..60 => format!("{secs} s"),
+        60..3600 => format!("{} min", secs / 60),
+        _ => format!("{} h", secs / 3600),
+    };
+    format!("{agent} replied {ago} ago")
 }
 
 /// The end of a presence heard now, when the hub gave none.
@@ -217,6 +244,17 @@ mod tests {
         assert_eq!(c.label("ana", t(31)).as_deref(), Some("farah replying…"));
         assert!(!c.expire(t(32)));
         assert_eq!(c.label("ana", t(61)), None, "past its time it shows no more");
+    }
+
+    #[test]
+    fn a_macro_asks_when_a_colleague_replied_lately_or_is_replying() {
+        let mut c = Colleagues::default();
+        c.sent("dana", "ana", t(100));
+        assert_eq!(c.before_macro("ana", t(130)).as_deref(), Some("dana replied 30 s ago"));
+        assert_eq!(c.before_macro("ana", t(100 + RECENT_SECS + 1)), None, "long enough ago");
+        c.set("farah", "bob", Some(Doing::Composing), t(300));
+        assert_eq!(c.before_macro("bob", t(200)).as_deref(), Some("farah is replying now"));
+        assert_eq!(c.before_macro("chidi", t(200)), None);
     }
 
     #[test]

@@ -75,12 +75,20 @@ pub(crate) fn start(model: &mut Model, index: u16, asked: bool, fx: &mut Vec<Eff
         refused,
     };
     let n = targets.len();
-    if n > CONFIRM_ABOVE && !asked {
+    // A colleague answering these customers, or who just did: the send
+    // waits for a yes, as the composer's does.
+    let busy = if m.sends() && !asked {
+        colleagues_busy(model, &targets)
+    } else {
+        None
+    };
+    if (n > CONFIRM_ABOVE || busy.is_some()) && !asked {
         model.overlay = Some(Overlay::Confirm(Box::new(Confirm {
-            question: if m.sends() {
-                format!("Run {label} on {n} contacts, sending each a message?")
-            } else {
-                format!("Run {label} on {n} contacts?")
+            question: match (&busy, m.sends()) {
+                (Some(why), _) if n == 1 => format!("{why}: run {label}, sending a message anyway?"),
+                (Some(why), _) => format!("{why}: run {label} on {n} contacts, sending each a message anyway?"),
+                (None, true) => format!("Run {label} on {n} contacts, sending each a message?"),
+                (None, false) => format!("Run {label} on {n} contacts?"),
             },
             doing: format!("macro {label}"),
             actions,
@@ -143,6 +151,21 @@ fn plan(model: &Model, m: &Macro) -> Result<(Vec<Action>, Option<String>), Strin
         }
     }
     Ok((actions, snooze))
+}
+
+/// "dana is replying now (Ana)", "dana replied 20 s ago (Ana, +2 more)":
+/// the targets a colleague is answering or just answered, through a hub.
+fn colleagues_busy(model: &Model, targets: &[(String, String)]) -> Option<String> {
+    let busy: Vec<(String, &str)> = targets
+        .iter()
+        .filter_map(|(uuid, name)| Some((model.colleagues.before_macro(uuid, model.now)?, name.as_str())))
+        .collect();
+    let (why, name) = busy.first()?;
+    let more = match busy.len() - 1 {
+        0 => String::new(),
+        k => format!(", +{k} more"),
+    };
+    Some(format!("{why} ({name}{more})"))
 }
 
 /// The macro's message for each contact (uuid, text), and the contacts

@@ -262,3 +262,53 @@ fn a_macro_send_that_fails_names_its_contact() {
     let t = toast(&m);
     assert!(t.starts_with(&format!("{}: could not send", b.name)), "{t}");
 }
+
+#[test]
+fn a_macro_send_asks_first_when_a_colleague_is_answering_or_just_answered() {
+    let mut m = setup();
+    let uuid = m.list.selected_uuid().unwrap();
+    m.colleagues.me = Some("bea".into());
+    m.colleagues.set(
+        "dana",
+        &uuid,
+        Some(crate::tui::shared::colleagues::Doing::Composing),
+        now() + chrono::Duration::seconds(30),
+    );
+    m.now = now();
+    let fx = update(&mut m, key('Y'));
+    assert!(sends(&fx).is_empty(), "nothing is sent before a yes");
+    let Some(Overlay::Confirm(c)) = &m.overlay else {
+        panic!("a question, got {:?}", m.overlay)
+    };
+    assert_eq!(
+        c.question,
+        "dana is replying now (Ana Souza): run bye, sending a message anyway?"
+    );
+    // No: nothing goes.
+    let fx = update(&mut m, key('n'));
+    assert!(sends(&fx).is_empty() && m.overlay.is_none());
+    // Yes: it goes, asked once.
+    update(&mut m, key('Y'));
+    let fx = update(&mut m, key('y'));
+    assert_eq!(sends(&fx).len(), 1, "sent after the yes");
+    assert!(m.overlay.is_none());
+
+    // A colleague's reply a minute ago asks too; one long past does not.
+    let mut m = setup();
+    m.now = now();
+    m.colleagues.sent("dana", &uuid, now() - chrono::Duration::seconds(60));
+    update(&mut m, key('Y'));
+    let Some(Overlay::Confirm(c)) = &m.overlay else {
+        panic!("a question, got {:?}", m.overlay)
+    };
+    assert!(
+        c.question.starts_with("dana replied 1 min ago (Ana Souza)"),
+        "{}",
+        c.question
+    );
+    let mut m = setup();
+    m.now = now();
+    m.colleagues.sent("dana", &uuid, now() - chrono::Duration::minutes(10));
+    let fx = update(&mut m, key('Y'));
+    assert_eq!(sends(&fx).len(), 1, "no question");
+}
