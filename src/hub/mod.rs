@@ -16,6 +16,7 @@ pub mod bus;
 pub mod cli;
 mod demo;
 mod forward;
+mod lost;
 mod pages;
 mod presence;
 mod process;

@@ -3,8 +3,10 @@
 //! (`index::sync`), inside the team's one request budget. An index that
 //! never finished a walk gets a full walk first; after that, incremental
 //! passes from the newest, and every `full_walk_every`-th pass a full walk
-//! that also finds deletions and changes that did not move a contact. A
-//! restart resumes from the file: no full walk when one finished before.
+//! that also finds deletions and changes that did not move a contact; a
+//! full walk sooner when the service's log shows such a change's delivery
+//! lost (see `lost`). A restart resumes from the file: no full walk when
+//! one finished before.
 //!
 //! An incremental pass reads every contact whose activity moved since the
 //! last successful pass started (less [`MARGIN`]): a webhook lost since
@@ -122,6 +124,24 @@ where
     })
 }
 
+/// Whether a delivery an incremental pass cannot see failed since the
+/// last successful pass began (see `lost`), later than the failure the
+/// last such full walk was for (`acted`, then moved on to it).
+async fn lost_since_last(st: &HubState, acted: &mut Option<DateTime<Utc>>) -> bool {
+    let Some(since) = last_start(st) else {
+        return false;
+    };
+    let since = since - chrono::Duration::from_std(MARGIN).unwrap_or_default();
+    match super::lost::since(st, since).await {
+        Some(failed) if acted.is_none_or(|a| failed > a) => {
+            tracing::info!("the service's log shows a delivery lost at {failed}: a full walk now");
+            *acted = Some(failed);
+            true
+        }
+        _ => false,
+    }
+}
+
 fn run_pass(st: &Arc<HubState>, kind: Pass) -> tokio::task::JoinHandle<()> {
     on_blocking(st, move |st| async move {
         if let Err(e) = pass(&st, kind).await {
@@ -142,7 +162,9 @@ async fn passes(st: Arc<HubState>, wake: Arc<Notify>) {
             .with(|ix| ix.sync_state())
             .map(|s| s.full_walk_finished_at.is_some())
     };
-    let first = if matches!(walked, Ok(true)) {
+    // After a restart, deliveries failed while the hub was down.
+    let mut acted = None;
+    let first = if matches!(walked, Ok(true)) && !lost_since_last(&st, &mut acted).await {
         Pass::Incremental
     } else {
         Pass::Full
@@ -156,7 +178,11 @@ async fn passes(st: Arc<HubState>, wake: Arc<Notify>) {
             () = st.reconcile_now.notified() => {}
         }
         n = n.wrapping_add(1);
-        let kind = if st.config.full_walk_every > 0 && n.is_multiple_of(st.config.full_walk_every) {
+        let scheduled = st.config.full_walk_every > 0 && n.is_multiple_of(st.config.full_walk_every);
+        // A lost close or assignment does not move its contact: the log
+        // of failed deliveries says when a full walk is needed sooner.
+        let lost = !scheduled && lost_since_last(&st, &mut acted).await;
+        let kind = if scheduled || lost {
             Pass::Full
         } else {
             Pass::Incremental

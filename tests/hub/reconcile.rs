@@ -8,8 +8,11 @@ use std::time::Duration;
 
 use frontdesk::api::hub::HubClient;
 use frontdesk::api::{Client, Contact, ContactFilter, ContactId, PageRequest};
-use frontdesk::index::{Index, IndexAccess, Order, Preview};
+use frontdesk::index::{Index, IndexAccess, Order, Preview, SharedIndex};
 use frontdesk::triage::{Facts, builtin_views, count_views};
+use frontdesk::tui::index_worker;
+use frontdesk::tui::msg::Msg;
+use frontdesk::tui::msg::index::IndexMsg;
 use serde_json::json;
 
 use super::common;
@@ -155,6 +158,61 @@ async fn with_a_fifth_of_deliveries_lost_one_pass_makes_the_hub_equal() {
     t.hub.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closes_and_edits_made_elsewhere_with_their_webhooks_lost_are_caught_by_the_next_pass() {
+    // Every delivery lost, and no scheduled full walk in sight.
+    let mut cfg = common::config(60, 11);
+    cfg.drop_webhooks = 1.0;
+    let server = common::spawn(cfg).await;
+    let t = support::team_on(server, |c| c.full_walk_every = 1000).await;
+    support::wait_for_contacts(&t.dana, 60).await;
+    passes_done(&t, 1).await;
+    support::subscribe(&t).await;
+    // A pass with nothing lost yet stays incremental.
+    let walks = || t.hub.state.counters.full_walks.load(Ordering::Relaxed);
+    let before = walks();
+    one_pass(&t).await;
+    assert_eq!(walks(), before, "nothing lost: no full walk");
+    // Another tool (the web dashboard, a script) closes, reopens and
+    // assigns: none of it moves the contacts in the list, and every
+    // delivery is lost.
+    let api = direct(&t);
+    let held = truth(&t).await;
+    let open: Vec<&Contact> = held.values().filter(|c| c.is_open()).take(3).collect();
+    let closed = held.values().find(|c| !c.is_open()).expect("a closed one");
+    for c in &open[..2] {
+        api.close_conversation(&ContactId::from(c.uuid.as_str()))
+            .await
+            .expect("closed");
+    }
+    api.open_conversation(&ContactId::from(closed.uuid.as_str()))
+        .await
+        .expect("reopened");
+    // To a collaborator the service knows, other than the one it has.
+    let to = held
+        .values()
+        .filter_map(|c| c.assigned_user.clone())
+        .find(|a| open[2].assigned_user.as_ref() != Some(a))
+        .expect("another collaborator");
+    let patch = frontdesk::api::ContactPatch {
+        assigned_user: Some(to),
+        ..Default::default()
+    };
+    api.update_contact(&ContactId::from(open[2].uuid.as_str()), &patch)
+        .await
+        .expect("assigned");
+    let want = truth(&t).await;
+    assert_eq!(differing(&held, &want).len(), 4, "four contacts changed");
+    one_pass(&t).await;
+    assert_eq!(walks(), before + 1, "the log's failed deliveries made it a full walk");
+    let got = hub_contacts(&t.dana).await;
+    assert_eq!(differing(&got, &want), Vec::<String>::new(), "one pass made them equal");
+    // Those failures are behind it now: the next pass is incremental.
+    one_pass(&t).await;
+    assert_eq!(walks(), before + 1);
+    t.hub.stop().await;
+}
+
 /// Who wrote last in each open conversation, read from the service.
 async fn service_counts(t: &Team, me: &str) -> Vec<usize> {
     let api = direct(t);
@@ -233,5 +291,60 @@ async fn a_new_agents_waiting_count_is_exact_after_the_snapshot() {
     assert_eq!(agent_counts(&index, &me), want, "Mine, Unassigned, Waiting");
     let waiting_first = index.previews(&[first.as_str()]).expect("previews");
     assert!(waiting_first[&first].waiting(), "{waiting_first:?}");
+
+    // The TUI's worker through the hub: what it hands the screen (the
+    // contacts, every last message) makes the same counts, and the search
+    // rows are written after the views are whole.
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let link = index_worker::spawn(
+        index_worker::Worker {
+            client: t.dana.client(),
+            index: SharedIndex::new(Index::in_memory().expect("index")),
+            sync_rate: 0.0,
+            full_every: Duration::from_secs(3600),
+            in_memory: true,
+            hub: Some(hub),
+        },
+        tx,
+    );
+    let mut contacts: std::collections::HashMap<String, Contact> = Default::default();
+    let mut previews: std::collections::HashMap<String, Preview> = Default::default();
+    let mut indexing = Vec::new();
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let msg = tokio::time::timeout_at(deadline, rx.recv())
+            .await
+            .expect("the worker goes on")
+            .expect("the worker runs");
+        let Msg::Index(m) = msg else { continue };
+        match m {
+            IndexMsg::Changed(c) => contacts.extend(c.upserted.into_iter().map(|c| (c.uuid.clone(), c))),
+            IndexMsg::Previews(p) => previews.extend(p),
+            IndexMsg::Status(s) => {
+                indexing.push(s.indexing);
+                if s.complete && s.walking.is_none() && s.indexing.is_none() && indexing.iter().any(Option::is_some) {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let facts: Vec<Facts> = contacts
+        .values()
+        .map(|c| Facts::new(c, previews.get(&c.uuid)))
+        .collect();
+    let views: Vec<_> = builtin_views().into_iter().take(3).collect();
+    assert_eq!(
+        count_views(&facts, &views, Some(&me), chrono::Utc::now()),
+        want,
+        "the screen's Mine, Unassigned, Waiting"
+    );
+    let (done, total) = indexing.iter().rev().flatten().next().copied().expect("progress");
+    assert_eq!((done, total), (60, 60), "every contact got its search row");
+    let mut shared = link.index.clone();
+    let name = contacts[&first].name.clone();
+    let found = shared.with(|ix| ix.search(&name, 5)).expect("search");
+    assert!(found.iter().any(|(u, _)| *u == first), "{name}: {found:?}");
+    assert!(shared.with(|ix| ix.is_consistent()).expect("check"));
     t.hub.stop().await;
 }
