@@ -548,9 +548,31 @@ async fn drops(secs: u64) {
     let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let hub = frontdesk::hub::start(HubListener::Tcp(l), cfg).await.expect("hub");
     subscribe(&server, &hub.url).await;
+    // Beside the customers' messages, another tool closes and reopens
+    // conversations (one a second): changes that do not move a contact,
+    // which an incremental pass alone does not see when their delivery is
+    // lost.
+    let elsewhere = {
+        let c = Client::new(&server.base_url, &server.api_key, Duration::from_secs(60)).expect("client");
+        tokio::spawn(async move {
+            let all = c.all_contacts(ContactFilter::default()).await.expect("walk");
+            let mut i = 0usize;
+            loop {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                let target = &all[(i * 7919) % all.len()];
+                let id = ContactId::from(target.uuid.as_str());
+                let _ = if i.is_multiple_of(2) {
+                    c.close_conversation(&id).await
+                } else {
+                    c.open_conversation(&id).await
+                };
+                i += 1;
+            }
+        })
+    };
     tokio::time::sleep(Duration::from_secs(secs)).await;
-    // The traffic stops (the server's activity task is all there is);
-    // the deliveries in flight land.
+    // The traffic stops; the deliveries in flight land.
+    elsewhere.abort();
     server.pause_activity().await;
     tokio::time::sleep(Duration::from_secs(2)).await;
     let want = truth(&server).await;

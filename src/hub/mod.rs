@@ -76,6 +76,10 @@ pub struct HubConfig {
     pub reconcile_every: Duration,
     /// Every this many reconciliations is a full walk (finds deletions).
     pub full_walk_every: u32,
+    /// Between passes, the service's log of failed deliveries is read this
+    /// often: a lost change that does not move its contact starts a full
+    /// walk at once (see `lost`).
+    pub lost_check_every: Duration,
     /// Events kept for `Last-Event-ID` replays.
     pub replay: usize,
     /// Undelivered events a client may have before it is told to resync.
@@ -112,6 +116,7 @@ impl HubConfig {
             budget: crate::index::sync::DEFAULT_SYNC_RATE,
             reconcile_every: Duration::from_secs(120),
             full_walk_every: 15,
+            lost_check_every: Duration::from_secs(10),
             replay: 10_000,
             client_queue: 1024,
             bulk: 200,

@@ -169,19 +169,21 @@ async fn passes(st: Arc<HubState>, wake: Arc<Notify>) {
     } else {
         Pass::Full
     };
+    // Passes start every period (a long one does not push the next a
+    // whole period further): a change lost just after a pass began is
+    // caught by the one a period later.
+    let mut began = tokio::time::Instant::now();
     let _ = run_pass(&st, first).await;
     wake.notify_one();
     let mut n: u32 = 0;
     loop {
-        tokio::select! {
-            () = tokio::time::sleep(st.config.reconcile_every) => {}
-            () = st.reconcile_now.notified() => {}
-        }
+        // A lost close or assignment does not move its contact: the log
+        // of failed deliveries, read every `lost_check_every` and when the
+        // pass is due, starts a full walk at once.
+        let lost = until_due(&st, began + st.config.reconcile_every, &mut acted).await;
+        began = tokio::time::Instant::now();
         n = n.wrapping_add(1);
         let scheduled = st.config.full_walk_every > 0 && n.is_multiple_of(st.config.full_walk_every);
-        // A lost close or assignment does not move its contact: the log
-        // of failed deliveries says when a full walk is needed sooner.
-        let lost = !scheduled && lost_since_last(&st, &mut acted).await;
         let kind = if scheduled || lost {
             Pass::Full
         } else {
@@ -189,6 +191,25 @@ async fn passes(st: Arc<HubState>, wake: Arc<Notify>) {
         };
         let _ = run_pass(&st, kind).await;
         wake.notify_one();
+    }
+}
+
+/// Waits until the next pass is `due` (or asked for now), reading the
+/// service's log of failed deliveries on the way; true, at once, when it
+/// shows a lost change a full walk is needed for.
+async fn until_due(st: &HubState, due: tokio::time::Instant, acted: &mut Option<DateTime<Utc>>) -> bool {
+    loop {
+        let look = (tokio::time::Instant::now() + st.config.lost_check_every).min(due);
+        tokio::select! {
+            () = tokio::time::sleep_until(look) => {}
+            () = st.reconcile_now.notified() => return lost_since_last(st, acted).await,
+        }
+        if lost_since_last(st, acted).await {
+            return true;
+        }
+        if tokio::time::Instant::now() >= due {
+            return false;
+        }
     }
 }
 

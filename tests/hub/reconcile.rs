@@ -213,6 +213,49 @@ async fn closes_and_edits_made_elsewhere_with_their_webhooks_lost_are_caught_by_
     t.hub.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lost_close_starts_a_full_walk_without_waiting_for_the_period() {
+    let mut cfg = common::config(40, 13);
+    cfg.drop_webhooks = 1.0;
+    let server = common::spawn(cfg).await;
+    // The next scheduled pass is an hour away; the log is read often.
+    let t = support::team_on(server, |c| {
+        c.full_walk_every = 1000;
+        c.lost_check_every = Duration::from_millis(200);
+    })
+    .await;
+    support::wait_for_contacts(&t.dana, 40).await;
+    passes_done(&t, 1).await;
+    support::subscribe(&t).await;
+    let walks = || t.hub.state.counters.full_walks.load(Ordering::Relaxed);
+    let before = walks();
+    let target = truth(&t)
+        .await
+        .into_values()
+        .find(Contact::is_open)
+        .expect("an open one")
+        .uuid;
+    direct(&t)
+        .close_conversation(&ContactId::from(target.as_str()))
+        .await
+        .expect("closed");
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while hub_contacts(&t.dana).await[&target].is_open() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the lost close never reached the hub"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // It came with a full walk, started by the log (counted when it ends).
+    while walks() == before {
+        assert!(tokio::time::Instant::now() < deadline, "no full walk");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(walks(), before + 1, "one walk for one lost delivery");
+    t.hub.stop().await;
+}
+
 /// Who wrote last in each open conversation, read from the service.
 async fn service_counts(t: &Team, me: &str) -> Vec<usize> {
     let api = direct(t);
