@@ -116,6 +116,21 @@ fn the_status_bar_says_how_fresh_the_index_is() {
         ),
         (
             SyncStatus {
+                indexing: Some((40_000, 100_000)),
+                ..base.clone()
+            },
+            "indexing for search 40%",
+        ),
+        (
+            SyncStatus {
+                indexing: Some((99_999, 100_000)),
+                hub: Some(crate::tui::msg::index::HubLink::Live),
+                ..base.clone()
+            },
+            "live (hub) · indexing for search 99%",
+        ),
+        (
+            SyncStatus {
                 synced_at: None,
                 complete: false,
                 ..base
@@ -143,4 +158,15 @@ fn a_search_that_found_the_index_busy_says_so_in_the_status_bar() {
     assert!(status_line(&m).contains("index busy (sync)"), "{}", status_line(&m));
     update(&mut m, Msg::Index(IndexMsg::SearchBusy(false)));
     assert!(!status_line(&m).contains("index busy"), "{}", status_line(&m));
+    // Search rows still being written: the search says it is partial.
+    let indexing = SyncStatus {
+        indexing: Some((2_000, 30_000)),
+        ..SyncStatus::default()
+    };
+    update(&mut m, Msg::Index(IndexMsg::Status(indexing)));
+    assert!(
+        status_line(&m).contains("search incomplete: 28,000 contacts still indexing"),
+        "{}",
+        status_line(&m)
+    );
 }
