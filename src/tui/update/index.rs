@@ -26,7 +26,16 @@ pub(crate) fn on_msg(model: &mut Model, msg: IndexMsg, fx: &mut Vec<Effect>) {
             }
         }
         IndexMsg::Previews(previews) => ix::previews(&mut model.list, &mut model.sync, previews),
-        IndexMsg::Status(status) => ix::status(&mut model.list, &mut model.sync, status),
+        IndexMsg::Status(status) => {
+            let was_indexing = model.sync.status.as_ref().is_some_and(|s| s.indexing.is_some());
+            let indexed = was_indexing && status.indexing.is_none();
+            ix::status(&mut model.list, &mut model.sync, status);
+            // Every search row written, or the last search found the index
+            // busy: the search on screen is asked again, now whole.
+            if indexed || model.sync.index_busy {
+                inbox!(model, fx, |st, _cx, out| ix::search_again(st, out));
+            }
+        }
         IndexMsg::Problem(text) => {
             let now = model.now;
             model.status.push(ToastKind::Error, text, now);

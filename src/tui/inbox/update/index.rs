@@ -26,6 +26,12 @@ pub fn previews(list: &mut ContactList, sync: &mut SyncView, previews: Vec<(Stri
     sync.previews_version += 1;
 }
 
+/// Runs the search on screen again (the index it could not read, or read
+/// in part, is whole now).
+pub fn search_again(st: &mut Inbox, out: &mut O) {
+    search::recompute_search(st, out);
+}
+
 /// How fresh the index is now.
 pub fn status(list: &mut ContactList, sync: &mut SyncView, status: SyncStatus) {
     sync.status = Some(status);

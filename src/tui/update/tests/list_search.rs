@@ -189,3 +189,29 @@ fn a_capped_search_says_how_many_the_index_matched_in_all() {
     let unsaid = title_after_found("refund", 200, None);
     assert!(unsaid.contains("/refund 200+ found"), "{unsaid}");
 }
+
+#[test]
+fn a_search_is_asked_again_when_the_index_was_busy_or_its_search_rows_are_all_written() {
+    use crate::tui::msg::index::{IndexMsg, SyncStatus};
+    let mut m = crate::tui::fixtures::indexed_model(20, 160, 48);
+    let indexing = |n| SyncStatus {
+        indexing: Some((n, 20)),
+        ..SyncStatus::default()
+    };
+    update(&mut m, Msg::Index(IndexMsg::Status(indexing(0))));
+    update(&mut m, key('/'));
+    let job = jobs(&type_text(&mut m, "bruce")).pop().expect("a search");
+    result(&mut m, job);
+    // Progress alone asks nothing again.
+    assert!(jobs(&update(&mut m, Msg::Index(IndexMsg::Status(indexing(10))))).is_empty());
+    // Every row written: the search runs again, now over all of them.
+    let fx = update(&mut m, Msg::Index(IndexMsg::Status(SyncStatus::default())));
+    let again = jobs(&fx).pop().expect("searched again once indexed");
+    assert_eq!(again.query, "bruce");
+    result(&mut m, again);
+    // A search that found the index busy is asked again at the next word
+    // from the worker.
+    update(&mut m, Msg::Index(IndexMsg::SearchBusy(true)));
+    let fx = update(&mut m, Msg::Index(IndexMsg::Status(SyncStatus::default())));
+    assert_eq!(jobs(&fx).len(), 1, "asked again after a busy index");
+}
