@@ -156,7 +156,7 @@ pub fn freshness(model: &Model, sync: &SyncStatus) -> (String, bool) {
     {
         // Search finds only the contacts indexed so far.
         let left = thousands(total.saturating_sub(done));
-        return (format!("search incomplete: {left} contacts still indexing"), true);
+        return (format!("search incomplete: {left} left to index"), true);
     }
     // Out of reach comes first: a pause left by an earlier rate limit
     // must not pass for the reason nothing arrives.

@@ -165,7 +165,7 @@ fn a_search_that_found_the_index_busy_says_so_in_the_status_bar() {
     };
     update(&mut m, Msg::Index(IndexMsg::Status(indexing)));
     assert!(
-        status_line(&m).contains("search incomplete: 28,000 contacts still indexing"),
+        status_line(&m).contains("search incomplete: 28,000 left to index"),
         "{}",
         status_line(&m)
     );
