@@ -40,6 +40,16 @@ pub(crate) fn sync_err(e: SyncError) -> CliError {
     }
 }
 
+/// Contacts stored without search rows (a hub's snapshot into an empty
+/// index, or one that ended half-way) get them now: a command has no
+/// screen to show first.
+fn finish_search(index: &mut Index) -> Result<(), CliError> {
+    if index.search_pending().map_err(index_err)? {
+        index.build_all_search().map_err(index_err)?;
+    }
+    Ok(())
+}
+
 pub(crate) fn index_err(e: IndexError) -> CliError {
     CliError::Other(e.to_string())
 }
@@ -58,12 +68,7 @@ async fn from_hub(ctx: &mut Ctx<'_>, index: &mut Index, label: &str) -> Result<O
         })
         .await;
     pb.finish_and_clear();
-    // Contacts stored without search rows (this load, or one that ended
-    // half-way) get them now: a command has no screen to show first.
-    let pending = index.search_pending().map_err(index_err)?;
-    if pending {
-        index.build_all_search().map_err(index_err)?;
-    }
+    finish_search(index)?;
     let report = report.map_err(sync_err)?;
     if report.started_over {
         started_over(ctx);
@@ -113,12 +118,7 @@ pub async fn run(ctx: &mut Ctx<'_>, args: SyncArgs) -> Result<(), CliError> {
     })
     .await;
     pb.finish_and_clear();
-    // Contacts stored without search rows (this load, or one that ended
-    // half-way) get them now: a command has no screen to show first.
-    let pending = index.search_pending().map_err(index_err)?;
-    if pending {
-        index.build_all_search().map_err(index_err)?;
-    }
+    finish_search(&mut index)?;
     let report = report.map_err(sync_err)?;
     if report.started_over {
         started_over(ctx);
