@@ -15,7 +15,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{TransactionBehavior, params};
 
 use super::search::{Row, remember};
-use super::store::{put_page, stamp, upsert_one};
+use super::store::put_batch;
 use super::{Index, IndexError, Thread};
 use crate::api::Contact;
 
@@ -55,17 +55,7 @@ impl Index {
         seen_at: DateTime<Utc>,
     ) -> Result<usize, IndexError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let seen = stamp(seen_at);
-        let now = stamp(Utc::now());
-        let mut stored = Vec::new();
-        for c in contacts {
-            if upsert_one(&tx, c, &seen, &seen)? {
-                stored.push(c);
-            }
-        }
-        for (uuid, activity, messages) in threads {
-            put_page(&tx, uuid, *activity, &now, messages)?;
-        }
+        let stored = put_batch(&tx, contacts, threads, seen_at)?;
         if !stored.is_empty() {
             tx.execute("UPDATE sync_state SET search_pending = 1 WHERE id = 1", [])?;
         }

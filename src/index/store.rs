@@ -99,20 +99,9 @@ impl Index {
         seen_at: DateTime<Utc>,
     ) -> Result<usize, IndexError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let seen = stamp(seen_at);
-        let now = stamp(Utc::now());
-        let mut stored = Vec::new();
-        let mut touched = HashSet::new();
-        for c in contacts {
-            if upsert_one(&tx, c, &seen, &seen)? {
-                stored.push(c.uuid.clone());
-                touched.insert(c.uuid.as_str());
-            }
-        }
-        for (uuid, activity, messages) in threads {
-            put_page(&tx, uuid, *activity, &now, messages)?;
-            touched.insert(uuid.as_str());
-        }
+        let stored = put_batch(&tx, contacts, threads, seen_at)?;
+        let mut touched: HashSet<&str> = stored.iter().map(|c| c.uuid.as_str()).collect();
+        touched.extend(threads.iter().map(|t| t.0.as_str()));
         // In the order given, for the search table's sake (rowids ascend
         // as contacts were inserted).
         for uuid in contacts
@@ -127,7 +116,7 @@ impl Index {
         tx.commit()?;
         let changed = stored.len();
         if let Some(j) = self.journal.as_mut() {
-            j.upserted.extend(stored);
+            j.upserted.extend(stored.into_iter().map(|c| c.uuid.clone()));
         }
         Ok(changed)
     }
@@ -343,7 +332,7 @@ impl Index {
 /// Inserts or replaces one contact, unless the index holds a newer state
 /// of it; true when it was new or changed (its search row is then the
 /// caller's to rewrite: [`super::search::reindex`]).
-pub(super) fn upsert_one(tx: &Transaction<'_>, c: &Contact, seen: &str, state: &str) -> Result<bool, IndexError> {
+fn upsert_one(tx: &Transaction<'_>, c: &Contact, seen: &str, state: &str) -> Result<bool, IndexError> {
     let json = serde_json::to_string(c)?;
     let old: Option<(String, Option<String>)> = tx
         .prepare_cached("SELECT json, state_at FROM contacts WHERE uuid = ?1")?
@@ -390,6 +379,28 @@ pub(super) fn upsert_one(tx: &Transaction<'_>, c: &Contact, seen: &str, state: &
     Ok(true)
 }
 
+/// Stores a batch's contacts (as of `seen_at`) and pages, without search
+/// rows; the contacts stored new or changed.
+pub(super) fn put_batch<'a>(
+    tx: &Transaction<'_>,
+    contacts: &'a [Contact],
+    threads: &[Thread],
+    seen_at: DateTime<Utc>,
+) -> Result<Vec<&'a Contact>, IndexError> {
+    let seen = stamp(seen_at);
+    let now = stamp(Utc::now());
+    let mut stored = Vec::new();
+    for c in contacts {
+        if upsert_one(tx, c, &seen, &seen)? {
+            stored.push(c);
+        }
+    }
+    for (uuid, activity, messages) in threads {
+        put_page(tx, uuid, *activity, &now, messages)?;
+    }
+    Ok(stored)
+}
+
 /// Keeps one contact's latest page, its last message's preview columns,
 /// and its search row.
 fn put_messages(
@@ -404,7 +415,7 @@ fn put_messages(
 }
 
 /// [`put_messages`] but the search row, the caller's to rewrite.
-pub(super) fn put_page(
+fn put_page(
     tx: &Transaction<'_>,
     uuid: &str,
     activity: Option<DateTime<Utc>>,
