@@ -12,7 +12,7 @@
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, Utc};
-use rusqlite::{TransactionBehavior, params};
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
 use super::search::{Row, remember};
 use super::store::put_batch;
@@ -36,11 +36,7 @@ impl Index {
         let any: Option<i64> = self
             .conn
             .query_row("SELECT rowid FROM contacts LIMIT 1", [], |r| r.get(0))
-            .map(Some)
-            .or_else(|e| match e {
-                rusqlite::Error::QueryReturnedNoRows => Ok(None),
-                e => Err(e),
-            })?;
+            .optional()?;
         Ok(any.is_none())
     }
 
