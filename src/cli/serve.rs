@@ -103,6 +103,7 @@ impl ServeArgs {
                     apply_then_fail: self.apply_then_fail,
                     hold_ms: self.hold_ms,
                     hold_path: self.hold_path.clone(),
+                    gate: None,
                 },
                 ..ServerConfig::default()
             },

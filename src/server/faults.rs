@@ -40,6 +40,9 @@ pub async fn auth(State(state): State<Shared>, req: Request, next: Next) -> Resp
 /// answer is lost, and an answer held back after it was computed.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FaultKnobs {
+    /// A held answer waits for this gate (a test's signal) instead of
+    /// `hold_ms`, so the order a test needs is made, not hoped for.
+    pub gate: Option<HoldGate>,
     /// Share of writes (0.0 to 1.0) that are applied and then answer 500.
     pub apply_then_fail: f64,
     /// Time a matching GET's answer is held after it was computed (0: none).
@@ -49,14 +52,69 @@ pub struct FaultKnobs {
     pub hold_path: Option<String>,
 }
 
+/// A test's hand on a held answer: it learns when an answer has been
+/// computed and is waiting, and says when it may go.
+#[derive(Debug, Clone, Default)]
+pub struct HoldGate {
+    inner: Arc<GateInner>,
+}
+
+#[derive(Debug)]
+struct GateInner {
+    /// Answers computed and waiting at the gate.
+    waiting: tokio::sync::Semaphore,
+    /// Permits to pass the gate.
+    open: tokio::sync::Semaphore,
+}
+
+impl Default for GateInner {
+    fn default() -> Self {
+        GateInner {
+            waiting: tokio::sync::Semaphore::new(0),
+            open: tokio::sync::Semaphore::new(0),
+        }
+    }
+}
+
+impl PartialEq for HoldGate {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+impl HoldGate {
+    pub fn new() -> Self {
+        HoldGate::default()
+    }
+
+    /// Waits until one held answer has been computed and waits at the gate.
+    pub async fn held(&self) {
+        if let Ok(p) = self.inner.waiting.acquire().await {
+            p.forget();
+        }
+    }
+
+    /// Lets one held answer go.
+    pub fn release(&self) {
+        self.inner.open.add_permits(1);
+    }
+
+    async fn pass(&self) {
+        self.inner.waiting.add_permits(1);
+        if let Ok(p) = self.inner.open.acquire().await {
+            p.forget();
+        }
+    }
+}
+
 impl FaultKnobs {
     fn active(&self) -> bool {
-        self.apply_then_fail > 0.0 || self.hold_ms > 0
+        self.apply_then_fail > 0.0 || self.hold_ms > 0 || self.gate.is_some()
     }
 
     /// Whether a GET of `path` (with its `/v1`) is held.
     fn holds(&self, path: &str) -> bool {
-        if self.hold_ms == 0 {
+        if self.hold_ms == 0 && self.gate.is_none() {
             return false;
         }
         let pattern = self.hold_path.as_deref().unwrap_or("/contacts");
@@ -143,7 +201,10 @@ pub async fn faults(State(f): State<Arc<Faults>>, req: Request, next: Next) -> R
             .into_response();
     }
     if method == Method::GET && k.holds(&path) {
-        tokio::time::sleep(Duration::from_millis(k.hold_ms)).await;
+        match &k.gate {
+            Some(gate) => gate.pass().await,
+            None => tokio::time::sleep(Duration::from_millis(k.hold_ms)).await,
+        }
     }
     resp
 }

@@ -48,7 +48,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub use clock::Clock;
-pub use faults::FaultKnobs;
+pub use faults::{FaultKnobs, HoldGate};
 pub use manifest::{Manifest, ManifestChannel, ManifestField, ManifestStatus, ManifestTeam, ManifestUser};
 pub use process::run;
 

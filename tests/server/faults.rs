@@ -2,7 +2,7 @@
 //! is a 500 (`--apply-then-fail`), and an answer computed at once but held
 //! back (`--hold-ms`, `--hold-path`).
 
-use frontdesk::server::FaultKnobs;
+use frontdesk::server::{FaultKnobs, HoldGate};
 
 use super::*;
 
@@ -37,50 +37,51 @@ async fn apply_then_fail_applies_the_write_and_answers_500() {
 }
 
 /// A held list answer carries the state from when it was computed: a
-/// write that lands while it is held is not in it. The list request is
-/// sent first; in the rare run where the write still reaches the database
-/// first, the scenario is tried again.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+/// write that lands while it is held is not in it. The order is made, not
+/// hoped for: the list's answer waits at a gate until the write has landed.
+#[tokio::test]
 async fn a_held_list_answer_arrives_after_a_later_write_with_the_state_from_before_it() {
+    let gate = HoldGate::new();
     let srv = spawn(ServerConfig {
         knobs: FaultKnobs {
-            hold_ms: 1500,
+            gate: Some(gate.clone()),
             hold_path: Some("/contacts".into()),
             ..FaultKnobs::default()
         },
         ..common::config(20, 3)
     })
     .await;
-    let first = srv.first_contact().await;
-    let uuid = first["uuid"].as_str().unwrap().to_string();
-    let mut seen_old = false;
-    for attempt in 0..5 {
-        let note = format!("written while the list was held {attempt}");
+    // Reads while setting up must not wait at the gate: let them all pass.
+    let uuid = {
         let raw = srv.raw.clone();
-        let list = tokio::spawn(async move { raw.get("/contacts").await });
-        // Single-contact reads are not held: the pattern is the list's.
-        let (st, _) = srv.patch(&format!("/contacts/{uuid}"), json!({ "note": note })).await;
-        assert_eq!(st, StatusCode::OK);
-        let arrived_after_the_write = !list.is_finished();
-        let (st, page) = list.await.unwrap();
-        assert_eq!(st, StatusCode::OK);
-        let held = page["contacts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["uuid"] == uuid.as_str())
-            .cloned();
-        if arrived_after_the_write && held.is_some_and(|c| c["note"] != note.as_str()) {
-            seen_old = true;
-            break;
-        }
-    }
-    assert!(seen_old, "the held list never showed the state from before the write");
-    // The write itself stands.
-    assert!(
-        srv.contact(&uuid).await["note"]
-            .as_str()
-            .unwrap()
-            .starts_with("written while")
+        let first = tokio::spawn(async move { raw.get("/contacts").await });
+        gate.held().await;
+        gate.release();
+        let (_, page) = first.await.unwrap();
+        page["contacts"][0]["uuid"].as_str().unwrap().to_string()
+    };
+    let note = "written while the list was held";
+    let raw = srv.raw.clone();
+    let list = tokio::spawn(async move { raw.get("/contacts").await });
+    // The list's answer is computed and waiting before the write is sent.
+    gate.held().await;
+    let (st, _) = srv.patch(&format!("/contacts/{uuid}"), json!({ "note": note })).await;
+    assert_eq!(st, StatusCode::OK);
+    assert!(!list.is_finished(), "the list answered before it was let go");
+    gate.release();
+    let (st, page) = list.await.unwrap();
+    assert_eq!(st, StatusCode::OK);
+    let held = page["contacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["uuid"] == uuid.as_str())
+        .cloned()
+        .expect("the contact is on the held page");
+    assert_ne!(
+        held["note"], note,
+        "the held list shows the state from before the write"
     );
+    // The write itself stands.
+    assert_eq!(srv.contact(&uuid).await["note"], note);
 }
