@@ -319,3 +319,49 @@ async fn forward_to_receives_each_delivery_as_received() {
     t.hub.stop().await;
     serving.abort();
 }
+
+fn webhook_cmd(dir: &std::path::Path, public: Option<&str>, cmd: &str) -> String {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_frontdesk"));
+    c.env_remove("FRONTDESK_PROFILE")
+        .env("FRONTDESK_CONFIG", dir.join("none.toml"))
+        .arg("hub")
+        .arg("--data-dir")
+        .arg(dir);
+    if let Some(p) = public {
+        c.args(["--public-url", p]);
+    }
+    let out = c.args(["webhook", cmd]).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn hub_webhook_url_prints_the_kept_hook_url_and_rotate_replaces_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = webhook_cmd(dir.path(), Some("https://hub.example.com/"), "url");
+    let secret = url
+        .strip_prefix("https://hub.example.com/hooks/")
+        .expect("the hook URL");
+    assert!(
+        secret.len() == 64 && secret.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{url}"
+    );
+    assert_eq!(
+        webhook_cmd(dir.path(), Some("https://hub.example.com"), "url"),
+        url,
+        "kept"
+    );
+    let rotated = webhook_cmd(dir.path(), None, "rotate");
+    assert!(
+        rotated.starts_with("/hooks/") && !rotated.ends_with(secret),
+        "{rotated}"
+    );
+    assert_eq!(
+        webhook_cmd(dir.path(), Some("https://hub.example.com"), "url"),
+        format!("https://hub.example.com{rotated}")
+    );
+}
