@@ -264,3 +264,66 @@ pub async fn work(st: Arc<HubState>, queues: Vec<mpsc::Receiver<Delivery>>) {
     }
     while workers.join_next().await.is_some() {}
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(v: Value) -> String {
+        unwrap(v).map(|d| d.kind).unwrap_or_default()
+    }
+
+    #[test]
+    fn bare_documented_payloads_are_told_apart() {
+        let contact = json!({ "uuid": "c", "name": "John Doe", "phoneNumber": "331122334455" });
+        assert_eq!(kind(contact.clone()), "contact_updated");
+        assert_eq!(
+            kind(json!({ "uuid": "c", "deleted": "2022-10-17T15:15:06.095Z" })),
+            "contact_deleted"
+        );
+        assert_eq!(
+            kind(
+                json!({ "source": "whatsapp", "href": "h", "contact": contact, "closingReason": "issue_resolved",
+                         "createdAt": "2023-11-20T17:14:22Z", "closedAt": "2023-11-20T17:14:22Z" })
+            ),
+            "conversation_closed"
+        );
+        assert_eq!(
+            kind(
+                json!({ "source": "whatsapp", "href": "h", "contact": contact, "closingReason": null,
+                         "createdAt": "2023-11-20T17:14:22Z", "closedAt": null })
+            ),
+            "conversation_opened"
+        );
+        assert_eq!(
+            kind(json!({ "to": "1", "from": "2", "text": "Hello", "status": "received" })),
+            "message_created"
+        );
+        assert_eq!(kind(json!({ "uuid": "m", "status": "read" })), "message_status_updated");
+        assert_eq!(kind(json!({})), "unknown");
+        assert!(unwrap(json!([1])).is_none());
+        let wrapped = unwrap(json!({ "event": "contact_created", "payload": contact })).expect("wrapped");
+        assert_eq!(
+            (wrapped.kind.as_str(), wrapped.payload["uuid"].as_str()),
+            ("contact_created", Some("c"))
+        );
+    }
+
+    #[test]
+    fn a_time_past_the_skew_is_from_the_future_and_one_contact_goes_to_one_worker() {
+        let soon = (Utc::now() + chrono::Duration::minutes(4)).to_rfc3339();
+        let later = (Utc::now() + chrono::Duration::minutes(6)).to_rfc3339();
+        let d = |at: &str| Delivery {
+            kind: "message_created".into(),
+            payload: json!({ "createdAt": at, "contact": { "uuid": "c" } }),
+        };
+        assert!(from_the_future(&d(&soon)).is_none(), "inside the skew");
+        assert!(from_the_future(&d(&later)).is_some());
+        let closed = Delivery {
+            kind: "conversation_closed".into(),
+            payload: json!({ "closedAt": later, "contact": { "uuid": "c" } }),
+        };
+        assert!(from_the_future(&closed).is_some());
+        assert_eq!(shard(&d(&soon)), shard(&closed), "the same contact, the same worker");
+    }
+}
