@@ -49,13 +49,11 @@ fn tokens(dir: &Path, n: usize) -> Vec<String> {
         .collect()
 }
 
-async fn subscribe(server: &RunningServer, hub_url: &str) {
+async fn subscribe(server: &RunningServer, hook_url: &str) {
     let resp = reqwest::Client::new()
         .post(format!("{}/webhooks/subscribe", server.base_url))
         .bearer_auth(&server.api_key)
-        .json(
-            &json!({ "url": format!("{hub_url}/hooks/service"), "subscriptions": frontdesk::hub::wire::SUBSCRIPTIONS }),
-        )
+        .json(&json!({ "url": hook_url, "subscriptions": frontdesk::hub::wire::SUBSCRIPTIONS }))
         .send()
         .await
         .expect("subscribe");
@@ -196,7 +194,7 @@ async fn requests(secs: u64) {
     cfg.budget = 50.0;
     let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let hub = frontdesk::hub::start(HubListener::Tcp(l), cfg).await.expect("hub");
-    subscribe(&server, &hub.url).await;
+    subscribe(&server, &hub.hook_url()).await;
     let t = Instant::now();
     wait_settled(&hub).await;
     eprintln!(
@@ -366,6 +364,8 @@ fn frontdesk_bin() -> PathBuf {
 struct HubProc {
     child: Child,
     url: String,
+    /// Where deliveries go (`/hooks/<secret>`).
+    hook_url: String,
 }
 
 fn free_addr() -> String {
@@ -398,6 +398,7 @@ fn hub_proc(dir: &Path, server: &RunningServer, addr: &str, extra: &[&str]) -> H
             return HubProc {
                 child,
                 url: v["url"].as_str().unwrap_or_default().to_string(),
+                hook_url: v["hook_url"].as_str().unwrap_or_default().to_string(),
             };
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -490,7 +491,7 @@ async fn streams(secs: u64) {
         let body = json!({ "event": "contact_updated", "payload": c }).to_string();
         let sig = frontdesk::webhook::sign(SECRET.as_bytes(), chrono::Utc::now().timestamp(), body.as_bytes());
         let h = http.clone();
-        let url = format!("{}/hooks/service", hub.url);
+        let url = hub.hook_url.clone();
         tokio::spawn(async move {
             let _ = h
                 .post(url)
@@ -547,7 +548,7 @@ async fn drops(secs: u64) {
     cfg.reconcile_every = period;
     let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let hub = frontdesk::hub::start(HubListener::Tcp(l), cfg).await.expect("hub");
-    subscribe(&server, &hub.url).await;
+    subscribe(&server, &hub.hook_url()).await;
     // Beside the customers' messages, another tool closes and reopens
     // conversations (one a second): changes that do not move a contact,
     // which an incremental pass alone does not see when their delivery is
@@ -616,7 +617,7 @@ async fn crash() {
     let addr = free_addr();
     let reconcile = ["--reconcile-secs", "5"];
     let hub = hub_proc(dir.path(), &server, &addr, &reconcile);
-    subscribe(&server, &hub.url).await;
+    subscribe(&server, &hub.hook_url).await;
     wait_walked(&hub.url, &toks[0], 500).await;
     let uuids: Vec<String> = snapshot(&hub.url, &toks[0]).await.into_keys().take(40).collect();
     let acked = std::sync::Arc::new(std::sync::Mutex::new(Vec::<(String, String)>::new()));

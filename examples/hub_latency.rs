@@ -165,7 +165,7 @@ async fn main() {
         let body = json!({ "event": "contact_updated", "payload": c }).to_string();
         let start = Instant::now();
         let resp = http
-            .post(format!("{}/hooks/service", hub.url))
+            .post(hub.hook_url())
             .header("content-type", "application/json")
             .body(body)
             .send()

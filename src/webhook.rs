@@ -5,6 +5,10 @@
 //! hex is HMAC-SHA256 of `"<t>.<raw body>"` keyed with the webhook's secret
 //! (see `extensions.md`, "Webhooks").
 
+pub mod path;
+pub mod relay;
+pub mod subscribe;
+
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 

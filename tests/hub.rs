@@ -31,3 +31,6 @@ mod merged;
 mod reconcile;
 #[path = "hub/shared.rs"]
 mod shared;
+
+#[path = "hub/deliveries.rs"]
+mod deliveries;

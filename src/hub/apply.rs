@@ -2,11 +2,11 @@
 //! reconciliation page) to its index, and broadcasting the result. One
 //! rule above all: something older never overwrites something newer.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::state::HubState;
 use crate::api::Contact;
-use crate::index::IndexAccess;
+use crate::index::{IndexAccess, Merged};
 
 /// What became of a contact offered to the index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,4 +71,43 @@ pub fn deleted(st: &HubState, uuid: &str) {
         Ok(false) => {}
         Err(e) => tracing::warn!("removing a contact failed: {e}"),
     }
+}
+
+/// Lays the present keys of a partial contact over the held one (see
+/// `index::merge`); broadcasts the change.
+pub fn merge(st: &HubState, partial: &Map<String, Value>) -> Merged {
+    let mut index = st.index.clone();
+    match index.with(|ix| ix.merge_partial(partial, chrono::Utc::now())) {
+        Ok(m) => {
+            if matches!(m, Merged::Changed(_)) {
+                st.publish_index_changes();
+            }
+            m
+        }
+        Err(e) => {
+            tracing::warn!("merging a contact failed: {e}");
+            Merged::Same
+        }
+    }
+}
+
+/// Stores what the service answered for a contact (a lookup confirming a
+/// delivery): merged over the held contact (a key it does not carry
+/// leaves what is held), or stored new. Broadcasts the change.
+pub fn confirmed(st: &HubState, raw: &Map<String, Value>) -> Option<Contact> {
+    match merge(st, raw) {
+        Merged::Changed(c) => Some(*c),
+        Merged::Same => held(st, raw.get("uuid").and_then(Value::as_str).unwrap_or_default()),
+        Merged::NotHeld => {
+            let c: Contact = serde_json::from_value(Value::Object(raw.clone())).ok()?;
+            contact(st, &c);
+            held(st, &c.uuid)
+        }
+    }
+}
+
+/// The contact as the index holds it.
+pub fn held(st: &HubState, uuid: &str) -> Option<Contact> {
+    let mut index = st.index.clone();
+    index.with(|ix| ix.get(uuid)).ok().flatten()
 }

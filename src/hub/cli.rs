@@ -31,15 +31,24 @@ pub struct RunArgs {
     /// Write {"url", "pid"} to this new file once listening
     #[arg(long)]
     pub manifest: Option<PathBuf>,
-    /// The hub's address as the service reaches it: subscribe the webhook there on start
-    #[arg(long, value_name = "URL")]
+    /// The hub's address as the service reaches it (the hook URL is made from it)
+    #[arg(long, value_name = "URL", global = true)]
     pub public_url: Option<String>,
-    /// Do not subscribe the webhook (the account's admin registered it)
-    #[arg(long, conflicts_with = "public_url")]
+    /// Subscribe the account's webhook to the hub on start: this REPLACES the account's one webhook
+    #[arg(long, requires = "public_url")]
+    pub subscribe: bool,
+    /// Do not subscribe the webhook (the default; kept for older scripts)
+    #[arg(long, conflicts_with = "subscribe")]
     pub no_subscribe: bool,
-    /// Verify X-Callbell-Signature with this secret [env: FRONTDESK_WEBHOOK_SECRET]
+    /// Pass every delivery on to this URL (the account's previous webhook receiver)
+    #[arg(long, value_name = "URL")]
+    pub forward_to: Option<String>,
+    /// Verify X-Callbell-Signature (a signing proxy in front) with this secret [env: FRONTDESK_WEBHOOK_SECRET]
     #[arg(long, env = "FRONTDESK_WEBHOOK_SECRET", hide_env_values = true)]
     pub webhook_secret: Option<String>,
+    /// Read the X-Callbell-Signature secret from this file (first line)
+    #[arg(long, value_name = "PATH", conflicts_with = "webhook_secret")]
+    pub webhook_secret_file: Option<PathBuf>,
     /// Requests per second to the service for the whole team's reconciliation
     #[arg(long, default_value_t = crate::index::sync::DEFAULT_SYNC_RATE)]
     pub budget: f64,
@@ -90,6 +99,9 @@ pub enum HubCmd {
         #[arg(long)]
         print: bool,
     },
+    /// The hook URL the service delivers to (print it, or rotate its secret)
+    #[command(subcommand)]
+    Webhook(WebhookCmd),
     /// Which agent made which write, when
     Audit {
         /// Entries at or after this time (RFC 3339)
@@ -99,6 +111,14 @@ pub enum HubCmd {
         #[arg(long, default_value_t = 100)]
         limit: usize,
     },
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum WebhookCmd {
+    /// Print the full delivery URL (with --public-url), for registering it by hand
+    Url,
+    /// A new secret hook path: the old one stops at once (register the new URL)
+    Rotate,
 }
 
 #[derive(Debug, Clone, Subcommand)]
@@ -147,6 +167,7 @@ pub async fn run(ctx: &mut Ctx<'_>, args: HubArgs) -> Result<(), CliError> {
     match args.command.clone() {
         None => super::process::run(ctx, &args, dir).await,
         Some(HubCmd::Demo { .. } | HubCmd::Join { .. }) => Ok(()),
+        Some(HubCmd::Webhook(cmd)) => webhook_cmd(ctx, &args, &dir, cmd),
         Some(HubCmd::Agents(cmd)) => {
             let store = Store::open(&dir).map_err(hub_err)?;
             agents_cmd(ctx, &store, cmd)
@@ -233,6 +254,28 @@ fn agents_cmd(ctx: &mut Ctx<'_>, store: &Store, cmd: AgentsCmd) -> Result<(), Cl
             ctx.emit(&format!("removed agent {name}: its token is refused from now on\n"))
         }
     }
+}
+
+fn webhook_cmd(ctx: &mut Ctx<'_>, args: &HubArgs, dir: &std::path::Path, cmd: WebhookCmd) -> Result<(), CliError> {
+    use crate::webhook::path;
+    crate::index::private::ensure_dir(dir).map_err(CliError::Usage)?;
+    let io = |e: std::io::Error| CliError::Other(format!("the hook secret cannot be kept: {e}"));
+    let secret = match cmd {
+        WebhookCmd::Url => path::load_or_create(dir).map_err(io)?,
+        WebhookCmd::Rotate => path::rotate(dir).map_err(io)?,
+    };
+    let shown = match &args.run.public_url {
+        Some(public) => path::url(public, &secret),
+        None => format!("{}{secret}", path::PREFIX),
+    };
+    let mut doc = format!("{shown}\n");
+    if args.run.public_url.is_none() {
+        doc.push_str("# the path only: pass --public-url URL for the full delivery URL\n");
+    }
+    if matches!(cmd, WebhookCmd::Rotate) {
+        doc.push_str("# rotated: the old hook path is refused from now on; register this one with the service\n");
+    }
+    ctx.emit(&doc)
 }
 
 /// The reconciliation period from the flag (at least a second).

@@ -85,7 +85,7 @@ pub async fn run(ctx: &mut Ctx<'_>, addr: &str, data_dir: Option<&Path>, headles
     }
     drop(store);
     let hub = super::start(listener, config).await.map_err(other)?;
-    if let Err(why) = process::subscribe(&server.base_url, &server.api_key, &hub.url).await {
+    if let Err(why) = process::subscribe(&server.base_url, &server.api_key, &hub.hook_url()).await {
         return Err(CliError::Other(format!(
             "the demo webhook could not be subscribed: {why}"
         )));

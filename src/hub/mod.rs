@@ -6,7 +6,8 @@
 //! tokens: the service's `/v1/...` paths (forwarded, writes recorded in
 //! the audit log and broadcast), `/hub/v1/...` (events, snapshot,
 //! presence, audit, whoami). The service's webhook arrives at
-//! `/hooks/service`; reconciliation by REST catches what webhooks miss.
+//! `/hooks/<secret>` (see `webhook::path`); reconciliation by REST
+//! catches what webhooks miss.
 
 pub mod agents;
 mod apply;
@@ -93,6 +94,8 @@ pub struct HubConfig {
     pub keep_alive: Duration,
     /// Request timeout to the service.
     pub timeout: Duration,
+    /// `--forward-to`: every delivery is passed on there (`webhook::relay`).
+    pub forward_to: Option<String>,
 }
 
 impl std::fmt::Debug for HubConfig {
@@ -123,6 +126,7 @@ impl HubConfig {
             presence_ttl: Duration::from_secs(30),
             keep_alive: Duration::from_secs(15),
             timeout: Duration::from_secs(30),
+            forward_to: None,
         }
     }
 }
@@ -155,6 +159,12 @@ impl std::fmt::Debug for RunningHub {
 }
 
 impl RunningHub {
+    /// The full delivery URL on the hub's own address (`hub webhook url`
+    /// prints it on the public one).
+    pub fn hook_url(&self) -> String {
+        format!("{}{}", self.url, self.state.hook.path())
+    }
+
     /// Stops serving and the background work; open streams end.
     pub async fn stop(mut self) {
         self.state.stopping.send_replace(true);
@@ -246,7 +256,12 @@ fn router(state: Arc<HubState>) -> Router {
         .route("/hub/v1/snoozes/{contact}", put(snoozes::set).delete(snoozes::wake))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::require_agent));
     Router::new()
-        .route("/hooks/service", post(receiver::receive))
+        .route(
+            "/hooks/{secret}",
+            any(receiver::receive).layer(axum::extract::DefaultBodyLimit::disable()),
+        )
+        .route("/hooks", any(receiver::elsewhere))
+        .route("/hooks/{secret}/{*rest}", any(receiver::elsewhere))
         .merge(agent_routes)
         .layer(axum::extract::DefaultBodyLimit::max(wire::MAX_BODY))
         .with_state(state)

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::cli::{HubArgs, reconcile_every};
-use super::{HubConfig, HubListener, start, wire};
+use super::{HubConfig, HubListener, start};
 use crate::cli::{CliError, Ctx, sanitize};
 
 /// Plain http is for loopback and Unix sockets only (the client's rule:
@@ -93,29 +93,9 @@ impl Drop for Manifest {
     }
 }
 
-/// POST /webhooks/subscribe with every kind the hub reads.
-pub async fn subscribe(base_url: &str, key: &str, public_url: &str) -> Result<(), String> {
-    let base = public_url.trim_end_matches('/');
-    let url = if base.ends_with("/hooks/service") {
-        base.to_string()
-    } else {
-        format!("{base}/hooks/service")
-    };
-    let resp = reqwest::Client::new()
-        .post(format!("{}/webhooks/subscribe", base_url.trim_end_matches('/')))
-        .bearer_auth(key)
-        .json(&json!({ "url": url, "subscriptions": wire::SUBSCRIPTIONS }))
-        .send()
-        .await
-        .map_err(|_| "the service could not be reached".to_string())?;
-    if resp.status().is_success() {
-        Ok(())
-    } else {
-        let status = resp.status();
-        let text = resp.text().await.unwrap_or_default();
-        let text: String = text.chars().take(200).collect();
-        Err(format!("the service answered {status}: {}", sanitize(&text)))
-    }
+/// POST /webhooks/subscribe at `hook_url` (see `webhook::subscribe`).
+pub async fn subscribe(base_url: &str, key: &str, hook_url: &str) -> Result<(), String> {
+    crate::webhook::subscribe::subscribe(base_url, key, hook_url).await
 }
 
 pub async fn run(ctx: &mut Ctx<'_>, args: &HubArgs, data_dir: PathBuf) -> Result<(), CliError> {
@@ -150,7 +130,10 @@ pub async fn run(ctx: &mut Ctx<'_>, args: &HubArgs, data_dir: PathBuf) -> Result
     };
     let listener = listener(&run.addr, tls).await?;
     let mut config = HubConfig::new(data_dir, &base_url, key.clone());
-    config.webhook_secret = run.webhook_secret.clone().filter(|s| !s.is_empty());
+    config.webhook_secret =
+        crate::webhook::subscribe::hmac_secret(run.webhook_secret.as_deref(), run.webhook_secret_file.as_deref())
+            .map_err(CliError::Usage)?;
+    config.forward_to = run.forward_to.clone();
     config.budget = run.budget;
     config.reconcile_every = reconcile_every(run);
     config.timeout = settings.timeout;
@@ -159,7 +142,11 @@ pub async fn run(ctx: &mut Ctx<'_>, args: &HubArgs, data_dir: PathBuf) -> Result
         .map_err(|e| CliError::Usage(e.to_string()))?;
     let _manifest_guard = match manifest {
         Some((guard, mut file)) => {
-            let doc = json!({ "url": hub.url, "pid": std::process::id() }).to_string();
+            let hook_url = match &run.public_url {
+                Some(public) => crate::webhook::path::url(public, &hub.state.hook.current()),
+                None => hub.hook_url(),
+            };
+            let doc = json!({ "url": hub.url, "hook_url": hook_url, "pid": std::process::id() }).to_string();
             file.write_all(doc.as_bytes())
                 .and_then(|()| file.sync_all())
                 .map_err(|e| CliError::Other(format!("cannot write the manifest: {e}")))?;
@@ -167,27 +154,35 @@ pub async fn run(ctx: &mut Ctx<'_>, args: &HubArgs, data_dir: PathBuf) -> Result
         }
         None => None,
     };
-    match (&run.public_url, run.no_subscribe) {
-        (Some(public), _) => match subscribe(&base_url, key.expose(), public).await {
-            Ok(()) => {
-                let _ = writeln!(ctx.err, "frontdesk hub: webhook subscribed at {}", sanitize(public));
+    match (&run.public_url, run.subscribe) {
+        (Some(public), true) => {
+            let hook = crate::webhook::path::url(public, &hub.state.hook.current());
+            let notice = crate::webhook::subscribe::replacing_notice(run.forward_to.as_deref());
+            let _ = writeln!(ctx.err, "frontdesk hub: {notice}");
+            match subscribe(&base_url, key.expose(), &hook).await {
+                Ok(()) => {
+                    let _ = writeln!(
+                        ctx.err,
+                        "frontdesk hub: webhook subscribed at {}/hooks/…",
+                        sanitize(public)
+                    );
+                }
+                Err(why) => {
+                    let _ = writeln!(
+                        ctx.err,
+                        "frontdesk hub: warning: the webhook could not be subscribed ({why}); \
+                         the hub keeps up by REST meanwhile"
+                    );
+                }
             }
-            Err(why) => {
-                let _ = writeln!(
-                    ctx.err,
-                    "frontdesk hub: warning: the webhook could not be subscribed ({why}); \
-                     the hub keeps up by REST meanwhile"
-                );
-            }
-        },
-        (None, false) => {
+        }
+        _ => {
             let _ = writeln!(
                 ctx.err,
-                "frontdesk hub: warning: no --public-url, so no webhook was subscribed; \
-                 the hub keeps up by REST only (pass --no-subscribe when an admin registered it)"
+                "frontdesk hub: the account's webhook was left as it is (subscribing replaces it: \
+                 --subscribe --public-url URL); `frontdesk hub webhook url` prints the hook URL"
             );
         }
-        (None, true) => {}
     }
     ctx.emit(&format!("frontdesk hub: listening on {}\n", sanitize(&hub.url)))?;
     ending().await;

@@ -1,36 +1,58 @@
-//! `POST /hooks/service`: the service's webhook. It answers at once and
-//! leaves the work to one task fed by a bounded queue (a full queue
-//! answers 503, so the service retries later). The wrapped form
+//! The service's webhook, at `/hooks/<secret>` (see `webhook::path`):
+//! every other path under `/hooks` is 404. It answers the documented
+//! connection checks (GET, HEAD, or a POST without an event: 200
+//! `{"status": "ok"}`), caps bodies at [`HOOK_BODY`] (413 past it, before
+//! reading the rest), refuses timestamps in the future beyond [`SKEW`],
+//! recognizes redeliveries across restarts (the hub's file keeps recent
+//! deliveries' digests for [`DEDUP_WINDOW`]), and leaves the work to
+//! [`WORKERS`] tasks, each fed by a bounded queue: deliveries about one
+//! contact go to the same worker (in order), others in parallel. A full
+//! queue answers 503, so the service retries later. The wrapped form
 //! `{"event", "payload"}` and a bare payload are both accepted (and the
-//! embedded server's `{"event", "payload": "<object kind>", "data"}`).
+//! embedded server's older `{"event", "payload": "<object kind>", "data"}`).
 
+mod confirm;
+mod handle;
+
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use chrono::{SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
 
-use super::apply::{self, Applied};
+pub use confirm::Confirmer;
+
 use super::state::HubState;
 use super::wire;
-use crate::text::sanitize_line;
 use crate::webhook;
 
-/// One delivery waiting for the worker.
+/// The largest delivery body read: 256 KiB.
+pub const HOOK_BODY: usize = 256 * 1024;
+/// Workers deliveries are shared out to, by contact.
+pub const WORKERS: usize = 4;
+/// A delivery's time may be this far ahead of the hub's clock.
+pub const SKEW: Duration = Duration::from_secs(5 * 60);
+/// Redeliveries are recognized this long (across restarts): longer than
+/// the service keeps retrying (it gives a receiver up after 6 hours).
+pub const DEDUP_WINDOW: Duration = Duration::from_secs(24 * 3600);
+
+/// One delivery waiting for a worker.
 #[derive(Debug)]
 pub struct Delivery {
     pub kind: String,
     pub payload: Value,
 }
 
-/// The kind and payload of a delivery body.
+/// The kind and payload of a delivery body; `None` when it is not an object.
 pub fn unwrap(body: Value) -> Option<Delivery> {
     let Value::Object(mut map) = body else {
         return None;
@@ -38,7 +60,7 @@ pub fn unwrap(body: Value) -> Option<Delivery> {
     if let Some(Value::String(kind)) = map.get("event").cloned() {
         let payload = match map.remove("payload") {
             Some(p @ Value::Object(_)) => p,
-            // The embedded server names the object kind and sends it as `data`.
+            // The embedded server named the object kind and sent it as `data`.
             Some(Value::String(_)) | None => match map.remove("data") {
                 Some(d @ Value::Object(_)) => d,
                 _ => {
@@ -52,12 +74,20 @@ pub fn unwrap(body: Value) -> Option<Delivery> {
     }
     let payload = Value::Object(map);
     let has = |k: &str| payload.get(k).is_some();
-    let kind = if has("closingReason") {
-        "conversation_closed"
+    let kind = if has("closingReason") || (has("contact") && has("href") && !has("text")) {
+        if payload.get("closedAt").is_some_and(|v| !v.is_null()) {
+            "conversation_closed"
+        } else {
+            "conversation_opened"
+        }
     } else if has("text") || (has("from") && has("to")) {
         "message_created"
+    } else if has("uuid") && has("deleted") {
+        "contact_deleted"
     } else if has("uuid") && (has("phoneNumber") || has("name")) {
         "contact_updated"
+    } else if has("uuid") && has("status") {
+        "message_status_updated"
     } else {
         "unknown"
     };
@@ -67,7 +97,95 @@ pub fn unwrap(body: Value) -> Option<Delivery> {
     })
 }
 
-pub async fn receive(State(st): State<Arc<HubState>>, headers: HeaderMap, body: Bytes) -> Response {
+/// A time the delivery claims beyond the allowed skew, if any.
+fn from_the_future(d: &Delivery) -> Option<DateTime<Utc>> {
+    let limit = Utc::now() + chrono::Duration::from_std(SKEW).unwrap_or_default();
+    let p = &d.payload;
+    let times = ["createdAt", "closedAt", "deleted"]
+        .into_iter()
+        .map(|k| p.get(k))
+        .chain(
+            ["createdAt", "closedAt"]
+                .into_iter()
+                .map(|k| p.get("contact").and_then(|c| c.get(k))),
+        );
+    times
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter_map(|s| DateTime::parse_from_rfc3339(s).ok())
+        .map(|t| t.with_timezone(&Utc))
+        .find(|t| *t > limit)
+}
+
+/// Which worker a delivery goes to: by the contact it concerns.
+fn shard(d: &Delivery) -> usize {
+    let p = &d.payload;
+    let key = p
+        .get("contact")
+        .and_then(|c| c.as_str().or_else(|| c.get("uuid").and_then(Value::as_str)))
+        .or_else(|| p.get("uuid").and_then(Value::as_str))
+        .or_else(|| {
+            let side = if p.get("status").and_then(Value::as_str) == Some("received") {
+                "from"
+            } else {
+                "to"
+            };
+            p.get(side).and_then(Value::as_str)
+        })
+        .unwrap_or_default();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    key.hash(&mut h);
+    usize::try_from(h.finish() % WORKERS as u64).unwrap_or(0)
+}
+
+fn ok() -> Response {
+    Json(json!({ "status": "ok" })).into_response()
+}
+
+fn not_found() -> Response {
+    wire::error(StatusCode::NOT_FOUND, "not found").into_response()
+}
+
+fn too_large() -> Response {
+    wire::error(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        &format!("a delivery is at most {} KiB", HOOK_BODY / 1024),
+    )
+    .into_response()
+}
+
+/// Any path under `/hooks/` other than the hook path.
+pub async fn elsewhere() -> Response {
+    not_found()
+}
+
+/// `/hooks/{secret}`, any method.
+pub async fn receive(
+    State(st): State<Arc<HubState>>,
+    Path(secret): Path<String>,
+    method: Method,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    if !st.hook.matches(&secret) {
+        return not_found();
+    }
+    if method == Method::GET || method == Method::HEAD {
+        return ok();
+    }
+    if method != Method::POST {
+        return wire::error(StatusCode::METHOD_NOT_ALLOWED, "deliveries are POSTed").into_response();
+    }
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > HOOK_BODY as u64) {
+        return too_large();
+    }
+    let Ok(body) = axum::body::to_bytes(body, HOOK_BODY).await else {
+        return too_large();
+    };
     st.counters.deliveries.fetch_add(1, Ordering::Relaxed);
     if let Some(secret) = &st.config.webhook_secret {
         let header = headers.get(webhook::SIGNATURE_HEADER).and_then(|v| v.to_str().ok());
@@ -77,202 +195,135 @@ pub async fn receive(State(st): State<Arc<HubState>>, headers: HeaderMap, body: 
             return wire::error(StatusCode::UNAUTHORIZED, &e.to_string()).into_response();
         }
     }
-    let Some(delivery) = serde_json::from_slice::<Value>(&body).ok().and_then(unwrap) else {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return ok();
+    }
+    if let Some(relay) = &st.relay {
+        let ct = headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        relay.pass(body.clone(), ct);
+    }
+    accept(&st, &body).await
+}
+
+/// A delivery's body, authenticated: checked, deduplicated and queued.
+async fn accept(st: &Arc<HubState>, body: &Bytes) -> Response {
+    let parsed = serde_json::from_slice::<Value>(body).ok();
+    let evented = parsed.as_ref().is_some_and(|v| v.get("event").is_some());
+    let Some(delivery) = parsed.and_then(unwrap) else {
         return wire::error(StatusCode::BAD_REQUEST, "the body is not a JSON object").into_response();
     };
-    let digest: [u8; 32] = Sha256::digest(&body).into();
-    if !st.first_delivery(digest) {
-        st.counters.redeliveries.fetch_add(1, Ordering::Relaxed);
-        return Json(json!({ "ok": true, "duplicate": true })).into_response();
+    if !evented && delivery.kind == "unknown" {
+        // A connection check: a POST without an event.
+        return ok();
     }
-    match st.hooks.try_send(delivery) {
-        Ok(()) => Json(json!({ "ok": true })).into_response(),
+    if let Some(t) = from_the_future(&delivery) {
+        st.counters.refused.fetch_add(1, Ordering::Relaxed);
+        tracing::info!("a delivery dated {t}, in the future, was refused");
+        return wire::error(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "a time in the delivery is in the future",
+        )
+        .into_response();
+    }
+    let digest: [u8; 32] = Sha256::digest(body).into();
+    let st2 = st.clone();
+    let first = tokio::task::spawn_blocking(move || st2.first_delivery(digest))
+        .await
+        .unwrap_or(true);
+    if !first {
+        st.counters.redeliveries.fetch_add(1, Ordering::Relaxed);
+        return Json(json!({ "status": "ok", "duplicate": true })).into_response();
+    }
+    let Some(queue) = st.hooks.get(shard(&delivery)) else {
+        return wire::error(StatusCode::SERVICE_UNAVAILABLE, "the hub is stopping").into_response();
+    };
+    match queue.try_send(delivery) {
+        Ok(()) => ok(),
         Err(_) => {
-            st.forget_delivery(digest);
+            let st2 = st.clone();
+            let _ = tokio::task::spawn_blocking(move || st2.forget_delivery(digest)).await;
             wire::error(StatusCode::SERVICE_UNAVAILABLE, "the hub is busy: deliver again later").into_response()
         }
     }
 }
 
-/// Works off the queue until the hub stops.
-pub async fn work(st: Arc<HubState>, mut rx: mpsc::Receiver<Delivery>) {
-    while let Some(mut d) = rx.recv().await {
-        if d.kind == "message_created" && !d.payload.get("contact").is_some_and(Value::is_object) {
-            find_contact(&st, &mut d.payload).await;
-        }
+/// Works off the queues until the hub stops: one task a queue.
+pub async fn work(st: Arc<HubState>, queues: Vec<mpsc::Receiver<Delivery>>) {
+    // Dropped with this task when the hub stops: every worker ends too.
+    let mut workers = tokio::task::JoinSet::new();
+    for mut rx in queues {
         let st = st.clone();
-        // SQLite work off the async threads.
-        let _ = tokio::task::spawn_blocking(move || handle(&st, d)).await;
+        workers.spawn(async move {
+            while let Some(d) = rx.recv().await {
+                handle::handle(&st, d).await;
+            }
+        });
     }
+    while workers.join_next().await.is_some() {}
 }
 
-/// A message event without its contact (the published example has
-/// none): the customer's side is `from` on a received message, `to` on
-/// one sent; the contact is read once by REST, inside the budget.
-async fn find_contact(st: &HubState, payload: &mut Value) {
-    let received = payload.get("status").and_then(Value::as_str) == Some("received");
-    let sides = if received { ["from", "to"] } else { ["to", "from"] };
-    let keys: Vec<String> = std::iter::once(uuid_of(payload.get("contact")))
-        .chain(
-            sides
-                .iter()
-                .map(|k| payload.get(*k).and_then(Value::as_str).map(str::to_string)),
-        )
-        .flatten()
-        .filter(|k| !k.is_empty())
-        .collect();
-    for key in keys {
-        st.budget.take().await;
-        let path = format!(
-            "/contacts/{}",
-            url::form_urlencoded::byte_serialize(key.as_bytes()).collect::<String>()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(v: Value) -> String {
+        unwrap(v).map(|d| d.kind).unwrap_or_default()
+    }
+
+    #[test]
+    fn bare_documented_payloads_are_told_apart() {
+        let contact = json!({ "uuid": "c", "name": "John Doe", "phoneNumber": "331122334455" });
+        assert_eq!(kind(contact.clone()), "contact_updated");
+        assert_eq!(
+            kind(json!({ "uuid": "c", "deleted": "2022-10-17T15:15:06.095Z" })),
+            "contact_deleted"
         );
-        let answer = super::forward::upstream(st, axum::http::Method::GET, &path, None, Bytes::new()).await;
-        if let Some(contact) = answer
-            .ok()
-            .filter(|a| a.status.is_success())
-            .and_then(|a| serde_json::from_slice::<Value>(&a.body).ok())
-            .and_then(|v| apply::contact_in(&v))
-            && let (Ok(c), Value::Object(map)) = (serde_json::to_value(&contact), &mut *payload)
-        {
-            map.insert("contact".into(), c);
-            return;
-        }
+        assert_eq!(
+            kind(
+                json!({ "source": "whatsapp", "href": "h", "contact": contact, "closingReason": "issue_resolved",
+                         "createdAt": "2023-11-20T17:14:22Z", "closedAt": "2023-11-20T17:14:22Z" })
+            ),
+            "conversation_closed"
+        );
+        assert_eq!(
+            kind(
+                json!({ "source": "whatsapp", "href": "h", "contact": contact, "closingReason": null,
+                         "createdAt": "2023-11-20T17:14:22Z", "closedAt": null })
+            ),
+            "conversation_opened"
+        );
+        assert_eq!(
+            kind(json!({ "to": "1", "from": "2", "text": "Hello", "status": "received" })),
+            "message_created"
+        );
+        assert_eq!(kind(json!({ "uuid": "m", "status": "read" })), "message_status_updated");
+        assert_eq!(kind(json!({})), "unknown");
+        assert!(unwrap(json!([1])).is_none());
+        let wrapped = unwrap(json!({ "event": "contact_created", "payload": contact })).expect("wrapped");
+        assert_eq!(
+            (wrapped.kind.as_str(), wrapped.payload["uuid"].as_str()),
+            ("contact_created", Some("c"))
+        );
     }
-}
 
-fn uuid_of(v: Option<&Value>) -> Option<String> {
-    match v? {
-        Value::String(s) => Some(s.clone()),
-        obj => obj.get("uuid").and_then(Value::as_str).map(str::to_string),
-    }
-}
-
-fn now() -> String {
-    Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true)
-}
-
-fn handle(st: &HubState, d: Delivery) {
-    let p = &d.payload;
-    let stale = |a: Applied| {
-        if a == Applied::Older {
-            st.counters.stale_events.fetch_add(1, Ordering::Relaxed);
-        }
-    };
-    match d.kind.as_str() {
-        "contact_created" | "contact_updated" => match apply::contact_in(p) {
-            Some(c) => stale(apply::contact(st, &c)),
-            None => tracing::info!("a {} event without a contact was ignored", d.kind),
-        },
-        "contact_deleted" => match uuid_of(p.get("contact")).or_else(|| uuid_of(Some(p))) {
-            Some(uuid) => apply::deleted(st, &uuid),
-            None => tracing::info!("a contact_deleted event without a uuid was ignored"),
-        },
-        "message_created" => {
-            let contact = p
-                .get("contact")
-                .and_then(|c| apply::contact_in(&json!({ "contact": c })));
-            let Some(contact) = contact else {
-                tracing::info!("a message_created event without its contact was ignored");
-                return;
-            };
-            stale(apply::contact(st, &contact));
-            super::reconcile::keep_last_message(st, &contact, p);
-            if let Some(m) = p.get("uuid").and_then(Value::as_str)
-                && !st.remember_message(m, &contact.uuid)
-            {
-                // A send through the hub announced it already.
-                return;
-            }
-            let agent = if p.get("status").and_then(Value::as_str) == Some("received") {
-                None
-            } else {
-                let to = p.get("to").and_then(Value::as_str).unwrap_or_default();
-                st.writers
-                    .of(&contact.uuid)
-                    .or_else(|| st.writers.of(&super::writers::send_key(to)))
-            };
-            let mut message = p.clone();
-            if let Value::Object(m) = &mut message {
-                m.remove("contact");
-                m.remove(super::sent::FIELD);
-                if let Some(agent) = &agent {
-                    m.insert(super::sent::FIELD.into(), Value::String(agent.clone()));
-                    // The webhook overtook the send's answer: its uuid is
-                    // the listed message's, the surest match (see `sent`).
-                    let send = super::sent::Send {
-                        message: p.get("uuid").and_then(Value::as_str),
-                        contact: Some(&contact.uuid),
-                        to: p.get("to").and_then(Value::as_str).unwrap_or_default(),
-                        text: p.get("text").and_then(Value::as_str),
-                        agent,
-                    };
-                    if let Err(e) = super::sent::record(&st.store, send, chrono::Utc::now()) {
-                        tracing::error!("who sent a message could not be kept: {e}");
-                    }
-                }
-            }
-            st.bus.publish(
-                wire::kind::MESSAGE_CREATED,
-                &json!({ "contact": contact.uuid, "message": message, "agent": agent }),
-            );
-        }
-        "message_status_updated" => {
-            let message = p.get("uuid").and_then(Value::as_str);
-            let (Some(contact), Some(message), Some(status)) = (
-                uuid_of(p.get("contact")).or_else(|| message.and_then(|m| st.contact_of_message(m))),
-                message,
-                p.get("status").and_then(Value::as_str),
-            ) else {
-                tracing::info!("a message_status_updated event without contact, uuid or status was ignored");
-                return;
-            };
-            st.bus.publish(
-                wire::kind::MESSAGE_STATUS,
-                &json!({ "contact": contact, "message": message, "status": status }),
-            );
-        }
-        "conversation_opened" | "conversation_closed" => {
-            let Some(contact) = apply::contact_in(p) else {
-                tracing::info!("a {} event without its contact was ignored", d.kind);
-                return;
-            };
-            let applied = apply::contact(st, &contact);
-            stale(applied);
-            if applied != Applied::Stored {
-                // Older, or the index holds it already: the write's own
-                // answer (or an earlier delivery) announced this change.
-                return;
-            }
-            let (kind, at) = if d.kind == "conversation_closed" {
-                let at = contact
-                    .closed_at
-                    .map(|t| t.to_rfc3339_opts(SecondsFormat::Millis, true));
-                (wire::kind::CONVERSATION_CLOSED, at)
-            } else {
-                (wire::kind::CONVERSATION_OPENED, None)
-            };
-            st.bus.publish(
-                kind,
-                &json!({ "contact": contact.uuid, "agent": st.writers.of(&contact.uuid),
-                         "at": at.unwrap_or_else(now) }),
-            );
-        }
-        "agent_status_updated" => {
-            let agent = ["email", "name", "uuid", "user"]
-                .iter()
-                .find_map(|k| p.get(*k).and_then(Value::as_str))
-                .unwrap_or_default();
-            let status = p.get("status").cloned().unwrap_or_else(|| p.clone());
-            st.bus
-                .publish(wire::kind::AGENT_STATUS, &json!({ "agent": agent, "status": status }));
-        }
-        other => {
-            let n = st.counters.unknown_kinds.fetch_add(1, Ordering::Relaxed) + 1;
-            tracing::info!(
-                "a webhook event of unknown kind {:?} was ignored ({n} so far)",
-                sanitize_line(other)
-            );
-        }
+    #[test]
+    fn a_time_past_the_skew_is_from_the_future_and_one_contact_goes_to_one_worker() {
+        let soon = (Utc::now() + chrono::Duration::minutes(4)).to_rfc3339();
+        let later = (Utc::now() + chrono::Duration::minutes(6)).to_rfc3339();
+        let d = |at: &str| Delivery {
+            kind: "message_created".into(),
+            payload: json!({ "createdAt": at, "contact": { "uuid": "c" } }),
+        };
+        assert!(from_the_future(&d(&soon)).is_none(), "inside the skew");
+        assert!(from_the_future(&d(&later)).is_some());
+        let closed = Delivery {
+            kind: "conversation_closed".into(),
+            payload: json!({ "closedAt": later, "contact": { "uuid": "c" } }),
+        };
+        assert!(from_the_future(&closed).is_some());
+        assert_eq!(shard(&d(&soon)), shard(&closed), "the same contact, the same worker");
     }
 }

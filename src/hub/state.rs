@@ -1,7 +1,7 @@
 //! What every handler and background task of the hub shares.
 
-use std::collections::{HashSet, VecDeque};
-use std::sync::atomic::AtomicU64;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -17,16 +17,15 @@ use crate::api::Client;
 use crate::index::sync::{Budget, Foreground};
 use crate::index::{Index, IndexAccess, SharedIndex};
 
-/// Webhook deliveries waiting for the worker.
+/// Webhook deliveries waiting for the workers (all queues together).
 pub const HOOK_QUEUE: usize = 1024;
-/// Recent deliveries remembered to ignore redeliveries.
+/// Messages remembered to announce each once.
 const RECENT_DELIVERIES: usize = 4096;
+/// Old delivery digests are pruned every this many deliveries.
+const PRUNE_EVERY: u64 = 256;
 /// How often the agents table is checked for changes (a removed token
 /// ends its open streams).
 const AGENTS_POLL: Duration = Duration::from_millis(200);
-
-/// Digests of recent deliveries: a set, and their order for forgetting.
-type Recent = (HashSet<[u8; 32]>, VecDeque<[u8; 32]>);
 
 /// Counters shown in the log.
 #[derive(Debug, Default)]
@@ -36,6 +35,12 @@ pub struct Counters {
     pub redeliveries: AtomicU64,
     pub unknown_kinds: AtomicU64,
     pub stale_events: AtomicU64,
+    /// Deliveries refused or ignored because the service did not vouch
+    /// for them (or their time was in the future).
+    pub refused: AtomicU64,
+    /// Contacts read back by REST to confirm a delivery, and lookups a cap refused.
+    pub lookups: AtomicU64,
+    pub lookups_capped: AtomicU64,
     /// Reconciliation passes finished, and how many of them were full walks.
     pub passes: AtomicU64,
     pub full_walks: AtomicU64,
@@ -55,8 +60,16 @@ pub struct HubState {
     pub budget: Budget,
     pub foreground: Foreground,
     pub presence: Presence,
-    pub hooks: mpsc::Sender<Delivery>,
-    recent: Mutex<Recent>,
+    /// One queue a receiver worker (see `receiver`).
+    pub hooks: Vec<mpsc::Sender<Delivery>>,
+    /// The hook path's secret (`webhook::path`).
+    pub hook: crate::webhook::path::HookSecret,
+    /// `--forward-to`: every delivery passed on.
+    pub relay: Option<crate::webhook::relay::Relay>,
+    /// Lookups confirming deliveries: coalesced and capped.
+    pub confirm: super::receiver::Confirmer,
+    /// Deliveries since the last pruning of old digests.
+    since_prune: AtomicU64,
     /// Message uuid to contact uuid, for status events that name only the message.
     messages: Mutex<(std::collections::HashMap<String, String>, VecDeque<String>)>,
     pub counters: Counters,
@@ -87,8 +100,16 @@ impl std::fmt::Debug for HubState {
 const EVENT_FLOOR: &str = "next_event_id";
 
 impl HubState {
-    pub async fn open(config: HubConfig) -> Result<(HubState, mpsc::Receiver<Delivery>), HubError> {
+    pub async fn open(config: HubConfig) -> Result<(HubState, Vec<mpsc::Receiver<Delivery>>), HubError> {
         let store = Store::open(&config.data_dir)?;
+        let hook = crate::webhook::path::HookSecret::open(&config.data_dir)
+            .map_err(|e| HubError::Config(format!("the hook secret cannot be kept in the data dir: {e}")))?;
+        let relay = match &config.forward_to {
+            Some(url) => {
+                Some(crate::webhook::relay::Relay::start(url.clone(), config.timeout).map_err(HubError::Config)?)
+            }
+            None => None,
+        };
         let path = config.data_dir.join("index.sqlite");
         let opened = tokio::task::spawn_blocking(move || Index::open(&path))
             .await
@@ -112,7 +133,8 @@ impl HubState {
             .map_err(|e| HubError::Config(format!("cannot build the HTTP client: {e}")))?;
         let foreground = Foreground::default();
         let budget = Budget::new(config.budget).yielding_to(foreground.clone());
-        let (hooks, rx) = mpsc::channel(HOOK_QUEUE);
+        let workers = super::receiver::WORKERS;
+        let (hooks, rx): (Vec<_>, Vec<_>) = (0..workers).map(|_| mpsc::channel(HOOK_QUEUE / workers)).unzip();
         let state = HubState {
             presence: Presence::default(),
             store,
@@ -123,7 +145,10 @@ impl HubState {
             budget,
             foreground,
             hooks,
-            recent: Mutex::new((HashSet::new(), VecDeque::new())),
+            hook,
+            relay,
+            confirm: Default::default(),
+            since_prune: AtomicU64::new(0),
             messages: Mutex::new(Default::default()),
             counters: Counters::default(),
             writers: Writers::default(),
@@ -144,20 +169,26 @@ impl HubState {
         }
     }
 
-    /// True the first time a delivery with this body is seen (of the last few thousand).
+    /// True the first time a delivery with this body is seen within
+    /// `receiver::DEDUP_WINDOW`, across restarts (kept in the hub's file).
+    /// A file that fails says true: a redelivery is then worked again,
+    /// which merging makes harmless.
     pub fn first_delivery(&self, digest: [u8; 32]) -> bool {
-        let mut guard = self.recent.lock().unwrap_or_else(PoisonError::into_inner);
-        let (set, order) = &mut *guard;
-        if !set.insert(digest) {
-            return false;
-        }
-        order.push_back(digest);
-        if order.len() > RECENT_DELIVERIES
-            && let Some(old) = order.pop_front()
+        let now = chrono::Utc::now().timestamp();
+        if self
+            .since_prune
+            .fetch_add(1, Ordering::Relaxed)
+            .is_multiple_of(PRUNE_EVERY)
         {
-            set.remove(&old);
+            let window = i64::try_from(super::receiver::DEDUP_WINDOW.as_secs()).unwrap_or(i64::MAX);
+            if let Err(e) = self.store.prune_deliveries(now.saturating_sub(window)) {
+                tracing::warn!("old delivery digests could not be pruned: {e}");
+            }
         }
-        true
+        self.store.first_delivery(&digest, now).unwrap_or_else(|e| {
+            tracing::warn!("a delivery's digest could not be kept: {e}");
+            true
+        })
     }
 
     /// Remembers which contact a message belongs to (the last few
@@ -186,8 +217,9 @@ impl HubState {
 
     /// Forgets a delivery that could not be queued, so its retry is worked.
     pub fn forget_delivery(&self, digest: [u8; 32]) {
-        let mut guard = self.recent.lock().unwrap_or_else(PoisonError::into_inner);
-        guard.0.remove(&digest);
+        if let Err(e) = self.store.forget_delivery(&digest) {
+            tracing::warn!("a delivery's digest could not be forgotten: {e}");
+        }
     }
 
     /// Broadcasts what a reconciliation pass changed since the last call:

@@ -56,6 +56,21 @@ const MIGRATIONS: &[&str] = &[
     );",
 ];
 
+/// Tables of the delivery side, made when missing (outside the numbered
+/// migrations, so they never collide with another part's next step):
+/// digests of recent deliveries (redeliveries are recognized across
+/// restarts) and the reason each conversation was last closed for.
+const HOOK_TABLES: &str = "CREATE TABLE IF NOT EXISTS deliveries (
+        digest BLOB PRIMARY KEY,
+        at INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS deliveries_by_time ON deliveries (at);
+    CREATE TABLE IF NOT EXISTS closings (
+        contact TEXT PRIMARY KEY,
+        closed_at TEXT,
+        reason TEXT
+    );";
+
 /// The hub's file, shared by the tasks of one process.
 #[derive(Clone)]
 pub struct Store {
@@ -100,6 +115,7 @@ impl Store {
             tx.execute_batch(step)?;
         }
         tx.execute_batch(&format!("PRAGMA user_version = {};", MIGRATIONS.len()))?;
+        tx.execute_batch(HOOK_TABLES)?;
         tx.commit()?;
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
@@ -136,5 +152,52 @@ impl Store {
     /// `agents` command) commits to the file.
     pub fn data_version(conn: &Connection) -> Result<i64, HubError> {
         Ok(conn.query_row("PRAGMA data_version", [], |r| r.get(0))?)
+    }
+
+    /// Keeps a delivery's digest; true when it was not kept already.
+    pub fn first_delivery(&self, digest: &[u8; 32], now: i64) -> Result<bool, HubError> {
+        let n = self.conn().execute(
+            "INSERT OR IGNORE INTO deliveries (digest, at) VALUES (?1, ?2)",
+            params![&digest[..], now],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Forgets a delivery's digest (it could not be queued).
+    pub fn forget_delivery(&self, digest: &[u8; 32]) -> Result<(), HubError> {
+        self.conn()
+            .execute("DELETE FROM deliveries WHERE digest = ?1", params![&digest[..]])?;
+        Ok(())
+    }
+
+    /// Forgets digests kept before `before` (unix seconds).
+    pub fn prune_deliveries(&self, before: i64) -> Result<usize, HubError> {
+        Ok(self.conn().execute("DELETE FROM deliveries WHERE at < ?1", [before])?)
+    }
+
+    /// Keeps why a conversation was closed (the service's `closingReason`).
+    pub fn set_closing(
+        &self,
+        contact: &str,
+        closed_at: Option<chrono::DateTime<chrono::Utc>>,
+        reason: Option<&str>,
+    ) -> Result<(), HubError> {
+        self.conn().execute(
+            "INSERT INTO closings (contact, closed_at, reason) VALUES (?1, ?2, ?3)
+             ON CONFLICT (contact) DO UPDATE SET closed_at = ?2, reason = ?3",
+            params![contact, closed_at.map(|t| t.to_rfc3339()), reason],
+        )?;
+        Ok(())
+    }
+
+    /// The reason a conversation was last closed for, when the service gave one.
+    pub fn closing_reason(&self, contact: &str) -> Result<Option<String>, HubError> {
+        Ok(self
+            .conn()
+            .query_row("SELECT reason FROM closings WHERE contact = ?1", [contact], |r| {
+                r.get(0)
+            })
+            .optional()?
+            .flatten())
     }
 }

@@ -14,6 +14,7 @@
 mod bulk;
 mod forget;
 mod journal;
+mod merge;
 mod open;
 mod preview;
 pub mod private;
@@ -30,6 +31,7 @@ use sha2::{Digest, Sha256};
 
 pub use bulk::{SEARCH_CHUNK, SearchBuild};
 pub use journal::Changes;
+pub use merge::{Merged, overlay};
 pub use open::{Health, inspect};
 pub use preview::{Preview, Wanted, Who};
 pub use report::{HeldMessage, HeldPage, ReportRow};

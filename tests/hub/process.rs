@@ -124,7 +124,7 @@ fn the_hub_writes_its_manifest_and_a_failed_subscription_is_a_warning_not_a_cras
         .arg("--manifest")
         .arg(&manifest_path)
         // The service refuses a receiver that is not public https.
-        .args(["--public-url", "https://hub.example.com"])
+        .args(["--public-url", "https://hub.example.com", "--subscribe"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -132,12 +132,18 @@ fn the_hub_writes_its_manifest_and_a_failed_subscription_is_a_warning_not_a_cras
     let mut child = Killed(child);
     let m = manifest(&manifest_path, &mut child.0);
     assert_eq!(m["pid"].as_u64(), Some(u64::from(child.0.id())));
+    assert!(
+        m["hook_url"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("https://hub.example.com/hooks/")),
+        "{m}"
+    );
     let url = m["url"].as_str().expect("url").to_string();
     let stderr = child.0.stderr.take().expect("stderr");
     let warning = BufReader::new(stderr)
         .lines()
         .map_while(Result::ok)
-        .find(|l| l.contains("webhook"))
+        .find(|l| l.contains("webhook") && l.contains("subscribed"))
         .expect("a line about the webhook");
     assert!(
         warning.contains("warning: the webhook could not be subscribed"),

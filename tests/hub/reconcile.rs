@@ -89,12 +89,7 @@ async fn one_pass_catches_lost_webhooks_below_contacts_that_match() {
     let http = reqwest::Client::new();
     for u in &others {
         let body = json!({ "event": "contact_updated", "payload": want[u] });
-        let r = http
-            .post(format!("{}/hooks/service", t.hub.url))
-            .json(&body)
-            .send()
-            .await
-            .expect("delivered");
+        let r = http.post(t.hub.hook_url()).json(&body).send().await.expect("delivered");
         assert!(r.status().is_success(), "{}", r.status());
     }
     let deadline = tokio::time::Instant::now() + PATIENCE;

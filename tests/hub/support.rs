@@ -212,7 +212,7 @@ pub async fn subscribe(t: &Team) {
             reqwest::Method::POST,
             "/webhooks/subscribe",
             Some(serde_json::json!({
-                "url": format!("{}/hooks/service", t.hub.url),
+                "url": t.hub.hook_url(),
                 "subscriptions": frontdesk::hub::wire::SUBSCRIPTIONS,
             })),
         )
