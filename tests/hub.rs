@@ -31,3 +31,8 @@ mod merged;
 mod reconcile;
 #[path = "hub/shared.rs"]
 mod shared;
+
+#[path = "hub/redteam.rs"]
+mod redteam;
+#[path = "hub/redteam_conn.rs"]
+mod redteam_conn;

@@ -100,6 +100,7 @@ impl Store {
             tx.execute_batch(step)?;
         }
         tx.execute_batch(&format!("PRAGMA user_version = {};", MIGRATIONS.len()))?;
+        super::agents::upgrade(&tx)?;
         tx.commit()?;
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
