@@ -57,6 +57,8 @@ struct Feed {
     keep_alive: tokio::time::Interval,
     st: Arc<HubState>,
     token_hash: String,
+    /// When the token expires: its stream ends at the next heartbeat after.
+    expires: Option<chrono::DateTime<chrono::Utc>>,
     done: bool,
 }
 
@@ -113,6 +115,12 @@ pub async fn events(
         stopping: st.stopping.subscribe(),
         keep_alive,
         token_hash: who.token_hash,
+        expires: who
+            .agent
+            .expires_at
+            .as_deref()
+            .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
+            .map(|t| t.with_timezone(&chrono::Utc)),
         st: st.clone(),
         sub,
         done: false,
@@ -140,7 +148,12 @@ pub async fn events(
                         return None;
                     }
                 },
-                _ = f.keep_alive.tick() => return Some((Ok(Bytes::from_static(KEEP_ALIVE)), f)),
+                _ = f.keep_alive.tick() => {
+                    if f.expires.is_some_and(|t| t <= chrono::Utc::now()) {
+                        return None;
+                    }
+                    return Some((Ok(Bytes::from_static(KEEP_ALIVE)), f));
+                }
                 // The hub is stopping: end, so its shutdown need not wait.
                 () = async { let _ = f.stopping.wait_for(|s| *s).await; } => return None,
                 changed = f.agents.changed() => {

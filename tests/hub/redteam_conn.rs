@@ -246,6 +246,15 @@ async fn an_expired_token_is_401_saying_it_expired() {
     };
     assert_eq!(st, StatusCode::OK);
     assert!(me["expires_at"].is_string(), "{me}");
+    let mut stream = t
+        .dana
+        .http
+        .get(format!("{}/hub/v1/events", t.dana.url))
+        .bearer_auth(&kim)
+        .send()
+        .await
+        .expect("stream");
+    assert_eq!(stream.status(), StatusCode::OK);
     store
         .conn()
         .execute(
@@ -253,6 +262,10 @@ async fn an_expired_token_is_401_saying_it_expired() {
             [],
         )
         .expect("expire it");
+    let ended = async { while let Ok(Some(_)) = stream.chunk().await {} };
+    tokio::time::timeout(support::PATIENCE, ended)
+        .await
+        .expect("the expired token's stream ends");
     let r = get(kim).await.expect("answer");
     assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
     assert!(r.text().await.expect("body").contains("expired"));
