@@ -290,3 +290,36 @@ pub fn set_role(store: &Store, name: &str, role: Role) -> Result<(), HubError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agents_of_a_file_from_before_roles_become_agents() {
+        let conn = rusqlite::Connection::open_in_memory().expect("db");
+        conn.execute_batch(
+            "CREATE TABLE agents (name TEXT PRIMARY KEY, email TEXT NOT NULL, user_uuid TEXT,
+             token_hash TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL);
+             INSERT INTO agents VALUES ('dana', 'dana@example.com', NULL, 'h', '2026-01-01T00:00:00Z');",
+        )
+        .expect("old schema");
+        upgrade(&conn).expect("upgraded");
+        upgrade(&conn).expect("twice is harmless");
+        let a = conn
+            .query_row(&format!("SELECT {COLUMNS} FROM agents"), [], from_row)
+            .expect("row");
+        assert_eq!((a.role, a.expires_at.as_deref()), (Role::Agent, None));
+        assert!(!a.expired(Utc::now()));
+    }
+
+    #[test]
+    fn lifetimes_read_as_days_hours_minutes_seconds() {
+        assert_eq!(parse_lifetime("30d").expect("30d").num_days(), 30);
+        assert_eq!(parse_lifetime("12h").expect("12h").num_hours(), 12);
+        assert_eq!(parse_lifetime("7").expect("7").num_days(), 7);
+        for bad in ["", "d", "0d", "-1d", "3w", "99999d", "1.5d"] {
+            assert!(parse_lifetime(bad).is_err(), "{bad:?}");
+        }
+    }
+}

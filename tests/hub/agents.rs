@@ -31,7 +31,13 @@ async fn an_agent_route_without_a_known_token_is_refused_and_says_why() {
     let (st, me) = t.dana.json("/hub/v1/whoami").await;
     assert_eq!(st, StatusCode::OK);
     assert_eq!(
-        (&me["agent"], &me["email"], &me["user_uuid"], &me["role"], &me["expires_at"]),
+        (
+            &me["agent"],
+            &me["email"],
+            &me["user_uuid"],
+            &me["role"],
+            &me["expires_at"]
+        ),
         (
             &json!("dana"),
             &json!("dana@example.com"),

@@ -311,3 +311,56 @@ async fn agents_hear_when_the_service_is_down_and_when_it_is_back() {
     assert!(echo.hits.load(Ordering::SeqCst) > 0);
     hub.stop().await;
 }
+
+#[test]
+fn roles_and_rotation_on_the_command_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let run = |args: &[&str]| {
+        let out = fd(dir.path()).args(args).output().expect("runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        (
+            out.status.code(),
+            text,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = run(&[
+        "hub",
+        "agents",
+        "add",
+        "dana",
+        "--email",
+        "dana@example.com",
+        "--expires",
+        "30d",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let old = out.lines().next().unwrap_or_default().to_string();
+    let (code, out, err) = run(&["hub", "agents", "rotate", "dana"]);
+    assert_eq!(code, Some(0), "{err}");
+    let new = out.lines().next().unwrap_or_default().to_string();
+    assert!(new.starts_with("fdh_") && new != old, "{out}");
+    let (code, _, err) = run(&["hub", "agents", "role", "dana", "admin"]);
+    assert_eq!(code, Some(0), "{err}");
+    let (_, list, _) = run(&["--json", "hub", "agents", "list"]);
+    let list: serde_json::Value = serde_json::from_str(&list).expect("json");
+    assert_eq!(list[0]["role"], "admin");
+    let store = Store::open(&dir.path().join("hub")).expect("store");
+    assert!(
+        agents::by_token(&store, &old).expect("lookup").is_none(),
+        "the old token is gone"
+    );
+    assert!(agents::by_token(&store, &new).expect("lookup").is_some());
+    let (code, _, err) = run(&[
+        "hub",
+        "agents",
+        "add",
+        "kim",
+        "--email",
+        "k@example.com",
+        "--expires",
+        "soon",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--expires"), "{err}");
+}
