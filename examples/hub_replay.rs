@@ -115,7 +115,7 @@ async fn main() {
     for r in reads {
         let _ = r.await;
     }
-    println!("50 replays read: rss {:.1} MB", rss_mb());
+    println!("50 replays of {kept} events read whole: rss {:.1} MB", rss_mb());
 
     let mut readers = Vec::new();
     for _ in 0..200 {
