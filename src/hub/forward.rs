@@ -133,6 +133,42 @@ fn refuse(st: &HubState, who: &Authed, method: &Method, route: &route::Route) ->
     Some(wire::error(StatusCode::FORBIDDEN, why).into_response())
 }
 
+/// An agent deletes only a message it sent through the hub (the `sent`
+/// table names the sender); an admin any.
+fn refuse_delete(st: &HubState, who: &Authed, method: &Method, path: &str, body: &Bytes) -> Option<Response> {
+    if *method != Method::DELETE || who.agent.role == Role::Admin {
+        return None;
+    }
+    let id = match path.strip_prefix("/messages") {
+        Some("") => serde_json::from_slice::<Value>(body)
+            .ok()
+            .and_then(|v| v.get("uuid").and_then(Value::as_str).map(str::to_string)),
+        Some(rest) => rest.strip_prefix('/').map(str::to_string),
+        None => return None,
+    };
+    let own = id.is_some_and(|id| {
+        st.store
+            .conn()
+            .query_row(
+                "SELECT 1 FROM sent WHERE (message = ?1 OR listed = ?1) AND agent = ?2 LIMIT 1",
+                [id.as_str(), who.agent.name.as_str()],
+                |_| Ok(()),
+            )
+            .is_ok()
+    });
+    if own {
+        return None;
+    }
+    record(st, who, method, path, StatusCode::FORBIDDEN, None);
+    Some(
+        wire::error(
+            StatusCode::FORBIDDEN,
+            "an agent may delete only a message it sent through the hub",
+        )
+        .into_response(),
+    )
+}
+
 /// The contact uuid a path names (`/contacts/:uuid/...`, `/contact/:uuid`).
 fn contact_in_path(path: &str) -> Option<&str> {
     let mut parts = path.trim_start_matches('/').split('/');
@@ -158,6 +194,9 @@ pub async fn handle(
         }
     };
     if let Some(refused) = refuse(&st, &who, &method, &route) {
+        return refused;
+    }
+    if let Some(refused) = refuse_delete(&st, &who, &method, &route.path, &body) {
         return refused;
     }
     if let Err(wait) = st.guard.limiter.take(&who.agent.name) {

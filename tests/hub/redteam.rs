@@ -313,3 +313,38 @@ async fn one_agent_past_its_rate_gets_429_with_retry_after_and_the_others_go_on(
     assert_eq!(st, StatusCode::OK, "lee has a bucket of its own");
     t.hub.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_deletes_only_a_message_it_sent() {
+    let t = support::team().await;
+    let store = Store::open(t.dir.path()).expect("store");
+    store
+        .conn()
+        .execute(
+            "INSERT INTO sent (message, recipient, agent, at) VALUES ('abc123', '+15550000', 'dana', '2026-01-01T00:00:00Z')",
+            [],
+        )
+        .expect("a send by dana");
+    let delete = |token: &str, path: &str| {
+        t.dana
+            .http
+            .delete(format!("{}{path}", t.dana.url))
+            .bearer_auth(token)
+            .send()
+    };
+    let lee = delete(&t.lee.token, "/v1/messages/abc123").await.expect("answer");
+    assert_eq!(lee.status(), StatusCode::FORBIDDEN, "not lee's message");
+    let body_form = t
+        .dana
+        .http
+        .delete(format!("{}/v1/messages", t.dana.url))
+        .bearer_auth(&t.lee.token)
+        .json(&json!({ "uuid": "abc123" }))
+        .send()
+        .await
+        .expect("answer");
+    assert_eq!(body_form.status(), StatusCode::FORBIDDEN);
+    let dana = delete(&t.dana.token, "/v1/messages/abc123").await.expect("answer");
+    assert_ne!(dana.status(), StatusCode::FORBIDDEN, "dana's own goes to the service");
+    t.hub.stop().await;
+}
