@@ -6,6 +6,7 @@ pub mod config;
 pub mod drafts;
 pub mod hub;
 pub mod index;
+pub mod listen;
 pub mod macros;
 pub mod mcp;
 pub mod notify;

@@ -34,3 +34,7 @@ mod shared;
 
 #[path = "hub/deliveries.rs"]
 mod deliveries;
+#[path = "hub/redteam.rs"]
+mod redteam;
+#[path = "hub/redteam_conn.rs"]
+mod redteam_conn;

@@ -1,8 +1,9 @@
 //! Agents and their tokens. A token is shown once, when the agent is
 //! added; the file keeps only its SHA-256. Only the hub's command line
-//! adds and removes agents: no token grants that.
+//! adds and removes agents: no token grants that. Each agent has a role
+//! (`agent` or `admin`, see `route`) and its token may expire.
 
-use chrono::{SecondsFormat, Utc};
+use chrono::{DateTime, SecondsFormat, Utc};
 use rand::RngCore;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
@@ -18,6 +19,106 @@ pub struct Agent {
     pub email: String,
     pub user_uuid: Option<String>,
     pub created_at: String,
+    pub role: Role,
+    /// When its token stops working (RFC 3339), if ever.
+    pub expires_at: Option<String>,
+}
+
+/// What an agent's token reaches of the service (see `route`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// What an agent does in the inbox.
+    #[default]
+    Agent,
+    /// Also the account's settings: webhook, renames, custom statuses, others' status.
+    Admin,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Agent => "agent",
+            Role::Admin => "admin",
+        }
+    }
+
+    fn parse(s: &str) -> Role {
+        if s == "admin" { Role::Admin } else { Role::Agent }
+    }
+}
+
+impl Agent {
+    /// True once its token's expiry has passed.
+    pub fn expired(&self, now: DateTime<Utc>) -> bool {
+        self.expires_at
+            .as_deref()
+            .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+            .is_some_and(|t| t <= now)
+    }
+}
+
+/// Adds the columns of issue 34 to a file written before it: agents
+/// already there keep working as `agent`s without expiry. Run by
+/// `Store::open` inside its migration transaction.
+pub fn upgrade(conn: &rusqlite::Connection) -> Result<(), rusqlite::Error> {
+    let mut stmt = conn.prepare("SELECT name FROM pragma_table_info('agents')")?;
+    let cols = stmt
+        .query_map([], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    if !cols.iter().any(|c| c == "role") {
+        conn.execute_batch("ALTER TABLE agents ADD COLUMN role TEXT NOT NULL DEFAULT 'agent';")?;
+    }
+    if !cols.iter().any(|c| c == "expires_at") {
+        conn.execute_batch("ALTER TABLE agents ADD COLUMN expires_at TEXT;")?;
+    }
+    Ok(())
+}
+
+const COLUMNS: &str = "name, email, user_uuid, created_at, role, expires_at";
+
+fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Agent> {
+    Ok(Agent {
+        name: r.get(0)?,
+        email: r.get(1)?,
+        user_uuid: r.get(2)?,
+        created_at: r.get(3)?,
+        role: Role::parse(&r.get::<_, String>(4)?),
+        expires_at: r.get(5)?,
+    })
+}
+
+/// `30d`, `12h`, `90m` or `3600s` (a bare number is days) as a duration.
+pub fn parse_lifetime(s: &str) -> Result<chrono::Duration, HubError> {
+    let s = s.trim();
+    let (num, unit) = match s.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&s[..i], c),
+        _ => (s, 'd'),
+    };
+    let n: i64 = num
+        .parse()
+        .ok()
+        .filter(|n| *n > 0 && *n <= 3650 * 86_400)
+        .ok_or_else(|| {
+            HubError::Usage(format!(
+                "--expires {:?} must be a positive number followed by d, h, m or s (30d)",
+                crate::text::sanitize_line(s)
+            ))
+        })?;
+    let secs = match unit {
+        'd' => n.checked_mul(86_400),
+        'h' => n.checked_mul(3600),
+        'm' => n.checked_mul(60),
+        's' => Some(n),
+        _ => None,
+    }
+    .filter(|s| *s <= 3650 * 86_400)
+    .ok_or_else(|| HubError::Usage("--expires takes d, h, m or s, at most 10 years (30d)".to_string()))?;
+    Ok(chrono::Duration::seconds(secs))
+}
+
+fn expiry(lifetime: Option<chrono::Duration>) -> Option<String> {
+    lifetime.map(|d| (Utc::now() + d).to_rfc3339_opts(SecondsFormat::Secs, true))
 }
 
 /// The prefix that tells a hub token from an API key.
@@ -85,6 +186,19 @@ fn check_user_uuid(uuid: &str) -> Result<(), HubError> {
 
 /// Adds an agent and returns its token (the only time it is shown).
 pub fn add(store: &Store, name: &str, email: &str, user_uuid: Option<&str>) -> Result<String, HubError> {
+    add_with(store, name, email, user_uuid, Role::Agent, None)
+}
+
+/// Adds an agent with `role` whose token lasts `lifetime` (forever when
+/// `None`); returns its token (the only time it is shown).
+pub fn add_with(
+    store: &Store,
+    name: &str,
+    email: &str,
+    user_uuid: Option<&str>,
+    role: Role,
+    lifetime: Option<chrono::Duration>,
+) -> Result<String, HubError> {
     check_name(name)?;
     check_email(email)?;
     if let Some(u) = user_uuid {
@@ -93,9 +207,17 @@ pub fn add(store: &Store, name: &str, email: &str, user_uuid: Option<&str>) -> R
     let token = new_token();
     let at = Utc::now().to_rfc3339_opts(SecondsFormat::Secs, true);
     let inserted = store.conn().execute(
-        "INSERT INTO agents (name, email, user_uuid, token_hash, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
-         ON CONFLICT (name) DO NOTHING",
-        params![name, email, user_uuid, hash_token(&token), at],
+        "INSERT INTO agents (name, email, user_uuid, token_hash, created_at, role, expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (name) DO NOTHING",
+        params![
+            name,
+            email,
+            user_uuid,
+            hash_token(&token),
+            at,
+            role.as_str(),
+            expiry(lifetime)
+        ],
     )?;
     if inserted == 0 {
         return Err(HubError::Usage(format!(
@@ -108,15 +230,8 @@ pub fn add(store: &Store, name: &str, email: &str, user_uuid: Option<&str>) -> R
 /// Every agent, by name.
 pub fn list(store: &Store) -> Result<Vec<Agent>, HubError> {
     let conn = store.conn();
-    let mut stmt = conn.prepare("SELECT name, email, user_uuid, created_at FROM agents ORDER BY name")?;
-    let rows = stmt.query_map([], |r| {
-        Ok(Agent {
-            name: r.get(0)?,
-            email: r.get(1)?,
-            user_uuid: r.get(2)?,
-            created_at: r.get(3)?,
-        })
-    })?;
+    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM agents ORDER BY name"))?;
+    let rows = stmt.query_map([], from_row)?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
 }
 
@@ -140,16 +255,71 @@ pub fn by_hash(store: &Store, hash: &str) -> Result<Option<Agent>, HubError> {
     Ok(store
         .conn()
         .query_row(
-            "SELECT name, email, user_uuid, created_at FROM agents WHERE token_hash = ?1",
+            &format!("SELECT {COLUMNS} FROM agents WHERE token_hash = ?1"),
             [hash],
-            |r| {
-                Ok(Agent {
-                    name: r.get(0)?,
-                    email: r.get(1)?,
-                    user_uuid: r.get(2)?,
-                    created_at: r.get(3)?,
-                })
-            },
+            from_row,
         )
         .optional()?)
+}
+
+/// Gives `name` a new token (returned, shown once) and, when `lifetime`
+/// is given, a new expiry; the old token is refused from now on and its
+/// open streams end.
+pub fn rotate(store: &Store, name: &str, lifetime: Option<chrono::Duration>) -> Result<String, HubError> {
+    check_name(name)?;
+    let token = new_token();
+    let n = store.conn().execute(
+        "UPDATE agents SET token_hash = ?2, expires_at = ?3 WHERE name = ?1",
+        params![name, hash_token(&token), expiry(lifetime)],
+    )?;
+    if n == 0 {
+        return Err(HubError::Usage(format!("no agent named {name}")));
+    }
+    Ok(token)
+}
+
+/// Changes `name`'s role.
+pub fn set_role(store: &Store, name: &str, role: Role) -> Result<(), HubError> {
+    check_name(name)?;
+    let n = store.conn().execute(
+        "UPDATE agents SET role = ?2 WHERE name = ?1",
+        params![name, role.as_str()],
+    )?;
+    if n == 0 {
+        return Err(HubError::Usage(format!("no agent named {name}")));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agents_of_a_file_from_before_roles_become_agents() {
+        let conn = rusqlite::Connection::open_in_memory().expect("db");
+        conn.execute_batch(
+            "CREATE TABLE agents (name TEXT PRIMARY KEY, email TEXT NOT NULL, user_uuid TEXT,
+             token_hash TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL);
+             INSERT INTO agents VALUES ('dana', 'dana@example.com', NULL, 'h', '2026-01-01T00:00:00Z');",
+        )
+        .expect("old schema");
+        upgrade(&conn).expect("upgraded");
+        upgrade(&conn).expect("twice is harmless");
+        let a = conn
+            .query_row(&format!("SELECT {COLUMNS} FROM agents"), [], from_row)
+            .expect("row");
+        assert_eq!((a.role, a.expires_at.as_deref()), (Role::Agent, None));
+        assert!(!a.expired(Utc::now()));
+    }
+
+    #[test]
+    fn lifetimes_read_as_days_hours_minutes_seconds() {
+        assert_eq!(parse_lifetime("30d").expect("30d").num_days(), 30);
+        assert_eq!(parse_lifetime("12h").expect("12h").num_hours(), 12);
+        assert_eq!(parse_lifetime("7").expect("7").num_days(), 7);
+        for bad in ["", "d", "0d", "-1d", "3w", "99999d", "1.5d"] {
+            assert!(parse_lifetime(bad).is_err(), "{bad:?}");
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! Bearer tokens on every agent route. The token is looked up in the
 //! hub's file on every request, so one removed on the command line is
-//! refused from the next request on.
+//! refused from the next request on, and so is one past its expiry.
 
 use std::sync::Arc;
 
@@ -33,6 +33,11 @@ pub async fn require_agent(State(state): State<Arc<HubState>>, mut req: Request,
     };
     let hash = agents::hash_token(token);
     match agents::by_hash(&state.store, &hash) {
+        Ok(Some(agent)) if agent.expired(chrono::Utc::now()) => wire::error(
+            StatusCode::UNAUTHORIZED,
+            "this agent token has expired: ask the hub's admin for a new one (frontdesk hub agents rotate NAME)",
+        )
+        .into_response(),
         Ok(Some(agent)) => {
             req.extensions_mut().insert(Authed {
                 agent,

@@ -3,12 +3,19 @@
 //! client's own bounded queue. Publishing never waits: a client whose
 //! queue is full is cut off and told to `resync`, so one stalled client
 //! slows no other.
+//!
+//! Each event is serialized once, when published, into its whole SSE
+//! frame; the ring, every queue and every replay share that one copy
+//! (`Arc`), so fan-out and replays cost a pointer per stream, not a copy.
+//! The ring is bounded in bytes as well as in events, and an event larger
+//! than the cap goes out as a `resync` instead.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use serde_json::Value;
+use axum::body::Bytes;
+use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 /// One event as sent on the stream.
@@ -18,6 +25,30 @@ pub struct Event {
     pub kind: String,
     /// One line of JSON.
     pub data: String,
+    /// `id: …\nevent: …\ndata: …\n\n`, as written to every stream.
+    pub frame: Bytes,
+}
+
+impl Event {
+    fn new(id: u64, kind: &str, data: String) -> Event {
+        let frame = Bytes::from(format!("id: {id}\nevent: {kind}\ndata: {data}\n\n"));
+        Event {
+            id,
+            kind: kind.to_string(),
+            data,
+            frame,
+        }
+    }
+
+    /// The bytes this event holds.
+    pub fn size(&self) -> usize {
+        self.frame.len() + self.data.len() + self.kind.len()
+    }
+}
+
+/// A `resync` frame with `reason` (not kept in the ring).
+pub fn resync_frame(id: u64, reason: &str) -> Bytes {
+    Event::new(id, super::wire::kind::RESYNC, json!({ "reason": reason }).to_string()).frame
 }
 
 struct Client {
@@ -28,6 +59,8 @@ struct Client {
 struct Inner {
     next: u64,
     ring: VecDeque<Arc<Event>>,
+    /// Bytes the ring holds.
+    ring_bytes: usize,
     clients: Vec<Client>,
 }
 
@@ -37,6 +70,8 @@ pub struct Bus {
     inner: Arc<Mutex<Inner>>,
     replay: usize,
     queue: usize,
+    max_event: usize,
+    replay_bytes: usize,
 }
 
 impl std::fmt::Debug for Bus {
@@ -67,11 +102,32 @@ impl Bus {
             inner: Arc::new(Mutex::new(Inner {
                 next: first_id.max(1),
                 ring: VecDeque::with_capacity(replay.min(65_536)),
+                ring_bytes: 0,
                 clients: Vec::new(),
             })),
             replay: replay.max(1),
             queue: queue.max(1),
+            max_event: 64 * 1024,
+            replay_bytes: 16 * 1024 * 1024,
         }
+    }
+
+    /// Caps one event's data at `max_event` bytes and the ring at
+    /// `replay_bytes`.
+    pub fn with_limits(mut self, max_event: usize, replay_bytes: usize) -> Bus {
+        self.max_event = max_event.max(256);
+        self.replay_bytes = replay_bytes.max(self.max_event);
+        self
+    }
+
+    /// Bytes the replay ring holds now.
+    pub fn ring_bytes(&self) -> usize {
+        self.lock().ring_bytes
+    }
+
+    /// The events after `after` the ring still holds, oldest first (shared, not copied).
+    pub fn ring_after(&self, after: u64) -> Vec<Arc<Event>> {
+        self.lock().ring.iter().filter(|e| e.id > after).cloned().collect()
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -104,15 +160,24 @@ impl Bus {
         let mut inner = self.lock();
         let id = inner.next;
         inner.next += 1;
-        let event = Arc::new(Event {
-            id,
-            kind: kind.to_string(),
-            data: data.to_string(),
-        });
-        if inner.ring.len() >= self.replay {
-            inner.ring.pop_front();
+        let mut text = data.to_string();
+        let mut kind = kind;
+        if text.len() > self.max_event {
+            tracing::warn!(
+                "a {kind} event of {} bytes was too large to send: resync instead",
+                text.len()
+            );
+            kind = super::wire::kind::RESYNC;
+            text = json!({ "reason": "an event was too large to send: fetch a snapshot" }).to_string();
         }
+        let event = Arc::new(Event::new(id, kind, text));
+        inner.ring_bytes += event.size();
         inner.ring.push_back(event.clone());
+        while inner.ring.len() > self.replay || (inner.ring_bytes > self.replay_bytes && inner.ring.len() > 1) {
+            if let Some(old) = inner.ring.pop_front() {
+                inner.ring_bytes -= old.size();
+            }
+        }
         inner.clients.retain(|c| match c.tx.try_send(event.clone()) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
@@ -188,5 +253,34 @@ mod tests {
         assert!(slow.overflowed.load(Ordering::SeqCst));
         assert!(!fast.overflowed.load(Ordering::SeqCst));
         assert_eq!(bus.clients(), 1);
+    }
+
+    #[test]
+    fn replays_share_the_rings_events_and_the_ring_is_bounded_in_bytes() {
+        let bus = Bus::new(1, 10_000, 10).with_limits(4096, 20_000);
+        let big = "x".repeat(3000);
+        for _ in 0..50 {
+            bus.publish("agent_status", &json!({ "pad": big }));
+        }
+        assert!(bus.ring_bytes() <= 20_000, "{}", bus.ring_bytes());
+        let oldest = bus.oldest_id().expect("some kept");
+        let a = bus.subscribe(Some(oldest));
+        let b = bus.subscribe(Some(oldest));
+        assert!(!a.replay.is_empty());
+        for (x, y) in a.replay.iter().zip(&b.replay) {
+            assert!(Arc::ptr_eq(x, y), "two replays hold the same event, not copies");
+        }
+        let ring = bus.ring_after(oldest);
+        assert!(Arc::ptr_eq(&ring[0], &a.replay[0]));
+    }
+
+    #[test]
+    fn an_event_past_the_cap_goes_out_as_resync() {
+        let bus = Bus::new(1, 10, 10).with_limits(1024, 1 << 20);
+        let mut s = bus.subscribe(None);
+        bus.publish("agent_status", &json!({ "pad": "y".repeat(5000) }));
+        let e = s.rx.try_recv().expect("an event");
+        assert_eq!(e.kind, "resync");
+        assert!(e.frame.len() < 1024);
     }
 }

@@ -129,6 +129,25 @@ pub enum AgentsCmd {
         /// The agent's user uuid in the service
         #[arg(long)]
         user_uuid: Option<String>,
+        /// agent: what an agent does in the inbox; admin: also the account's settings
+        #[arg(long, value_enum, default_value_t = agents::Role::Agent)]
+        role: agents::Role,
+        /// The token stops working after this long (30d, 12h, 90m)
+        #[arg(long, value_name = "DURATION")]
+        expires: Option<String>,
+    },
+    /// Change an agent's role (agent or admin)
+    Role {
+        name: String,
+        #[arg(value_enum)]
+        role: agents::Role,
+    },
+    /// Give an agent a new token (printed once): the old one is refused at once and its streams end
+    Rotate {
+        name: String,
+        /// The new token stops working after this long (30d, 12h, 90m)
+        #[arg(long, value_name = "DURATION")]
+        expires: Option<String>,
     },
     /// List the agents
     List,
@@ -217,12 +236,23 @@ fn json_doc<T: serde::Serialize>(format: crate::cli::Format, items: &[T]) -> Res
 
 fn agents_cmd(ctx: &mut Ctx<'_>, store: &Store, cmd: AgentsCmd) -> Result<(), CliError> {
     match cmd {
-        AgentsCmd::Add { name, user_uuid } => {
+        AgentsCmd::Add {
+            name,
+            user_uuid,
+            role,
+            expires,
+        } => {
             // `--email` is the global flag (the agent's collaborator email).
             let Some(email) = ctx.global.user_email.clone() else {
                 return Err(CliError::usage("an agent needs --email (its collaborator email)"));
             };
-            let token = agents::add(store, &name, &email, user_uuid.as_deref()).map_err(hub_err)?;
+            let lifetime = expires
+                .as_deref()
+                .map(agents::parse_lifetime)
+                .transpose()
+                .map_err(hub_err)?;
+            let token =
+                agents::add_with(store, &name, &email, user_uuid.as_deref(), role, lifetime).map_err(hub_err)?;
             let doc = if ctx.format == crate::cli::Format::Table {
                 format!("{token}\n# the token of agent {name}: shown once, keep it (the hub stores only its hash)\n")
             } else {
@@ -236,16 +266,36 @@ fn agents_cmd(ctx: &mut Ctx<'_>, store: &Store, cmd: AgentsCmd) -> Result<(), Cl
                 list.iter()
                     .map(|a| {
                         format!(
-                            "{}  {}  {}  {}\n",
+                            "{}  {}  {}  {}  {}  {}\n",
                             sanitize(&a.name),
                             sanitize(&a.email),
                             sanitize(a.user_uuid.as_deref().unwrap_or("-")),
-                            sanitize(&a.created_at)
+                            sanitize(&a.created_at),
+                            a.role.as_str(),
+                            sanitize(a.expires_at.as_deref().unwrap_or("-"))
                         )
                     })
                     .collect()
             } else {
                 json_doc(ctx.format, &list)?
+            };
+            ctx.emit(&doc)
+        }
+        AgentsCmd::Role { name, role } => {
+            agents::set_role(store, &name, role).map_err(hub_err)?;
+            ctx.emit(&format!("agent {name} is now {}\n", role.as_str()))
+        }
+        AgentsCmd::Rotate { name, expires } => {
+            let lifetime = expires
+                .as_deref()
+                .map(agents::parse_lifetime)
+                .transpose()
+                .map_err(hub_err)?;
+            let token = agents::rotate(store, &name, lifetime).map_err(hub_err)?;
+            let doc = if ctx.format == crate::cli::Format::Table {
+                format!("{token}\n# the new token of agent {name}: shown once; the old one is refused from now on\n")
+            } else {
+                format!("{}\n", serde_json::json!({ "agent": name, "token": token }))
             };
             ctx.emit(&doc)
         }

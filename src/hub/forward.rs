@@ -3,6 +3,10 @@
 //! answered from it; everything else is forwarded with the account key.
 //! A write is recorded in the audit log before its answer goes back and,
 //! when it succeeded, applied to the index and broadcast at once.
+//!
+//! Only what the allowlist (`route`) admits is forwarded, on a path
+//! rebuilt from its checked segments; an agent's token reaches only an
+//! agent's routes (403, audited, otherwise), at its own rate (429).
 
 use std::sync::Arc;
 
@@ -14,7 +18,10 @@ use axum::response::{IntoResponse, Response};
 use chrono::{SecondsFormat, Utc};
 use serde_json::{Value, json};
 
+use super::agents::Role;
 use super::auth::Authed;
+use super::guard::Outcome;
+use super::route::{self, Access, Refused};
 use super::state::HubState;
 use super::{apply, audit, wire};
 use crate::index::IndexAccess;
@@ -57,13 +64,18 @@ pub async fn upstream(
     }
     // The error's text names the URL (never the key), which is the
     // service's, not a secret; keep it short anyway.
-    let resp = req.send().await.map_err(|e| {
-        if e.is_timeout() {
-            "the service did not answer in time".to_string()
-        } else {
-            "the service could not be reached".to_string()
+    let resp = match req.send().await {
+        Ok(r) => r,
+        Err(e) => {
+            observe(st, Outcome::Unreachable);
+            return Err(if e.is_timeout() {
+                "the service did not answer in time".to_string()
+            } else {
+                "the service could not be reached".to_string()
+            });
         }
-    })?;
+    };
+    observe(st, Outcome::of_status(resp.status().as_u16()));
     let status = StatusCode::from_u16(resp.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
     let content_type = resp.headers().get(header::CONTENT_TYPE).cloned();
     let retry_after = resp.headers().get(header::RETRY_AFTER).cloned();
@@ -71,12 +83,90 @@ pub async fn upstream(
         .bytes()
         .await
         .map_err(|_| "the service's answer was cut short".to_string())?;
+    let body = redact_key(body, st.config.api_key.expose());
+    let clean = |v: Option<HeaderValue>| v.filter(|v| !contains(v.as_bytes(), st.config.api_key.expose().as_bytes()));
+    let (content_type, retry_after) = (clean(content_type), clean(retry_after));
     Ok(Upstream {
         status,
         content_type,
         retry_after,
         body,
     })
+}
+
+/// Notes what a request to the service came to; a change of the
+/// service's state is announced to every agent (`service_status`).
+pub fn observe(st: &HubState, outcome: Outcome) {
+    if let Some(data) = st.guard.health.record(outcome) {
+        tracing::warn!("the service is now {}", data["state"].as_str().unwrap_or("?"));
+        st.bus.publish(super::guard::SERVICE_STATUS, &data);
+    }
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// An upstream that echoes the request (as TRACE does) must not hand the
+/// agent the account key: any copy of it in a body is blanked.
+fn redact_key(body: Bytes, key: &str) -> Bytes {
+    if !contains(&body, key.as_bytes()) {
+        return body;
+    }
+    let text = String::from_utf8_lossy(&body).replace(key, "[redacted]");
+    Bytes::from(text.into_bytes())
+}
+
+/// 403 (audited) when `who` may not use `route`.
+fn refuse(st: &HubState, who: &Authed, method: &Method, route: &route::Route) -> Option<Response> {
+    let why = match route.access {
+        _ if who.agent.role == Role::Admin => return None,
+        Access::Agent => return None,
+        Access::OwnUser => match (&who.agent.user_uuid, &route.user) {
+            (Some(mine), Some(asked)) if mine.eq_ignore_ascii_case(asked) => return None,
+            (None, _) => "the hub knows no user uuid for this agent: an admin sets it (hub agents add --user-uuid)",
+            _ => "an agent may change only its own user's status",
+        },
+        Access::Admin => "this needs an admin's token (frontdesk hub agents role NAME admin)",
+    };
+    record(st, who, method, &route.path, StatusCode::FORBIDDEN, None);
+    Some(wire::error(StatusCode::FORBIDDEN, why).into_response())
+}
+
+/// An agent deletes only a message it sent through the hub (the `sent`
+/// table names the sender); an admin any.
+fn refuse_delete(st: &HubState, who: &Authed, method: &Method, path: &str, body: &Bytes) -> Option<Response> {
+    if *method != Method::DELETE || who.agent.role == Role::Admin {
+        return None;
+    }
+    let id = match path.strip_prefix("/messages") {
+        Some("") => serde_json::from_slice::<Value>(body)
+            .ok()
+            .and_then(|v| v.get("uuid").and_then(Value::as_str).map(str::to_string)),
+        Some(rest) => rest.strip_prefix('/').map(str::to_string),
+        None => return None,
+    };
+    let own = id.is_some_and(|id| {
+        st.store
+            .conn()
+            .query_row(
+                "SELECT 1 FROM sent WHERE (message = ?1 OR listed = ?1) AND agent = ?2 LIMIT 1",
+                [id.as_str(), who.agent.name.as_str()],
+                |_| Ok(()),
+            )
+            .is_ok()
+    });
+    if own {
+        return None;
+    }
+    record(st, who, method, path, StatusCode::FORBIDDEN, None);
+    Some(
+        wire::error(
+            StatusCode::FORBIDDEN,
+            "an agent may delete only a message it sent through the hub",
+        )
+        .into_response(),
+    )
 }
 
 /// The contact uuid a path names (`/contacts/:uuid/...`, `/contact/:uuid`).
@@ -96,20 +186,39 @@ pub async fn handle(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let path = uri.path().strip_prefix("/v1").unwrap_or("").to_string();
-    let path_and_query = match uri.query() {
-        Some(q) => format!("{path}?{q}"),
-        None => path.clone(),
+    let route = match route::parse(&method, &uri) {
+        Ok(r) => r,
+        Err(Refused::Bad(why)) => return wire::error(StatusCode::BAD_REQUEST, why).into_response(),
+        Err(Refused::Unknown) => {
+            return wire::error(StatusCode::NOT_FOUND, "the hub does not forward this method and path").into_response();
+        }
     };
+    if let Some(refused) = refuse(&st, &who, &method, &route) {
+        return refused;
+    }
+    if let Some(refused) = refuse_delete(&st, &who, &method, &route.path, &body) {
+        return refused;
+    }
+    if let Err(wait) = st.guard.limiter.take(&who.agent.name) {
+        let mut resp = wire::error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many requests from this agent: slow down",
+        )
+        .into_response();
+        resp.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(wait));
+        return resp;
+    }
+    let path_and_query = route.path_and_query();
+    let path = route.path;
     if method == Method::GET
-        && uri.query().is_none()
+        && route.query.is_none()
         && let Some(resp) = from_index(&st, &path)
     {
         return resp;
     }
     if method == Method::GET
-        && path.trim_end_matches('/') == "/contacts"
-        && let Some(resp) = super::pages::answer(&st, uri.query())
+        && path == "/contacts"
+        && let Some(resp) = super::pages::answer(&st, route.query.as_deref())
     {
         return resp;
     }

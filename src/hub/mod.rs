@@ -17,12 +17,14 @@ pub mod bus;
 pub mod cli;
 mod demo;
 mod forward;
+pub mod guard;
 mod lost;
 mod pages;
 mod presence;
 mod process;
 mod receiver;
 mod reconcile;
+pub mod route;
 pub mod sent;
 mod snapshot;
 pub mod snippets;
@@ -96,6 +98,20 @@ pub struct HubConfig {
     pub timeout: Duration,
     /// `--forward-to`: every delivery is passed on there (`webhook::relay`).
     pub forward_to: Option<String>,
+    /// Requests one agent may make through the hub (429 past it).
+    pub agent_rate: guard::RateLimit,
+    /// Failed requests in a row before agents are told the service is
+    /// down or limiting the hub.
+    pub down_after: u32,
+    /// The service is asked for `/plan` this often when nothing else was
+    /// heard from it, or while it is down.
+    pub probe_every: Duration,
+    /// Header-read and idle timeouts and the connection cap of every listener.
+    pub limits: crate::listen::Limits,
+    /// The largest event the bus takes (bigger ones become `resync`).
+    pub max_event_bytes: usize,
+    /// The replay ring holds at most this many bytes of events.
+    pub replay_bytes: usize,
 }
 
 impl std::fmt::Debug for HubConfig {
@@ -127,6 +143,20 @@ impl HubConfig {
             keep_alive: Duration::from_secs(15),
             timeout: Duration::from_secs(30),
             forward_to: None,
+            agent_rate: guard::RateLimit {
+                rate: 10.0,
+                burst: 40.0,
+            },
+            down_after: 3,
+            probe_every: Duration::from_secs(30),
+            limits: crate::listen::Limits {
+                header_timeout: Duration::from_secs(10),
+                // Above the service's timeout: a forwarded request waits for it.
+                idle_timeout: Some(Duration::from_secs(60)),
+                max_connections: 4096,
+            },
+            max_event_bytes: 64 * 1024,
+            replay_bytes: 16 * 1024 * 1024,
         }
     }
 }
@@ -188,33 +218,21 @@ pub async fn start(listener: HubListener, config: HubConfig) -> Result<RunningHu
         tokio::spawn(presence::sweep(state.clone())),
         tokio::spawn(state::watch_agents(state.clone())),
         tokio::spawn(reconcile::run(state.clone())),
+        tokio::spawn(guard::probe(state.clone())),
     ];
     let (tx, rx) = oneshot::channel::<()>();
+    let limits = state.config.limits;
+    // Every listener goes through the shared accept loop (`crate::listen`):
+    // header-read and idle timeouts, a cap on connections.
     let (url, join) = match listener {
         HubListener::Tcp(l) => {
             let url = format!("http://{}", l.local_addr()?);
-            let serve = axum::serve(l, app).with_graceful_shutdown(async {
-                let _ = rx.await;
-            });
-            (
-                url,
-                tokio::spawn(async move {
-                    let _ = serve.await;
-                }),
-            )
+            (url, tokio::spawn(crate::listen::serve(l, app, limits, rx)))
         }
         HubListener::Tls(l, tls) => {
             let l = tls::TlsListener::new(l, tls)?;
             let url = format!("https://{}", axum::serve::Listener::local_addr(&l)?);
-            let serve = axum::serve(l, app).with_graceful_shutdown(async {
-                let _ = rx.await;
-            });
-            (
-                url,
-                tokio::spawn(async move {
-                    let _ = serve.await;
-                }),
-            )
+            (url, tokio::spawn(crate::listen::serve(l, app, limits, rx)))
         }
         #[cfg(unix)]
         HubListener::Unix(l) => {
@@ -222,15 +240,7 @@ pub async fn start(listener: HubListener, config: HubConfig) -> Result<RunningHu
                 Some(p) => format!("unix:{}", p.display()),
                 None => "unix:".to_string(),
             };
-            let serve = axum::serve(l, app).with_graceful_shutdown(async {
-                let _ = rx.await;
-            });
-            (
-                url,
-                tokio::spawn(async move {
-                    let _ = serve.await;
-                }),
-            )
+            (url, tokio::spawn(crate::listen::serve(l, app, limits, rx)))
         }
     };
     Ok(RunningHub {

@@ -69,17 +69,55 @@ fn remove_stale_socket(path: &Path) {
 
 /// The manifest: created new (never over a file or through a link),
 /// 0600, removed when the hub stops.
-struct Manifest(PathBuf);
+pub(super) struct Manifest(PathBuf);
+
+/// The pid a manifest left by an earlier hub names, when that process is
+/// gone (killed with -9, or the machine restarted): such a manifest may
+/// be replaced. A live pid, a link, or a file that is not a manifest is
+/// left alone.
+pub fn stale_manifest(path: &Path) -> Option<u32> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 4096 {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    let doc: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let pid = u32::try_from(doc.get("pid")?.as_u64()?).ok()?;
+    (!pid_alive(pid)).then_some(pid)
+}
+
+#[cfg(unix)]
+fn pid_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    if pid <= 0 {
+        return true;
+    }
+    // SAFETY: kill with signal 0 only checks that the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    // EPERM: it exists but belongs to someone else.
+    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+#[cfg(not(unix))]
+fn pid_alive(_pid: u32) -> bool {
+    true
+}
 
 impl Manifest {
     fn create(path: &Path) -> Result<(Manifest, std::fs::File), CliError> {
+        if let Some(pid) = stale_manifest(path) {
+            tracing::warn!("replacing the manifest of hub pid {pid}, which is gone");
+            let _ = std::fs::remove_file(path);
+        }
         let file = crate::index::private::file_options()
             .write(true)
             .create_new(true)
             .open(path)
             .map_err(|e| {
                 CliError::usage(format!(
-                    "cannot create the manifest {} (it must not exist): {e}",
+                    "cannot create the manifest {} (it must not exist, or name a hub that is gone): {e}",
                     sanitize(&path.display().to_string())
                 ))
             })?;

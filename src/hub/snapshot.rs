@@ -54,7 +54,7 @@ pub async fn snapshot(State(st): State<Arc<HubState>>) -> Response {
             .map(|b| format!("{b:02x}"))
             .collect()
     });
-    let head = json!({ "cursor": cursor, "contacts": contacts.len(), "account": account });
+    let head = json!({ "cursor": cursor, "contacts": contacts.len(), "account": account, "service": st.guard.health.status() });
     let mut first = head.to_string();
     first.push('\n');
     let mut previews: HashMap<String, Preview> = previews.into_iter().collect();
@@ -133,11 +133,14 @@ fn preview_json(p: &Preview) -> serde_json::Value {
     v
 }
 
-pub async fn whoami(Extension(who): Extension<Authed>) -> Response {
+pub async fn whoami(State(st): State<Arc<HubState>>, Extension(who): Extension<Authed>) -> Response {
     Json(json!({
         "agent": who.agent.name,
         "email": who.agent.email,
         "user_uuid": who.agent.user_uuid,
+        "role": who.agent.role,
+        "expires_at": who.agent.expires_at,
+        "service": st.guard.health.status(),
     }))
     .into_response()
 }

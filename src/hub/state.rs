@@ -84,6 +84,8 @@ pub struct HubState {
     /// Starts the next reconciliation pass now instead of at the end of
     /// the period (tests; a pass under way is not interrupted).
     pub reconcile_now: tokio::sync::Notify,
+    /// Per-agent request rate and the service's health (`guard`).
+    pub guard: super::guard::Guard,
 }
 
 impl std::fmt::Debug for HubState {
@@ -124,7 +126,8 @@ impl HubState {
             .and_then(|s| s.parse::<u64>().ok())
             .unwrap_or(1);
         let micros = u64::try_from(chrono::Utc::now().timestamp_micros()).unwrap_or(0);
-        let bus = Bus::new(floor.max(micros), config.replay, config.client_queue);
+        let bus = Bus::new(floor.max(micros), config.replay, config.client_queue)
+            .with_limits(config.max_event_bytes, config.replay_bytes);
         let api = Client::new(&config.base_url, config.api_key.expose(), config.timeout)
             .map_err(|e| HubError::Config(e.to_string()))?;
         let http = reqwest::Client::builder()
@@ -156,6 +159,7 @@ impl HubState {
             stopping: watch::channel(false).0,
             snippets: Default::default(),
             reconcile_now: tokio::sync::Notify::new(),
+            guard: super::guard::Guard::new(config.agent_rate, config.down_after),
             config,
         };
         state.persist_event_floor();

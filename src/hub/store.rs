@@ -116,6 +116,7 @@ impl Store {
         }
         tx.execute_batch(&format!("PRAGMA user_version = {};", MIGRATIONS.len()))?;
         tx.execute_batch(HOOK_TABLES)?;
+        super::agents::upgrade(&tx)?;
         tx.commit()?;
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),

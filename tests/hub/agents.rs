@@ -31,9 +31,23 @@ async fn an_agent_route_without_a_known_token_is_refused_and_says_why() {
     let (st, me) = t.dana.json("/hub/v1/whoami").await;
     assert_eq!(st, StatusCode::OK);
     assert_eq!(
-        me,
-        json!({ "agent": "dana", "email": "dana@example.com", "user_uuid": null })
+        (
+            &me["agent"],
+            &me["email"],
+            &me["user_uuid"],
+            &me["role"],
+            &me["expires_at"]
+        ),
+        (
+            &json!("dana"),
+            &json!("dana@example.com"),
+            &json!(null),
+            &json!("agent"),
+            &json!(null)
+        ),
+        "{me}"
     );
+    assert_eq!(me["service"]["state"], "up", "{me}");
     t.hub.stop().await;
 }
 

@@ -91,7 +91,7 @@ async fn a_refused_write_is_audited_and_broadcasts_nothing() {
     let resp = t
         .dana
         .http
-        .patch(format!("{}/v1/contacts/nope-0", t.dana.url))
+        .patch(format!("{}/v1/contacts/0000dead-0000", t.dana.url))
         .bearer_auth(&t.dana.token)
         .json(&json!({ "name": "x" }))
         .send()

@@ -48,7 +48,11 @@ async fn a_reconnect_replays_what_was_missed_and_past_the_buffer_says_resync() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stalled_client_is_told_to_resync_and_slows_no_other() {
-    let t = support::team_with(30, |c| c.client_queue = 4).await;
+    let t = support::team_with(30, |c| {
+        c.client_queue = 4;
+        c.max_event_bytes = 1 << 20;
+    })
+    .await;
     support::wait_for_contacts(&t.dana, 30).await;
     let mut slow = t.dana.events(None).await;
     let mut lee = t.lee.events(None).await;

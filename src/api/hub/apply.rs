@@ -47,6 +47,7 @@ pub fn apply_to_index(index: &mut Index, event: &HubEvent) -> Result<bool, Index
         HubEvent::MessageStatus { .. }
         | HubEvent::Presence(_)
         | HubEvent::AgentStatus { .. }
+        | HubEvent::ServiceStatus(_)
         | HubEvent::SnoozeChanged(_)
         | HubEvent::Resync { .. }
         | HubEvent::Unknown { .. } => Ok(false),

@@ -53,6 +53,9 @@ pub enum HubEvent {
     /// A colleague (or this agent) snoozed a conversation or woke it: a
     /// wake has no `until` and `until_reply` false.
     SnoozeChanged(SnoozeChange),
+    /// What the hub knows of the service: unreachable (`down`),
+    /// rate-limiting the hub (`limited`) or back (`up`), since when.
+    ServiceStatus(ServiceStatus),
     /// Events were missed: fetch a fresh snapshot.
     Resync {
         reason: String,
@@ -92,6 +95,24 @@ impl SnoozeChange {
     pub fn is_wake(&self) -> bool {
         self.until.is_none() && !self.until_reply
     }
+}
+
+/// `service_status`: the service as the hub sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct ServiceStatus {
+    pub state: ServiceState,
+    #[serde(default, with = "time::opt")]
+    pub since: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ServiceState {
+    Up,
+    Down,
+    Limited,
+    #[serde(other)]
+    Other,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -162,6 +183,7 @@ impl HubEvent {
             HubEvent::Presence(_) => "presence",
             HubEvent::AgentStatus { .. } => "agent_status",
             HubEvent::SnoozeChanged(_) => "snooze_changed",
+            HubEvent::ServiceStatus(_) => "service_status",
             HubEvent::Resync { .. } => "resync",
             HubEvent::Unknown { kind } => kind,
         }
@@ -176,7 +198,10 @@ impl HubEvent {
             HubEvent::ConversationOpened(c) | HubEvent::ConversationClosed(c) => Some(&c.contact),
             HubEvent::Presence(p) => Some(&p.contact),
             HubEvent::SnoozeChanged(s) => Some(&s.contact),
-            HubEvent::AgentStatus { .. } | HubEvent::Resync { .. } | HubEvent::Unknown { .. } => None,
+            HubEvent::AgentStatus { .. }
+            | HubEvent::ServiceStatus(_)
+            | HubEvent::Resync { .. }
+            | HubEvent::Unknown { .. } => None,
         }
     }
 
@@ -237,6 +262,7 @@ impl HubEvent {
                 }
             }
             "snooze_changed" => HubEvent::SnoozeChanged(read(kind, data)?),
+            "service_status" => HubEvent::ServiceStatus(read(kind, data)?),
             "resync" => HubEvent::Resync {
                 reason: read::<Resync>(kind, data)?.reason,
             },

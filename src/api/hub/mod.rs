@@ -11,7 +11,9 @@ mod sse;
 mod stream;
 
 pub use apply::apply_to_index;
-pub use events::{BadEvent, ConversationChange, HubEvent, Presence, PresenceState, SnoozeChange};
+pub use events::{
+    BadEvent, ConversationChange, HubEvent, Presence, PresenceState, ServiceState, ServiceStatus, SnoozeChange,
+};
 pub use snapshot::{SnapshotHeader, SnapshotReport};
 pub use sse::{SseEvent, SseParser};
 pub use stream::{Backoff, HubItem, HubStream};

@@ -60,6 +60,18 @@ fn every_kind_of_the_protocol_decodes() {
             reason: "too slow".into()
         }
     );
+    let s = HubEvent::decode(
+        "service_status",
+        r#"{"state": "down", "since": "2026-01-02T14:02:00Z"}"#,
+    )
+    .unwrap();
+    assert!(matches!(
+        s,
+        HubEvent::ServiceStatus(ServiceStatus {
+            state: ServiceState::Down,
+            since: Some(_)
+        })
+    ));
     assert_eq!(
         HubEvent::decode("weather", "{}").unwrap(),
         HubEvent::Unknown { kind: "weather".into() }

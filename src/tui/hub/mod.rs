@@ -59,6 +59,13 @@ pub fn event(colleagues: &mut Colleagues, event: &HubEvent, now: DateTime<Utc>) 
                 colleagues.sent(agent, contact, message.created_at.unwrap_or(now));
             }
         }
+        HubEvent::ServiceStatus(s) => {
+            colleagues.service = match s.state {
+                crate::api::hub::ServiceState::Up => None,
+                state => Some((state, s.since.unwrap_or(now))),
+            };
+            colleagues.version += 1;
+        }
         _ => {}
     }
 }

@@ -41,6 +41,9 @@ pub struct Colleagues {
     heard: u64,
     /// Bumped by every change the screen shows.
     pub version: u64,
+    /// The hub says the service is unreachable or limiting it, since when
+    /// (`service_status`); `None` while it is up.
+    pub service: Option<(crate::api::hub::ServiceState, DateTime<Utc>)>,
 }
 
 impl Colleagues {

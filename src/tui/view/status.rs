@@ -202,6 +202,13 @@ pub fn freshness(model: &Model, sync: &SyncStatus) -> (String, bool) {
 /// stream with a snapshot loaded is "live"; while the snapshot loads, its
 /// progress shows as a walk's).
 fn hub_link(model: &Model, sync: &SyncStatus, link: &HubLink) -> Option<(String, bool)> {
+    if let (HubLink::Live, Some((state, since))) = (link, model.colleagues.service) {
+        let what = match state {
+            crate::api::hub::ServiceState::Limited => "service rate-limiting",
+            _ => "service unreachable",
+        };
+        return Some((format!("{what} (hub) since {}", local_clock(model, since)), true));
+    }
     match link {
         HubLink::Live if sync.walking.is_none() => Some((
             match indexing(model, sync) {

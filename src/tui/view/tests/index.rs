@@ -170,3 +170,29 @@ fn a_search_that_found_the_index_busy_says_so_in_the_status_bar() {
         status_line(&m)
     );
 }
+
+#[test]
+fn the_status_bar_says_while_the_hub_finds_the_service_unreachable() {
+    use crate::api::hub::{HubEvent, ServiceState, ServiceStatus};
+    use crate::tui::msg::index::{HubLink, HubNote};
+    let mut m = indexed_model(30, 120, 30);
+    let live = SyncStatus {
+        hub: Some(HubLink::Live),
+        ..SyncStatus::default()
+    };
+    update(&mut m, Msg::Index(IndexMsg::Status(live)));
+    let said = |state, since| {
+        Msg::Index(IndexMsg::Hub(HubNote::Event(Box::new(HubEvent::ServiceStatus(
+            ServiceStatus { state, since },
+        )))))
+    };
+    update(
+        &mut m,
+        said(ServiceState::Down, Some(now() - chrono::Duration::minutes(5))),
+    );
+    let line = status_line(&m);
+    assert!(line.contains("service unreachable (hub) since "), "{line:?}");
+    update(&mut m, said(ServiceState::Up, Some(now())));
+    let line = status_line(&m);
+    assert!(line.contains("live (hub)") && !line.contains("unreachable"), "{line:?}");
+}
