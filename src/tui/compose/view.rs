@@ -153,6 +153,15 @@ fn confirm_keys(vcx: &ViewCx) -> (String, String) {
 
 /// The template picker or the values form, over everything (the root
 /// draws it when no other overlay shows).
+/// Whether the composer's stage draws over the whole screen (a picker,
+/// the template's values or its preview) rather than in its pane.
+pub fn floats(st: &Compose) -> bool {
+    matches!(
+        st.stage,
+        Stage::Templates(_) | Stage::Snippets { .. } | Stage::Values { .. } | Stage::Preview { .. }
+    )
+}
+
 pub fn render_overlay(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &mut Frame) {
     if shown(st, thread).is_none() {
         return;
