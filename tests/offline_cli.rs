@@ -7,7 +7,6 @@ use std::net::TcpListener;
 use std::path::Path;
 
 use assert_cmd::Command;
-use frontdesk::server::ServerConfig;
 
 mod common;
 

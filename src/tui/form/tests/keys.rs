@@ -304,7 +304,11 @@ fn picker_custom_row_is_one_up_from_the_best_match() {
 
 #[test]
 fn multi_space_toggles_and_typed_entries_are_added() {
-    let mut f = Form::new("t", vec![multi("m", &["red", "green", "blue"], &["green"], true)]);
+    // Among other fields, Enter on a typed entry adds it and stays.
+    let mut f = Form::new(
+        "t",
+        vec![multi("m", &["red", "green", "blue"], &["green"], true), note("", 50)],
+    );
     f.handle_key(&KEYS, k(KeyCode::Char(' ')));
     f.handle_key(&KEYS, k(KeyCode::Down));
     f.handle_key(&KEYS, k(KeyCode::Char(' ')));
@@ -488,4 +492,15 @@ fn forms_and_pickers_can_move_between_threads() {
     fn send<T: Send + 'static>() {}
     send::<Form>();
     send::<FuzzyPicker>();
+}
+
+#[test]
+fn a_form_of_one_picker_adds_the_typed_entry_and_saves_on_one_enter() {
+    let mut f = Form::new("t", vec![multi("m", &["red", "green"], &[], true)]);
+    typ(&mut f, "gre");
+    assert_eq!(f.handle_key(&KEYS, k(KeyCode::Enter)), FormOutcome::Submitted);
+    assert_eq!(
+        f.value(&FieldId::Custom("m".into())),
+        Some(FormValue::Many(vec!["green".into()]))
+    );
 }
