@@ -170,3 +170,15 @@ fn a_search_that_found_the_index_busy_says_so_in_the_status_bar() {
         status_line(&m)
     );
 }
+
+#[test]
+fn the_assignee_shows_whenever_the_width_allows() {
+    // Several customers may share a name: who has each tells them apart.
+    for (w, h) in [(120, 30), (160, 48), (200, 50)] {
+        let m = with_previews(w, h);
+        let t = draw(&m);
+        let shown = format!("{}", t.backend());
+        assert!(shown.contains("Assignee"), "at {w}x{h}:\n{shown}");
+        assert!(shown.contains("agent@exam"), "at {w}x{h}: the assignee's name shows");
+    }
+}
