@@ -118,9 +118,10 @@ fn the_tuis_startup_error_from_the_config_is_one_inert_line() {
 #[test]
 fn config_check_with_a_hub_says_where_requests_go() {
     let home = tempfile::tempdir().unwrap();
-    let none = home.path().join("none.toml");
+    let empty = home.path().join("empty.toml");
+    std::fs::write(&empty, "").unwrap();
     let (code, out, err) = run(
-        &["config", "check", "--config", none.to_str().unwrap()],
+        &["config", "check", "--config", empty.to_str().unwrap()],
         home.path(),
         &[
             ("FRONTDESK_HUB_URL", "http://127.0.0.1:9/"),
