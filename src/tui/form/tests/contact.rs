@@ -200,15 +200,6 @@ fn tags_patch_sends_the_whole_list() {
 }
 
 #[test]
-fn one_enter_on_a_typed_tag_adds_it_and_saves() {
-    let c = six_field_contact();
-    let mut f = tags_form(&c, &[s("new"), s("vip")]);
-    typ(&mut f, "new");
-    assert_eq!(f.handle_key(&KEYS, k(KeyCode::Enter)), FormOutcome::Submitted);
-    assert!(tags_patch(&f).tags.is_some_and(|t| t.contains(&s("new"))));
-}
-
-#[test]
 fn removing_every_tag_sends_an_empty_list() {
     let c = six_field_contact();
     let mut f = tags_form(&c, &[]);

@@ -47,7 +47,7 @@ fn choice(key: &str, options: &[&str], allow_none: bool, allow_custom: bool) -> 
     }
 }
 
-fn multi(key: &str, options: &[&str], selected: &[&str], allow_custom: bool) -> FieldSpec {
+pub(super) fn multi(key: &str, options: &[&str], selected: &[&str], allow_custom: bool) -> FieldSpec {
     FieldSpec {
         key: FieldId::Custom(key.into()),
         label: key.into(),
@@ -61,7 +61,7 @@ fn multi(key: &str, options: &[&str], selected: &[&str], allow_custom: bool) -> 
     }
 }
 
-fn note(value: &str, max: usize) -> FieldSpec {
+pub(super) fn note(value: &str, max: usize) -> FieldSpec {
     FieldSpec {
         key: FieldId::Note,
         label: "Note".into(),
@@ -492,15 +492,4 @@ fn forms_and_pickers_can_move_between_threads() {
     fn send<T: Send + 'static>() {}
     send::<Form>();
     send::<FuzzyPicker>();
-}
-
-#[test]
-fn a_form_of_one_picker_adds_the_typed_entry_and_saves_on_one_enter() {
-    let mut f = Form::new("t", vec![multi("m", &["red", "green"], &[], true)]);
-    typ(&mut f, "gre");
-    assert_eq!(f.handle_key(&KEYS, k(KeyCode::Enter)), FormOutcome::Submitted);
-    assert_eq!(
-        f.value(&FieldId::Custom("m".into())),
-        Some(FormValue::Many(vec!["green".into()]))
-    );
 }
