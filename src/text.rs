@@ -3,11 +3,13 @@
 //! the CLI prints in table or record form from server data goes through
 //! `sanitize`.
 
+mod cells;
 pub mod columns;
 mod invisible;
 
 use std::borrow::Cow;
 
+pub use cells::plain_emoji;
 use unicode_segmentation::UnicodeSegmentation;
 
 /// Makes `s` inert for a terminal cell grid:
@@ -60,8 +62,8 @@ pub fn sanitize_line(s: &str) -> String {
     sanitize(s, true).replace('\n', "⏎ ")
 }
 
-/// Server text for one row of cells: [`sanitize_line`], then [`plain_flags`]
-/// and [`plain_sound_marks`], so that what [`width`] measures is what the
+/// Server text for one row of cells: [`sanitize_line`], then [`plain_flags`],
+/// [`plain_sound_marks`] and [`plain_emoji`], so that what [`width`] measures is what the
 /// terminal draws. Every pane and overlay draws server text through this
 /// (or [`clean_text`] for several lines).
 pub fn clean_line(s: &str) -> String {
@@ -78,7 +80,11 @@ fn for_cells(s: String) -> String {
         Cow::Borrowed(_) => s,
         Cow::Owned(o) => o,
     };
-    match plain_sound_marks(&s) {
+    let s = match plain_sound_marks(&s) {
+        Cow::Borrowed(_) => s,
+        Cow::Owned(o) => o,
+    };
+    match plain_emoji(&s) {
         Cow::Borrowed(_) => s,
         Cow::Owned(o) => o,
     }

@@ -114,3 +114,22 @@ fn the_tuis_startup_error_from_the_config_is_one_inert_line() {
     assert_inert(&err);
     assert!(err.contains("timeout_secs must be at least 1"), "{err}");
 }
+
+#[test]
+fn config_check_with_a_hub_says_where_requests_go() {
+    let home = tempfile::tempdir().unwrap();
+    let empty = home.path().join("empty.toml");
+    std::fs::write(&empty, "").unwrap();
+    let (code, out, err) = run(
+        &["config", "check", "--config", empty.to_str().unwrap()],
+        home.path(),
+        &[
+            ("FRONTDESK_HUB_URL", "http://127.0.0.1:9/"),
+            ("FRONTDESK_HUB_TOKEN", "agent-token-abcdef"),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let line = out.lines().find(|l| l.starts_with("base_url")).unwrap_or_default();
+    assert!(line.contains("http://127.0.0.1:9/v1 (through the hub)"), "{out}");
+    assert!(!out.contains("demo mode"), "{out}");
+}

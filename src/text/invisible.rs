@@ -64,7 +64,7 @@ fn is_mongolian(c: char) -> bool {
 /// Letters (and their marks) of the scripts that use ZWJ and ZWNJ in
 /// ordinary words: Arabic, Syriac, Thaana, N'Ko, Mandaic, the Indic
 /// scripts, Tibetan, Myanmar, Khmer, Mongolian.
-fn joins(c: char) -> bool {
+pub(super) fn joins(c: char) -> bool {
     matches!(
         c,
         '\u{0600}'..='\u{08FF}'

@@ -92,7 +92,8 @@ fn characters_doing_a_visible_job_are_kept() {
     ];
     for s in kept {
         assert_eq!(sanitize(s, false), s);
-        assert_eq!(clean_line(s), s);
+        // For cells, emoji are written as every terminal draws them.
+        assert_eq!(clean_line(s), plain_emoji(s));
     }
 }
 
@@ -115,9 +116,10 @@ fn drawn(s: &str) -> usize {
 const GRAPHEMES: &[(&str, usize)] = &[
     ("你好", 4),
     ("한국어", 6),
-    ("👩\u{200d}💻", 2),
-    ("👨\u{200d}👩\u{200d}👧\u{200d}👦", 2),
-    ("❤\u{fe0f}", 2),
+    // Without joiners, selectors and modifiers: as tmux 3.3 draws them.
+    ("👩\u{200d}💻", 4),
+    ("👨\u{200d}👩\u{200d}👧\u{200d}👦", 8),
+    ("❤\u{fe0f}", 1),
     ("❤", 1),
     ("👍🏽", 2),
     ("🏴\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f}", 2),
@@ -154,4 +156,20 @@ fn truncate_cuts_whole_zwj_vs16_and_tag_sequences() {
             assert!(drawn(&t) <= max, "{s:?} cut to {max} draws wider: {t:?}");
         }
     }
+}
+
+#[test]
+fn emoji_sequences_are_written_as_every_terminal_draws_them() {
+    assert_eq!(clean_line("👩\u{200d}💻"), "👩💻");
+    assert_eq!(clean_line("👨\u{200d}👩\u{200d}👧\u{200d}👦"), "👨👩👧👦");
+    assert_eq!(clean_line("❤\u{fe0f}\u{200d}🔥"), "❤🔥");
+    assert_eq!(clean_line("👍🏽 ok"), "👍 ok");
+    // A script's joiner does a job and stays; a lone one still shows.
+    assert_eq!(clean_line("क्\u{200d}ष"), "क्\u{200d}ष");
+    assert_eq!(clean_line("A\u{200d}na"), "A<U+200D>na");
+    // The name from issue 38: 2 columns for each CJK ideograph and emoji.
+    let name = clean_line("龍之介 山田👩\u{200d}💻🇯🇵家族👨\u{200d}👩\u{200d}👧\u{200d}👦テスト");
+    assert_eq!(name, "龍之介 山田👩💻JP家族👨👩👧👦テスト");
+    assert_eq!(width(&name), 11 + 4 + 2 + 4 + 8 + 6);
+    assert_eq!(drawn(&name), width(&name));
 }

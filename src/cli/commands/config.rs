@@ -139,6 +139,17 @@ pub fn mask(key: &str) -> String {
     }
 }
 
+/// Where requests go, as `config check` shows it: through a hub its `/v1`
+/// (the hub answers for the service), else `base_url`, else demo mode.
+fn where_it_points(s: &Settings) -> String {
+    match (s.hub_root(), &s.hub_token, &s.base_url, &s.api_key) {
+        (Some(root), Some(_), _, _) => crate::cli::sanitize(&format!("{root}/v1 (through the hub)")),
+        (_, _, Some(url), _) => crate::cli::sanitize(url),
+        (_, _, None, Some(_)) => "(unset: the API key has nowhere to go)".into(),
+        _ => "(unset: demo mode)".into(),
+    }
+}
+
 fn check(ctx: &mut Ctx<'_>) -> Result<(), CliError> {
     let s: Settings = ctx.settings()?.clone();
     let (_, key_problems) = Keymap::resolve_with(&s.looks.keys, &s.looks.macros);
@@ -155,11 +166,7 @@ fn check(ctx: &mut Ctx<'_>) -> Result<(), CliError> {
     let mut rows: Vec<(&str, String, &str)> = vec![
         ("config file", path, ""),
         ("profile", s.profile.clone(), src("profile")),
-        (
-            "base_url",
-            s.base_url.clone().unwrap_or_else(|| "(unset: demo mode)".into()),
-            src("base_url"),
-        ),
+        ("base_url", where_it_points(&s), src("base_url")),
         (
             "api_key",
             s.api_key.as_ref().map_or("(unset)".into(), |k| mask(k.expose())),

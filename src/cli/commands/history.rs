@@ -67,7 +67,12 @@ struct HistoryRow {
     id: String,
     at: String,
     what: String,
+    /// The contact (or the first, with how many more).
+    contact: String,
     applied: usize,
+    /// Applied, but the service already showed it so: a close of a closed
+    /// conversation, an untag of an absent tag. Not counted as applied.
+    no_op: usize,
     skipped: usize,
     failed: usize,
     unknown: usize,
@@ -77,7 +82,9 @@ struct HistoryRow {
 
 impl Tabular for HistoryRow {
     fn headers() -> &'static [&'static str] {
-        &["RUN", "WHEN", "WHAT", "APPLIED", "SKIPPED", "FAILED", "UNKNOWN", "NOTE"]
+        &[
+            "RUN", "WHEN", "WHAT", "CONTACT", "APPLIED", "NO-OP", "SKIPPED", "FAILED", "UNKNOWN", "NOTE",
+        ]
     }
 
     fn row(&self) -> Vec<String> {
@@ -85,7 +92,9 @@ impl Tabular for HistoryRow {
             self.id.clone(),
             self.at.clone(),
             self.what.clone(),
+            self.contact.clone(),
             self.applied.to_string(),
+            self.no_op.to_string(),
             self.skipped.to_string(),
             self.failed.to_string(),
             self.unknown.to_string(),
@@ -97,11 +106,44 @@ impl Tabular for HistoryRow {
 /// `frontdesk history`: this account's runs, newest first.
 pub async fn run(ctx: &mut Ctx<'_>, _args: HistoryArgs) -> Result<(), CliError> {
     let records = load(ctx)?;
-    let rows: Vec<HistoryRow> = records
+    let doc = list_doc(ctx.format, ctx.color, &rows(&records))?;
+    ctx.emit(&doc)
+}
+
+/// Whether an applied entry changed nothing: the contact was already as
+/// the action leaves it (closed, reopened, without the tag, …).
+fn no_op(e: &Entry) -> bool {
+    let (Some(b), Some(a)) = (&e.before, &e.after) else {
+        return false;
+    };
+    let mut tags = (b.tags.clone(), a.tags.clone());
+    tags.0.sort();
+    tags.1.sort();
+    e.outcome == "applied"
+        && b.closed_at.is_some() == a.closed_at.is_some()
+        && tags.0 == tags.1
+        && b.assigned_user == a.assigned_user
+        && b.team.as_ref().map(|t| &t.uuid) == a.team.as_ref().map(|t| &t.uuid)
+        && b.note == a.note
+}
+
+/// Who a run touched: the contact, or the first and how many more.
+fn contacts(r: &Record) -> String {
+    match r.contacts.as_slice() {
+        [] => "—".into(),
+        [one] => crate::text::sanitize_line(&one.name),
+        [first, rest @ ..] => crate::text::sanitize_line(&format!("{} +{} more", first.name, rest.len())),
+    }
+}
+
+/// The rows of `frontdesk history`, newest first.
+fn rows(records: &[Record]) -> Vec<HistoryRow> {
+    records
         .iter()
         .rev()
         .map(|r| {
             let n = |o: &str| r.contacts.iter().filter(|e| e.outcome == o).count();
+            let no_ops = r.contacts.iter().filter(|e| no_op(e)).count();
             let mut notes = Vec::new();
             if r.interrupted {
                 notes.push(format!("interrupted after {} of {}", r.contacts.len(), r.total));
@@ -116,14 +158,62 @@ pub async fn run(ctx: &mut Ctx<'_>, _args: HistoryArgs) -> Result<(), CliError> 
                 id: r.id.clone(),
                 at: r.at.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
                 what: crate::text::sanitize_line(&format!("{} ({})", r.action.verb(), r.what)),
-                applied: n("applied"),
+                contact: contacts(r),
+                applied: n("applied") - no_ops,
+                no_op: no_ops,
                 skipped: n("skipped"),
                 failed: n("failed"),
                 unknown: n("unknown"),
                 note: notes.join("; "),
             }
         })
-        .collect();
-    let doc = list_doc(ctx.format, ctx.color, &rows)?;
-    ctx.emit(&doc)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::Contact;
+
+    fn entry(name: &str, before: Contact, after: Contact) -> Entry {
+        Entry {
+            uuid: format!("u-{name}"),
+            name: name.into(),
+            outcome: "applied".into(),
+            error: None,
+            before: Some(before),
+            after: Some(after),
+        }
+    }
+
+    #[test]
+    fn a_close_of_a_closed_conversation_counts_as_a_no_op_and_the_contact_shows() {
+        let open = Contact::default();
+        let closed = Contact {
+            closed_at: Some(Utc::now()),
+            ..Default::default()
+        };
+        let record = |contacts: Vec<Entry>| Record {
+            id: "r1".into(),
+            at: Utc::now(),
+            base_url: String::new(),
+            profile: String::new(),
+            action: Action::Close,
+            what: "view open".into(),
+            total: contacts.len(),
+            interrupted: false,
+            undo_of: None,
+            contacts,
+        };
+        let one = rows(&[record(vec![entry("Ana\u{1b}[2J", closed.clone(), closed.clone())])]);
+        assert_eq!((one[0].applied, one[0].no_op), (0, 1));
+        assert_eq!(one[0].contact, "Ana␛[2J");
+        let many = rows(&[record(vec![
+            entry("Ana", open.clone(), closed.clone()),
+            entry("Bo", closed.clone(), closed.clone()),
+            entry("Cy", open, closed),
+        ])]);
+        assert_eq!((many[0].applied, many[0].no_op), (2, 1));
+        assert_eq!(many[0].contact, "Ana +2 more");
+    }
 }

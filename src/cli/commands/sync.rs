@@ -11,6 +11,7 @@ use crate::index::sync::{Budget, STARTED_OVER, SyncError, check_account, full_sy
 use crate::index::{Index, IndexError};
 
 mod follow;
+mod reach;
 
 #[derive(Debug, Args)]
 pub struct SyncArgs {
@@ -139,6 +140,10 @@ pub(crate) async fn refresh(ctx: &mut Ctx<'_>, index: &mut Index) -> Result<(), 
         return Ok(());
     }
     let client = sync_client(ctx)?;
+    // A dead service is said within seconds, not after the walk's retries.
+    if reach::check(ctx, &client, index).await? == reach::Reach::AsIs {
+        return Ok(());
+    }
     let budget = Budget::new(ctx.settings()?.sync_rate);
     let state = index.sync_state().map_err(index_err)?;
     if state.full_walk_finished_at.is_some()

@@ -33,7 +33,7 @@ pub use update::{
     BY_AGENT, NOT_OFFERED, TEMPLATE_HINT, fill, fill_for, fill_in, flush, key, on_msg, open, paste, placeholders,
     run_action, send_for, startup, templates_arrived, tick,
 };
-pub use view::{marks, outbox_lines, render, render_overlay, split};
+pub use view::{floats, marks, outbox_lines, render, render_overlay, split};
 
 /// The slice's state.
 pub type State = Compose;

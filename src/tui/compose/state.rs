@@ -56,8 +56,6 @@ impl Outgoing {
 /// What the composer shows on top of its text area.
 pub enum Stage {
     Edit,
-    /// "discard this draft? y/n" (Esc on a composer with text).
-    Discard,
     /// "dana replied 20 s ago: send anyway? y/n" (through a hub: a
     /// colleague sent to this customer since the composer opened, or is
     /// answering now).
@@ -91,7 +89,6 @@ impl std::fmt::Debug for Stage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Stage::Edit => f.write_str("Edit"),
-            Stage::Discard => f.write_str("Discard"),
             Stage::Colleague(why) => write!(f, "Colleague({why})"),
             Stage::LoadingTemplates => f.write_str("LoadingTemplates"),
             Stage::Templates(_) => f.write_str("Templates"),

@@ -113,9 +113,7 @@ pub fn render(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &mut Fram
         frame.render_widget(Paragraph::new(lines), foot);
         return;
     }
-    let line = if let Stage::Discard = st.stage {
-        Line::styled(truncate(&discard_question(vcx), w).into_owned(), theme.accent())
-    } else if st.sending(uuid) {
+    let line = if st.sending(uuid) {
         Line::styled(format!("{} sending…", vcx.spinner()), theme.dim())
     } else if let Stage::LoadingTemplates = st.stage {
         Line::styled(format!("{} loading templates…", vcx.spinner()), theme.dim())
@@ -123,13 +121,6 @@ pub fn render(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &mut Fram
         Line::styled(truncate(&hint(vcx), w).into_owned(), theme.dim())
     };
     frame.render_widget(Paragraph::new(line), foot);
-}
-
-/// "discard this draft? y/n", with the keys the session binds (a one-letter
-/// one for "no" when there is one, else its first).
-fn discard_question(vcx: &ViewCx) -> String {
-    let (yes, no) = confirm_keys(vcx);
-    format!("discard this draft? {yes}/{no} ({no}: keep it for later)")
 }
 
 /// The keys of a yes/no question as the session binds them.
@@ -153,6 +144,15 @@ fn confirm_keys(vcx: &ViewCx) -> (String, String) {
 
 /// The template picker or the values form, over everything (the root
 /// draws it when no other overlay shows).
+/// Whether the composer's stage draws over the whole screen (a picker,
+/// the template's values or its preview) rather than in its pane.
+pub fn floats(st: &Compose) -> bool {
+    matches!(
+        st.stage,
+        Stage::Templates(_) | Stage::Snippets { .. } | Stage::Values { .. } | Stage::Preview { .. }
+    )
+}
+
 pub fn render_overlay(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &mut Frame) {
     if shown(st, thread).is_none() {
         return;

@@ -56,9 +56,12 @@ pub(crate) enum FieldState {
     },
 }
 
-/// Builds the note editor: server text is made inert before it is editable.
+/// Builds the note editor: server text is made inert before it is
+/// editable, its emoji written as every terminal draws them (the editor
+/// draws what it holds).
 pub(crate) fn note_area(value: &str) -> TextArea<'static> {
-    let clean = sanitize(value, true);
+    let inert = sanitize(value, true);
+    let clean = crate::text::plain_emoji(&inert);
     let mut area = TextArea::new(clean.split('\n').map(str::to_string).collect());
     area.set_wrap_mode(WrapMode::WordOrGlyph);
     area.move_cursor(CursorMove::Bottom);

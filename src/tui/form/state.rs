@@ -112,6 +112,9 @@ impl Form {
             }
             _ => {}
         }
+        // A form of one picker (the tags): Enter on a typed tag is the
+        // agent's choice made, so it saves too.
+        let single = self.fields.len() == 1;
         let Some(field) = self.fields.get_mut(self.focus) else {
             return match action {
                 Some(M::Done) => self.try_submit(),
@@ -137,6 +140,9 @@ impl Form {
                         field.state.toggle(true);
                         field.state.reset_picker();
                         field.touched = true;
+                        if single {
+                            return self.try_submit();
+                        }
                     }
                     Some(M::Choose) => return self.try_submit(),
                     // While filtering, a space is part of the text ("late payer").

@@ -38,21 +38,22 @@ fn cols(w: usize, previews: bool) -> Cols {
     let avail = w.saturating_sub(fixed);
     // The name is never hidden; tags go first, then the assignee, then the
     // source, when the width runs out (the CLI's tables follow one rule
-    // too). With previews, the source goes before the assignee.
+    // too). With previews, the source, then the last message, go before
+    // the assignee.
     let mut spec = vec![Column {
         want: 24,
         min: avail.min(14),
         keep: u8::MAX,
     }];
     if previews {
-        // Triage order: the last message, then who it is assigned to,
-        // before the source and the tags.
+        // Triage order: who it is assigned to (customers may share a
+        // name), then the last message, before the source and the tags.
         spec.push(Column {
             want: 30,
-            min: 24,
-            keep: 4,
+            min: 18,
+            keep: 3,
         });
-        spec.extend([Column::fixed(9, 2), Column::fixed(12, 3), Column::fixed(10, 1)]);
+        spec.extend([Column::fixed(9, 2), Column::fixed(12, 4), Column::fixed(10, 1)]);
     } else {
         spec.extend([Column::fixed(9, 3), Column::fixed(12, 2), Column::fixed(10, 1)]);
     }

@@ -80,7 +80,7 @@ impl Mode {
     pub fn heading(self) -> &'static str {
         match self {
             Mode::Overlay => "In help and a run's summary:",
-            Mode::Confirm => "Confirming y/n: bulk or a discard:",
+            Mode::Confirm => "Confirming y/n: an action on many:",
             Mode::History => "In the history (U):",
             Mode::Search => "Typing a search (/):",
             Mode::Compose => "In the composer (R):",
@@ -275,7 +275,7 @@ pub(super) static MODE_KEYMAP: &[ModeBinding] = &[
     ),
     row!(Search, Down, [code(KeyCode::Down)], "↓", "search.down", "Next result"),
     row!(Search, Up, [code(KeyCode::Up)], "↑", "search.up", "Previous result"),
-    row!(Compose, Cancel, [ESC], "Esc", "compose.cancel", "Close the composer"),
+    row!(Compose, Cancel, [ESC], "Esc", "compose.cancel", "Close, keep the draft"),
     row!(
         Compose,
         Send,

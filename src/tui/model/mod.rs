@@ -1,6 +1,7 @@
 //! The whole state of the app. Only `update` changes it; views only read it.
 
 pub(crate) use crate::tui::shared::catalog;
+pub(crate) mod layer;
 pub(crate) mod overlay;
 pub use crate::tui::shared::pane;
 pub(crate) use crate::tui::shared::status;
@@ -14,6 +15,7 @@ use crate::tui::inbox::{Marks, SyncView, Views};
 pub use crate::tui::shared::known::Known;
 pub use crate::tui::thread::Thread;
 pub use catalog::Catalog;
+pub use layer::Top;
 pub use overlay::{FormKind, Overlay};
 pub use pane::Pane;
 pub use status::{StatusBar, Toast, ToastKind};

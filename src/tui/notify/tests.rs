@@ -100,3 +100,40 @@ fn held(m: &Model, name: &str) -> Vec<String> {
         .map(|r| r.uuid.to_string())
         .collect()
 }
+
+#[test]
+fn a_burst_of_messages_in_one_pass_is_one_notification_with_a_count() {
+    let mut m = started(10, |_| {});
+    m.slices.notify.focused = false;
+    // Contacts 0 and 2 are mine; both customers write in the same pass.
+    let cs: Vec<Contact> = [0, 2].iter().map(|&i| with_message(i, Duration::seconds(5))).collect();
+    let mut fx = update(
+        &mut m,
+        Msg::Index(IndexMsg::Changed(Changes {
+            upserted: cs.clone(),
+            removed: Vec::new(),
+        })),
+    );
+    let previews = cs
+        .iter()
+        .map(|c| {
+            let p = Preview {
+                who: Some(Who::Customer),
+                text: "hello".into(),
+                at: c.last_message_at,
+                activity: c.last_activity(),
+            };
+            (c.uuid.clone(), p)
+        })
+        .collect();
+    fx.extend(update(&mut m, Msg::Index(IndexMsg::Previews(previews))));
+    let shown: Vec<&String> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Terminal(b) => Some(b),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shown.len(), 1, "one notification: {shown:?}");
+    assert!(shown[0].contains("2 new messages"), "{}", shown[0]);
+}

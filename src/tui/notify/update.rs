@@ -68,6 +68,8 @@ pub fn may_show(st: &Notify, away: bool, on_screen: bool) -> bool {
 /// known (or given up on); a customer's message in a closed conversation
 /// reopens it; one for a watched contact is announced.
 pub fn arrivals(st: &mut Notify, cx: &Cx, out: &mut O, seen: Vec<Arrival>, away: bool) {
+    // One notification for the burst a pass brings, with a count.
+    let mut shown: Vec<(String, String)> = Vec::new();
     for a in seen {
         let Some(since) = st.pending.get(&a.uuid).copied() else {
             continue;
@@ -95,7 +97,16 @@ pub fn arrivals(st: &mut Notify, cx: &Cx, out: &mut O, seen: Vec<Arrival>, away:
         }
         if a.watched && may_show(st, away, a.on_screen) {
             let text = a.text.clone().unwrap_or_else(|| "new message".into());
-            announce(st, out, &a.name, &text);
+            shown.push((a.name.clone(), text));
+        }
+    }
+    match shown.as_slice() {
+        [] => {}
+        [(name, text)] => announce(st, out, name, text),
+        many => {
+            let names: Vec<&str> = many.iter().map(|(n, _)| n.as_str()).collect();
+            let text = crate::text::truncate(&names.join(", "), 120).into_owned();
+            announce(st, out, &format!("{} new messages", many.len()), &text);
         }
     }
 }

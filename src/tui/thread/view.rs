@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 
 use std::collections::HashMap;
 
-use super::layout::{Kind, Side, wrap};
+use super::layout::{Kind, Side, side, wrap};
 use super::state::{Delivery, Geometry, Popup, Thread};
 use crate::text::truncate;
 use crate::tui::shared::{Pane, ViewCx};
@@ -109,12 +109,16 @@ pub fn render(t: &Thread, vcx: &ViewCx, frame: &mut Frame, area: Rect, extras: i
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);
     if let Some(p) = &t.popup {
-        popup(vcx, p, frame, area);
+        let sender = match p {
+            Popup::Info { message, .. } => sent_by(message, t.me.as_deref(), &marks),
+            Popup::ConfirmDelete { .. } => None,
+        };
+        popup(vcx, p, frame, area, sender);
     }
 }
 
 /// The delete confirmation or a message's details, over the thread pane.
-fn popup(vcx: &ViewCx, p: &Popup, frame: &mut Frame, area: Rect) {
+fn popup(vcx: &ViewCx, p: &Popup, frame: &mut Frame, area: Rect, sender: Option<String>) {
     let theme = vcx.theme;
     let tz = vcx.session.tz;
     let (title, message) = match p {
@@ -153,6 +157,9 @@ fn popup(vcx: &ViewCx, p: &Popup, frame: &mut Frame, area: Rect) {
             lines.push(field("channel", clean(&message.channel)));
             lines.push(field("from", clean(&message.from)));
             lines.push(field("to", clean(&message.to)));
+            if let Some(by) = sender {
+                lines.push(field("sent by", by));
+            }
             lines.push(field("time", when));
             if let Some(u) = &message.uuid {
                 lines.push(field("id", clean(u)));
@@ -172,4 +179,21 @@ fn popup(vcx: &ViewCx, p: &Popup, frame: &mut Frame, area: Rect) {
     let inner = block.inner(r);
     frame.render_widget(block, r);
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// Which agent sent `m`, for its info: the hub's `sentBy` (`you` when it
+/// is this agent, `me`), or this session's own send (it has a delivery
+/// mark in `marks`); unknown otherwise. `None` for what an agent did not
+/// send (the customer's messages, notes).
+fn sent_by(m: &crate::api::Message, me: Option<&str>, marks: &HashMap<String, String>) -> Option<String> {
+    if side(m) != Side::Sent {
+        return None;
+    }
+    let by = m.sent_by.as_deref().map(clean).filter(|n| !n.is_empty());
+    Some(match by {
+        Some(by) if me.is_some_and(|me| clean(me) == by) => format!("{by} (you)"),
+        Some(by) => by,
+        None if m.uuid.as_ref().is_some_and(|u| marks.contains_key(u)) => "you, from this frontdesk".into(),
+        None => "unknown (not sent through a team hub)".into(),
+    })
 }

@@ -10,50 +10,51 @@ use crate::tui::compose;
 use crate::tui::details;
 use crate::tui::effect::Effect;
 use crate::tui::keymap::Action;
-use crate::tui::model::{Model, Pane, ToastKind};
+use crate::tui::model::{Model, Pane, ToastKind, Top};
 use crate::tui::{account, thread};
 
 pub(crate) fn on_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
-    if model.overlay.is_some() {
-        if let Some(action) = overlays::key(model, key, fx) {
-            run_action(model, action, fx);
+    // The layer on screen takes the key: one that left the screen (the
+    // selection moved, a narrow screen switched panes) never does.
+    match model.top() {
+        Top::Overlay => {
+            if let Some(action) = overlays::key(model, key, fx) {
+                run_action(model, action, fx);
+            }
         }
-        return;
-    }
-    // The account overlay covers the inbox, so it takes keys before the
-    // composer does.
-    if model.account.is_some() {
-        call!(model, fx, account, Effect::Account, |st, cx, out| account::key(
+        Top::Account => call!(model, fx, account, Effect::Account, |st, cx, out| account::key(
             st, cx, out, key
-        ));
-        return;
+        )),
+        Top::Popup => {
+            call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::popup_key(
+                st, cx, out, key
+            ));
+        }
+        // What a slice's screen leaves (help, the palette) is global.
+        Top::Slice => {
+            if !super::slices::key(model, key, fx) {
+                panes_key(model, key, fx);
+            }
+        }
+        Top::ComposeStage | Top::Composer => {
+            // A snippet's {{agent.name}}: my name, once the team members
+            // (or the hub) told it.
+            let agent = model.agent_name();
+            call!(model, fx, compose, Effect::Compose, |st, cx, out| compose::key(
+                st,
+                cx,
+                out,
+                key,
+                agent.as_deref()
+            ))
+        }
+        Top::Search => list::search_key(model, key, fx),
+        Top::Panes => panes_key(model, key, fx),
     }
-    if model.thread.popup.is_some()
-        && call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::popup_key(
-            st, cx, out, key
-        ))
-    {
-        return;
-    }
-    if super::slices::key(model, key, fx) {
-        return;
-    }
-    if model.compose.is_open() {
-        // A snippet's {{agent.name}}: my name, once the team members (or
-        // the hub) told it.
-        let agent = model.agent_name();
-        return call!(model, fx, compose, Effect::Compose, |st, cx, out| compose::key(
-            st,
-            cx,
-            out,
-            key,
-            agent.as_deref()
-        ));
-    }
-    if model.list.view.search.as_ref().is_some_and(|s| s.editing) {
-        list::search_key(model, key, fx);
-        return;
-    }
+}
+
+/// A key on the panes: a count, a view's digit or the keymap's action.
+fn panes_key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) {
     if let Some(n) = crate::tui::keymap::count_digit(&model.keys, &key, model.count) {
         // A lone 1…9 names a view, unless a motion follows it (`5j`).
         model.views.digit = match model.count {
@@ -115,7 +116,13 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
             model.focus = Pane::ALL[n];
         }
         Action::Open if model.focus == Pane::List && !model.is_wide() => model.focus = Pane::Thread,
-        Action::Search => super::search::start_search(model),
+        Action::Search => {
+            // The search line is in the list: on a narrow screen it shows.
+            if !model.is_wide() {
+                model.focus = Pane::List;
+            }
+            super::search::start_search(model)
+        }
         Action::Filter => views::open_filter(model),
         Action::ServerFilter => actions::open_filter(model),
         Action::NextView => views::step(model, true, fx),

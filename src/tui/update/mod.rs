@@ -31,8 +31,8 @@ use crossterm::event::KeyEventKind;
 use super::compose;
 use super::details;
 use super::effect::Effect;
-use super::model::Model;
 use super::model::catalog::Part;
+use super::model::{Model, Top};
 use super::msg::Msg;
 use super::thread;
 use call::call;
@@ -49,19 +49,20 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
                 keys::on_key(model, key, &mut fx);
             }
         }
-        Msg::Paste(text) if model.overlay.is_none() && crate::tui::slices::paste(&mut model.slices, &text) => {}
-        Msg::Paste(text) if model.overlay.is_none() && model.account.is_some() => {
-            crate::tui::account::paste(&mut model.account, &text)
-        }
-        Msg::Paste(text) => {
-            let took = model.overlay.is_none()
-                && call!(model, &mut fx, compose, Effect::Compose, |st, _cx, out| compose::paste(
+        // A paste goes where a key would: to the layer on screen.
+        Msg::Paste(text) => match model.top() {
+            Top::Slice => {
+                crate::tui::slices::paste(&mut model.slices, &text);
+            }
+            Top::Account => crate::tui::account::paste(&mut model.account, &text),
+            Top::ComposeStage | Top::Composer => {
+                call!(model, &mut fx, compose, Effect::Compose, |st, _cx, out| compose::paste(
                     st, out, &text
                 ));
-            if !took {
-                overlays::paste(model, &text, &mut fx)
             }
-        }
+            Top::Search | Top::Overlay => overlays::paste(model, &text, &mut fx),
+            Top::Popup | Top::Panes => {}
+        },
         Msg::Mouse(ev) => mouse::on_mouse(model, ev, &mut fx),
         Msg::Resize(w, h) => {
             model.width = w;

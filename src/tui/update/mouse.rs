@@ -9,7 +9,7 @@ use super::call::call;
 use super::list;
 use crate::tui::effect::Effect;
 use crate::tui::keymap::Action;
-use crate::tui::model::{Model, Pane};
+use crate::tui::model::{Model, Pane, Top};
 
 /// Rows one wheel notch moves.
 const WHEEL_ROWS: usize = 3;
@@ -48,7 +48,11 @@ fn tab_at(model: &Model, at: Position) -> Option<Pane> {
 }
 
 pub(crate) fn on_mouse(model: &mut Model, ev: MouseEvent, fx: &mut Vec<Effect>) {
-    if model.overlay.is_some() || model.account.is_some() {
+    // Nothing under a layer that covers the panes is clicked through it.
+    if matches!(
+        model.top(),
+        Top::Overlay | Top::Account | Top::ComposeStage | Top::Slice
+    ) {
         return;
     }
     let at = Position::new(ev.column, ev.row);

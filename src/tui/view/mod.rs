@@ -68,7 +68,9 @@ pub fn view(model: &Model, frame: &mut Frame, theme: &Theme) {
     let above = ratatui::layout::Rect::new(full.x, full.y, full.width, full.height.saturating_sub(bottom));
     crate::tui::account::render(&model.account, &model.vcx(theme), frame, above, &model.catalog);
     overlay::render(model, frame, theme);
-    if model.overlay.is_none() {
+    // Drawn only while it takes the keys (its composer shows, nothing
+    // covers it): see `Model::top`.
+    if model.top() == super::model::Top::ComposeStage {
         compose::render_overlay(
             &model.compose,
             &model.vcx(theme),

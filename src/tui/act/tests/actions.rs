@@ -128,8 +128,7 @@ fn failed_save_after_the_form_closed_is_kept_as_a_draft() {
     let uuid = m.list.selected_uuid().unwrap();
     update(&mut m, key('t'));
     type_text(&mut m, "newtag");
-    update(&mut m, code(KeyCode::Enter)); // adds the typed tag
-    let fx = submit(&mut m);
+    let fx = update(&mut m, code(KeyCode::Enter)); // adds the typed tag and saves
     let (id, _, kind, patch) = patch_of(&fx);
     assert_eq!(kind, WriteKind::Tags);
     assert!(patch.tags.unwrap().contains(&"newtag".to_string()));

@@ -155,13 +155,15 @@ fn reopen_undoes_to_closed() {
 
 /// Opens form `k` on the selected contact, types `input`, submits and
 /// answers with the server's result; then `u`.
-fn form_then_u(m: &mut Model, i: usize, k: char, input: &str, enter: bool) -> Vec<(String, Act)> {
+fn form_then_u(m: &mut Model, i: usize, k: char, input: &str) -> Vec<(String, Act)> {
     update(m, key(k));
     type_text(m, input);
-    if enter {
-        update(m, code(KeyCode::Enter));
-    }
-    let fx = submit(m);
+    // The tags: one Enter adds the typed one and saves.
+    let fx = if k == 't' {
+        update(m, code(KeyCode::Enter))
+    } else {
+        submit(m)
+    };
     let (_, _, _, patch) = patch_of(&fx);
     let mut after = contact(i);
     if let Some(t) = patch.tags {
@@ -184,11 +186,11 @@ fn form_then_u(m: &mut Model, i: usize, k: char, input: &str, enter: bool) -> Ve
 fn assign_undoes_to_the_previous_assignee_or_none() {
     let mut m = model_with(20, 160, 48);
     let first = m.list.selected_uuid().unwrap();
-    let sent = form_then_u(&mut m, 0, 'a', "boss@example.test", false);
+    let sent = form_then_u(&mut m, 0, 'a', "boss@example.test");
     assert_eq!(sent, vec![(first, Act::Assign("agent@example.test".into()))]);
     let mut m = model_with(20, 160, 48);
     let second = select(&mut m, 1); // unassigned
-    let sent = form_then_u(&mut m, 1, 'a', "boss@example.test", false);
+    let sent = form_then_u(&mut m, 1, 'a', "boss@example.test");
     assert_eq!(sent, vec![(second, Act::Unassign)]);
 }
 
@@ -196,7 +198,7 @@ fn assign_undoes_to_the_previous_assignee_or_none() {
 fn tags_replace_undoes_to_the_previous_tags() {
     let mut m = model_with(20, 160, 48);
     let uuid = m.list.selected_uuid().unwrap();
-    let sent = form_then_u(&mut m, 0, 't', "newtag", true);
+    let sent = form_then_u(&mut m, 0, 't', "newtag");
     assert_eq!(sent, vec![(uuid, Act::SetTags(vec!["vip".into()]))]);
 }
 
@@ -204,7 +206,7 @@ fn tags_replace_undoes_to_the_previous_tags() {
 fn note_undoes_to_the_previous_note() {
     let mut m = model_with(20, 160, 48);
     let uuid = m.list.selected_uuid().unwrap();
-    let sent = form_then_u(&mut m, 0, 'n', "call back", false);
+    let sent = form_then_u(&mut m, 0, 'n', "call back");
     assert_eq!(sent, vec![(uuid, Act::Note(String::new()))]);
 }
 
@@ -214,12 +216,12 @@ fn team_undoes_to_the_previous_team_and_says_why_when_there_was_none() {
     m.known.add_team("team-1", "Support");
     m.known.add_team("team-2", "Sales");
     let uuid = select(&mut m, 1); // in team-1
-    let sent = form_then_u(&mut m, 1, 'T', "Sales", false);
+    let sent = form_then_u(&mut m, 1, 'T', "Sales");
     assert_eq!(sent, vec![(uuid, Act::Team("team-1".into()))]);
 
     let mut m = model_with(20, 160, 48);
     m.known.add_team("team-2", "Sales");
-    let sent = form_then_u(&mut m, 0, 'T', "Sales", false);
+    let sent = form_then_u(&mut m, 0, 'T', "Sales");
     assert!(sent.is_empty(), "not offered");
     update(&mut m, key('U'));
     update(&mut m, code(KeyCode::Enter));

@@ -6,7 +6,7 @@ use chrono::{Duration, TimeZone, Utc};
 use crossterm::event::KeyCode;
 
 use crate::drafts::Draft;
-use crate::tui::compose::{BY_AGENT, ComposeEffect, ComposeMsg, DRAFT_PAUSE, Stage, perform_drafts};
+use crate::tui::compose::{BY_AGENT, ComposeEffect, ComposeMsg, DRAFT_PAUSE, perform_drafts};
 use crate::tui::effect::Effect;
 use crate::tui::fixtures::*;
 use crate::tui::model::Model;
@@ -144,48 +144,35 @@ fn a_send_deletes_the_draft_and_its_mark() {
 }
 
 #[test]
-fn esc_with_text_asks_n_and_esc_keep_the_draft_and_close_y_discards() {
+fn esc_keeps_the_draft_without_asking_and_an_emptied_one_goes() {
     let (mut m, uuid) = composing();
     let ids = pauses(&type_text(&mut m, "half a reply"));
     pause(&mut m, *ids.last().unwrap());
-    for keep in [code(KeyCode::Esc), key('n')] {
-        let fx = update(&mut m, code(KeyCode::Esc));
-        assert!(matches!(m.compose.stage, Stage::Discard), "{:?}", m.compose.stage);
-        assert!(removed(&fx).is_none(), "nothing goes before the answer");
-        let fx = update(&mut m, keep);
-        assert!(removed(&fx).is_none(), "kept");
-        assert!(
-            m.compose.open.is_none(),
-            "the composer closes: the agent can look elsewhere"
-        );
-        assert_eq!(m.compose.draft(&uuid), "half a reply");
-        assert!(has_badge(&m, &uuid), "the row says a draft waits");
-        // R brings it back.
-        update(&mut m, key('R'));
-        assert_eq!(m.compose.open.as_deref(), Some(uuid.as_str()));
-        assert_eq!(m.compose.draft(&uuid), "half a reply");
-    }
-    // The question takes no text.
-    update(&mut m, code(KeyCode::Esc));
-    update(&mut m, key('x'));
+    let fx = update(&mut m, code(KeyCode::Esc));
+    assert!(removed(&fx).is_none(), "kept");
+    assert!(
+        m.compose.open.is_none(),
+        "the composer closes: the agent can look elsewhere"
+    );
     assert_eq!(m.compose.draft(&uuid), "half a reply");
-    let fx = update(&mut m, key('y'));
+    assert!(has_badge(&m, &uuid), "the row says a draft waits");
+    // R brings it back; emptied, Esc lets it go.
+    update(&mut m, key('R'));
+    assert_eq!(m.compose.draft(&uuid), "half a reply");
+    empty(&mut m, &uuid);
+    let fx = update(&mut m, code(KeyCode::Esc));
     assert_eq!(removed(&fx).as_deref(), Some(uuid.as_str()));
     assert!(m.compose.open.is_none());
     assert_eq!(m.compose.draft(&uuid), "");
     assert!(!has_badge(&m, &uuid));
-    assert_eq!(toast(&m), "draft discarded");
 }
 
-#[test]
-fn the_question_shows_under_the_editor() {
-    let (mut m, _) = composing();
-    type_text(&mut m, "hm");
-    update(&mut m, code(KeyCode::Esc));
-    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, 48)).unwrap();
-    t.draw(|f| crate::tui::view::view(&m, f, &crate::tui::theme::Theme::plain()))
-        .unwrap();
-    assert!(format!("{}", t.backend()).contains("discard this draft? y/n"));
+/// Deletes the open composer's text, key by key.
+fn empty(m: &mut Model, uuid: &str) {
+    for _ in 0..m.compose.draft(uuid).chars().count() {
+        update(m, code(KeyCode::Backspace));
+    }
+    assert_eq!(m.compose.draft(uuid), "");
 }
 
 #[test]
@@ -279,9 +266,9 @@ fn a_draft_survives_a_restart_through_the_store() {
     }
     assert_eq!(m.compose.draft(&uuid), "see you");
     assert!(toast(&m).contains("restored"), "{}", toast(&m));
-    // Discarded: gone from the disk too.
-    update(&mut m, code(KeyCode::Esc));
-    for e in compose_fx(&update(&mut m, key('y'))) {
+    // Emptied and closed: gone from the disk too.
+    empty(&mut m, &uuid);
+    for e in compose_fx(&update(&mut m, code(KeyCode::Esc))) {
         assert!(matches!(perform_drafts(e), ComposeMsg::DraftKept(Ok(()))));
     }
     let store = crate::drafts::Drafts::in_dir(home.path().join("drafts"));
@@ -395,10 +382,10 @@ fn a_listing_taken_before_our_delete_landed_does_not_badge_the_row_again() {
     let ids = pauses(&type_text(&mut m, "on my way"));
     let write = pause(&mut m, *ids.last().unwrap());
     run_drafts(&mut m, write);
-    // A look is asked for; before it runs, the agent discards the draft.
+    // A look is asked for; before it runs, the agent empties the draft.
     let look = later(&mut m, 5);
-    update(&mut m, code(KeyCode::Esc));
-    let delete = update(&mut m, key('y'));
+    empty(&mut m, &uuid);
+    let delete = update(&mut m, code(KeyCode::Esc));
     assert!(!has_badge(&m, &uuid));
     // The look lists the draft still there: not believed, a delete is under way.
     run_drafts(&mut m, look);

@@ -9,7 +9,7 @@
 
 use super::super::fx::{ComposeEffect, DRAFT_PAUSE};
 use super::super::msg::ComposeMsg;
-use super::super::state::{Compose, DRAFT, Stage, new_area};
+use super::super::state::{Compose, DRAFT, new_area};
 use crate::drafts::Draft;
 use crate::tui::shared::{Cx, Note, Out, ToastKind};
 use crate::tui::widgets::clean;
@@ -98,20 +98,6 @@ pub(super) fn opened(st: &Compose, cx: &Cx, out: &mut O, uuid: &str) {
             contact: uuid.to_string(),
         });
     }
-}
-
-/// `y` on "discard this draft?": the text, the kept draft and the badge
-/// go, and the composer closes.
-pub(super) fn discard(st: &mut Compose, cx: &Cx, out: &mut O) {
-    let Some(uuid) = st.open.take() else { return };
-    st.stage = Stage::Edit;
-    st.drafts.remove(&uuid);
-    st.dirty = None;
-    forget(st, cx, out, &uuid);
-    if let Some(back) = st.back.take() {
-        out.note(Note::Focus(back));
-    }
-    out.toast(ToastKind::Info, "draft discarded");
 }
 
 /// A send of `contact`'s text goes out: nothing to write while it does (a

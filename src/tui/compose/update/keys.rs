@@ -43,21 +43,9 @@ pub fn paste(st: &mut Compose, out: &mut Out<ComposeEffect>, text: &str) -> bool
         Stage::Templates(p) => p.handle_paste(text),
         Stage::Snippets { picker, .. } => snippets::paste(picker, text),
         Stage::Values { form, .. } => form.handle_paste(text),
-        Stage::LoadingTemplates | Stage::Discard | Stage::Colleague(_) | Stage::Preview { .. } => {}
+        Stage::LoadingTemplates | Stage::Colleague(_) | Stage::Preview { .. } => {}
     }
     true
-}
-
-/// Esc in the editor: with text (and no send of it in flight) it asks
-/// before discarding; an empty composer closes (its kept draft, if it was
-/// emptied, goes).
-fn cancel(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>) {
-    let Some(uuid) = st.open.clone() else { return };
-    if !st.draft(&uuid).trim().is_empty() && !st.sending(&uuid) {
-        st.stage = Stage::Discard;
-        return;
-    }
-    close(st, cx, out);
 }
 
 /// Closes the composer; its text is written down as the contact's draft
@@ -76,7 +64,9 @@ fn close(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>) {
 pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEvent, agent: Option<&str>) {
     match &mut st.stage {
         Stage::Edit => match cx.keys.mode_action_for(Mode::Compose, &key) {
-            Some(M::Cancel) => cancel(st, cx, out),
+            // Esc keeps the text as the contact's draft, without asking:
+            // drafts are for keeping (emptied, it goes).
+            Some(M::Cancel) => close(st, cx, out),
             Some(M::Send) => send::send_text(st, cx, out, false),
             Some(M::Templates) => templates::open_templates(st, cx, out),
             Some(M::Editor) => editor::open(st, out),
@@ -91,14 +81,6 @@ pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEven
                     drafts::edited(st, out);
                 }
             }
-        },
-        // "discard this draft? y/n": the confirmation's keys.
-        Stage::Discard => match cx.keys.mode_action_for(Mode::Confirm, &key) {
-            Some(M::Yes) => drafts::discard(st, cx, out),
-            // Not discarded: kept as the draft, and the composer closes
-            // (R brings it back), so the agent can go and look elsewhere.
-            Some(M::No) => close(st, cx, out),
-            _ => {}
         },
         // "dana replied 20 s ago: send anyway? y/n".
         Stage::Colleague(_) => match cx.keys.mode_action_for(Mode::Confirm, &key) {

@@ -47,7 +47,7 @@ fn choice(key: &str, options: &[&str], allow_none: bool, allow_custom: bool) -> 
     }
 }
 
-fn multi(key: &str, options: &[&str], selected: &[&str], allow_custom: bool) -> FieldSpec {
+pub(super) fn multi(key: &str, options: &[&str], selected: &[&str], allow_custom: bool) -> FieldSpec {
     FieldSpec {
         key: FieldId::Custom(key.into()),
         label: key.into(),
@@ -61,7 +61,7 @@ fn multi(key: &str, options: &[&str], selected: &[&str], allow_custom: bool) -> 
     }
 }
 
-fn note(value: &str, max: usize) -> FieldSpec {
+pub(super) fn note(value: &str, max: usize) -> FieldSpec {
     FieldSpec {
         key: FieldId::Note,
         label: "Note".into(),
@@ -304,7 +304,11 @@ fn picker_custom_row_is_one_up_from_the_best_match() {
 
 #[test]
 fn multi_space_toggles_and_typed_entries_are_added() {
-    let mut f = Form::new("t", vec![multi("m", &["red", "green", "blue"], &["green"], true)]);
+    // Among other fields, Enter on a typed entry adds it and stays.
+    let mut f = Form::new(
+        "t",
+        vec![multi("m", &["red", "green", "blue"], &["green"], true), note("", 50)],
+    );
     f.handle_key(&KEYS, k(KeyCode::Char(' ')));
     f.handle_key(&KEYS, k(KeyCode::Down));
     f.handle_key(&KEYS, k(KeyCode::Char(' ')));

@@ -3,5 +3,6 @@
 
 mod contact;
 mod keys;
+mod one_enter;
 mod rebind;
 mod screens;

@@ -56,10 +56,15 @@ pub fn key(st: &mut Inbox, cx: &Cx, out: &mut O, key: KeyEvent) -> Option<Action
         Some(M::Down) => return Some(Action::MoveDown),
         Some(M::Up) => return Some(Action::MoveUp),
         Some(_) => return None,
-        // Anything else is text: a character (not a Ctrl chord) types.
-        None => match crate::tui::keymap::typed_char(&key) {
-            Some(c) => search.query.push(c),
-            None => return None,
+        // The line's editing keys, as readline's (the cursor is at the end).
+        None => match cx.keys.mode_action_for(Mode::Text, &key) {
+            Some(M::DeleteToStart) => search.query.clear(),
+            Some(M::DeleteWord) => rub_out_word(&mut search.query),
+            // Anything else is text: a character (not a Ctrl chord) types.
+            _ => match crate::tui::keymap::typed_char(&key) {
+                Some(c) => search.query.push(c),
+                None => return None,
+            },
         },
     }
     query_changed(st, cx, out);
@@ -212,4 +217,10 @@ pub fn clear_search(st: &mut Inbox, cx: &Cx) {
         st.list.view.selected = row;
     }
     st.list.clamp(cx.list_rows());
+}
+
+/// Ctrl-w as readline's: the spaces before the cursor, then the word.
+fn rub_out_word(query: &mut String) {
+    let kept = query.trim_end().trim_end_matches(|c: char| !c.is_whitespace()).len();
+    query.truncate(kept);
 }

@@ -144,3 +144,28 @@ fn a_message_sent_through_the_hub_shows_its_agent_and_this_agents_own_shows_you(
     assert!(!s.contains("dana ›"), "this agent's own message shows as you: {s}");
     assert_snapshot!("thread_sent_by_160x48", draw(&m).backend());
 }
+
+#[test]
+fn message_info_says_which_agent_sent_it_when_known() {
+    let mut m = thread_of(8, 160, 48);
+    m.thread.me = Some("dana".into());
+    // The newest sent message (index 6 of 8; see fixtures).
+    update(&mut m, key('k'));
+    let sent_by_line = |m: &mut Model| {
+        update(m, key('i'));
+        let s = screen(m);
+        update(m, code(KeyCode::Esc));
+        s.lines().find(|l| l.contains("sent by")).map(str::to_string)
+    };
+    let line = sent_by_line(&mut m).expect("a sent message says who sent it");
+    assert!(line.contains("unknown"), "{line}");
+    m.thread.messages[6].sent_by = Some("lee\u{1b}[31m".into());
+    let line = sent_by_line(&mut m).unwrap_or_default();
+    assert!(line.contains("sent by  lee") && !line.contains('\u{1b}'), "{line}");
+    m.thread.messages[6].sent_by = Some("dana".into());
+    let line = sent_by_line(&mut m).unwrap_or_default();
+    assert!(line.contains("dana (you)"), "{line}");
+    // A message from the customer has no agent.
+    update(&mut m, key('k'));
+    assert_eq!(sent_by_line(&mut m), None);
+}

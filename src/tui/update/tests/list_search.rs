@@ -215,3 +215,16 @@ fn a_search_is_asked_again_when_the_index_was_busy_or_its_search_rows_are_all_wr
     let fx = update(&mut m, Msg::Index(IndexMsg::Status(SyncStatus::default())));
     assert_eq!(jobs(&fx).len(), 1, "asked again after a busy index");
 }
+
+#[test]
+fn ctrl_w_deletes_a_word_and_ctrl_u_clears_the_line_as_readline() {
+    let mut m = model_with(20, 160, 48);
+    update(&mut m, key('/'));
+    type_text(&mut m, "ana souza  ");
+    let query = |m: &Model| m.list.view.search.as_ref().map(|s| s.query.clone());
+    update(&mut m, ctrl('w'));
+    assert_eq!(query(&m).as_deref(), Some("ana "));
+    update(&mut m, ctrl('u'));
+    assert_eq!(query(&m).as_deref(), Some(""), "still searching, the line empty");
+    assert!(m.list.view.search.as_ref().is_some_and(|s| s.editing));
+}

@@ -1,6 +1,7 @@
 //! `update` as the user meets it: every action, success and failure.
 
 mod habits;
+mod hidden;
 mod index;
 mod list;
 mod list_search;

@@ -281,14 +281,6 @@ fn compose() -> Model {
     m
 }
 
-/// "discard this draft? y/n": Esc on a composer with text.
-fn discard() -> Model {
-    let mut m = compose();
-    update(&mut m, code(KeyCode::Esc));
-    assert!(matches!(m.compose.stage, crate::tui::compose::Stage::Discard));
-    m
-}
-
 fn popup(delete: bool) -> Model {
     let mut m = model_with(5, 160, 48);
     let (id, uuid) = (
@@ -346,17 +338,17 @@ fn the_history_handles_only_keys_in_the_keymap() {
 
 #[test]
 fn the_search_line_handles_only_keys_in_the_keymap() {
-    walk("search", search, Table::Mode(Mode::Search, false), Text::Line);
+    // The search's own keys, then the line's readline ones (C-u, C-w).
+    const LAYERS: &[(Mode, &[ModeAction])] = &[
+        (Mode::Search, &[]),
+        (Mode::Text, &[ModeAction::DeleteToStart, ModeAction::DeleteWord]),
+    ];
+    walk("search", search, Table::Layers(LAYERS), Text::Line);
 }
 
 #[test]
 fn the_composer_handles_only_keys_in_the_keymap() {
     walk("compose", compose, Table::Mode(Mode::Compose, false), Text::Area);
-}
-
-#[test]
-fn the_discard_question_handles_only_keys_in_the_keymap() {
-    walk("discard", discard, Table::Mode(Mode::Confirm, false), Text::None);
 }
 
 #[test]

@@ -13,7 +13,24 @@ fn row(buf: &Buffer, y: u16) -> String {
 /// `Err` with the first thing a terminal would show out of place.
 pub(crate) fn intact(buf: &Buffer) -> Result<(), String> {
     nothing_hidden(buf)?;
+    drawn_alike(buf)?;
     boxes_whole(buf)
+}
+
+/// No cell holds an emoji ZWJ sequence, a VS16 emoji or a skin tone:
+/// tmux 3.3 draws those at another width than ratatui lays them out, and
+/// the rest of the row (its right border too) moves.
+pub(crate) fn drawn_alike(buf: &Buffer) -> Result<(), String> {
+    for y in buf.area.y..buf.area.bottom() {
+        for x in buf.area.x..buf.area.right() {
+            let s = buf[(x, y)].symbol();
+            let joined = s.chars().count() > 1 && s.contains('\u{200D}');
+            if joined || s.contains('\u{FE0F}') || s.contains(|c| ('\u{1F3FB}'..='\u{1F3FF}').contains(&c)) {
+                return Err(format!("{s:?} at ({x}, {y}) is drawn at another width in tmux"));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// No cell under a wide grapheme holds text (ratatui's diff would never

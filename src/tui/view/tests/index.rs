@@ -196,3 +196,15 @@ fn the_status_bar_says_while_the_hub_finds_the_service_unreachable() {
     let line = status_line(&m);
     assert!(line.contains("live (hub)") && !line.contains("unreachable"), "{line:?}");
 }
+
+#[test]
+fn the_assignee_shows_whenever_the_width_allows() {
+    // Several customers may share a name: who has each tells them apart.
+    for (w, h) in [(120, 30), (160, 48), (200, 50)] {
+        let m = with_previews(w, h);
+        let t = draw(&m);
+        let shown = format!("{}", t.backend());
+        assert!(shown.contains("Assignee"), "at {w}x{h}:\n{shown}");
+        assert!(shown.contains("agent@exam"), "at {w}x{h}: the assignee's name shows");
+    }
+}

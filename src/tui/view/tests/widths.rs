@@ -100,3 +100,27 @@ fn wide_names_snapshots() {
     update(&mut m, key('e'));
     assert_snapshot!("wide_names_edit_80x24", draw(&m).backend());
 }
+
+/// The name from issue 38: CJK, emoji, a flag and ZWJ sequences.
+const ISSUE_NAME: &str = "龍之介 山田👩\u{200d}💻🇯🇵家族👨\u{200d}👩\u{200d}👧\u{200d}👦テスト";
+
+#[test]
+fn a_name_with_zwj_sequences_keeps_the_borders_where_tmux_draws_them() {
+    let mut c = contact(0);
+    c.name = ISSUE_NAME.into();
+    let mut m = model_of(vec![c, contact(1)], None, 80, 24);
+    update(&mut m, code(KeyCode::Enter));
+    for (p, name) in [(Pane::Thread, "thread"), (Pane::Details, "details")] {
+        m.focus = p;
+        let t = draw(&m);
+        assert_intact(t.backend().buffer(), name);
+        assert_snapshot!(format!("issue_name_{name}_80x24"), t.backend());
+    }
+    for (k, name) in [('e', "edit"), ('t', "tags")] {
+        update(&mut m, key(k));
+        let t = draw(&m);
+        assert_intact(t.backend().buffer(), name);
+        assert_snapshot!(format!("issue_name_{name}_80x24"), t.backend());
+        esc(&mut m);
+    }
+}
