@@ -111,3 +111,12 @@ pub fn held(st: &HubState, uuid: &str) -> Option<Contact> {
     let mut index = st.index.clone();
     index.with(|ix| ix.get(uuid)).ok().flatten()
 }
+
+/// Stores a contact whose only news is its activity, without announcing
+/// it: the event that brought the activity tells every agent already.
+pub fn activity(st: &HubState, contact: &Contact) {
+    let mut index = st.index.clone();
+    if let Err(e) = index.with(|ix| ix.upsert_unannounced(std::slice::from_ref(contact), chrono::Utc::now())) {
+        tracing::warn!("storing a conversation's activity failed: {e}");
+    }
+}

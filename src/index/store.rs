@@ -58,6 +58,16 @@ impl Index {
         self.upsert_states(contacts, seen_at, seen_at)
     }
 
+    /// [`Index::upsert_contacts`] left out of the journal of changes: for a
+    /// change its readers learn another way (a hub's `message_created`
+    /// event carries the activity it stores).
+    pub fn upsert_unannounced(&mut self, contacts: &[Contact], seen_at: DateTime<Utc>) -> Result<usize, IndexError> {
+        let journal = self.journal.take();
+        let stored = self.upsert_contacts(contacts, seen_at);
+        self.journal = journal;
+        stored
+    }
+
     /// Stores `contacts` as they were at `state_at` (when the request that
     /// read them was sent, or when a write's answer came), marking them
     /// seen at `seen_at`. A contact the index holds in a newer state is

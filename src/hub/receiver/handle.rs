@@ -194,15 +194,11 @@ fn customer_side(p: &Value) -> Option<String> {
 }
 
 async fn message(st: &Arc<HubState>, p: Value) {
-    let mut partial = match p.get("contact") {
+    let partial = match p.get("contact") {
         Some(Value::Object(m)) => m.clone(),
         Some(Value::String(uuid)) => Map::from_iter([("uuid".to_string(), Value::String(uuid.clone()))]),
         _ => Map::new(),
     };
-    // The message is the conversation's newest activity the hub knows of.
-    if let Some(at) = time_of(p.get("createdAt")) {
-        partial.insert("lastMessageAt".into(), Value::String(stamp(at)));
-    }
     let older_ok = partial.clone();
     let contact = match vouched(st, partial, customer_side(&p)).await {
         Some(c) => Some(c),
@@ -219,6 +215,17 @@ async fn message(st: &Arc<HubState>, p: Value) {
         tracing::info!("a message_created event for a contact the hub cannot vouch for was ignored");
         return;
     };
+    // The message is the conversation's newest activity the hub knows of.
+    // Agents learn it from the `message_created` event itself, so the hub
+    // keeps it without a `contact_changed` as well: at 200 streams, a
+    // second event per message was what pushed a burst's p99 past 500 ms.
+    if let Some(at) = time_of(p.get("createdAt"))
+        && contact.last_activity().is_none_or(|held| held < at)
+    {
+        let mut moved = contact.clone();
+        moved.last_message_at = Some(at);
+        let _ = blocking(st, move |st| apply::activity(st, &moved)).await;
+    }
     let (c, payload) = (contact.clone(), p.clone());
     let _ = blocking(st, move |st| crate::hub::reconcile::keep_last_message(st, &c, &payload)).await;
     if let Some(m) = p.get("uuid").and_then(Value::as_str)
