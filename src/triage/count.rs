@@ -2,7 +2,8 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{Sort, Subject, View};
+use super::facts::{Facts, Subject};
+use super::view::{Sort, View};
 
 /// How many of `facts` each of `views` holds, in one pass over the facts.
 pub fn count_views<S: Subject>(facts: &[S], views: &[View], me: Option<&str>, now: DateTime<Utc>) -> Vec<usize> {
@@ -32,7 +33,7 @@ pub trait Keyed {
     fn key(&self) -> &str;
 }
 
-impl Keyed for super::Facts {
+impl Keyed for Facts {
     fn key(&self) -> &str {
         &self.uuid
     }

@@ -224,7 +224,7 @@ impl ViewFilter {
     /// The rules in words, for a list of views: `open, assigned to me,
     /// customer waiting > 2h`; `everything` without rules.
     pub fn describe(&self) -> String {
-        let d = |d: Duration| super::format_duration(d);
+        let d = |d: Duration| super::duration::format_duration(d);
         let mut parts: Vec<String> = Vec::new();
         if self.state != State::Any {
             parts.push(self.state.as_str().into());
