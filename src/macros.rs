@@ -96,7 +96,7 @@ pub fn parse_step<Tz: TimeZone>(text: &str, now: &DateTime<Tz>) -> Result<Step, 
         "untag" => Ok(Step::Write(Action::Untag(vec![need("a tag")?]))),
         "assign" => {
             let who = need("an email")?;
-            crate::config::checked_email(&who).map_err(|e| format!("\"{}\": {e}", shown()))?;
+            crate::api::model::checked_email(&who).map_err(|e| format!("\"{}\": {e}", shown()))?;
             Ok(Step::Write(Action::Assign(who)))
         }
         "unassign" => none(Step::Write(Action::Unassign)),

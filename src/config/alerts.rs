@@ -62,7 +62,7 @@ pub(super) fn parse(path: &Path, text: &str, top: &toml::de::DeTable<'_>, warnin
         let mut warn = |problem: &str| {
             warnings.push(format!(
                 "{} line {}: {key} = {}: {problem} (ignored)",
-                super::shown(path),
+                super::error::shown(path),
                 line_of(text, k.span().start),
                 shown_value(text, v.span())
             ))
@@ -91,7 +91,7 @@ pub(super) fn parse(path: &Path, text: &str, top: &toml::de::DeTable<'_>, warnin
     {
         warnings.push(format!(
             "{}: warn_after is longer than breach_after, so a wait is never only a warning",
-            super::shown(path)
+            super::error::shown(path)
         ));
     }
     out

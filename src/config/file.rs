@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{ConfigError, shown};
+use super::error::{ConfigError, shown};
 use crate::text::sanitize_line;
 
 /// One account's keys, in a profile or at the top level.
@@ -82,15 +82,6 @@ impl FileConfig {
             bell: self.bell,
         }
     }
-}
-
-/// The same email check the forms and the client use; the problem as a
-/// sentence (the value passes through the terminal sanitizer).
-pub fn checked_email(email: &str) -> Result<(), String> {
-    use crate::api::model::{FieldType, FieldValue, validate_field_value};
-    validate_field_value("email", &FieldType::Email, &[], &FieldValue::Text(email.to_string()))
-        .map(|_| ())
-        .map_err(|e| crate::text::sanitize_line(&e))
 }
 
 /// One line of `[keys]`: an action name and the keys bound to it.

@@ -53,7 +53,7 @@ pub fn render(p: &NewProfile) -> String {
         None => account
             .push_str("# user_email = \"you@example.com\"   # \"Me\": your collaborator email, for the Mine view\n"),
     }
-    let (head, section) = if p.profile == super::DEFAULT_PROFILE {
+    let (head, section) = if p.profile == super::settings::DEFAULT_PROFILE {
         (String::new(), account)
     } else {
         (
@@ -94,9 +94,9 @@ pub fn render(p: &NewProfile) -> String {
 /// is created (0700) if missing.
 pub fn write(path: &Path, text: &str, overwrite: bool) -> Result<(), String> {
     super::save::rewrite(path, true, |old| match old {
-        Some(_) if !overwrite => Err(super::ConfigError::new(format!(
+        Some(_) if !overwrite => Err(super::error::ConfigError::new(format!(
             "{} exists already (pass --force to replace it)",
-            super::shown(path)
+            super::error::shown(path)
         ))),
         _ => Ok(text.to_string()),
     })

@@ -15,7 +15,7 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{ConfigError, shown};
+use super::error::{ConfigError, shown};
 
 /// How many links deep a config may be (as the kernel allows).
 const MAX_LINKS: usize = 40;

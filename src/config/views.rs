@@ -29,7 +29,7 @@ use std::path::Path;
 use toml::Spanned;
 use toml::de::DeValue;
 
-use super::ConfigError;
+use super::error::ConfigError;
 use crate::triage::{Assignee, Sort, State, View, ViewFilter, builtin_views, parse_duration};
 
 /// The keys a view may have.
@@ -60,7 +60,7 @@ fn line_of(text: &str, at: usize) -> usize {
 /// out and the problem (`FILE line N: view "X": problem`) goes to
 /// `warnings`; the others load.
 pub(super) fn parse(path: &Path, text: &str, value: &Spanned<DeValue<'_>>, warnings: &mut Vec<String>) -> Vec<View> {
-    let at = |span: std::ops::Range<usize>| format!("{} line {}", super::shown(path), line_of(text, span.start));
+    let at = |span: std::ops::Range<usize>| format!("{} line {}", super::error::shown(path), line_of(text, span.start));
     let DeValue::Array(items) = value.get_ref() else {
         warnings.push(format!(
             "{}: views must be written as [[views]] tables, one per view",
@@ -192,7 +192,7 @@ fn view_of(item: &Spanned<DeValue<'_>>) -> Result<View, Problem> {
             "assignee" => {
                 let a = Assignee::parse(&text()?);
                 if let Assignee::Email(e) = &a {
-                    super::checked_email(e)
+                    crate::api::model::checked_email(e)
                         .map_err(|p| fail(format!("assignee must be me, nobody or an email: {p}")))?;
                 }
                 filter.assignee = Some(a);
@@ -331,7 +331,7 @@ pub fn save_view(path: &Path, view: &View) -> Result<(), ConfigError> {
 
 /// The file's text with `view` saved into it (see `save_view`).
 fn with_view(path: &Path, text: &str, view: &View) -> Result<String, ConfigError> {
-    let shown = super::shown(path);
+    let shown = super::error::shown(path);
     let mut doc: toml_edit::DocumentMut = text
         .parse()
         .map_err(|e: toml_edit::TomlError| ConfigError::new(format!("{shown}: {}", e.message())))?;

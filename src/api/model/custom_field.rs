@@ -238,3 +238,11 @@ fn is_plausible_email(s: &str) -> bool {
         && !domain.ends_with('.')
         && !s.chars().any(char::is_whitespace)
 }
+
+/// The same email check the forms and the client use; the problem as a
+/// sentence (the value passes through the terminal sanitizer).
+pub fn checked_email(email: &str) -> Result<(), String> {
+    validate_field_value("email", &FieldType::Email, &[], &FieldValue::Text(email.to_string()))
+        .map(|_| ())
+        .map_err(|e| crate::text::sanitize_line(&e))
+}

@@ -7,6 +7,7 @@ mod ids;
 mod open_enum;
 pub mod time;
 
+pub use custom_field::checked_email;
 pub use custom_field::{FieldMeta, FieldType, FieldValue, split_list, validate_custom_fields, validate_field_value};
 pub use ids::{ContactId, MessageId, TemplateId};
 

@@ -1,6 +1,7 @@
 //! The hub settings: hub_url and hub_token, resolved as base_url and the key.
 
 use super::*;
+use std::path::Path;
 
 const HUB_PROFILES: &str = r#"
 hub_url = "https://top.example.com"

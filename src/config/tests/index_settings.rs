@@ -1,6 +1,7 @@
 //! The local index's settings: cache, sync_rate, full_sync_minutes.
 
 use super::*;
+use crate::config::settings::parse_rate;
 
 #[test]
 fn the_local_index_is_on_disk_unless_the_file_or_no_cache_says_otherwise() {

@@ -3,6 +3,7 @@
 //! prints them, with no escape sequence or bidi control acted on.
 
 use super::*;
+use std::path::Path;
 
 fn assert_inert(text: &str) {
     for c in text.chars() {

@@ -2,6 +2,7 @@
 
 use super::*;
 use std::collections::HashMap;
+use std::path::Path;
 
 struct Fixture {
     dir: tempfile::TempDir,
