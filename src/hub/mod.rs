@@ -63,6 +63,10 @@ pub enum HubError {
     Io(#[from] std::io::Error),
 }
 
+/// The longest the hub waits for the service on one request: below the
+/// listeners' 30 s idle limit.
+pub const MAX_SERVICE_WAIT: Duration = Duration::from_secs(25);
+
 /// Everything [`start`] needs. `HubConfig::new` gives the defaults the
 /// command line uses; tests shorten the periods.
 #[derive(Clone)]
@@ -141,7 +145,7 @@ impl HubConfig {
             bulk: 200,
             presence_ttl: Duration::from_secs(30),
             keep_alive: Duration::from_secs(15),
-            timeout: Duration::from_secs(30),
+            timeout: MAX_SERVICE_WAIT,
             forward_to: None,
             agent_rate: guard::RateLimit {
                 rate: 10.0,
@@ -151,8 +155,10 @@ impl HubConfig {
             probe_every: Duration::from_secs(30),
             limits: crate::listen::Limits {
                 header_timeout: Duration::from_secs(10),
-                // Above the service's timeout: a forwarded request waits for it.
-                idle_timeout: Some(Duration::from_secs(60)),
+                // Idle connections go within 30 s; above the service's
+                // timeout ([`MAX_SERVICE_WAIT`]), so a forwarded request
+                // that waits for the service is never cut first.
+                idle_timeout: Some(Duration::from_secs(30)),
                 max_connections: 4096,
             },
             max_event_bytes: 64 * 1024,

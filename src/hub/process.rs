@@ -174,7 +174,9 @@ pub async fn run(ctx: &mut Ctx<'_>, args: &HubArgs, data_dir: PathBuf) -> Result
     config.forward_to = run.forward_to.clone();
     config.budget = run.budget;
     config.reconcile_every = reconcile_every(run);
-    config.timeout = settings.timeout;
+    // Below the listeners' 30 s idle limit, so an agent's forwarded request
+    // gets the service's answer or a 504, never a cut connection.
+    config.timeout = settings.timeout.min(super::MAX_SERVICE_WAIT);
     let hub = start(listener, config)
         .await
         .map_err(|e| CliError::Usage(e.to_string()))?;
