@@ -101,6 +101,11 @@ fn a_close_by_one_agent_shows_on_the_others_screen_and_each_sees_the_other() {
     });
     lee.press(b"n");
     // dana sends (asked too: lee answers), then lee's send names her reply.
+    // dana must have heard that lee is composing first: under load the
+    // presence can reach her screen after her keys.
+    dana.wait_for("lee replying on dana's screen", Duration::from_secs(20), |s| {
+        s.contents().contains("lee replying")
+    });
     dana.press(b"hello\x13");
     dana.wait_for("dana asked", Duration::from_secs(10), |s| {
         s.contents().contains("lee is replying now: send anyway?")
