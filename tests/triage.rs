@@ -242,13 +242,26 @@ fn a_bulk_close_under_faults_ends_with_each_contact_closed_or_listed_and_a_secon
         }
     }
 
-    // The same command again closes the rest; the deleted ones are gone
-    // from the index, so it ends well.
-    let r = e.run(&["contacts", "close", "--view", "open", "--yes", "--jsonl"]);
-    assert_eq!(r.code, 0, "{}\n{}", r.out, r.err);
-    let again = uuids(&jsonl(&r.out));
-    let expect_again: HashSet<String> = failed.difference(&gone.iter().cloned().collect()).cloned().collect();
-    assert_eq!(again, expect_again);
+    // The same command again takes exactly the ones that failed (the
+    // deleted ones are gone from the index) and closes them. The server
+    // still fails one request in five, so a contact can fail again (each
+    // request is tried 4 times: about 1 in 600): the command is then
+    // repeated, as the message says, and each run takes only what is left.
+    let mut left: HashSet<String> = failed.difference(&gone.iter().cloned().collect()).cloned().collect();
+    let mut runs = 0;
+    loop {
+        runs += 1;
+        let r = e.run(&["contacts", "close", "--view", "open", "--yes", "--jsonl"]);
+        let rows = jsonl(&r.out);
+        assert_eq!(uuids(&rows), left, "run {runs} takes what is left\n{}", r.err);
+        left = uuids(&rows.iter().filter(|r| r["ok"] == false).cloned().collect::<Vec<_>>());
+        if r.code == 0 {
+            assert!(left.is_empty(), "{}\n{}", r.out, r.err);
+            break;
+        }
+        assert_eq!(r.code, 1, "{}", r.err);
+        assert!(!left.is_empty() && runs < 5, "run {runs}: {}\n{}", r.out, r.err);
+    }
     let open: Vec<String> = walk(&e.raw())
         .iter()
         .filter(|c| is_open(c))
