@@ -80,7 +80,7 @@ fn dataset() -> (Vec<Contact>, Vec<Thread>) {
             phone_number: format!("+44 7700 {:06}", rng.random_range(0..1_000_000)),
             source: "messaging_app".into(),
             created_at: Some(activity - Days::days(30)),
-            last_message_at: Some(activity),
+            activity_at: Some(activity),
             assigned_user: Some(format!("agent{}@example.com", i % 12)),
             tags: vec![pick(&mut rng, TAGS)],
             custom_fields: BTreeMap::from([
@@ -103,7 +103,7 @@ fn dataset() -> (Vec<Contact>, Vec<Thread>) {
                 sent_by: None,
             })
             .collect();
-        threads.push((contact.uuid.clone(), contact.last_message_at, messages));
+        threads.push((contact.uuid.clone(), contact.activity_at, messages));
         contacts.push(contact);
     }
     (contacts, threads)

@@ -44,7 +44,7 @@ fn dataset() -> (Vec<Contact>, Vec<Thread>) {
                 uuid: Some(format!("team-{team}")),
                 name: Some(team.into()),
             }),
-            last_message_at: Some(activity),
+            activity_at: Some(activity),
             ..Contact::default()
         };
         let messages: Vec<Message> = (0..5)

@@ -92,7 +92,7 @@ fn triaged() -> Model {
             let p = Preview {
                 who: Some(who),
                 text: "where is my order?".into(),
-                at: c.last_message_at,
+                at: c.activity_at,
                 activity: c.last_activity(),
             };
             (c.uuid, p)

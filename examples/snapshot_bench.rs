@@ -44,7 +44,7 @@ fn contact(i: usize, base: DateTime<Utc>) -> Contact {
         tags: vec![format!("tag{}", i % 50), "customer".into()],
         custom_fields: fields,
         closed_at: i.is_multiple_of(3).then_some(created + chrono::Duration::minutes(30)),
-        last_message_at: Some(created + chrono::Duration::minutes(20)),
+        activity_at: Some(created + chrono::Duration::minutes(20)),
         note: i.is_multiple_of(5).then(|| format!("note about order {i}")),
         ..Default::default()
     }

@@ -109,6 +109,8 @@ mod contacts_read;
 mod contacts_write;
 #[path = "server/database.rs"]
 mod database;
+#[path = "server/documented.rs"]
+mod documented;
 #[path = "server/faults.rs"]
 mod faults;
 #[path = "server/messages.rs"]
@@ -119,3 +121,7 @@ mod query;
 mod runtime;
 #[path = "server/seed.rs"]
 mod seed;
+#[path = "server/send.rs"]
+mod send;
+#[path = "server/webhook_docs.rs"]
+mod webhook_docs;

@@ -1,4 +1,5 @@
-//! The embedded server's webhooks: subscribe, deliver every kind signed,
+//! The embedded server's webhooks: subscribe, deliver every kind (unsigned,
+//! as the documented service; signed only when configured),
 //! retry a failing receiver, unsubscribe, refuse non-loopback receivers and
 //! drop deliveries on demand. Every receiver is an axum router bound on
 //! 127.0.0.1:0 inside the test.
@@ -15,8 +16,6 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 mod common;
-
-const SECRET: &str = "whsec-test-0123";
 
 /// What the receiver saw: the signature header and the raw body, in order.
 #[derive(Default)]
@@ -57,11 +56,12 @@ async fn receiver(fail_first: u32) -> (String, Arc<Seen>) {
     (url, seen)
 }
 
+/// Unsigned, as the documented service; signing is tested in
+/// `tests/server/webhook_docs.rs`.
 fn config() -> ServerConfig {
     ServerConfig {
         contacts: 30,
         clock: Clock::manual(),
-        webhook_secret: Some(SECRET.into()),
         webhook_backoff_ms: 10,
         webhook_attempts: 6,
         ..ServerConfig::default()
@@ -141,8 +141,15 @@ async fn stop(s: RunningServer) {
     s.stop().await;
 }
 
+/// A template send to `contact` (from its channel), as documented.
+fn template_send(contact: &Value, template: &Value) -> Value {
+    json!({ "to": contact["phoneNumber"], "from": contact["channel"]["type"], "type": "text",
+            "channel_uuid": contact["channel"]["uuid"], "content": { "text": "Ana" },
+            "template_uuid": template["uuid"], "optin_contact": true })
+}
+
 #[tokio::test]
-async fn every_kind_reaches_the_subscriber_signed_and_in_order() {
+async fn every_kind_reaches_the_subscriber_unsigned_and_in_order() {
     let cfg = config();
     let clock = cfg.clock.clone();
     let since = clock.now_ms();
@@ -172,11 +179,7 @@ async fn every_kind_reaches_the_subscriber_signed_and_in_order() {
     let templates = raw.ok("/templates").await["templates"].as_array().unwrap().clone();
     let approved = templates.iter().find(|t| t["status"] == "approved").unwrap();
     let (st, v) = raw
-        .call(
-            Method::POST,
-            "/messages/send",
-            Some(json!({ "to": "+4915100000077", "template_uuid": approved["uuid"], "optin_contact": true })),
-        )
+        .call(Method::POST, "/messages/send", Some(template_send(&c, approved)))
         .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     let message = v["message"]["uuid"].as_str().unwrap().to_string();
@@ -209,27 +212,24 @@ async fn every_kind_reaches_the_subscriber_signed_and_in_order() {
             "agent_status_updated"
         ]
     );
-    let now = clock.now_ms() / 1000;
-    for ((sig, body), (_, raw_body)) in got.iter().zip(seen.got.lock().unwrap().iter()) {
-        assert_eq!(
-            webhook::verify(sig.as_deref(), raw_body, SECRET.as_bytes(), now),
-            Ok(()),
-            "{body}"
-        );
+    for (sig, body) in &got {
+        assert_eq!(sig, &None, "the documented service signs nothing: {body}");
         assert!(body["payload"].is_object(), "{body}");
     }
     assert_eq!(got[0].1["payload"]["uuid"], uuid.as_str());
     assert_eq!(got[1].1["payload"]["name"], "Renamed");
     assert!(got[2].1["payload"].get("closingReason").is_some(), "{}", got[2].1);
     assert!(got[2].1["payload"]["closedAt"].is_string());
+    assert_eq!(got[2].1["payload"]["contact"]["uuid"], uuid.as_str());
     let created = &got[4].1["payload"];
-    assert_eq!(created["uuid"], message.as_str());
+    assert!(created.get("uuid").is_none(), "no message uuid: {created}");
     assert_eq!(created["contact"]["uuid"], uuid.as_str());
     let status = &got[5].1["payload"];
     assert_eq!(status["uuid"], message.as_str());
     assert_eq!(status["status"], "sent");
     assert_eq!(status["contact"]["uuid"], uuid.as_str());
-    assert_eq!(got[6].1["payload"]["user"]["uuid"], user.as_str());
+    assert_eq!(got[6].1["payload"]["email"], s.manifest.users[0].email.as_str());
+    let _ = &user;
 
     // Every delivery is in the event log, as a success.
     let log = log_since(&raw, since).await;
@@ -273,7 +273,8 @@ async fn unsubscribe_stops_deliveries() {
     assert_eq!(wait_for(&seen, 1).await.len(), 1);
 
     let (st, v) = raw.call(Method::DELETE, "/webhooks/unsubscribe", None).await;
-    assert_eq!(st, StatusCode::NO_CONTENT, "{v}");
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(v, json!({ "status": "webhook was destroyed" }));
     new_contact(&raw, "+4915100000080").await;
     // A second receiver subscribed afterwards proves the queue moved past
     // the event created while nobody was subscribed.
@@ -284,44 +285,6 @@ async fn unsubscribe_stops_deliveries() {
     assert_eq!(got2.len(), 1);
     assert_eq!(got2[0].1["payload"]["uuid"], c3["uuid"]);
     assert_eq!(seen.got.lock().unwrap().len(), 1, "the first receiver got nothing more");
-    stop(s).await;
-}
-
-#[tokio::test]
-async fn a_subscription_is_refused_off_loopback_or_with_unknown_kinds() {
-    let s = common::spawn(config()).await;
-    let raw = common::Raw::new(&s);
-    for (body, field) in [
-        (
-            json!({ "url": "https://example.com/hook", "subscriptions": ["message_created"] }),
-            "url",
-        ),
-        (
-            json!({ "url": "http://10.0.0.1/hook", "subscriptions": ["message_created"] }),
-            "url",
-        ),
-        (json!({ "subscriptions": ["message_created"] }), "url"),
-        (
-            json!({ "url": "http://127.0.0.1:9/hook", "subscriptions": ["no_such_kind"] }),
-            "subscriptions",
-        ),
-        (
-            json!({ "url": "http://127.0.0.1:9/hook", "subscriptions": "message_created" }),
-            "subscriptions",
-        ),
-    ] {
-        let (st, v) = raw.call(Method::POST, "/webhooks/subscribe", Some(body.clone())).await;
-        assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body} -> {v}");
-        assert!(v["error"][field].is_array(), "{body} -> {v}");
-    }
-    // Without the key: 401, as every other path.
-    let resp = reqwest::Client::new()
-        .post(format!("{}/webhooks/subscribe", s.base_url))
-        .json(&json!({ "url": "http://127.0.0.1:9/hook", "subscriptions": ["message_created"] }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), StatusCode::UNAUTHORIZED);
     stop(s).await;
 }
 
@@ -386,15 +349,11 @@ async fn delivery_statuses_reach_the_subscriber_without_anyone_polling() {
     let raw = common::Raw::new(&s);
     let (url, seen) = receiver(0).await;
     subscribe(&raw, &url).await;
-    new_contact(&raw, "+4915100000091").await;
+    let c = new_contact(&raw, "+4915100000091").await;
     let templates = raw.ok("/templates").await["templates"].as_array().unwrap().clone();
     let approved = templates.iter().find(|t| t["status"] == "approved").unwrap();
     let (st, v) = raw
-        .call(
-            Method::POST,
-            "/messages/send",
-            Some(json!({ "to": "+4915100000091", "template_uuid": approved["uuid"], "optin_contact": true })),
-        )
+        .call(Method::POST, "/messages/send", Some(template_send(&c, approved)))
         .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     let got = wait_for(&seen, 5).await;
@@ -493,7 +452,7 @@ async fn a_restart_on_the_same_database_keeps_the_subscription_and_its_absence()
     assert_eq!(got.len(), 1, "the restarted server still delivers");
     assert_eq!(got[0].1["payload"]["uuid"], c["uuid"]);
     let (st, _) = raw.call(Method::DELETE, "/webhooks/unsubscribe", None).await;
-    assert_eq!(st, StatusCode::NO_CONTENT);
+    assert_eq!(st, StatusCode::OK);
     stop(s).await;
 
     // Unsubscribed, then restarted: the event is logged with the simulated

@@ -90,7 +90,7 @@ async fn contacts_messaged_during_the_walk_are_loaded_once_each() {
     let moved: Vec<_> = before.iter().rev().take(15).collect();
     for c in &moved {
         let send = SendMessage::template(c.phone_number.clone(), "messaging_app", template.uuid.clone(), vec![]);
-        client.send_message(&send).await.expect("template sent");
+        client.send_to(c, send).await.expect("template sent");
     }
     run(update(&mut m, key('G')), &client, &tx);
     until(&mut m, &mut rx, &client, &tx, |m| {

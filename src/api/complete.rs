@@ -3,15 +3,18 @@
 //! Contacts are sorted by latest activity, newest first, so a contact that
 //! gets a message during a cursor walk jumps ahead of the cursor and a plain
 //! walk never sees it (extensions.md, "Ordering"). The complete walk ends
-//! the plain one with top-up passes from the newest contact down to the
-//! activity the list had at its top when the pass before started; every
-//! contact is yielded once (by uuid). A contact that moves again during a
-//! top-up pass is caught by the next one; passes repeat while they find
-//! contacts not seen before, up to [`MAX_TOP_UP_PASSES`].
+//! the plain one with top-up passes from the newest contact down to where
+//! the list is as the passes before saw it: the service sends no activity
+//! (no `lastMessageAt`), so that place is found by order, not by time. The
+//! contacts that moved since a pass began sit above all the others; below
+//! them the list keeps the order the walk met it in. A top-up pass ends at
+//! the first page whose contacts were all met before, in the order they
+//! were met. Every contact is yielded once (by uuid). A contact that moves
+//! again during a top-up pass is caught by the next one; passes repeat
+//! while they find contacts not seen before, up to [`MAX_TOP_UP_PASSES`].
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
-use chrono::{DateTime, Utc};
 use futures::StreamExt;
 use futures::stream::BoxStream;
 
@@ -29,11 +32,9 @@ type Pages = BoxStream<'static, Result<Page<Contact>, ApiError>>;
 enum Phase {
     /// The plain walk.
     Main(Pages),
-    /// A top-up pass down to `floor` (the list's top activity when the pass
-    /// before began); `found`: whether it found anyone new.
+    /// A top-up pass; `found`: whether it found anyone new.
     TopUp {
         pages: Pages,
-        floor: Option<DateTime<Utc>>,
         found: bool,
     },
     Done,
@@ -42,43 +43,62 @@ enum Phase {
 struct Walk {
     client: Client,
     filter: ContactFilter,
-    seen: HashSet<String>,
+    /// Each contact met, and where: the order the walk met them in.
+    seen: HashMap<String, usize>,
     phase: Phase,
-    /// The newest activity on the first page of the current pass.
-    top: Option<DateTime<Utc>>,
-    first_page: bool,
     passes: u32,
+    /// Pages of the main walk with contacts on them.
+    main_pages: u32,
 }
 
 impl Walk {
-    /// Keeps the contacts not seen before, and notes the pass's top.
+    /// Keeps the contacts not seen before.
     fn fresh(&mut self, items: Vec<Contact>) -> Vec<Contact> {
-        if self.first_page {
-            self.top = items.iter().filter_map(Contact::last_activity).max();
-            self.first_page = false;
-        }
-        items.into_iter().filter(|c| self.seen.insert(c.uuid.clone())).collect()
+        items
+            .into_iter()
+            .filter(|c| {
+                let next = self.seen.len();
+                match self.seen.entry(c.uuid.clone()) {
+                    std::collections::hash_map::Entry::Occupied(_) => false,
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert(next);
+                        true
+                    }
+                }
+            })
+            .collect()
     }
 
-    /// Starts the next top-up pass down to the top the last pass began at,
-    /// or ends the walk.
+    /// True when every contact of `page` was met before, in the order it
+    /// was met: the part of the list nothing moved in since.
+    fn settled(&self, page: &[Contact]) -> bool {
+        let mut last = None;
+        for c in page {
+            match self.seen.get(&c.uuid) {
+                Some(&at) if last.is_none_or(|l| at > l) => last = Some(at),
+                _ => return false,
+            }
+        }
+        !page.is_empty()
+    }
+
+    /// Starts the next top-up pass, or ends the walk.
     fn next_pass(&mut self, found: bool) {
-        let floor = self.top;
-        if !found || self.passes >= MAX_TOP_UP_PASSES || floor.is_none() {
+        if !found || self.passes >= MAX_TOP_UP_PASSES {
             self.phase = Phase::Done;
             return;
         }
         self.passes += 1;
-        self.first_page = true;
         self.phase = Phase::TopUp {
             pages: self.client.walk_contacts(self.filter.clone()),
-            floor,
             found: false,
         };
     }
 
     /// The next page of contacts not yielded before (possibly empty).
-    async fn step(&mut self) -> Option<Result<Page<Contact>, ApiError>> {
+    /// The next page, and whether a top-up pass found it (its contacts
+    /// then sit above every contact the walk met before).
+    async fn step(&mut self) -> Option<Result<(Page<Contact>, bool), ApiError>> {
         loop {
             let phase = std::mem::replace(&mut self.phase, Phase::Done);
             match phase {
@@ -86,31 +106,28 @@ impl Walk {
                 Phase::Main(mut pages) => match pages.next().await {
                     Some(Ok(page)) => {
                         self.phase = Phase::Main(pages);
+                        self.main_pages += u32::from(!page.items.is_empty());
                         let items = self.fresh(page.items);
-                        return Some(Ok(Page { items, meta: page.meta }));
+                        return Some(Ok((Page { items, meta: page.meta }, false)));
                     }
                     Some(Err(e)) => return Some(Err(e)),
-                    // The main walk counts as a pass that found contacts.
-                    None => self.next_pass(true),
+                    // The main walk counts as a pass that found contacts,
+                    // unless one page held them all: one answer is one
+                    // moment, where nobody can move past the walk.
+                    None => self.next_pass(self.main_pages > 1),
                 },
-                Phase::TopUp {
-                    mut pages,
-                    floor,
-                    found,
-                } => match pages.next().await {
+                Phase::TopUp { mut pages, found } => match pages.next().await {
                     Some(Ok(page)) => {
-                        let older = |c: &Contact| matches!((c.last_activity(), floor), (Some(t), Some(f)) if t < f);
-                        let reached = page.items.iter().any(older);
-                        let recent: Vec<Contact> = page.items.into_iter().take_while(|c| !older(c)).collect();
-                        let items = self.fresh(recent);
+                        let reached = self.settled(&page.items);
+                        let items = self.fresh(page.items);
                         let found = found || !items.is_empty();
                         if reached {
                             self.next_pass(found);
                         } else {
-                            self.phase = Phase::TopUp { pages, floor, found };
+                            self.phase = Phase::TopUp { pages, found };
                         }
                         if !items.is_empty() {
-                            return Some(Ok(Page { items, meta: page.meta }));
+                            return Some(Ok((Page { items, meta: page.meta }, true)));
                         }
                     }
                     Some(Err(e)) => return Some(Err(e)),
@@ -127,14 +144,25 @@ impl Client {
     /// walk started is yielded exactly once, even while messages move
     /// contacts to the top. Pages hold only contacts not yielded before.
     pub fn walk_contacts_complete(&self, filter: ContactFilter) -> Pages {
+        self.walk_contacts_passes(filter)
+            .map(|step| step.map(|(page, _)| page))
+            .boxed()
+    }
+
+    /// [`Client::walk_contacts_complete`], each page with whether a top-up
+    /// pass found it: the order of the list is then the top-up pages (the
+    /// later passes' first) above the main walk's.
+    pub fn walk_contacts_passes(
+        &self,
+        filter: ContactFilter,
+    ) -> BoxStream<'static, Result<(Page<Contact>, bool), ApiError>> {
         let walk = Walk {
             client: self.clone(),
             phase: Phase::Main(self.walk_contacts(filter.clone())),
             filter,
-            seen: HashSet::new(),
-            top: None,
-            first_page: true,
+            seen: HashMap::new(),
             passes: 0,
+            main_pages: 0,
         };
         futures::stream::unfold(
             walk,

@@ -15,12 +15,12 @@ mod response;
 mod retry;
 
 pub use client::{Client, MAX_BODY_BYTES};
-pub use endpoints::Deletion;
+pub use endpoints::{Deletion, KeyUser, NO_RECIPIENT};
 pub use error::ApiError;
 pub use key::ApiKey;
 pub use model::*;
 pub use page::{
-    CursorGuard, MAX_CONTACT_PAGE, MAX_WALK_PAGES, Meta, Page, PageRequest, REPEATED_CURSOR, collect_pages,
+    CursorGuard, MAX_CONTACT_PAGE, MAX_WALK_PAGES, Meta, Page, PageRequest, Pager, REPEATED_CURSOR, collect_pages,
     walk_cursor, walk_numbered,
 };
 pub use request::*;

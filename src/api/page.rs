@@ -101,36 +101,87 @@ impl CursorGuard {
     }
 }
 
+/// Follows a list whichever way the server pages it: by `meta.next` when
+/// it gives one (the reference's cursors), else by page number (the public
+/// documentation shows GET /contacts and GET /contacts/:uuid/messages with
+/// `page` only and no `meta`) until an empty page, or `meta.pages` when
+/// given. `Ok(None)` only at the list's documented end: a walk that stops
+/// any other way ends with an error, so nobody takes it as complete.
+#[derive(Debug, Clone, Default)]
+pub struct Pager {
+    guard: CursorGuard,
+}
+
+impl Pager {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The request after `page`, the answer to `at`.
+    pub fn next<T>(&mut self, at: &PageRequest, page: &Page<T>) -> Result<Option<PageRequest>, ApiError> {
+        if let Some(next) = self.guard.follow(page.meta.next.as_deref())? {
+            return Ok(Some(next));
+        }
+        let n = match at {
+            // A cursor walk ends where `meta.next` is null.
+            PageRequest::After(_) => return Ok(None),
+            PageRequest::First => 1,
+            PageRequest::Number(n) => *n,
+        };
+        if let Some(got) = page.meta.page.filter(|&p| n > 1 && p != n) {
+            return Err(ApiError::Pagination(format!(
+                "the server answered page {got} when asked for page {n}; stopping the walk"
+            )));
+        }
+        let more = match page.meta.pages {
+            Some(pages) => n < pages,
+            None => !page.items.is_empty(),
+        };
+        if !more {
+            return Ok(None);
+        }
+        if n >= MAX_WALK_PAGES {
+            return Err(ApiError::Pagination(format!(
+                "the list did not end within {MAX_WALK_PAGES} pages; stopping the walk"
+            )));
+        }
+        Ok(Some(PageRequest::Number(n + 1)))
+    }
+}
+
 enum Step<R> {
     Fetch(R),
     Fail(ApiError),
     Done,
 }
 
-/// Walks a cursor-paged list: `fetch(First)`, then `fetch(After(next))`
-/// until `meta.next` is null. A request error is yielded and ends the walk;
-/// a cursor seen before yields its page, then
-/// `ApiError::Pagination(REPEATED_CURSOR)`, and ends the walk.
+/// Walks a list paged by cursor or by number (see [`Pager`]):
+/// `fetch(First)`, then `fetch(After(next))` while `meta.next` is given,
+/// else `fetch(Number(n + 1))` until an empty page (or `meta.pages`). A
+/// request error is yielded and ends the walk; a cursor seen before, or a
+/// walk that cannot reach its end, yields its page, then an
+/// `ApiError::Pagination`, and ends the walk. The stream ends without an
+/// error only at the list's end.
 pub fn walk_cursor<T, F, Fut>(fetch: F) -> BoxStream<'static, Result<Page<T>, ApiError>>
 where
     T: Send + 'static,
     F: FnMut(PageRequest) -> Fut + Send + 'static,
     Fut: Future<Output = Result<Page<T>, ApiError>> + Send + 'static,
 {
-    let start = (fetch, CursorGuard::new(), Step::Fetch(PageRequest::First));
-    futures::stream::unfold(start, |(mut fetch, mut guard, step)| async move {
+    let start = (fetch, Pager::new(), Step::Fetch(PageRequest::First));
+    futures::stream::unfold(start, |(mut fetch, mut pager, step)| async move {
         match step {
             Step::Done => None,
-            Step::Fail(e) => Some((Err(e), (fetch, guard, Step::Done))),
-            Step::Fetch(at) => match fetch(at).await {
-                Err(e) => Some((Err(e), (fetch, guard, Step::Done))),
+            Step::Fail(e) => Some((Err(e), (fetch, pager, Step::Done))),
+            Step::Fetch(at) => match fetch(at.clone()).await {
+                Err(e) => Some((Err(e), (fetch, pager, Step::Done))),
                 Ok(page) => {
-                    let next = match guard.follow(page.meta.next.as_deref()) {
+                    let next = match pager.next(&at, &page) {
                         Ok(None) => Step::Done,
                         Ok(Some(at)) => Step::Fetch(at),
                         Err(e) => Step::Fail(e),
                     };
-                    Some((Ok(page), (fetch, guard, next)))
+                    Some((Ok(page), (fetch, pager, next)))
                 }
             },
         }

@@ -131,8 +131,13 @@ pub struct MessageContent {
 /// Body of POST /messages/send.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct SendMessage {
-    /// The contact's identifier (phone number for the messaging app).
+    /// The contact's identifier (phone number for the messaging app);
+    /// left out when empty (then `bsuid` names the recipient).
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub to: String,
+    /// WhatsApp Business Suite User ID: the recipient when `to` is empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bsuid: Option<String>,
     /// Channel type, e.g. `messaging_app`.
     pub from: String,
     /// `text` (also used for template sends, which add `template_uuid`).
@@ -162,7 +167,9 @@ impl SendMessage {
         }
     }
 
-    /// A template message with its placeholder values.
+    /// A template message with its placeholder values: one value goes in
+    /// `content.text` (the documentation's one-variable template), several
+    /// in `template_values`.
     pub fn template(
         to: impl Into<String>,
         from: impl Into<String>,
@@ -175,7 +182,13 @@ impl SendMessage {
             message_type: "text".into(),
             template_uuid: Some(template_uuid.into()),
             optin_contact: Some(true),
-            template_values: if values.is_empty() { None } else { Some(values) },
+            content: MessageContent {
+                text: match values.as_slice() {
+                    [one] => one.clone(),
+                    _ => String::new(),
+                },
+            },
+            template_values: (values.len() > 1).then_some(values),
             ..Default::default()
         }
     }

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::server::{FaultKnobs, ServeOptions, ServerConfig};
+use crate::server::{FaultKnobs, Paging, ServeOptions, ServerConfig};
 
 /// `frontdesk serve` command-line options.
 #[derive(Clone, clap::Args)]
@@ -32,9 +32,24 @@ pub struct ServeArgs {
     /// Loopback URL subscribed at start to every webhook event kind (as POST /webhooks/subscribe would).
     #[arg(long)]
     pub webhook_url: Option<String>,
-    /// Secret that signs every delivery (header X-Callbell-Signature).
-    #[arg(long, env = "FRONTDESK_WEBHOOK_SECRET", hide_env_values = true)]
+    /// Sign every delivery (header X-Callbell-Signature, HMAC-SHA256). The documented service signs
+    /// nothing, so deliveries are unsigned unless this is given. The secret comes from
+    /// FRONTDESK_WEBHOOK_SECRET or --webhook-secret-file.
+    #[arg(long)]
+    pub sign_webhooks: bool,
+    /// File whose first line is the signing secret (with --sign-webhooks).
+    #[arg(long, value_name = "PATH")]
+    pub webhook_secret_file: Option<PathBuf>,
+    /// Signing secret (with --sign-webhooks); read from the environment only, never a flag.
+    #[arg(skip = std::env::var("FRONTDESK_WEBHOOK_SECRET").ok())]
     pub webhook_secret: Option<String>,
+    /// Seconds between two connection checks (GET) of the subscribed receiver.
+    #[arg(long, value_name = "SECS", default_value_t = 300)]
+    pub webhook_check_secs: u64,
+    /// Paging of GET /contacts and GET /contacts/:uuid/messages: `reference` (page or `after`
+    /// cursor, with `meta`) or `docs` (page only, no `meta`, as the documentation's examples).
+    #[arg(long, value_enum, default_value_t = PagingArg::Reference)]
+    pub paging: PagingArg,
     /// Share of webhook deliveries (0.0 to 1.0) dropped before they reach the receiver; the event log still
     /// records them, as failed. For testing a receiver's reconciliation.
     #[arg(long, default_value_t = 0.0)]
@@ -77,19 +92,33 @@ pub struct ServeArgs {
     pub hold_path: Option<String>,
 }
 
+/// `--paging`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PagingArg {
+    Reference,
+    Docs,
+}
+
 impl ServeArgs {
     pub fn options(&self) -> ServeOptions {
         ServeOptions {
             addr: self.addr.clone(),
             manifest: self.manifest.clone(),
             exit_with_stdin: self.exit_with_stdin,
+            sign_webhooks: self.sign_webhooks,
+            webhook_secret_file: self.webhook_secret_file.clone(),
             config: ServerConfig {
                 db: self.db.clone(),
                 contacts: self.contacts,
                 seed: self.seed,
                 api_key: self.api_key.clone(),
                 webhook_url: self.webhook_url.clone(),
-                webhook_secret: self.webhook_secret.clone(),
+                webhook_secret: self.webhook_secret.clone().filter(|_| self.sign_webhooks),
+                paging: match self.paging {
+                    PagingArg::Reference => Paging::Reference,
+                    PagingArg::Docs => Paging::Docs,
+                },
+                webhook_check_interval: Duration::from_secs(self.webhook_check_secs.max(1)),
                 drop_webhooks: self.drop_webhooks,
                 webhook_backoff_ms: self.webhook_backoff_ms,
                 webhook_attempts: self.webhook_attempts.max(1),

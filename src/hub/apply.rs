@@ -37,7 +37,10 @@ pub fn contact(st: &HubState, contact: &Contact) -> Applied {
     let mut index = st.index.clone();
     let result = index.with(|ix| -> Result<Applied, crate::index::IndexError> {
         if let Some(held) = ix.get(&contact.uuid)? {
-            if held.last_activity() > contact.last_activity() {
+            // Only a contact that carries activity can be older: the
+            // service sends none (no lastMessageAt), so one from it is
+            // never judged by the activity the index learned.
+            if contact.activity_at.is_some() && held.last_activity() > contact.last_activity() {
                 return Ok(Applied::Older);
             }
             if ix.holds(contact)? {

@@ -152,7 +152,7 @@ mod tests {
             name: format!("Person{i} Lovelace"),
             phone_number: format!("+4477009{i:05}"),
             tags: vec!["vip".into()],
-            last_message_at: Some(Utc::now() - chrono::Duration::minutes(i as i64)),
+            activity_at: Some(Utc::now() - chrono::Duration::minutes(i as i64)),
             ..Default::default()
         }
     }

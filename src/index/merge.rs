@@ -34,7 +34,14 @@ pub fn overlay(held: &Contact, partial: &Map<String, Value>) -> Option<Contact> 
             base.insert(k.clone(), v.clone());
         }
     }
-    serde_json::from_value(Value::Object(base)).ok()
+    let mut merged: Contact = serde_json::from_value(Value::Object(base)).ok()?;
+    // Activity is learned, and only ever moves forward: an older message
+    // delivered late does not make the conversation look quieter.
+    merged.activity_at = match (held.activity_at, merged.activity_at) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    };
+    Some(merged)
 }
 
 impl Index {

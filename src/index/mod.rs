@@ -11,6 +11,7 @@
 //! caller gets a one-line warning to show. Only a directory others could
 //! tamper with is an error (see `private`).
 
+mod activity;
 mod bulk;
 mod forget;
 mod journal;
@@ -29,6 +30,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
+pub use activity::thread_activity;
 pub use bulk::{SEARCH_CHUNK, SearchBuild};
 pub use journal::Changes;
 pub use merge::{Merged, overlay};

@@ -216,14 +216,16 @@ impl Index {
     }
 
     /// Whether the index holds `contact` exactly as given.
+    /// (The activity the index learned counts as given: the service
+    /// sends none.)
     pub fn holds(&self, contact: &Contact) -> Result<bool, IndexError> {
-        let json = serde_json::to_string(contact)?;
         let stored: Option<String> = self
             .conn
             .query_row("SELECT json FROM contacts WHERE uuid = ?1", [&contact.uuid], |r| {
                 r.get(0)
             })
             .optional()?;
+        let json = serde_json::to_string(&*super::activity::merged(contact, stored.as_deref()))?;
         Ok(stored.as_deref() == Some(json.as_str()))
     }
 
@@ -237,8 +239,11 @@ impl Index {
         messages: &[Message],
     ) -> Result<(), IndexError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        put_messages(&tx, uuid, activity, &stamp(Utc::now()), messages)?;
+        let moved = put_messages(&tx, uuid, activity, &stamp(Utc::now()), messages)?;
         tx.commit()?;
+        if moved && let Some(j) = self.journal.as_mut() {
+            j.upserted.push(uuid.to_string());
+        }
         Ok(())
     }
 
@@ -246,10 +251,16 @@ impl Index {
     pub fn store_threads(&mut self, threads: &[Thread]) -> Result<(), IndexError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let now = stamp(Utc::now());
+        let mut moved = Vec::new();
         for (uuid, activity, messages) in threads {
-            put_messages(&tx, uuid, *activity, &now, messages)?;
+            if put_messages(&tx, uuid, *activity, &now, messages)? {
+                moved.push(uuid.clone());
+            }
         }
         tx.commit()?;
+        if let Some(j) = self.journal.as_mut() {
+            j.upserted.extend(moved);
+        }
         Ok(())
     }
 
@@ -343,11 +354,13 @@ impl Index {
 /// of it; true when it was new or changed (its search row is then the
 /// caller's to rewrite: [`super::search::reindex`]).
 fn upsert_one(tx: &Transaction<'_>, c: &Contact, seen: &str, state: &str) -> Result<bool, IndexError> {
-    let json = serde_json::to_string(c)?;
     let old: Option<(String, Option<String>)> = tx
         .prepare_cached("SELECT json, state_at FROM contacts WHERE uuid = ?1")?
         .query_row([&c.uuid], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
+    // The service sends no activity: what the index learned stays.
+    let c = &*super::activity::merged(c, old.as_ref().map(|(j, _)| j.as_str()));
+    let json = serde_json::to_string(c)?;
     let newer_held = old
         .as_ref()
         .and_then(|(_, at)| at.as_deref())
@@ -412,16 +425,17 @@ pub(super) fn put_batch<'a>(
 }
 
 /// Keeps one contact's latest page, its last message's preview columns,
-/// and its search row.
+/// and its search row; true when the page moved the contact's activity.
 fn put_messages(
     tx: &Transaction<'_>,
     uuid: &str,
     activity: Option<DateTime<Utc>>,
     fetched_at: &str,
     messages: &[Message],
-) -> Result<(), IndexError> {
-    put_page(tx, uuid, activity, fetched_at, messages)?;
-    super::search::reindex(tx, uuid)
+) -> Result<bool, IndexError> {
+    let moved = put_page(tx, uuid, activity, fetched_at, messages)?;
+    super::search::reindex(tx, uuid)?;
+    Ok(moved)
 }
 
 /// [`put_messages`] but the search row, the caller's to rewrite.
@@ -431,7 +445,13 @@ fn put_page(
     activity: Option<DateTime<Utc>>,
     fetched_at: &str,
     messages: &[Message],
-) -> Result<(), IndexError> {
+) -> Result<bool, IndexError> {
+    // The newest message is activity the contact's list entry never says.
+    let activity = super::activity::thread_activity(activity, messages);
+    let moved = match activity {
+        Some(at) => super::activity::bump(tx, uuid, at)?,
+        None => false,
+    };
     let (status, text, at) = super::preview::columns(messages);
     tx.prepare_cached(
         "INSERT INTO messages (contact_uuid, activity, fetched_at, json, last_status, last_text, last_at)
@@ -448,5 +468,5 @@ fn put_page(
         text,
         at
     ])?;
-    Ok(())
+    Ok(moved)
 }

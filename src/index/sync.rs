@@ -15,6 +15,7 @@
 //! than failing the sync.
 
 mod identity;
+mod previews;
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -25,9 +26,10 @@ use chrono::{DateTime, Utc};
 use futures::StreamExt;
 use tokio::time::Instant;
 
-use super::{Index, IndexAccess, IndexError, Preview, Wanted};
-use crate::api::{ApiError, Client, Contact, ContactFilter, ContactId, CursorGuard, Page, PageRequest};
+use super::{Index, IndexAccess, IndexError};
+use crate::api::{ApiError, Client, Contact, ContactFilter, Page, PageRequest, Pager};
 pub use identity::{STARTED_OVER, check_account, fingerprint};
+pub use previews::fetch_previews;
 
 /// Background requests per second unless configured otherwise.
 pub const DEFAULT_SYNC_RATE: f64 = 5.0;
@@ -259,17 +261,27 @@ pub async fn full_sync(
     };
     let started = Utc::now();
     let mut seen: HashSet<String> = HashSet::new();
+    // The list's order: the top-up passes' finds above the main walk.
+    let mut main: Vec<String>;
+    let mut above: Vec<Vec<String>>;
     let mut expected = None;
     let mut rate_limited = 0u32;
     'walk: loop {
-        let mut pages = client.walk_contacts_complete(ContactFilter::default());
+        let mut pages = client.walk_contacts_passes(ContactFilter::default());
+        (main, above) = (Vec::new(), Vec::new());
         loop {
             budget.take().await;
             // The page shows the contacts as they were when it was asked for.
             let asked = Utc::now();
             match pages.next().await {
                 None => break 'walk,
-                Some(Ok(page)) => {
+                Some(Ok((page, top_up))) => {
+                    let uuids = page.items.iter().map(|c| c.uuid.clone());
+                    if top_up {
+                        above.push(uuids.collect());
+                    } else {
+                        main.extend(uuids);
+                    }
                     if expected.is_none() {
                         expected = page.meta.pages.map(|p| u64::from(p) * page.items.len().max(1) as u64);
                     }
@@ -279,7 +291,7 @@ pub async fn full_sync(
                         expected,
                     };
                     report.changed += index.with(|ix| -> Result<u64, IndexError> {
-                        let changed = ix.upsert_states(&page.items, started, asked)? as u64;
+                        let changed = ix.upsert_listed(&page.items, started, asked)? as u64;
                         ix.set_walk_progress(started, now.done, now.expected)?;
                         Ok(changed)
                     })?;
@@ -303,6 +315,8 @@ pub async fn full_sync(
     }
     report.seen = seen.len() as u64;
     report.removed = index.with(|ix| -> Result<u64, IndexError> {
+        let order: Vec<String> = above.into_iter().rev().flatten().chain(main).collect();
+        ix.settle_order(&order)?;
         let removed = ix.remove_missing(started, &seen)? as u64;
         ix.finish_walk(Utc::now())?;
         Ok(removed)
@@ -327,22 +341,23 @@ pub async fn incremental_sync(
     budget: &Budget,
 ) -> Result<IncrementalReport, SyncError> {
     let filter = ContactFilter::default();
-    let mut guard = CursorGuard::new();
+    let mut pager = Pager::new();
     let mut at = PageRequest::First;
     let mut report = IncrementalReport::default();
     let mut run = 0;
     loop {
         let (page, asked) = budgeted_page(client, &filter, &at, budget, &mut report).await?;
         let (matches, changed) = index.with(|ix| -> Result<(bool, usize), IndexError> {
-            let matches = !page.items.is_empty() && page_matches(ix, &page.items)?;
-            Ok((matches, ix.upsert_states(&page.items, Utc::now(), asked)?))
+            let items = ix.known_activity(&page.items)?;
+            let matches = !items.is_empty() && page_matches(ix, &items)?;
+            Ok((matches, ix.upsert_states(&items, Utc::now(), asked)?))
         })?;
         report.changed += changed as u64;
         run = if matches { run + 1 } else { 0 };
         if run >= MATCHING_RUN {
             break;
         }
-        match guard.follow(page.meta.next.as_deref())? {
+        match pager.next(&at, &page)? {
             Some(next) => at = next,
             None => break,
         }
@@ -388,19 +403,23 @@ pub async fn incremental_since(
     since: DateTime<Utc>,
 ) -> Result<IncrementalReport, SyncError> {
     let filter = ContactFilter::default();
-    let mut guard = CursorGuard::new();
+    let mut pager = Pager::new();
     let mut at = PageRequest::First;
     let mut report = IncrementalReport::default();
     loop {
         let (page, asked) = budgeted_page(client, &filter, &at, budget, &mut report).await?;
-        let changed = index.with(|ix| ix.upsert_states(&page.items, Utc::now(), asked))?;
+        let (items, changed) = index.with(|ix| -> Result<(Vec<Contact>, usize), IndexError> {
+            let items = ix.known_activity(&page.items)?;
+            let changed = ix.upsert_states(&items, Utc::now(), asked)?;
+            Ok((items, changed))
+        })?;
         report.changed += changed as u64;
         // A contact without activity sorts last: past every `since`.
-        let below = page.items.iter().any(|c| c.last_activity().is_none_or(|a| a < since));
-        if below || page.items.is_empty() {
+        let below = items.iter().any(|c| c.last_activity().is_none_or(|a| a < since));
+        if below || items.is_empty() {
             break;
         }
-        match guard.follow(page.meta.next.as_deref())? {
+        match pager.next(&at, &page)? {
             Some(next) => at = next,
             None => break,
         }
@@ -426,66 +445,3 @@ fn page_matches(index: &Index, items: &[Contact]) -> Result<bool, IndexError> {
     let inside = index.uuids_between(oldest, newest)?;
     Ok(inside.iter().all(|u| on_page.contains(u.as_str())))
 }
-
-/// Fetches the latest page of messages of each contact in `wanted` (uuid
-/// and its activity now), one request each within the budget, and keeps
-/// it in the index with its preview. A contact gone from the server (404)
-/// is skipped; a 429 slows down and tries again; another failure stops
-/// the batch, keeping what was fetched. Returns the previews fetched, and
-/// the error that stopped it, if any.
-pub async fn fetch_previews(
-    client: &Client,
-    index: &mut impl IndexAccess,
-    budget: &Budget,
-    wanted: &[Wanted],
-) -> (Vec<(String, Preview)>, Option<SyncError>) {
-    let mut out = Vec::new();
-    // Pages are stored a few at a time, in one transaction: the search
-    // table then writes one segment for them, not one each (and merges
-    // far less), which halves what a page costs to keep.
-    let mut pages: Vec<crate::index::Thread> = Vec::new();
-    let mut store = |pages: &mut Vec<crate::index::Thread>, out: &mut Vec<(String, Preview)>| {
-        if pages.is_empty() {
-            return Ok(());
-        }
-        index.with(|ix| ix.store_threads(pages))?;
-        out.extend(pages.drain(..).map(|(uuid, activity, items)| {
-            let p = Preview::of(&items, activity);
-            (uuid, p)
-        }));
-        Ok::<(), SyncError>(())
-    };
-    let mut i = 0;
-    let mut error = None;
-    while let Some((uuid, activity)) = wanted.get(i) {
-        budget.take().await;
-        match client
-            .list_messages(&ContactId::from(uuid.as_str()), &PageRequest::First)
-            .await
-        {
-            Ok(page) => pages.push((uuid.clone(), *activity, page.items)),
-            Err(ApiError::RateLimited { retry_after }) => {
-                budget.back_off(retry_after);
-                continue;
-            }
-            Err(ApiError::NotFound { .. }) => {}
-            Err(e) => {
-                error = Some(e.into());
-                break;
-            }
-        }
-        i += 1;
-        if pages.len() >= STORE_PAGES
-            && let Err(e) = store(&mut pages, &mut out)
-        {
-            return (out, Some(e));
-        }
-    }
-    if let Err(e) = store(&mut pages, &mut out) {
-        return (out, Some(e));
-    }
-    (out, error)
-}
-
-/// Pages of last messages stored together.
-const STORE_PAGES: usize = 16;

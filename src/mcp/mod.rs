@@ -273,11 +273,12 @@ impl Inbox {
             .get_contact(&ContactId::from(uuid.as_str()), false)
             .await
             .map_err(|e| e.to_string())?;
-        if contact.phone_number.is_empty() {
-            return Err("the contact has no identifier (phone number) to send to".into());
+        if contact.phone_number.trim().is_empty() && contact.bsuid.as_deref().is_none_or(|b| b.trim().is_empty()) {
+            return Err(crate::api::NO_RECIPIENT.into());
         }
+        // From the contact's channel, to its number or else its bsuid.
         let request = SendMessage::text(&contact.phone_number, &contact.source, body);
-        if let Err(e) = self.client.send_message(&request).await {
+        if let Err(e) = self.client.send_to(&contact, request).await {
             return Err(format!(
                 "the send failed ({}): read_thread shows whether it arrived before sending again",
                 crate::text::sanitize_line(&e.to_string())

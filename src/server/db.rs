@@ -27,7 +27,7 @@ CREATE TABLE IF NOT EXISTS team_members (team_id INTEGER NOT NULL, user_id INTEG
   PRIMARY KEY (team_id, user_id));
 CREATE TABLE IF NOT EXISTS channels (
   id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, title TEXT NOT NULL, type TEXT NOT NULL,
-  main INTEGER NOT NULL, phone TEXT NOT NULL);
+  main INTEGER NOT NULL, phone TEXT NOT NULL, active INTEGER NOT NULL DEFAULT 1);
 CREATE TABLE IF NOT EXISTS funnels (
   id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, name TEXT NOT NULL, emoji TEXT NOT NULL,
   position INTEGER NOT NULL, created_at INTEGER NOT NULL);
@@ -42,16 +42,17 @@ CREATE TABLE IF NOT EXISTS templates (
   category TEXT NOT NULL, status TEXT NOT NULL, text TEXT NOT NULL, created_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS contacts (
   id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, conversation_uuid TEXT NOT NULL,
-  name TEXT NOT NULL, phone TEXT NOT NULL, avatar_url TEXT, created_at INTEGER NOT NULL,
+  name TEXT NOT NULL, phone TEXT, avatar_url TEXT, created_at INTEGER NOT NULL,
   source TEXT NOT NULL, assigned_user TEXT, team_id INTEGER, channel_id INTEGER,
   closed_at INTEGER, funnel_uuid TEXT NOT NULL, note TEXT,
   tags TEXT NOT NULL DEFAULT '[]', custom_fields TEXT NOT NULL DEFAULT '{}',
   bot_status TEXT, bot_started_at INTEGER,
-  last_activity INTEGER NOT NULL);
+  last_activity INTEGER NOT NULL, bsuid TEXT, blocked_at INTEGER);
 CREATE TABLE IF NOT EXISTS messages (
   id INTEGER PRIMARY KEY, uuid TEXT UNIQUE, contact_id INTEGER NOT NULL, text TEXT NOT NULL,
   created_at INTEGER NOT NULL, status TEXT NOT NULL, channel TEXT NOT NULL,
-  sender TEXT NOT NULL, recipient TEXT NOT NULL);
+  sender TEXT NOT NULL, recipient TEXT NOT NULL,
+  attachments TEXT, rich TEXT, metadata TEXT);
 CREATE TABLE IF NOT EXISTS send_requests (
   id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, status_id TEXT NOT NULL,
   app_message_id TEXT NOT NULL, contact_id INTEGER NOT NULL, destination TEXT NOT NULL,
@@ -66,6 +67,7 @@ CREATE TABLE IF NOT EXISTS webhook_events (
 pub const INDEXES: &str = r#"
 CREATE INDEX IF NOT EXISTS idx_contacts_activity ON contacts (last_activity, id);
 CREATE INDEX IF NOT EXISTS idx_contacts_phone ON contacts (phone);
+CREATE INDEX IF NOT EXISTS idx_contacts_bsuid ON contacts (bsuid);
 CREATE INDEX IF NOT EXISTS idx_messages_contact ON messages (contact_id, created_at, id);
 CREATE INDEX IF NOT EXISTS idx_events_created ON webhook_events (created_at, id);
 "#;
@@ -73,7 +75,9 @@ CREATE INDEX IF NOT EXISTS idx_events_created ON webhook_events (created_at, id)
 /// `PRAGMA application_id` of a frontdesk database ("FDSK").
 pub const APPLICATION_ID: i32 = 0x4644_534B;
 /// `PRAGMA user_version`: the schema this code reads and writes.
-pub const SCHEMA_VERSION: i32 = 1;
+/// 2: contacts' bsuid and blockedAt, channels' active flag, messages'
+/// attachments, rich fields and metadata.
+pub const SCHEMA_VERSION: i32 = 2;
 
 /// Open the database (in memory without a path) and make sure it is ours:
 /// a file is created owner-only, must pass `quick_check`, and must be empty

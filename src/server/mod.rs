@@ -10,10 +10,13 @@
 //! - Every list is 20 per page; events take `items` (1..=100, default 20).
 //! - GET /contacts `tags=a,b` keeps contacts carrying *all* listed tags
 //!   (ASCII case-insensitive); an unknown tag or team simply matches nothing.
-//! - Order is `lastMessageAt` desc, then id desc. Cursors are keyset
+//! - Order is the conversation's latest activity desc (kept internally, never
+//!   shown: the service has no `lastMessageAt`), then id desc. Cursors are keyset
 //!   positions plus the highest contact id at the walk's start. A contact
 //!   whose activity changes during a walk may move out of its unread part.
-//! - Contacts carry two extension fields: `lastMessageAt` and `note`.
+//! - Contacts carry what the documentation's Contact object adds to the
+//!   reference (`channel`, `bsuid` where known, `blockedAt`, `note`) and
+//!   nothing of our own.
 //! - POST /contacts and POST /custom_statuses answer 201, other writes 200,
 //!   deletes of messages 204. Validation errors are keyed by body field, a
 //!   custom field as `custom_fields.<name>`; the 24-hour rule under `content`.
@@ -34,6 +37,7 @@ mod manifest;
 mod process;
 mod routes;
 mod seed;
+mod seed_docs;
 mod seed_text;
 mod state;
 mod validate;
@@ -52,6 +56,17 @@ pub use faults::{FaultKnobs, HoldGate};
 pub use manifest::{Manifest, ManifestChannel, ManifestField, ManifestStatus, ManifestTeam, ManifestUser};
 pub use process::run;
 
+/// How GET /contacts and GET /contacts/:uuid/messages page.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Paging {
+    /// As the reference: `page` or an `after` cursor, and `meta`
+    /// (`page`, `pages`, `next`).
+    #[default]
+    Reference,
+    /// As the documentation's examples: `page` only, and no `meta` at all.
+    Docs,
+}
+
 /// What `frontdesk serve` runs: the server's configuration plus the
 /// process-level choices (where to listen, where the manifest goes).
 #[derive(Debug, Clone)]
@@ -60,6 +75,11 @@ pub struct ServeOptions {
     pub manifest: Option<PathBuf>,
     /// End when standard input closes (the demo's parent holds the pipe).
     pub exit_with_stdin: bool,
+    /// Sign deliveries (`--sign-webhooks`): the secret is `config`'s
+    /// (from the environment) or else read from `webhook_secret_file`.
+    /// Without it deliveries go unsigned, as the documented service's do.
+    pub sign_webhooks: bool,
+    pub webhook_secret_file: Option<PathBuf>,
     pub config: ServerConfig,
 }
 
@@ -107,6 +127,10 @@ pub struct ServerConfig {
     pub max_connections: usize,
     /// Writes applied then answered 500, answers held back.
     pub knobs: FaultKnobs,
+    /// Paging of the contact and message lists.
+    pub paging: Paging,
+    /// Pause between two connection checks of the subscribed receiver.
+    pub webhook_check_interval: Duration,
 }
 
 impl std::fmt::Debug for ServerConfig {
@@ -121,6 +145,7 @@ impl std::fmt::Debug for ServerConfig {
             .field("webhook_secret", &self.webhook_secret.as_ref().map(|_| "<redacted>"))
             .field("drop_webhooks", &self.drop_webhooks)
             .field("activity", &self.activity)
+            .field("paging", &self.paging)
             .field("clock", &self.clock)
             .finish_non_exhaustive()
     }
@@ -152,6 +177,8 @@ impl Default for ServerConfig {
             request_timeout: Duration::from_secs(30),
             max_connections: 256,
             knobs: FaultKnobs::default(),
+            paging: Paging::Reference,
+            webhook_check_interval: Duration::from_secs(300),
         }
     }
 }
@@ -181,6 +208,8 @@ pub struct RunningServer {
     deliveries: Option<JoinHandle<()>>,
     /// Reports delivery statuses to the webhook as they change.
     statuses: Option<JoinHandle<()>>,
+    /// Checks the subscribed receiver's connection now and then.
+    checks: Option<JoinHandle<()>>,
     state: state::Shared,
 }
 
@@ -207,7 +236,21 @@ impl RunningServer {
     /// The customer of `uuid` writes `text` now (a message for a test to
     /// see arrive). False when there is no such contact.
     pub async fn customer_writes(&self, uuid: &str, text: &str) -> Result<bool, ServerError> {
-        activity::customer_writes_to(&self.state, uuid, text)
+        activity::customer_writes_to(&self.state, uuid, text, None)
+            .await
+            .map_err(|e| ServerError::Config(format!("the customer could not write: {e:?}")))
+    }
+
+    /// As [`RunningServer::customer_writes`], the message also carrying
+    /// one of the documented rich kinds (`attachments`, `messageLocation`,
+    /// `messageContactCard`, `mesageContext`, `messageForward`,
+    /// `messageReplyButton`, `messageInteractiveList`).
+    pub async fn customer_sends_rich(&self, uuid: &str, text: &str, kind: &str) -> Result<bool, ServerError> {
+        let kind = seed_docs::RICH_KINDS
+            .iter()
+            .find(|k| **k == kind)
+            .ok_or_else(|| ServerError::Config(format!("unknown rich kind {kind:?}")))?;
+        activity::customer_writes_to(&self.state, uuid, text, Some(kind))
             .await
             .map_err(|e| ServerError::Config(format!("the customer could not write: {e:?}")))
     }
@@ -219,6 +262,12 @@ impl RunningServer {
             task.abort();
             let _ = task.await;
         }
+    }
+
+    /// Connection checks sent to the subscribed receiver so far, and the
+    /// last one's verdict (a 200 is healthy).
+    pub fn webhook_checks(&self) -> (u64, Option<bool>) {
+        (self.state.hooks.health.sent(), self.state.hooks.health.healthy())
     }
 
     /// Requests the server received since it started (every path).
@@ -238,7 +287,12 @@ impl RunningServer {
 
     /// Stop serving and release the database.
     pub async fn stop(mut self) {
-        let tasks = [self.activity.take(), self.deliveries.take(), self.statuses.take()];
+        let tasks = [
+            self.activity.take(),
+            self.deliveries.take(),
+            self.statuses.take(),
+            self.checks.take(),
+        ];
         for task in tasks.into_iter().flatten() {
             task.abort();
             let _ = task.await;
@@ -306,6 +360,7 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
         state.clone(),
         Duration::from_millis((config.status_step_ms / 2).max(10)),
     ));
+    let checks = tokio::spawn(webhooks::checks::run(state.clone(), config.webhook_check_interval));
     let app = routes::router(state.clone(), &config);
 
     let limits = listen::Limits {
@@ -330,6 +385,7 @@ pub async fn start(listener: TcpListener, config: ServerConfig) -> Result<Runnin
         activity,
         deliveries: Some(deliveries),
         statuses: Some(statuses),
+        checks: Some(checks),
         state,
     })
 }

@@ -14,9 +14,10 @@ use super::{ServeOptions, ServerError, start};
 
 /// Bind, seed, write the manifest, print the ready lines, serve until told
 /// to stop.
-pub async fn run(opts: ServeOptions) -> Result<(), ServerError> {
+pub async fn run(mut opts: ServeOptions) -> Result<(), ServerError> {
     // Log lines (every 5xx cause among them) go to stderr.
     super::init_stderr_logging("FRONTDESK_SERVE_LOG", "warn");
+    opts.config.webhook_secret = signing_secret(&opts)?;
     // Listen for the end first: a SIGTERM (or a parent's death) that comes
     // while seeding must still end the server cleanly.
     let mut ending = ending(opts.exit_with_stdin);
@@ -44,6 +45,34 @@ pub async fn run(opts: ServeOptions) -> Result<(), ServerError> {
     server.stop().await;
     drop(manifest);
     Ok(())
+}
+
+/// The secret deliveries are signed with: none unless `--sign-webhooks`;
+/// then the environment's, or the first line of the secret file.
+fn signing_secret(opts: &ServeOptions) -> Result<Option<String>, ServerError> {
+    if !opts.sign_webhooks {
+        return Ok(None);
+    }
+    let from_env = opts.config.webhook_secret.clone().filter(|s| !s.trim().is_empty());
+    let secret = match (from_env, &opts.webhook_secret_file) {
+        (Some(s), _) => Some(s),
+        (None, Some(path)) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                ServerError::Config(format!("cannot read the webhook secret file {}: {e}", path.display()))
+            })?;
+            text.lines()
+                .next()
+                .map(|l| l.trim().to_string())
+                .filter(|s| !s.is_empty())
+        }
+        (None, None) => None,
+    };
+    match secret {
+        Some(s) => Ok(Some(s)),
+        None => Err(ServerError::Config(
+            "--sign-webhooks needs a secret: set FRONTDESK_WEBHOOK_SECRET or give --webhook-secret-file".into(),
+        )),
+    }
 }
 
 /// The manifest holds the API key: it is created new (never over an

@@ -106,6 +106,8 @@ pub fn seed(conn: &mut Connection, cfg: &ServerConfig) -> Result<(), ServerError
     db::set_setting(&tx, "bot_uuid", &hex32(&mut rng))?;
     db::set_setting(&tx, "bot_name", "Frontdesk Helper 🤖")?;
     db::set_setting(&tx, "bot_version", "3")?;
+    // The API key belongs to the first collaborator (GET /auth/me).
+    db::set_setting(&tx, "api_user", USERS[0].1)?;
 
     for (i, (name, emoji)) in STATUSES.iter().enumerate() {
         let at = now - (90 - i as i64) * DAY;
@@ -181,6 +183,7 @@ pub fn seed(conn: &mut Connection, cfg: &ServerConfig) -> Result<(), ServerError
     }
     seed_contacts(&tx, &mut rng, cfg, now, &funnel_ids)?;
     seed_events(&tx, &mut rng, now)?;
+    super::seed_docs::seed(&tx, cfg.seed, now)?;
     db::set_setting(&tx, "seeded", &now.to_string())?;
     tx.commit()?;
     Ok(())

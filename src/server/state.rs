@@ -19,6 +19,7 @@ pub struct AppState {
     pub key_hash: [u8; 32],
     pub bot_enabled: bool,
     pub status_step_ms: i64,
+    pub paging: super::Paging,
     /// Every reading of "now" goes through this clock.
     pub clock: Clock,
     /// The account's webhook subscription and its delivery queue.
@@ -59,6 +60,7 @@ impl AppState {
             key_hash: db::key_hash(api_key),
             bot_enabled,
             status_step_ms: cfg.status_step_ms.max(1) as i64,
+            paging: cfg.paging,
             clock: cfg.clock.clone(),
             hooks,
             requests: std::sync::atomic::AtomicU64::new(0),

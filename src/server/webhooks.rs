@@ -3,7 +3,9 @@
 //! or `--webhook-url`; see [`delivery`]), otherwise a simulated receiver's
 //! that fails deterministically now and then.
 
+pub mod checks;
 pub mod delivery;
+pub mod payloads;
 
 use std::net::IpAddr;
 

@@ -54,7 +54,7 @@ pub fn contact(i: usize) -> Contact {
             _ => vec![],
         },
         closed_at: (i % 5 == 4).then(|| now() - Duration::hours(2)),
-        last_message_at: Some(now() - Duration::minutes(7 * i as i64 + 3)),
+        activity_at: Some(now() - Duration::minutes(7 * i as i64 + 3)),
         team: (i % 3 == 1).then(|| ContactTeam {
             uuid: Some("team-1".into()),
             name: Some("Support".into()),

@@ -434,8 +434,10 @@ async fn custom_statuses_user_status_webhooks_and_send() {
     let send: Value = serde_json::from_slice(&send.body).unwrap();
     assert_eq!(
         send,
-        json!({"to": "+5511999990000", "from": "messaging_app", "type": "text", "content": {"text": ""},
-               "template_uuid": "t1", "optin_contact": true, "template_values": ["Ana"]})
+        // A one-variable template takes its value in `content.text`, as
+        // the documentation shows.
+        json!({"to": "+5511999990000", "from": "messaging_app", "type": "text", "content": {"text": "Ana"},
+               "template_uuid": "t1", "optin_contact": true})
     );
     let create = got
         .iter()

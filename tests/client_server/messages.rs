@@ -127,11 +127,10 @@ async fn send_text_and_template_then_delete() {
     // Free text inside the 24-hour window.
     let sent = env
         .client
-        .send_message(&SendMessage::text(
-            &warm.phone_number,
-            "messaging_app",
-            "Hello from the contract test 👋",
-        ))
+        .send_to(
+            warm,
+            SendMessage::text(&warm.phone_number, "messaging_app", "Hello from the contract test 👋"),
+        )
         .await
         .unwrap();
     assert_eq!(sent.status, DeliveryStatus::Enqueued);
@@ -174,7 +173,7 @@ async fn send_text_and_template_then_delete() {
     // Outside the window free text is a validation error and nothing is added...
     let e = env
         .client
-        .send_message(&SendMessage::text(&cold.phone_number, "messaging_app", "too late"))
+        .send_to(cold, SendMessage::text(&cold.phone_number, "messaging_app", "too late"))
         .await
         .unwrap_err();
     assert_eq!(field_names(&e), vec!["content"]);
@@ -185,12 +184,15 @@ async fn send_text_and_template_then_delete() {
     let shipped = templates.iter().find(|t| t.title == "order_shipped").unwrap();
     let t = env
         .client
-        .send_message(&SendMessage::template(
-            &cold.phone_number,
-            "messaging_app",
-            &shipped.uuid,
-            vec!["Ana".into(), "#A-77".into()],
-        ))
+        .send_to(
+            cold,
+            SendMessage::template(
+                &cold.phone_number,
+                "messaging_app",
+                &shipped.uuid,
+                vec!["Ana".into(), "#A-77".into()],
+            ),
+        )
         .await
         .unwrap();
     let top = env
@@ -205,12 +207,10 @@ async fn send_text_and_template_then_delete() {
     let rejected = templates.iter().find(|t| t.status == "rejected").unwrap();
     let e = env
         .client
-        .send_message(&SendMessage::template(
-            &cold.phone_number,
-            "messaging_app",
-            &rejected.uuid,
-            vec![],
-        ))
+        .send_to(
+            cold,
+            SendMessage::template(&cold.phone_number, "messaging_app", &rejected.uuid, vec![]),
+        )
         .await
         .unwrap_err();
     assert_eq!(field_names(&e), vec!["template_uuid"]);

@@ -125,7 +125,12 @@ async fn a_send_through_the_hub_names_the_sending_agent() {
     let mut lee = t.lee.events(None).await;
     let mut send = SendMessage::text(phone, source, "");
     send.template_uuid = Some(template.uuid.to_string());
-    let sent = t.dana.client().send_message(&send).await.expect("sent via the hub");
+    let sent = t
+        .dana
+        .client()
+        .send_to_contact(&ContactId::new(uuid.clone()), send)
+        .await
+        .expect("sent via the hub");
     let ev = lee.next_of("message_created").await;
     assert_eq!(ev.data["contact"], json!(uuid));
     assert_eq!(ev.data["agent"], json!("dana"));

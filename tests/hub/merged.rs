@@ -48,7 +48,13 @@ async fn one_send_through_the_hub_is_one_message_event_naming_the_agent() {
         "",
     );
     send.template_uuid = Some(template.uuid.to_string());
-    let sent = t.dana.client().send_message(&send).await.expect("sent via the hub");
+    let to = ContactId::new(c["uuid"].as_str().unwrap_or_default().to_string());
+    let sent = t
+        .dana
+        .client()
+        .send_to_contact(&to, send)
+        .await
+        .expect("sent via the hub");
     let seen = support::through_marker(&t, &mut lee, &other, "Marker").await;
     let created: Vec<_> = seen.iter().filter(|e| e.kind == "message_created").collect();
     assert_eq!(created.len(), 1, "one send, one event: {seen:?}");

@@ -36,7 +36,11 @@ async fn two_agents_sends_come_back_with_their_names_in_the_message_list() {
     for agent in [&t.dana, &t.lee] {
         let mut send = SendMessage::text(phone.clone(), source.clone(), "");
         send.template_uuid = Some(template.uuid.to_string());
-        let answer = agent.client().send_message(&send).await.expect("sent via the hub");
+        let answer = agent
+            .client()
+            .send_to_contact(&ContactId::new(uuid.clone()), send)
+            .await
+            .expect("sent via the hub");
         let ev = events.next_of("message_created").await;
         assert_eq!(ev.data["message"]["sentBy"], json!(agent.name), "{}", ev.data);
         sent.push((serde_json::to_value(&answer.uuid).expect("uuid"), agent.name));

@@ -126,7 +126,8 @@ async fn send_status_advances_and_24_hour_rule() {
     let (st, v) = srv
         .post(
             "/messages/send",
-            json!({ "to": phone, "from": "messaging_app", "type": "text", "content": { "text": "Hi 👋" } }),
+            json!({ "to": phone, "from": recent["channel"]["type"], "type": "text",
+                    "channel_uuid": recent["channel"]["uuid"], "content": { "text": "Hi 👋" } }),
         )
         .await;
     assert_eq!(st, StatusCode::OK, "{v}");
@@ -143,7 +144,7 @@ async fn send_status_advances_and_24_hour_rule() {
     assert_eq!(s["message"]["status"], "enqueued");
     let p = &s["message"]["messageStatusPayload"];
     assert_eq!(p["payload"]["type"], "session");
-    assert!(p["payload"]["messagingAppMessageId"].is_string());
+    assert!(p["payload"]["whatsappMessageId"].is_string());
     assert_eq!(p["destination"], phone);
     assert_eq!(p["id"].as_str().unwrap().len(), 36);
     clock.advance(Duration::from_millis(399));
@@ -172,7 +173,7 @@ async fn send_status_advances_and_24_hour_rule() {
     let (st, _) = srv.get("/messages/status/unknown").await;
     assert_eq!(st, StatusCode::NOT_FOUND);
     // Delete by the external id of a message sent through the interface.
-    let wamid = s["message"]["messageStatusPayload"]["payload"]["messagingAppMessageId"]
+    let wamid = s["message"]["messageStatusPayload"]["payload"]["whatsappMessageId"]
         .as_str()
         .unwrap()
         .to_string();
@@ -186,10 +187,12 @@ async fn send_status_advances_and_24_hour_rule() {
     // A contact that never wrote: free text refused, nothing stored; a template passes.
     let (_, v) = srv.create(new_contact("+8100000001")).await;
     let quiet = v["contact"][0]["uuid"].as_str().unwrap().to_string();
+    let main = v["contact"][0]["channel"]["uuid"].clone();
     let (st, v) = srv
         .post(
             "/messages/send",
-            json!({ "to": "+8100000001", "type": "text", "content": { "text": "hello" } }),
+            json!({ "to": "+8100000001", "type": "text", "from": "messaging_app", "channel_uuid": main,
+                    "content": { "text": "hello" } }),
         )
         .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
@@ -207,7 +210,7 @@ async fn send_status_advances_and_24_hour_rule() {
     let (st, v) = srv
         .post(
             "/messages/send",
-            json!({ "to": "+8100000001", "type": "text", "content": { "text": "" },
+            json!({ "to": "+8100000001", "type": "text", "content": { "text": "" }, "from": "messaging_app", "channel_uuid": main,
             "template_uuid": approved["uuid"], "optin_contact": true, "template_values": ["Ana", "42", "today"] }),
         )
         .await;
@@ -217,12 +220,17 @@ async fn send_status_advances_and_24_hour_rule() {
     let (st, _) = srv
         .post(
             "/messages/send",
-            json!({ "to": "+8100000001", "template_uuid": rejected["uuid"] }),
+            json!({ "to": "+8100000001", "template_uuid": rejected["uuid"], "optin_contact": true,
+                    "type": "text", "from": "messaging_app", "channel_uuid": main, "content": { "text": "x" } }),
         )
         .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
     let (st, v) = srv
-        .post("/messages/send", json!({ "to": "+0000", "content": { "text": "x" } }))
+        .post(
+            "/messages/send",
+            json!({ "to": "+0000", "type": "text", "from": "messaging_app", "channel_uuid": main,
+                    "content": { "text": "x" } }),
+        )
         .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(v["error"]["to"].is_array());
@@ -289,15 +297,19 @@ async fn only_messages_the_account_sent_can_be_deleted() {
 #[tokio::test]
 async fn send_refuses_other_types_and_overlong_text() {
     let srv = default_server().await;
-    let phone = srv.first_contact().await["phoneNumber"].as_str().unwrap().to_string();
+    let first = srv.first_contact().await;
+    let phone = first["phoneNumber"].as_str().unwrap().to_string();
+    let channel = first["channel"]["uuid"].clone();
     let send = |body: Value| srv.post("/messages/send", body);
-    let (st, v) =
-        send(json!({ "to": phone, "from": "messaging_app", "type": "video", "content": { "text": "hi" } })).await;
+    let (st, v) = send(json!({ "to": phone, "from": "messaging_app", "type": "sticker",
+                               "channel_uuid": channel, "content": { "text": "hi" } }))
+    .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     assert!(v["error"]["type"].is_array(), "{v}");
     let long = "é".repeat(4097);
-    let (st, v) =
-        send(json!({ "to": phone, "from": "messaging_app", "type": "text", "content": { "text": long } })).await;
+    let (st, v) = send(json!({ "to": phone, "from": "messaging_app", "type": "text",
+                               "channel_uuid": channel, "content": { "text": long } }))
+    .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     let msg = v["error"]["content.text"][0].as_str().unwrap_or_else(|| panic!("{v}"));
     assert!(msg.contains("4096"), "{msg}");
@@ -322,13 +334,14 @@ async fn the_24_hour_rule_follows_the_server_clock() {
         let msgs = srv
             .ok(&format!("/contacts/{}/messages", c["uuid"].as_str().unwrap()))
             .await;
-        if msgs["messages"].as_array().unwrap().iter().any(recent) {
-            warm = Some(c["phoneNumber"].as_str().unwrap().to_string());
+        if msgs["messages"].as_array().unwrap().iter().any(recent) && c["phoneNumber"].is_string() {
+            warm = Some(c.clone());
             break;
         }
     }
-    let phone = warm.expect("a contact that wrote");
-    let body = json!({ "to": phone, "from": "messaging_app", "type": "text", "content": { "text": "hello" } });
+    let warm = warm.expect("a contact that wrote");
+    let body = json!({ "to": warm["phoneNumber"], "from": warm["channel"]["type"], "type": "text",
+                       "channel_uuid": warm["channel"]["uuid"], "content": { "text": "hello" } });
     let (st, v) = srv.post("/messages/send", body.clone()).await;
     assert_eq!(st, StatusCode::OK, "{v}");
     // A day and a bit later by the server's clock the window is closed.

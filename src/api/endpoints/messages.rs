@@ -88,7 +88,10 @@ impl Client {
             .json(body)?
             .idempotent(false)
             .offered("sending messages")
-            .about("contact", &body.to);
+            .about(
+                "contact",
+                body.bsuid.as_deref().filter(|_| body.to.is_empty()).unwrap_or(&body.to),
+            );
         if let Some(t) = &body.template_uuid {
             call = call.about("template", t);
         }

@@ -2,6 +2,7 @@
 //! resource. Each builds a `Call`, sends it through the client's single
 //! request path and decodes the answer.
 
+mod auth;
 mod bot;
 mod channels;
 mod contacts;
@@ -9,12 +10,15 @@ mod custom_statuses;
 mod funnels;
 mod messages;
 mod plan;
+mod send;
 mod teams;
 mod templates;
 mod users;
 mod webhooks;
 
+pub use auth::KeyUser;
 pub use messages::Deletion;
+pub use send::NO_RECIPIENT;
 
 use super::error::ApiError;
 

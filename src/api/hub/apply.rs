@@ -38,10 +38,10 @@ pub fn apply_to_index(index: &mut Index, event: &HubEvent) -> Result<bool, Index
                 return Ok(false);
             };
             let at = message.created_at.unwrap_or_else(Utc::now);
-            if stored.last_message_at.is_some_and(|t| t >= at) {
+            if stored.activity_at.is_some_and(|t| t >= at) {
                 return Ok(false);
             }
-            stored.last_message_at = Some(at);
+            stored.activity_at = Some(at);
             Ok(index.upsert_contacts(&[stored], Utc::now())? > 0)
         }
         HubEvent::MessageStatus { .. }

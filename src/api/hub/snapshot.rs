@@ -289,7 +289,7 @@ mod tests {
     use super::*;
 
     fn line(extra: &str) -> (Contact, Vec<u8>) {
-        let text = format!(r#"{{"uuid":"u1","name":"Ana","lastMessageAt":"2026-11-20T10:00:00Z"{extra}}}"#);
+        let text = format!(r#"{{"uuid":"u1","name":"Ana","activityAt":"2026-11-20T10:00:00Z"{extra}}}"#);
         let c: Contact = serde_json::from_str(&text).expect("a contact line reads");
         (c, text.into_bytes())
     }

@@ -102,7 +102,7 @@ fn events_change_the_index_only_when_they_bring_something_newer() {
     let mut index = Index::in_memory().unwrap();
     let changed = HubEvent::decode(
         "contact_changed",
-        r#"{"contact": {"uuid": "c1", "name": "Ana", "lastMessageAt": "2026-01-02T10:00:00Z"}}"#,
+        r#"{"contact": {"uuid": "c1", "name": "Ana", "activityAt": "2026-01-02T10:00:00Z"}}"#,
     )
     .unwrap();
     assert!(apply_to_index(&mut index, &changed).unwrap());
@@ -132,7 +132,7 @@ fn events_change_the_index_only_when_they_bring_something_newer() {
         "older"
     );
     assert!(apply_to_index(&mut index, &message("2026-01-02T12:00:00Z")).unwrap());
-    let activity = index.get("c1").unwrap().unwrap().last_message_at.unwrap();
+    let activity = index.get("c1").unwrap().unwrap().activity_at.unwrap();
     assert_eq!(activity.to_rfc3339(), "2026-01-02T12:00:00+00:00");
 
     let unknown = HubEvent::decode("contact_deleted", r#"{"uuid": "nobody"}"#).unwrap();

@@ -2,16 +2,16 @@
 //! tolerantly: unknown fields are ignored, open value sets keep unknown
 //! values, and missing optional fields take defaults.
 
+mod contact;
 mod custom_field;
 mod ids;
 mod open_enum;
 pub mod time;
 
+pub use contact::{Contact, ContactTeam};
 pub use custom_field::checked_email;
 pub use custom_field::{FieldMeta, FieldType, FieldValue, split_list, validate_custom_fields, validate_field_value};
 pub use ids::{ContactId, MessageId, TemplateId};
-
-use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -72,83 +72,6 @@ open_enum!(
     }
 );
 
-/// The team a contact is assigned to (the reference shows `{}` for none).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ContactTeam {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub uuid: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-}
-
-/// A contact and its conversation.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Contact {
-    pub uuid: String,
-    #[serde(default)]
-    pub name: String,
-    #[serde(default)]
-    pub phone_number: String,
-    #[serde(default)]
-    pub avatar_url: Option<String>,
-    #[serde(default, with = "time::opt")]
-    pub created_at: Option<DateTime<Utc>>,
-    /// Integration type (open set; the primary one is `messaging_app`).
-    #[serde(default)]
-    pub source: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub href: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub conversation_href: Option<String>,
-    /// Email of the assigned collaborator.
-    #[serde(default)]
-    pub assigned_user: Option<String>,
-    #[serde(default, deserialize_with = "null_as_default")]
-    pub tags: Vec<String>,
-    /// Custom field name to value; a checkbox value decodes to a list.
-    #[serde(default, deserialize_with = "null_as_default")]
-    pub custom_fields: BTreeMap<String, FieldValue>,
-    /// Present only when requested with `include_field_types=true`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub custom_fields_metadata: Option<BTreeMap<String, FieldMeta>>,
-    /// Set when the conversation is closed.
-    #[serde(default, with = "time::opt")]
-    pub closed_at: Option<DateTime<Utc>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub funnel_id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub team: Option<ContactTeam>,
-    /// Latest activity in the conversation. Not in the reference: sent by
-    /// the embedded server; other servers may omit it.
-    #[serde(default, with = "time::opt", skip_serializing_if = "Option::is_none")]
-    pub last_message_at: Option<DateTime<Utc>>,
-    /// The contact's note. Not in the reference's responses: sent by the
-    /// embedded server; other servers may omit it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-}
-
-impl Contact {
-    /// True while the conversation is open.
-    pub fn is_open(&self) -> bool {
-        self.closed_at.is_none()
-    }
-
-    /// The latest known activity: `lastMessageAt`, else `createdAt`.
-    pub fn last_activity(&self) -> Option<DateTime<Utc>> {
-        self.last_message_at.or(self.created_at)
-    }
-
-    /// Uuid of the contact's team, if it has one.
-    pub fn team_uuid(&self) -> Option<&str> {
-        self.team
-            .as_ref()
-            .and_then(|t| t.uuid.as_deref())
-            .filter(|u| !u.is_empty())
-    }
-}
-
 /// An entry of a contact's thread.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -192,7 +115,9 @@ fn unknown_bot_status() -> BotStatus {
 pub struct StatusInnerPayload {
     #[serde(default, rename = "type")]
     pub payload_type: String,
-    #[serde(default)]
+    /// The reference's `messagingAppMessageId`; the documentation's
+    /// `whatsappMessageId`. Either is accepted.
+    #[serde(default, alias = "whatsappMessageId")]
     pub messaging_app_message_id: Option<String>,
 }
 

@@ -2,6 +2,8 @@
 //! fixtures under tests/fixtures/api, through the same `Answer` path the
 //! client uses.
 
+use std::collections::BTreeMap;
+
 use chrono::{TimeZone, Utc};
 
 use super::time::parse_timestamp;

@@ -41,12 +41,12 @@ enum Probe {
     Answered { status: u16, date: Option<String> },
 }
 
-async fn probe(s: &Settings, base: &str, key: &str) -> Probe {
+async fn probe(s: &Settings, base: &str, key: &str, path: &str) -> Probe {
     let http = match reqwest::Client::builder().timeout(s.timeout).build() {
         Ok(h) => h,
         Err(e) => return Probe::Unreachable(format!("cannot build an HTTP client: {e}")),
     };
-    let url = format!("{}/plan", base.trim_end_matches('/'));
+    let url = format!("{}/{path}", base.trim_end_matches('/'));
     match http.get(&url).bearer_auth(key).send().await {
         Err(e) => {
             let mut why = e.to_string();
@@ -91,7 +91,13 @@ pub async fn account_checks(s: &Settings, now: chrono::DateTime<chrono::Utc>) ->
         out.push(check("config", Verdict::Fail, format!("{e}")));
         return out;
     }
-    match probe(s, base, key.expose()).await {
+    // GET /auth/me is the documented check of a key; a server without it
+    // is asked for its plan.
+    let mut answer = probe(s, base, key.expose(), "auth/me").await;
+    if matches!(answer, Probe::Answered { status: 404, .. }) {
+        answer = probe(s, base, key.expose(), "plan").await;
+    }
+    match answer {
         Probe::Unreachable(why) => out.push(check(
             "network",
             Verdict::Fail,
@@ -100,7 +106,7 @@ pub async fn account_checks(s: &Settings, now: chrono::DateTime<chrono::Utc>) ->
         Probe::Answered { status, date } => {
             out.push(check("network", Verdict::Ok, format!("{base} answers")));
             out.push(match status {
-                200..=299 => check("key", Verdict::Ok, "accepted"),
+                200..=299 => check("key", Verdict::Ok, key_owner(s).await),
                 401 | 403 => check(
                     "key",
                     Verdict::Fail,
@@ -118,6 +124,23 @@ pub async fn account_checks(s: &Settings, now: chrono::DateTime<chrono::Utc>) ->
         }
     }
     out
+}
+
+/// "accepted", and whose key it is when the server says (GET /auth/me).
+async fn key_owner(s: &Settings) -> String {
+    let Ok(Some(client)) = s.client() else {
+        return "accepted".into();
+    };
+    match client.key_user().await {
+        Ok(u) if !u.name.trim().is_empty() || !u.email.trim().is_empty() => {
+            format!(
+                "accepted: the key of {} <{}>",
+                sanitize(u.name.trim()),
+                sanitize(u.email.trim())
+            )
+        }
+        _ => "accepted".into(),
+    }
 }
 
 /// Through a hub: the hub answers, and knows this token as an agent.

@@ -98,18 +98,20 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
             }
             let what = format!("messages send {uuid}");
             let client = ctx.client()?;
-            // The send addresses the contact by identifier and channel type.
+            // The send goes from the contact's channel (or the account's
+            // main one) to its phone number, or else its bsuid.
             let contact = client
                 .get_contact(&crate::api::ContactId::new(uuid.clone()), false)
                 .await
                 .map_err(api_err(format!("{what}: reading the contact")))?;
-            if contact.phone_number.is_empty() {
+            if contact.phone_number.trim().is_empty() && contact.bsuid.as_deref().is_none_or(|b| b.trim().is_empty()) {
                 return Err(CliError::Other(format!(
-                    "{what}: the contact has no identifier (phone number) to send to"
+                    "{what}: {}; nothing was sent",
+                    crate::api::NO_RECIPIENT
                 )));
             }
             let body = send_body(&args, &contact.phone_number, &contact.source);
-            let sent = client.send_message(&body).await.map_err(|e| {
+            let sent = client.send_to(&contact, body).await.map_err(|e| {
                 if e.may_have_applied() {
                     // Resending blindly could deliver the message twice.
                     CliError::Other(format!(

@@ -41,7 +41,7 @@ pub(crate) async fn load(
     now: DateTime<Utc>,
 ) -> Result<Loaded, CliError> {
     refresh(ctx, index).await?;
-    let contacts = index.list(Order::Activity, usize::MAX >> 1, 0).map_err(index_err)?;
+    let mut contacts = index.list(Order::Activity, usize::MAX >> 1, 0).map_err(index_err)?;
     let mut previews: HashMap<String, Preview> = index.all_previews().map_err(index_err)?.into_iter().collect();
     let mut facts: Vec<Facts> = contacts.iter().map(|c| Facts::new(c, previews.get(&c.uuid))).collect();
     let wanting: Vec<&View> = views.iter().filter(|v| v.filter.needs_last_message()).collect();
@@ -73,6 +73,9 @@ pub(crate) async fn load(
                 }
             }
             pb.finish_and_clear();
+            // A thread's newest message is activity the list never says:
+            // the index learned it with the pages.
+            contacts = index.list(Order::Activity, usize::MAX >> 1, 0).map_err(index_err)?;
             facts = contacts.iter().map(|c| Facts::new(c, previews.get(&c.uuid))).collect();
         }
     }

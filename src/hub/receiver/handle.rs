@@ -223,7 +223,7 @@ async fn message(st: &Arc<HubState>, p: Value) {
         && contact.last_activity().is_none_or(|held| held < at)
     {
         let mut moved = contact.clone();
-        moved.last_message_at = Some(at);
+        moved.activity_at = Some(at);
         let _ = blocking(st, move |st| apply::activity(st, &moved)).await;
     }
     let (c, payload) = (contact.clone(), p.clone());

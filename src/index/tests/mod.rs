@@ -16,7 +16,7 @@ fn contact(uuid: &str, name: &str, phone: &str, activity: i64) -> Contact {
         phone_number: phone.into(),
         source: "messaging_app".into(),
         created_at: Some(at(activity - 100)),
-        last_message_at: Some(at(activity)),
+        activity_at: Some(at(activity)),
         ..Default::default()
     }
 }

@@ -30,7 +30,10 @@ fn report_rows_give_groups_and_the_page_oldest_first_only_for_recent_conversatio
     // Pages come newest first.
     let page = vec![said(MessageStatus::Sent, 1_000), said(MessageStatus::Received, 900)];
     ix.store_messages("recent", recent.last_activity(), &page).unwrap();
-    ix.store_messages("old", old.last_activity(), &page).unwrap();
+    // Its page is as old as its activity (a newer message would be newer
+    // activity).
+    let old_page = vec![said(MessageStatus::Sent, 10), said(MessageStatus::Received, 5)];
+    ix.store_messages("old", old.last_activity(), &old_page).unwrap();
     let rows = ix.report_rows(at(500)).unwrap();
     let recent_row = rows.iter().find(|r| r.uuid == "recent").unwrap();
     assert_eq!(recent_row.team.as_deref(), Some("Support"));

@@ -65,7 +65,7 @@ pub async fn set(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes
             if let Some(s) = status {
                 set_bot(conn, id, s, now)?;
             }
-            Ok((bot_json(conn, id)?, load_contact(conn, id)?.to_json(None)))
+            Ok((bot_json(conn, id)?, load_contact(conn, id)?.short_json()))
         })
         .await?;
     // The bot's status is part of the contact.

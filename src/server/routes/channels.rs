@@ -39,15 +39,26 @@ pub struct ListQuery {
     page: Page,
     #[serde(rename = "type")]
     kind: Option<String>,
+    /// `true` or `false` (the documentation's filter).
+    active: Option<String>,
 }
 
 pub async fn list(State(st): State<Shared>, Q(q): Q<ListQuery>) -> ApiResult<Json<Value>> {
     let page = q.page;
     let kind = non_empty(&q.kind).map(str::to_string);
+    let active: Option<bool> = match non_empty(&q.active) {
+        None => None,
+        Some("true") => Some(true),
+        Some("false") => Some(false),
+        Some(_) => return Err(ApiError::invalid("active", "must be true or false")),
+    };
     st.db(move |conn| {
         let all = conn
-            .prepare("SELECT uuid, title, type, main FROM channels WHERE ?1 IS NULL OR type = ?1 ORDER BY id")?
-            .query_map([kind], channel_json)?
+            .prepare(
+                "SELECT uuid, title, type, main FROM channels
+                 WHERE (?1 IS NULL OR type = ?1) AND (?2 IS NULL OR active = ?2) ORDER BY id",
+            )?
+            .query_map(rusqlite::params![kind, active], channel_json)?
             .collect::<Result<Vec<_>, _>>()?;
         let (channels, meta) = paginate(all, page, PER_PAGE);
         Ok(Json(json!({ "channels": channels, "meta": meta })))
@@ -65,4 +76,10 @@ pub async fn rename(State(st): State<Shared>, Path(uuid): Path<String>, body: By
         Ok(Json(json!({ "channel": load(conn, &uuid)? })))
     })
     .await
+}
+
+/// GET /channels/:uuid.
+pub async fn show(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResult<Json<Value>> {
+    st.db(move |conn| Ok(Json(json!({ "channel": load(conn, &uuid)? }))))
+        .await
 }

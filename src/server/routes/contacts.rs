@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 use super::contact_view::{ContactRow, SELECT, find_contact, load_contact};
 use super::json_body;
 use super::params::{FieldTypesQuery, Flag, Page, Q, non_empty, offset, pages};
+use crate::server::Paging;
 use crate::server::cursor::Cursor;
 use crate::server::db::hex32;
 use crate::server::error::{ApiError, ApiResult};
@@ -54,7 +55,10 @@ pub struct ListQuery {
 }
 
 pub async fn list(State(st): State<Shared>, Q(q): Q<ListQuery>) -> ApiResult<Json<Value>> {
-    let cursor = match q.after.as_deref().filter(|s| !s.is_empty()) {
+    // The documentation's paging knows no cursor: `after` is not read.
+    let docs = st.paging == Paging::Docs;
+    let after = q.after.as_deref().filter(|s| !s.is_empty() && !docs);
+    let cursor = match after {
         Some(s) => Some(Cursor::decode(s).ok_or_else(|| ApiError::BadRequest("Invalid pagination cursor".into()))?),
         None => None,
     };
@@ -110,6 +114,9 @@ pub async fn list(State(st): State<Shared>, Q(q): Q<ListQuery>) -> ApiResult<Jso
         };
         meta.insert("next".into(), next);
         let contacts: Vec<Value> = rows.iter().map(|c| c.to_json(defs.as_deref())).collect();
+        if docs {
+            return Ok(Json(json!({ "contacts": contacts })));
+        }
         Ok(Json(json!({ "contacts": contacts, "meta": meta })))
     })
     .await
@@ -150,17 +157,17 @@ pub async fn show(
 pub async fn create(State(st): State<Shared>, body: Bytes) -> ApiResult<(StatusCode, Json<Value>)> {
     let map = json_body(&body)?;
     let bot_enabled = st.bot_enabled;
-    let contact = st
+    let (contact, short) = st
         .db_now(move |conn, now| {
             let tx = conn.transaction()?;
             let w = validate::contact_write(&tx, &map, true, bot_enabled)?;
             let id = insert_contact(&tx, &w, bot_enabled, now)?;
-            let c = load_contact(&tx, id)?.to_json(None);
+            let row = load_contact(&tx, id)?;
             tx.commit()?;
-            Ok(c)
+            Ok((row.to_json(None), row.short_json()))
         })
         .await?;
-    emit(&st, vec![Event::contact("contact_created", contact.clone())]).await;
+    emit(&st, vec![Event::contact("contact_created", short)]).await;
     Ok((StatusCode::CREATED, Json(json!({ "contact": [contact] }))))
 }
 
@@ -215,7 +222,7 @@ fn insert_contact(conn: &Connection, w: &ContactWrite, bot_enabled: bool, now: i
 pub async fn update(State(st): State<Shared>, Path(uuid): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
     let map = json_body(&body)?;
     let bot_enabled = st.bot_enabled;
-    let contact = st
+    let (contact, short) = st
         .db_now(move |conn, now| {
             let tx = conn.transaction()?;
             let id = find_contact(&tx, &uuid)?;
@@ -264,12 +271,12 @@ pub async fn update(State(st): State<Shared>, Path(uuid): Path<String>, body: By
             if let Some(note) = &w.note {
                 tx.execute("UPDATE contacts SET note = ?1 WHERE id = ?2", params![note, id])?;
             }
-            let c = load_contact(&tx, id)?.to_json(None);
+            let row = load_contact(&tx, id)?;
             tx.commit()?;
-            Ok(c)
+            Ok((row.to_json(None), row.short_json()))
         })
         .await?;
-    emit(&st, vec![Event::contact("contact_updated", contact.clone())]).await;
+    emit(&st, vec![Event::contact("contact_updated", short)]).await;
     Ok(Json(json!({ "contact": [contact] })))
 }
 
@@ -303,21 +310,23 @@ async fn set_closed(st: &Shared, uuid: String, close: bool) -> ApiResult<Value> 
                     [id],
                 )?
             };
-            Ok((load_contact(conn, id)?.to_json(None), changed > 0))
+            let row = load_contact(conn, id)?;
+            // The API's close takes no reason: on a close the field is
+            // there, empty.
+            let conversation = row.conversation_json(close.then_some(None));
+            Ok((row.to_json(None), conversation, changed > 0))
         })
         .await?;
-    let (contact, changed) = contact;
+    let (contact, conversation, changed) = contact;
     if !changed {
         return Ok(contact);
     }
-    let event = if close {
-        // The API's close takes no reason; the field is there, empty.
-        let mut payload = contact.clone();
-        payload["closingReason"] = Value::Null;
-        Event::contact("conversation_closed", payload)
+    let kind = if close {
+        "conversation_closed"
     } else {
-        Event::contact("conversation_opened", contact.clone())
+        "conversation_opened"
     };
+    let event = Event::contact(kind, conversation);
     emit(st, vec![event]).await;
     Ok(contact)
 }

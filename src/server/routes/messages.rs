@@ -15,10 +15,9 @@ use crate::server::db::{hex32, hyphenated, iso};
 use crate::server::error::{ApiError, ApiResult, FieldErrors};
 use crate::server::state::Shared;
 use crate::server::validate::{TEXT_MAX_CHARS, finish, opt_str, push};
-use crate::server::webhooks::{Event, emit};
+use crate::server::webhooks::{Event, emit, payloads};
 
 const PER_PAGE: i64 = 20;
-const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 pub const DELIVERY: [&str; 4] = ["enqueued", "sent", "delivered", "read"];
 
 const COLUMNS: &str = "id, uuid, text, created_at, status, channel, sender, recipient";
@@ -49,7 +48,10 @@ pub struct ListQuery {
 }
 
 pub async fn list(State(st): State<Shared>, Path(uuid): Path<String>, Q(q): Q<ListQuery>) -> ApiResult<Json<Value>> {
-    let cursor = match q.after.as_deref().filter(|s| !s.is_empty()) {
+    // The documentation's paging knows no cursor: `after` is not read.
+    let docs = st.paging == crate::server::Paging::Docs;
+    let after = q.after.as_deref().filter(|s| !s.is_empty() && !docs);
+    let cursor = match after {
         Some(s) => Some(Cursor::decode(s).ok_or_else(|| ApiError::BadRequest("Invalid pagination cursor".into()))?),
         None => None,
     };
@@ -74,6 +76,9 @@ pub async fn list(State(st): State<Shared>, Path(uuid): Path<String>, Q(q): Q<Li
                 // Past anything SQLite can skip: an empty page.
                 let Some(offset) = offset(page, PER_PAGE as u64) else {
                     meta.insert("next".into(), Value::Null);
+                    if docs {
+                        return Ok(Json(json!({ "messages": [] })));
+                    }
                     return Ok(Json(json!({ "messages": [], "meta": meta })));
                 };
                 (String::new(), max, offset)
@@ -103,6 +108,9 @@ pub async fn list(State(st): State<Shared>, Path(uuid): Path<String>, Q(q): Q<Li
         };
         meta.insert("next".into(), next);
         let messages: Vec<Value> = rows.into_iter().map(|r| r.2).collect();
+        if docs {
+            return Ok(Json(json!({ "messages": messages })));
+        }
         Ok(Json(json!({ "messages": messages, "meta": meta })))
     })
     .await
@@ -152,10 +160,11 @@ pub async fn delete_by_body(State(st): State<Shared>, body: Bytes) -> ApiResult<
 }
 
 /// Insert an outgoing message and its send-request; bumps the conversation.
-pub fn insert_sent(conn: &Connection, contact: i64, text: &str, now: i64) -> rusqlite::Result<String> {
+/// Returns the message's row id and uuid.
+pub fn insert_sent(conn: &Connection, contact: i64, text: &str, now: i64) -> rusqlite::Result<(i64, String)> {
     let mut rng = rand::rng();
     let (phone, source, business): (String, String, String) = conn.query_row(
-        "SELECT c.phone, c.source, COALESCE(ch.phone, '') FROM contacts c
+        "SELECT COALESCE(c.phone, c.bsuid, ''), c.source, COALESCE(ch.phone, '') FROM contacts c
          LEFT JOIN channels ch ON ch.id = COALESCE(c.channel_id, (SELECT id FROM channels WHERE main = 1))
          WHERE c.id = ?1",
         [contact],
@@ -167,6 +176,7 @@ pub fn insert_sent(conn: &Connection, contact: i64, text: &str, now: i64) -> rus
          VALUES (?1, ?2, ?3, ?4, 'sent', ?5, ?6, ?7)",
         params![uuid, contact, text, now, source, business, phone],
     )?;
+    let id = conn.last_insert_rowid();
     conn.execute(
         "INSERT INTO send_requests (uuid, status_id, app_message_id, contact_id, destination, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -183,100 +193,15 @@ pub fn insert_sent(conn: &Connection, contact: i64, text: &str, now: i64) -> rus
         "UPDATE contacts SET last_activity = MAX(last_activity, ?1) WHERE id = ?2",
         params![now, contact],
     )?;
-    Ok(uuid)
+    Ok((id, uuid))
 }
 
-pub async fn send(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<Value>> {
-    let map = json_body(&body)?;
-    let (message, uuid) = st
-        .db_now(move |conn, now| {
-            let mut errs = FieldErrors::new();
-            let to = opt_str(&map, "to", &mut errs);
-            let _from = opt_str(&map, "from", &mut errs);
-            match opt_str(&map, "type", &mut errs).as_deref() {
-                None | Some("text") => {}
-                Some(other) => push(&mut errs, "type", format!("must be text, not {other:?}")),
-            }
-            let template = opt_str(&map, "template_uuid", &mut errs);
-            let text = match map.get("content") {
-                None | Some(Value::Null) => None,
-                Some(Value::Object(c)) => opt_str(c, "text", &mut errs),
-                Some(_) => {
-                    push(&mut errs, "content", "must be an object with text");
-                    None
-                }
-            };
-            let contact = match &to {
-                None => {
-                    push(&mut errs, "to", "is required");
-                    None
-                }
-                Some(t) => match find_contact(conn, t) {
-                    Ok(id) => Some(id),
-                    Err(_) => {
-                        push(&mut errs, "to", format!("no contact with identifier {t}"));
-                        None
-                    }
-                },
-            };
-            if let Some(ch) = opt_str(&map, "channel_uuid", &mut errs) {
-                let found: Option<i64> = conn
-                    .query_row("SELECT id FROM channels WHERE uuid = ?1", [&ch], |r| r.get(0))
-                    .optional()?;
-                if found.is_none() {
-                    push(&mut errs, "channel_uuid", format!("unknown channel: {ch}"));
-                }
-            }
-            let body_text = match template {
-                Some(t) => template_text(conn, &t, map.get("template_values"), &mut errs)?,
-                None => {
-                    match text.as_deref().map(str::trim) {
-                        None | Some("") => push(&mut errs, "content.text", "is required"),
-                        Some(t) if t.chars().count() > TEXT_MAX_CHARS => push(
-                            &mut errs,
-                            "content.text",
-                            format!("is too long ({TEXT_MAX_CHARS} characters at most)"),
-                        ),
-                        Some(_) => {}
-                    }
-                    if let Some(c) = contact {
-                        let last: Option<i64> = conn.query_row(
-                            "SELECT MAX(created_at) FROM messages WHERE contact_id = ?1 AND status = 'received'",
-                            [c],
-                            |r| r.get(0),
-                        )?;
-                        if last.is_none_or(|at| now - at > DAY_MS) {
-                            push(
-                                &mut errs,
-                                "content",
-                                "the 24-hour window is closed: the contact last wrote more than 24 hours ago \
-                                 (or never); send a template instead",
-                            );
-                        }
-                    }
-                    text.unwrap_or_default()
-                }
-            };
-            finish(errs)?;
-            let contact = contact.ok_or_else(|| ApiError::not_found("contact"))?;
-            let uuid = insert_sent(conn, contact, &body_text, now)?;
-            let mut msg = conn
-                .query_row(
-                    &format!("SELECT {COLUMNS} FROM messages WHERE uuid = ?1"),
-                    [&uuid],
-                    message_json,
-                )?
-                .2;
-            // The webhook's message carries its contact (extensions.md).
-            msg["contact"] = load_contact(conn, contact)?.to_json(None);
-            Ok((msg, uuid))
-        })
-        .await?;
-    emit(&st, vec![Event::message("message_created", message)]).await;
-    Ok(Json(json!({ "message": { "uuid": uuid, "status": "enqueued" } })))
-}
-
-fn template_text(conn: &Connection, uuid: &str, values: Option<&Value>, errs: &mut FieldErrors) -> ApiResult<String> {
+pub fn template_text(
+    conn: &Connection,
+    uuid: &str,
+    values: Option<&Value>,
+    errs: &mut FieldErrors,
+) -> ApiResult<String> {
     let found: Option<(String, String)> = conn
         .query_row("SELECT text, status FROM templates WHERE uuid = ?1", [uuid], |r| {
             Ok((r.get(0)?, r.get(1)?))
@@ -321,6 +246,17 @@ fn template_text(conn: &Connection, uuid: &str, values: Option<&Value>, errs: &m
     }
 }
 
+/// The raw status payload; the documentation names the messaging app's id
+/// `whatsappMessageId`.
+fn status_payload(id: &str, status: &str, app_id: &str, destination: &str) -> Value {
+    json!({
+        "id": id,
+        "type": status,
+        "payload": { "type": "session", "whatsappMessageId": app_id },
+        "destination": destination,
+    })
+}
+
 /// Delivery step of a send-request: one step per `step_ms` since creation.
 pub fn step(created_at: i64, now: i64, step_ms: i64) -> usize {
     (((now - created_at).max(0) / step_ms) as usize).min(DELIVERY.len() - 1)
@@ -340,13 +276,27 @@ pub fn progress_events(conn: &Connection, step_ms: i64, only: Option<&str>, now:
     for (id, uuid, created, reported, contact) in rows {
         let s = step(created, now, step_ms) as i64;
         if s > reported {
-            // A receiver needs the contact to place the message.
-            let contact = load_contact(conn, contact)?.to_json(None);
+            // As the documentation shows it: the short contact, the
+            // message's metadata, and the raw status payload.
+            let contact = load_contact(conn, contact)?.short_json();
+            let metadata = payloads::metadata_of(conn, &uuid)?;
+            let (status_id, app_id, destination): (String, String, String) = conn.query_row(
+                "SELECT status_id, app_message_id, destination FROM send_requests WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )?;
             for k in reported + 1..=s {
-                events.push(Event::message(
-                    "message_status_updated",
-                    json!({ "uuid": uuid, "status": DELIVERY[k as usize], "contact": contact }),
-                ));
+                let status = DELIVERY[k as usize];
+                let mut p = json!({
+                    "uuid": uuid,
+                    "status": status,
+                    "contact": contact,
+                    "messageStatusPayload": status_payload(&status_id, status, &app_id, &destination),
+                });
+                if let Some(m) = &metadata {
+                    p["metadata"] = m.clone();
+                }
+                events.push(Event::message("message_status_updated", p));
             }
         }
         if s > reported {
@@ -377,12 +327,7 @@ pub async fn status(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiRe
                 json!({ "message": {
                     "uuid": uuid,
                     "status": status,
-                    "messageStatusPayload": {
-                        "id": status_id,
-                        "type": status,
-                        "payload": { "type": "session", "messagingAppMessageId": app_id },
-                        "destination": destination,
-                    }
+                    "messageStatusPayload": status_payload(&status_id, status, &app_id, &destination),
                 }}),
                 events,
             ))

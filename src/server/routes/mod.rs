@@ -4,11 +4,13 @@ mod bot;
 mod channels;
 mod contact_view;
 mod contacts;
+mod contacts_more;
 mod custom_statuses;
 mod funnels;
 mod messages;
 mod params;
 mod plan;
+mod send;
 mod teams;
 mod templates;
 mod users;
@@ -23,7 +25,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, patch, post, put};
+use axum::routing::{delete, get, post, put};
 use serde_json::{Map, Value, json};
 
 use super::ServerConfig;
@@ -34,7 +36,20 @@ use super::state::Shared;
 pub fn router(state: Shared, cfg: &ServerConfig) -> Router {
     let api = Router::new()
         .route("/contacts", get(contacts::list).post(contacts::create))
-        .route("/contacts/{uuid}", get(contacts::show).patch(contacts::update))
+        .route("/auth/me", get(contacts_more::me))
+        .route(
+            "/contacts/{uuid}",
+            get(contacts::show)
+                .patch(contacts::update)
+                .delete(contacts_more::delete),
+        )
+        .route("/contacts/phone/{phone}", get(contacts_more::by_phone))
+        .route("/contacts/bsuid/{bsuid}", get(contacts_more::by_bsuid))
+        .route("/contacts/{uuid}/conversation/note", post(contacts_more::note))
+        .route(
+            "/contacts/{uuid}/conversation/update_funnel",
+            put(contacts_more::update_funnel),
+        )
         // The reference's heading spells the single-contact path this way.
         .route("/contact/{uuid}", get(contacts::show))
         .route("/contacts/{uuid}/conversation/close", post(contacts::close))
@@ -42,16 +57,16 @@ pub fn router(state: Shared, cfg: &ServerConfig) -> Router {
         .route("/contacts/{uuid}/messages", get(messages::list))
         .route("/contacts/{uuid}/bot", get(bot::show).post(bot::set))
         .route("/messages", delete(messages::delete_by_body))
-        .route("/messages/send", post(messages::send))
+        .route("/messages/send", post(send::send))
         .route("/messages/status/{uuid}", get(messages::status))
         .route("/messages/{uuid}", delete(messages::delete_by_path))
         .route("/templates", get(templates::list))
         .route("/templates/{uuid}", get(templates::show).patch(templates::rename))
         .route("/channels", get(channels::list))
-        .route("/channels/{uuid}", patch(channels::rename))
+        .route("/channels/{uuid}", get(channels::show).patch(channels::rename))
         .route("/funnels", get(funnels::list))
         .route("/teams", get(teams::list))
-        .route("/teams/{uuid}", get(teams::show))
+        .route("/teams/{uuid}", get(teams::show).patch(teams::rename))
         .route("/teams/{uuid}/members", get(teams::members))
         .route(
             "/custom_statuses",
@@ -63,7 +78,10 @@ pub fn router(state: Shared, cfg: &ServerConfig) -> Router {
                 .put(custom_statuses::update)
                 .delete(custom_statuses::remove),
         )
-        .route("/users/{uuid}/status", put(users::set_status))
+        .route(
+            "/users/{uuid}/status",
+            put(users::set_status).delete(users::clear_status),
+        )
         .route("/plan", get(plan::show))
         .route("/webhooks/events", get(webhooks::list))
         .route("/webhooks/subscribe", post(webhooks::subscribe))

@@ -9,6 +9,7 @@ use super::params::{Page, PageQuery, Q, non_empty, paginate};
 use crate::server::db::{iso, rfc3339_offset};
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::state::Shared;
+use crate::server::validate::{NAME_MAX_CHARS, finish, opt_str, push};
 
 const PER_PAGE: u64 = 20;
 const SELECT: &str = "SELECT t.uuid, t.name, t.created_at, t.is_default,
@@ -39,13 +40,41 @@ pub async fn list(State(st): State<Shared>, Q(q): Q<PageQuery>) -> ApiResult<Jso
     .await
 }
 
+fn load(conn: &Connection, uuid: &str) -> ApiResult<Value> {
+    conn.query_row(&format!("{SELECT} WHERE t.uuid = ?1"), [uuid], team_json)
+        .optional()?
+        .ok_or_else(|| ApiError::not_found("team"))
+}
+
 pub async fn show(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResult<Json<Value>> {
+    st.db(move |conn| Ok(Json(json!({ "team": load(conn, &uuid)? })))).await
+}
+
+/// PATCH /teams/:uuid `{name}` (optional): the team renamed.
+pub async fn rename(
+    State(st): State<Shared>,
+    Path(uuid): Path<String>,
+    body: axum::body::Bytes,
+) -> ApiResult<Json<Value>> {
+    let map = super::json_body(&body)?;
     st.db(move |conn| {
-        let team = conn
-            .query_row(&format!("{SELECT} WHERE t.uuid = ?1"), [&uuid], team_json)
-            .optional()?
-            .ok_or_else(|| ApiError::not_found("team"))?;
-        Ok(Json(json!({ "team": team })))
+        load(conn, &uuid)?;
+        let mut errs = crate::server::error::FieldErrors::new();
+        let name = opt_str(&map, "name", &mut errs).map(|n| n.trim().to_string());
+        match name.as_deref() {
+            Some("") => push(&mut errs, "name", "must not be empty"),
+            Some(n) if n.chars().count() > NAME_MAX_CHARS => push(
+                &mut errs,
+                "name",
+                format!("is too long ({NAME_MAX_CHARS} characters at most)"),
+            ),
+            _ => {}
+        }
+        finish(errs)?;
+        if let Some(n) = name {
+            conn.execute("UPDATE teams SET name = ?1 WHERE uuid = ?2", rusqlite::params![n, uuid])?;
+        }
+        Ok(Json(json!({ "team": load(conn, &uuid)? })))
     })
     .await
 }

@@ -11,7 +11,7 @@ use crate::server::db::rfc3339_offset;
 use crate::server::error::{ApiError, ApiResult, FieldErrors};
 use crate::server::state::Shared;
 use crate::server::validate::{finish, opt_bool, push};
-use crate::server::webhooks::{Event, emit};
+use crate::server::webhooks::{Event, emit, payloads};
 
 /// Body: `available` (absent leaves it), `custom_status_uuid` (absent leaves
 /// it, null unassigns, a value must name an existing custom status).
@@ -74,16 +74,35 @@ pub async fn set_status(State(st): State<Shared>, Path(uuid): Path<String>, body
                     }}))
                 },
             )?;
-            let user: Value = tx.query_row("SELECT uuid, email, name FROM users WHERE id = ?1", [user], |r| {
-                Ok(json!({ "uuid": r.get::<_, String>(0)?, "email": r.get::<_, String>(1)?,
-                       "name": r.get::<_, String>(2)? }))
-            })?;
+            // The documentation's agent_status_updated carries a TeamMember.
+            let event = payloads::team_member(&tx, user)?;
             tx.commit()?;
-            let mut event = out["user_status"].clone();
-            event["user"] = user;
             Ok((out, event))
         })
         .await?;
     emit(&st, vec![Event::user("agent_status_updated", event)]).await;
     Ok(Json(out))
+}
+
+/// DELETE /users/:uuid/status: the user's custom status is unassigned. The
+/// documentation says the answer is empty.
+pub async fn clear_status(State(st): State<Shared>, Path(uuid): Path<String>) -> ApiResult<axum::http::StatusCode> {
+    let event = st
+        .db_now(move |conn, now| {
+            let user: i64 = conn
+                .query_row("SELECT id FROM users WHERE uuid = ?1", [&uuid], |r| r.get(0))
+                .optional()?
+                .ok_or_else(|| ApiError::not_found("user"))?;
+            let changed = conn.execute(
+                "UPDATE users SET custom_status_id = NULL, custom_status_at = ?1
+                 WHERE id = ?2 AND custom_status_id IS NOT NULL",
+                params![now, user],
+            )?;
+            (changed > 0).then(|| payloads::team_member(conn, user)).transpose()
+        })
+        .await?;
+    if let Some(e) = event {
+        emit(&st, vec![Event::user("agent_status_updated", e)]).await;
+    }
+    Ok(axum::http::StatusCode::NO_CONTENT)
 }

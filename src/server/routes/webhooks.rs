@@ -4,14 +4,13 @@
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::StatusCode;
 use rusqlite::params_from_iter;
 use rusqlite::types::Value as Sql;
 use serde_json::{Value, json};
 
 use super::json_body;
 use super::params::{Page, Q, non_empty, offset, pages};
-use crate::server::db::iso;
+use crate::server::db::{iso, legacy};
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::state::Shared;
 use crate::server::validate::{finish, push};
@@ -146,14 +145,21 @@ pub async fn subscribe(State(st): State<Shared>, body: Bytes) -> ApiResult<Json<
     };
     keep(&st, Some(sub.clone())).await?;
     st.hooks.set(Some(sub));
-    Ok(Json(json!({ "webhook": { "url": url, "subscriptions": kinds } })))
+    let created = legacy(st.clock.now_ms());
+    Ok(Json(json!({ "webhook": {
+        "url": url,
+        "subscriptions": kinds,
+        "createdAt": created,
+        "enabled": true,
+    }})))
 }
 
-/// DELETE /webhooks/unsubscribe: no webhook any more (also when there was none).
-pub async fn unsubscribe(State(st): State<Shared>) -> ApiResult<StatusCode> {
+/// DELETE /webhooks/unsubscribe: no webhook any more (also when there was
+/// none). Answers as the documentation shows.
+pub async fn unsubscribe(State(st): State<Shared>) -> ApiResult<Json<Value>> {
     keep(&st, None).await?;
     st.hooks.set(None);
-    Ok(StatusCode::NO_CONTENT)
+    Ok(Json(json!({ "status": "webhook was destroyed" })))
 }
 
 /// Keeps the subscription in the database, so a restart delivers on.

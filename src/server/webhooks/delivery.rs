@@ -120,6 +120,8 @@ pub struct Hooks {
     backoff: Duration,
     attempts: u32,
     timeout: Duration,
+    /// What the connection checks found.
+    pub health: super::checks::Health,
 }
 
 impl Hooks {
@@ -134,8 +136,14 @@ impl Hooks {
             backoff: Duration::from_millis(cfg.webhook_backoff_ms),
             attempts: cfg.webhook_attempts.max(1),
             timeout: cfg.webhook_timeout,
+            health: Default::default(),
         };
         (hooks, rx)
+    }
+
+    /// Time one request to the receiver may take.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
     }
 
     pub fn subscription(&self) -> Option<Subscription> {

@@ -117,7 +117,7 @@ fn waiting_is_the_customer_writing_last_optionally_for_longer_than() {
 fn a_preview_older_than_the_contacts_activity_does_not_say_who_wrote_last() {
     let c = Contact {
         uuid: "a".into(),
-        last_message_at: Some(ago(H)),
+        activity_at: Some(ago(H)),
         ..Default::default()
     };
     let preview = |activity| Preview {

@@ -70,7 +70,10 @@ impl ComposeEffect {
 pub async fn perform(client: Client, effect: ComposeEffect) -> ComposeMsg {
     match effect {
         ComposeEffect::Send { id, contact, body } => {
-            let result = client.send_message(&body).await;
+            // From the contact's channel, to its number or else its bsuid.
+            let result = client
+                .send_to_contact(&crate::api::ContactId::new(contact.clone()), body)
+                .await;
             ComposeMsg::Sent { id, contact, result }
         }
         ComposeEffect::PollStatus { id, uuid, after } => {

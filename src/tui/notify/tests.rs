@@ -31,7 +31,7 @@ fn started(n: usize, setup: impl FnOnce(&mut Model)) -> Model {
 /// Contact `i` as a sync pass brings it after a message `ago` before now.
 fn with_message(i: usize, ago: Duration) -> Contact {
     let mut c = contact(i);
-    c.last_message_at = Some(now() - ago);
+    c.activity_at = Some(now() - ago);
     c
 }
 
@@ -51,7 +51,7 @@ fn writes_at(m: &mut Model, i: usize, n: i64, who: Who, text: &str) -> Vec<Effec
     let preview = Preview {
         who: Some(who),
         text: text.into(),
-        at: c.last_message_at,
+        at: c.activity_at,
         activity,
     };
     fx.extend(update(
@@ -120,7 +120,7 @@ fn a_burst_of_messages_in_one_pass_is_one_notification_with_a_count() {
             let p = Preview {
                 who: Some(Who::Customer),
                 text: "hello".into(),
-                at: c.last_message_at,
+                at: c.activity_at,
                 activity: c.last_activity(),
             };
             (c.uuid.clone(), p)

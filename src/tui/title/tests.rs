@@ -30,7 +30,7 @@ fn with_the_index_the_title_counts_the_waiting_view() {
             let p = Preview {
                 who: Some(Who::Customer),
                 text: "hello?".into(),
-                at: c.last_message_at,
+                at: c.activity_at,
                 activity: c.last_activity(),
             };
             (c.uuid, p)

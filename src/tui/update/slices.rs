@@ -144,7 +144,7 @@ fn arrival(model: &Model, uuid: &str) -> Option<notify::Arrival> {
         uuid: uuid.to_string(),
         name: row.label().to_string(),
         text: preview.map(|p| p.text.clone()).filter(|t| !t.trim().is_empty()),
-        at: row.last_message_at.or(row.last_activity()),
+        at: row.activity_at.or(row.last_activity()),
         customer: model.list.customer_wrote_last(uuid),
         closed: !row.is_open(),
         watched,

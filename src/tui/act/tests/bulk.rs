@@ -152,7 +152,7 @@ fn marks_survive_a_refresh_and_contacts_gone_lose_theirs() {
     mark(&mut m, &[1, 2, 3]);
     // Contact 3 gets a message (moves to the top); contact 2 is gone.
     let mut moved = contact(3);
-    moved.last_message_at = Some(now());
+    moved.activity_at = Some(now());
     update(
         &mut m,
         Msg::Index(IndexMsg::Changed(Changes {

@@ -50,7 +50,7 @@ fn the_sync_bringing_back_our_message_does_not_mark_the_row_new_nor_ring() {
     update(&mut m, key('j')); // the agent moves on
     assert_ne!(m.list.selected_uuid().as_deref(), Some(uuid.as_str()));
     let mut c = contact(0);
-    c.last_message_at = Some(now() + Duration::seconds(1));
+    c.activity_at = Some(now() + Duration::seconds(1));
     let fx = update(
         &mut m,
         Msg::Index(IndexMsg::Changed(Changes {
@@ -62,7 +62,7 @@ fn the_sync_bringing_back_our_message_does_not_mark_the_row_new_nor_ring() {
     assert!(!fx.iter().any(|e| matches!(e, Effect::Bell)), "nor does it ring");
     // The customer's answer after it is new again.
     let mut c = contact(0);
-    c.last_message_at = Some(now() + Duration::seconds(30));
+    c.activity_at = Some(now() + Duration::seconds(30));
     let fx = update(
         &mut m,
         Msg::Index(IndexMsg::Changed(Changes {
@@ -77,7 +77,7 @@ fn the_sync_bringing_back_our_message_does_not_mark_the_row_new_nor_ring() {
 #[test]
 fn a_refresh_of_the_first_page_bringing_back_our_message_does_not_mark_it_new() {
     let mut c = contact(0);
-    c.last_message_at = Some(now() + Duration::seconds(1));
+    c.activity_at = Some(now() + Duration::seconds(1));
     let mut m = model_with(10, 160, 48);
     let uuid = send_ok(&mut m, "On its way");
     update(&mut m, key('j'));
@@ -92,7 +92,7 @@ fn the_rows_preview_and_waiting_state_follow_the_send_at_once() {
     let waiting = Preview {
         who: Some(Who::Customer),
         text: "hello?".into(),
-        at: c.last_message_at,
+        at: c.activity_at,
         activity: c.last_activity(),
     };
     update(&mut m, Msg::Index(IndexMsg::Previews(vec![(c.uuid.clone(), waiting)])));

@@ -246,7 +246,9 @@ fn the_24_hour_rule_suggests_a_template_which_is_sent_with_values() {
             result: Err(err()),
         }),
     );
-    assert_eq!(m.compose.errors[&uuid], TEMPLATE_HINT);
+    let shown = &m.compose.errors[&uuid];
+    assert!(shown.ends_with(TEMPLATE_HINT), "{shown}");
+    assert!(shown.contains("note is too long"), "the service's own words: {shown}");
     assert_eq!(m.compose.draft(&uuid), "hello");
     // Ctrl-T: the templates are fetched, then the approved ones offered.
     let fx = update(&mut m, ctrl('t'));

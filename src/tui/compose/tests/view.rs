@@ -133,8 +133,11 @@ fn the_24_hour_error_shows_whole_in_the_composer() {
     );
     m.status = Default::default();
     let text = draw(&m);
-    assert!(text.contains("more than 24 h since the customer wrote"), "{text}");
-    assert!(text.contains("(Ctrl-T)"), "{text}");
+    assert!(
+        text.contains("outside the 24 hour window"),
+        "the service's own words: {text}"
+    );
+    assert!(text.contains("Ctrl-T") && text.contains("sends a template"), "{text}");
     assert!(text.contains("hello"), "the draft stays");
 }
 

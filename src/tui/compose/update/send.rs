@@ -7,22 +7,33 @@ use super::super::state::{Compose, Outgoing};
 use crate::api::{ApiError, DeliveryStatus, SendMessage, SentMessage, Template};
 use crate::tui::shared::{Cx, Note, Out, ToastKind};
 
-/// What the 24-hour rule means for the agent.
-pub const TEMPLATE_HINT: &str = "more than 24 h since the customer wrote: send a template instead (Ctrl-T)";
+/// Added to the service's own words when it refuses a free text (the
+/// 24-hour rule, or anything else it says): a template may still go.
+pub const TEMPLATE_HINT: &str = "Ctrl-T sends a template";
 pub const NOT_OFFERED: &str = "this server does not offer sending messages";
 
 /// `to` and `from` of the open contact, or the reason there are none.
+/// The send itself reads the contact again and goes from its channel, to
+/// its phone number or else its bsuid (`Client::send_to_contact`): an
+/// empty phone number here is not a refusal.
 pub(super) fn addressing(cx: &Cx, uuid: &str) -> Result<(String, String), String> {
     let c = cx.contacts.contact(uuid).ok_or("the contact is no longer loaded")?;
-    if c.phone_number.trim().is_empty() {
-        return Err("this contact has no phone number to reply to".into());
-    }
     let from = if c.source.trim().is_empty() {
         "messaging_app".to_string()
     } else {
         c.source.to_string()
     };
     Ok((c.phone_number.to_string(), from))
+}
+
+/// What the service said of a refused send, made inert: its message alone
+/// when it gave one without field errors.
+fn own_words(e: &ApiError) -> String {
+    let said = match e {
+        ApiError::Validation { message, fields } if fields.is_empty() && !message.trim().is_empty() => message.clone(),
+        e => e.to_string(),
+    };
+    crate::text::sanitize_line(&said)
 }
 
 /// The composer of `uuid` shows `msg` under its editor, and a toast.
@@ -197,13 +208,14 @@ fn sent(
                 // Not sent: the draft is written down again.
                 super::drafts::changed(st, out, contact.to_string());
             }
+            // The service's own words, whatever it refused for.
             let msg = match e {
-                ApiError::Validation { .. } if o.is_text => {
+                e @ ApiError::Validation { .. } if o.is_text => {
                     st.needs_template.insert(contact.to_string(), true);
-                    TEMPLATE_HINT.to_string()
+                    format!("not sent: {} · {TEMPLATE_HINT}", own_words(&e))
                 }
                 ApiError::NotOffered { .. } => NOT_OFFERED.to_string(),
-                e => format!("could not send: {e}"),
+                e => format!("could not send: {}", crate::text::sanitize_line(&e.to_string())),
             };
             // A send for a contact whose composer is not open (a macro's):
             // the toast names who it was for.

@@ -189,7 +189,7 @@ impl ContactList {
 
     /// The agent has read `uuid`'s conversation up to its last message.
     pub fn mark_seen(&mut self, uuid: &str) {
-        self.store.set_seen(uuid, |r| r.last_message_at.or(r.seen));
+        self.store.set_seen(uuid, |r| r.activity_at.or(r.seen));
     }
 
     /// The agent sent `uuid` a message at `at`: what is there is seen, and
@@ -198,7 +198,7 @@ impl ContactList {
         self.mark_seen(uuid);
         let back = self
             .get(uuid)
-            .and_then(|r| r.last_message_at)
+            .and_then(|r| r.activity_at)
             .is_some_and(|last| last >= at);
         if !back {
             self.sent_here.insert(uuid.to_string(), at);
@@ -217,7 +217,7 @@ impl ContactList {
             return false;
         }
         self.sent_here.remove(&c.uuid);
-        c.last_message_at
+        c.activity_at
             .is_some_and(|last| last <= at + chrono::Duration::seconds(OWN_WITHIN_SECS))
     }
 

@@ -169,8 +169,7 @@ pub fn changed(st: &mut Inbox, cx: &Cx, out: &mut O, changes: Changes) -> bool {
 /// passes (its contact is listed with a `lastMessageAt`), so its thread
 /// need not be polled.
 pub fn open_thread_followed(list: &ContactList, open: Option<&str>) -> bool {
-    open.and_then(|u| list.get(u))
-        .is_some_and(|r| r.last_message_at.is_some())
+    open.and_then(|u| list.get(u)).is_some_and(|r| r.activity_at.is_some())
 }
 
 /// Asks the worker for the last messages of the rows on screen and the

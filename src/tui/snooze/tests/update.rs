@@ -96,7 +96,7 @@ fn it_comes_back_marked_when_its_time_comes_and_the_mark_goes_once_opened() {
 fn message(m: &mut Model, at: chrono::DateTime<chrono::Utc>, who: crate::index::Who) {
     use crate::tui::msg::index::IndexMsg;
     let mut c = contact(0);
-    c.last_message_at = Some(at);
+    c.activity_at = Some(at);
     let generation = m.list.paging.generation;
     m.sync.loading = Some(generation);
     let uuid = c.uuid.clone();

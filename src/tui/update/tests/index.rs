@@ -125,7 +125,7 @@ fn a_contact_with_a_new_message_moves_to_the_top_and_the_selection_follows_its_c
     }
     let selected = m.list.selected_uuid();
     let mut c = contact(20);
-    c.last_message_at = Some(now());
+    c.activity_at = Some(now());
     c.name = "Moved Up".into();
     changed(&mut m, vec![c], vec![]);
     assert_eq!(names(&m, 1), vec!["Moved Up"]);
@@ -159,7 +159,7 @@ fn a_change_that_does_not_move_a_contact_is_made_in_place_and_removed_contacts_g
 fn a_new_contact_goes_where_its_activity_puts_it() {
     let mut m = indexed_model(10, 80, 24);
     let mut c = contact(99);
-    c.last_message_at = contact(4).last_message_at.map(|t| t + chrono::Duration::seconds(1));
+    c.activity_at = contact(4).activity_at.map(|t| t + chrono::Duration::seconds(1));
     changed(&mut m, vec![c.clone()], vec![]);
     assert_eq!(m.list.store.position(&c.uuid), Some(4));
     assert_eq!(m.list.store.len(), 11);
@@ -197,7 +197,7 @@ fn with_a_filter_the_list_is_the_apis_and_syncs_do_not_touch_it() {
     };
     assert!(list_fetch(&fx).is_some(), "a filter walks the API");
     let mut c = contact(50);
-    c.last_message_at = Some(now());
+    c.activity_at = Some(now());
     changed(&mut m, vec![c.clone()], vec![]);
     assert!(m.list.get(&c.uuid).is_none());
     // Back to everything: read from the index, not walked again.
@@ -291,12 +291,12 @@ fn last_messages_are_asked_for_the_rows_on_screen_and_the_next_once_until_a_cont
     let p = Preview {
         who: Some(Who::Customer),
         text: "hello".into(),
-        at: contact(0).last_message_at,
+        at: contact(0).activity_at,
         activity: contact(0).last_activity(),
     };
     update(&mut m, Msg::Index(IndexMsg::Previews(vec![(contact(0).uuid, p)])));
     let mut moved = contact(1);
-    moved.last_message_at = Some(now());
+    moved.activity_at = Some(now());
     let fx = changed(&mut m, vec![moved.clone()], vec![]);
     assert_eq!(asked_previews(&fx), vec![moved.uuid]);
     // Scrolling a screen down asks for the screen after it.
@@ -336,12 +336,12 @@ fn the_open_thread_is_fetched_when_a_pass_says_it_moved_not_on_every_tick() {
     assert!(thread_fetch(&fx).is_none(), "no poll of a thread the passes follow");
     // Another contact moves: still nothing for the open thread.
     let mut other = contact(5);
-    other.last_message_at = Some(now());
+    other.activity_at = Some(now());
     let fx = changed(&mut m, vec![other], vec![]);
     assert!(thread_fetch(&fx).is_none());
     // The open contact gets a message: its thread is fetched.
     let mut c = m.list.contact(&open).unwrap();
-    c.last_message_at = Some(now() + chrono::Duration::seconds(1));
+    c.activity_at = Some(now() + chrono::Duration::seconds(1));
     let fx = changed(&mut m, vec![c], vec![]);
     let (_, contact, fetch, _) = thread_fetch(&fx).expect("a thread refresh");
     assert_eq!((contact, fetch), (open, ThreadFetch::Refresh));

@@ -192,7 +192,7 @@ fn refresh_merges_by_uuid_and_keeps_the_selection() {
     assert_eq!((fetch, at), (ListFetch::Refresh, PageRequest::First));
     let mut changed = contact(5);
     changed.name = "Renamed".into();
-    changed.last_message_at = Some(now());
+    changed.activity_at = Some(now());
     let fresh = contact(500);
     let fx = update(
         &mut m,

@@ -66,9 +66,9 @@ fn the_end_of_a_walk_tops_up_from_the_newest_and_loads_what_moved() {
     // Contact 70 got a message during the walk and jumped ahead of the
     // cursor: it is on no page the walk saw. Contact 3 also got one.
     let mut moved = contact(70);
-    moved.last_message_at = Some(now());
+    moved.activity_at = Some(now());
     let mut three = contact(3);
-    three.last_message_at = Some(now());
+    three.activity_at = Some(now());
     let top = vec![moved.clone(), three, contact(0)];
     let fx = answer(&mut m, &fx, top, Some("t1"));
     let (_, _, _, _, at) = list_fetch(&fx).expect("newer than the walk's start still: go on");
@@ -100,7 +100,7 @@ fn a_repeated_cursor_in_the_top_up_stops_it_too() {
     let (mut m, fx) = walking();
     let fx = answer(&mut m, &fx, contacts(20..40), None);
     let mut fresh = contact(80);
-    fresh.last_message_at = Some(now());
+    fresh.activity_at = Some(now());
     let fx = answer(&mut m, &fx, vec![fresh.clone()], Some("t1"));
     let fx = answer(&mut m, &fx, vec![fresh], Some("t1"));
     assert!(list_fetch(&fx).is_none());

@@ -31,7 +31,7 @@ fn searching() -> Model {
 /// store. The search jobs it hands out.
 fn new_message(m: &mut Model, i: usize) -> Vec<crate::tui::inbox::contact_list::SearchJob> {
     let mut c = contact(i);
-    c.last_message_at = Some(now());
+    c.activity_at = Some(now());
     jobs(&update(
         m,
         Msg::Index(IndexMsg::Changed(Changes {

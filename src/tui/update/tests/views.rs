@@ -64,7 +64,7 @@ fn waiting_puts_the_longest_wait_first_and_is_at_least_while_who_wrote_last_is_u
             Preview {
                 who: Some(who),
                 text: "hi".into(),
-                at: c.last_message_at,
+                at: c.activity_at,
                 activity: c.last_activity(),
             },
         ));
@@ -335,7 +335,7 @@ fn a_contact_arriving_above_keeps_the_selection_on_its_contact() {
     }
     let on = m.list.selected_uuid();
     let mut fresh = contact(100);
-    fresh.last_message_at = Some(now());
+    fresh.activity_at = Some(now());
     fresh.closed_at = None;
     update(
         &mut m,
@@ -358,7 +358,7 @@ fn a_refreshed_first_page_with_a_new_contact_keeps_the_selection_on_its_contact(
     }
     let on = m.list.selected_uuid();
     let mut fresh = contact(100);
-    fresh.last_message_at = Some(now());
+    fresh.activity_at = Some(now());
     fresh.closed_at = None;
     fresh.assigned_user = Some("agent@example.test".into());
     refreshed(&mut m, vec![fresh], Some("c1"));

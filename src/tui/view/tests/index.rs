@@ -30,7 +30,7 @@ fn with_previews(w: u16, h: u16) -> Model {
                 Preview {
                     who: who[i % 4],
                     text: texts[i % 4].into(),
-                    at: c.last_message_at,
+                    at: c.activity_at,
                     activity: c.last_activity(),
                 },
             )

@@ -176,7 +176,7 @@ pub struct Row {
     pub tags: Box<[Arc<str>]>,
     pub created_at: Option<DateTime<Utc>>,
     pub closed_at: Option<DateTime<Utc>>,
-    pub last_message_at: Option<DateTime<Utc>>,
+    pub activity_at: Option<DateTime<Utc>>,
     /// Uuid of the contact's team (views filter on it).
     pub team: Option<Arc<str>>,
     /// The `lastMessageAt` the agent has seen.
@@ -240,9 +240,9 @@ impl Row {
             tags: c.tags.iter().map(|t| strings.get(t)).collect(),
             created_at: c.created_at,
             closed_at: c.closed_at,
-            last_message_at: c.last_message_at,
+            activity_at: c.activity_at,
             team,
-            seen: seen.or(c.last_message_at),
+            seen: seen.or(c.activity_at),
             last: None,
             common,
             chat,
@@ -265,7 +265,7 @@ impl Row {
             tags: self.tags.iter().map(|t| t.to_string()).collect(),
             created_at: self.created_at,
             closed_at: self.closed_at,
-            last_message_at: self.last_message_at,
+            activity_at: self.activity_at,
             avatar_url: x.avatar,
             href: x
                 .href
@@ -281,6 +281,10 @@ impl Row {
             }),
             custom_fields: x.fields.into_iter().map(|(k, v)| (k, field_from_json(v))).collect(),
             custom_fields_metadata: None,
+            // Not kept by the list: a send reads them from the service.
+            channel: None,
+            bsuid: None,
+            blocked_at: None,
         }
     }
 
@@ -312,18 +316,18 @@ impl Row {
 
     /// The latest known activity: `lastMessageAt`, else `createdAt`.
     pub fn last_activity(&self) -> Option<DateTime<Utc>> {
-        self.last_message_at.or(self.created_at)
+        self.activity_at.or(self.created_at)
     }
 
     /// True when `c`, a newer copy of this contact, brings a message this
     /// row did not have (a contact without messages yet does not count).
     pub fn new_message_in(&self, c: &Contact) -> bool {
-        self.last_message_at.is_some() && c.last_message_at > self.last_message_at
+        self.activity_at.is_some() && c.activity_at > self.activity_at
     }
 
     /// True when the contact has a message the agent has not seen.
     pub fn has_new(&self) -> bool {
-        match (self.last_message_at, self.seen) {
+        match (self.activity_at, self.seen) {
             (Some(at), Some(seen)) => at > seen,
             _ => false,
         }

@@ -1,0 +1,156 @@
+//! A conversation's activity, learned rather than read: the service sends
+//! no `lastMessageAt`, so the index keeps the newest of what frontdesk
+//! knows (`Contact::activity_at`): the newest message of a page it
+//! fetched, a webhook's `createdAt` (through a hub), its own sends, and the
+//! list's order (the service lists the most recent conversation first, so
+//! a contact listed above one whose activity is known has activity at
+//! least as new: it is given that activity plus a microsecond, which keeps
+//! the index's order the service's). A contact read from the service
+//! carries none: storing it keeps what the index held.
+
+use std::borrow::Cow;
+
+use chrono::{DateTime, Utc};
+use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+use serde::Deserialize;
+
+use super::store::stamp;
+use super::{Index, IndexError};
+use crate::api::{Contact, Message, time};
+
+#[derive(Deserialize)]
+struct Held {
+    #[serde(rename = "activityAt", default, with = "time::opt")]
+    activity_at: Option<DateTime<Utc>>,
+}
+
+/// The activity a stored contact's JSON holds.
+pub(super) fn held_activity(json: &str) -> Option<DateTime<Utc>> {
+    serde_json::from_str::<Held>(json).ok().and_then(|h| h.activity_at)
+}
+
+/// `c` with the activity the index held for it, when that is newer than
+/// what `c` carries.
+pub(super) fn merged<'a>(c: &'a Contact, held_json: Option<&str>) -> Cow<'a, Contact> {
+    match held_json.and_then(held_activity) {
+        Some(h) if c.activity_at.is_none_or(|a| a < h) => Cow::Owned(Contact {
+            activity_at: Some(h),
+            ..c.clone()
+        }),
+        _ => Cow::Borrowed(c),
+    }
+}
+
+/// What the list's order tells of a contact listed above one whose activity
+/// is `below`: at least as new; a microsecond newer, so that the index's
+/// order (by activity) stays the service's.
+fn just_above(below: DateTime<Utc>) -> DateTime<Utc> {
+    below + chrono::Duration::microseconds(1)
+}
+
+/// The activity of a thread: `activity` (what the contact had when it was
+/// fetched) or its newest message, whichever is newer.
+pub fn thread_activity(activity: Option<DateTime<Utc>>, messages: &[Message]) -> Option<DateTime<Utc>> {
+    messages.iter().filter_map(|m| m.created_at).chain(activity).max()
+}
+
+/// Raises the stored contact's activity to `at`; true when it moved.
+pub(super) fn bump(tx: &Transaction<'_>, uuid: &str, at: DateTime<Utc>) -> Result<bool, IndexError> {
+    let json: Option<String> = tx
+        .prepare_cached("SELECT json FROM contacts WHERE uuid = ?1")?
+        .query_row([uuid], |r| r.get(0))
+        .optional()?;
+    let Some(json) = json else { return Ok(false) };
+    let mut c: Contact = serde_json::from_str(&json)?;
+    let before = c.last_activity();
+    if !c.saw_activity(at) {
+        return Ok(false);
+    }
+    let after = c.last_activity();
+    tx.prepare_cached("UPDATE contacts SET json = ?2, activity = ?3 WHERE uuid = ?1")?
+        .execute(params![uuid, serde_json::to_string(&c)?, after.map(stamp)])?;
+    Ok(after != before)
+}
+
+impl Index {
+    /// Notes activity in `uuid`'s conversation at `at` (a webhook, a send
+    /// of frontdesk's own); true when it was newer than what was known.
+    pub fn note_activity(&mut self, uuid: &str, at: DateTime<Utc>) -> Result<bool, IndexError> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let moved = bump(&tx, uuid, at)?;
+        tx.commit()?;
+        if moved && let Some(j) = self.journal.as_mut() {
+            j.upserted.push(uuid.to_string());
+        }
+        Ok(moved)
+    }
+
+    /// Stores one page of GET /contacts (see [`Index::upsert_states`]),
+    /// first raising each contact's activity to the newest activity known
+    /// of any contact listed below it on the page: the service lists the
+    /// most recent conversation first. Returns how many were new or changed.
+    pub fn upsert_listed(
+        &mut self,
+        page: &[Contact],
+        seen_at: DateTime<Utc>,
+        state_at: DateTime<Utc>,
+    ) -> Result<usize, IndexError> {
+        let ordered = self.known_activity(page)?;
+        self.upsert_states(&ordered, seen_at, state_at)
+    }
+
+    /// Raises each contact's activity, `order` being the whole list in the
+    /// service's order (a finished walk's), to the newest activity of any
+    /// contact listed below it. Returns how many moved.
+    pub fn settle_order(&mut self, order: &[String]) -> Result<usize, IndexError> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut floor: Option<DateTime<Utc>> = None;
+        let mut moved = Vec::new();
+        for uuid in order.iter().rev() {
+            let json: Option<String> = tx
+                .prepare_cached("SELECT json FROM contacts WHERE uuid = ?1")?
+                .query_row([uuid], |r| r.get(0))
+                .optional()?;
+            let Some(json) = json else { continue };
+            let c: Contact = serde_json::from_str(&json)?;
+            match floor {
+                Some(f) if c.last_activity().is_none_or(|a| a <= f) => {
+                    let above = just_above(f);
+                    if bump(&tx, uuid, above)? {
+                        moved.push(uuid.clone());
+                    }
+                    floor = Some(above);
+                }
+                _ => floor = floor.max(c.last_activity()),
+            }
+        }
+        tx.commit()?;
+        let n = moved.len();
+        if let Some(j) = self.journal.as_mut() {
+            j.upserted.extend(moved);
+        }
+        Ok(n)
+    }
+
+    /// `page` (one page of GET /contacts, in the service's order) with the
+    /// activity the index learned of each contact, raised to the newest
+    /// activity of any contact listed below it on the page.
+    pub fn known_activity(&self, page: &[Contact]) -> Result<Vec<Contact>, IndexError> {
+        let mut out = page.to_vec();
+        let mut floor: Option<DateTime<Utc>> = None;
+        let mut stmt = self.conn.prepare_cached("SELECT json FROM contacts WHERE uuid = ?1")?;
+        for c in out.iter_mut().rev() {
+            let held: Option<String> = stmt.query_row([&c.uuid], |r| r.get(0)).optional()?;
+            if let Some(h) = held.as_deref().and_then(held_activity) {
+                c.saw_activity(h);
+            }
+            if let Some(f) = floor
+                && c.last_activity().is_none_or(|a| a <= f)
+            {
+                c.activity_at = Some(just_above(f));
+            }
+            floor = floor.max(c.last_activity());
+        }
+        Ok(out)
+    }
+}
