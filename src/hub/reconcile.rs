@@ -8,11 +8,16 @@
 //! lost (see `lost`). A restart resumes from the file: no full walk when
 //! one finished before.
 //!
-//! An incremental pass reads every contact whose activity moved since the
-//! last successful pass started (less [`MARGIN`]): a webhook lost since
-//! then is caught by the next pass, however many pages above the contact
-//! already match the index. That moment is kept in the hub's file, so the
-//! first pass after a restart covers the time the hub was down.
+//! An incremental pass reads every contact listed above the first page's
+//! worth of contacts that keep the order the index holds them in
+//! (`sync::incremental_by_order`: the service sends no `lastMessageAt`,
+//! but lists the most recent conversation first): a webhook lost since
+//! the last pass is caught by the next, however many pages above the
+//! contact already match the index, and after a restart the first pass
+//! covers the time the hub was down. The last successful pass's start
+//! (less [`MARGIN`]) is kept in the hub's file: a contact whose activity
+//! the hub learned after it does not count as unmoved, and the log of
+//! failed deliveries is read from it (see `lost`).
 //!
 //! The last message of each open conversation (what "who wrote last", and
 //! so the Waiting view, is made of) comes from `message_created` webhooks
@@ -84,15 +89,10 @@ async fn pass(st: &HubState, kind: Pass) -> Result<(), SyncError> {
             st.counters.full_walks.fetch_add(1, Ordering::Relaxed);
         }),
         Pass::Incremental => {
-            let report = match last_start(st) {
-                Some(since) => {
-                    let since = since - chrono::Duration::from_std(MARGIN).unwrap_or_default();
-                    sync::incremental_since(&st.api, &mut index, &st.budget, since).await
-                }
-                // A data dir from before the start was kept: the old rule,
-                // once; the moment is kept from now on.
-                None => sync::incremental_sync(&st.api, &mut index, &st.budget).await,
-            };
+            // A contact a webhook moved since the last pass began lies
+            // above those whose deliveries were lost: it does not end it.
+            let since = last_start(st).map(|s| s - chrono::Duration::from_std(MARGIN).unwrap_or_default());
+            let report = sync::incremental_by_order(&st.api, &mut index, &st.budget, since).await;
             report.map(|r| tracing::debug!("incremental pass: {} requests, {} changed", r.requests, r.changed))
         }
     };

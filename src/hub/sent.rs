@@ -69,6 +69,7 @@ pub fn record(store: &Store, send: Send<'_>, at: DateTime<Utc>) -> Result<(), Hu
         }
     }
     conn.execute("DELETE FROM sent WHERE at < ?1", [stamp(at - KEEP)])?;
+    conn.execute("DELETE FROM echoes WHERE sent NOT IN (SELECT id FROM sent)", [])?;
     conn.execute(
         "INSERT INTO sent (message, contact, recipient, text, agent, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![send.message, send.contact, send.to, send.text, send.agent, stamp(at)],
@@ -152,6 +153,58 @@ pub fn annotate(store: &Store, contact: &str, body: &mut Value) -> Result<usize,
     Ok(named)
 }
 
+/// A `message_created` webhook without a uuid (the documented payload has
+/// none) for a message sent to `contact` (or `to`) at `created`: the agent
+/// of the send through the hub it is the echo of, if any. That send is
+/// the nearest to `created`, within [`WINDOW`], with the same text (any
+/// text for a template, which the service fills), not echoed before; it
+/// is marked echoed, so each send is announced once.
+pub fn echo(
+    store: &Store,
+    contact: &str,
+    to: &str,
+    text: Option<&str>,
+    created: DateTime<Utc>,
+) -> Result<Option<String>, HubError> {
+    let conn = store.conn();
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, agent, at, text FROM sent
+         WHERE (contact = ?1 OR recipient = ?2) AND at >= ?3 AND at <= ?4
+           AND id NOT IN (SELECT sent FROM echoes)",
+    )?;
+    let rows = stmt.query_map(
+        params![contact, to, stamp(created - WINDOW), stamp(created + WINDOW)],
+        |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, Option<String>>(3)?,
+            ))
+        },
+    )?;
+    let mut best: Option<(i64, String, i64)> = None;
+    for row in rows {
+        let (id, who, at, said) = row?;
+        if said.is_some() && said.as_deref() != text {
+            continue;
+        }
+        let Ok(at) = DateTime::parse_from_rfc3339(&at) else {
+            continue;
+        };
+        let off = (at.with_timezone(&Utc) - created).num_milliseconds().abs();
+        if best.as_ref().is_none_or(|b| off < b.2) {
+            best = Some((id, who, off));
+        }
+    }
+    drop(stmt);
+    let Some((id, who, _)) = best else {
+        return Ok(None);
+    };
+    conn.execute("INSERT OR IGNORE INTO echoes (sent) VALUES (?1)", [id])?;
+    Ok(Some(who))
+}
+
 /// `/contacts/:uuid/messages` (any query): the contact, when `path` is a
 /// contact's message list.
 pub fn messages_path(path: &str) -> Option<&str> {
@@ -210,6 +263,39 @@ mod tests {
         let mut again = json!({ "messages": [{ "uuid": "m-2", "status": "sent", "text": "edited" }] });
         annotate(&store, "c1", &mut again).unwrap();
         assert_eq!(again["messages"][0][FIELD], "dana");
+    }
+
+    #[test]
+    fn a_webhook_without_uuid_is_the_echo_of_one_send_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let at = DateTime::parse_from_rfc3339("2026-11-26T10:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let send = |text, agent| Send {
+            message: Some("req"),
+            contact: Some("c1"),
+            to: "+1555",
+            text,
+            agent,
+        };
+        record(&store, send(Some("hello"), "dana"), at).unwrap();
+        let later = at + chrono::Duration::seconds(2);
+        assert_eq!(echo(&store, "c1", "+1555", Some("other"), later).unwrap(), None);
+        assert_eq!(
+            echo(&store, "c1", "+1555", Some("hello"), later).unwrap().as_deref(),
+            Some("dana")
+        );
+        assert_eq!(echo(&store, "c1", "+1555", Some("hello"), later).unwrap(), None, "once");
+        let mut template = send(None, "lee");
+        template.message = Some("req-t");
+        record(&store, template, at).unwrap();
+        assert_eq!(
+            echo(&store, "c1", "+1555", Some("Filled in"), later)
+                .unwrap()
+                .as_deref(),
+            Some("lee")
+        );
     }
 
     #[test]

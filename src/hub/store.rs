@@ -59,7 +59,8 @@ const MIGRATIONS: &[&str] = &[
 /// Tables of the delivery side, made when missing (outside the numbered
 /// migrations, so they never collide with another part's next step):
 /// digests of recent deliveries (redeliveries are recognized across
-/// restarts) and the reason each conversation was last closed for.
+/// restarts), the reason each conversation was last closed for, and the
+/// sends whose webhook came back (see `sent::echo`).
 const HOOK_TABLES: &str = "CREATE TABLE IF NOT EXISTS deliveries (
         digest BLOB PRIMARY KEY,
         at INTEGER NOT NULL
@@ -69,7 +70,8 @@ const HOOK_TABLES: &str = "CREATE TABLE IF NOT EXISTS deliveries (
         contact TEXT PRIMARY KEY,
         closed_at TEXT,
         reason TEXT
-    );";
+    );
+    CREATE TABLE IF NOT EXISTS echoes (sent INTEGER PRIMARY KEY);";
 
 /// The hub's file, shared by the tasks of one process.
 #[derive(Clone)]

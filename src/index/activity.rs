@@ -132,6 +132,22 @@ impl Index {
         Ok(n)
     }
 
+    /// Every contact's uuid and activity, newest first (the order of
+    /// [`Index::list`] with `Order::Activity`): the list's order as the
+    /// index last learned it.
+    pub fn order_by_activity(&self) -> Result<Vec<(String, Option<DateTime<Utc>>)>, IndexError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT uuid, activity FROM contacts ORDER BY activity DESC, uuid DESC")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?)))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (uuid, at) = row?;
+            out.push((uuid, super::store::parse_stamp(at)));
+        }
+        Ok(out)
+    }
+
     /// `page` (one page of GET /contacts, in the service's order) with the
     /// activity the index learned of each contact, raised to the newest
     /// activity of any contact listed below it on the page.

@@ -15,6 +15,7 @@
 //! than failing the sync.
 
 mod identity;
+mod order;
 mod previews;
 
 use std::collections::HashSet;
@@ -29,6 +30,7 @@ use tokio::time::Instant;
 use super::{Index, IndexAccess, IndexError};
 use crate::api::{ApiError, Client, Contact, ContactFilter, Page, PageRequest, Pager};
 pub use identity::{STARTED_OVER, check_account, fingerprint};
+pub use order::incremental_by_order;
 pub use previews::fetch_previews;
 
 /// Background requests per second unless configured otherwise.
@@ -385,46 +387,6 @@ async fn budgeted_page(
             Err(e) => return Err(e.into()),
         }
     }
-}
-
-/// Walks GET /contacts from the newest down past `since`: every contact
-/// whose latest activity is at or after `since` is read and stored (the
-/// pass ends with the first page that reaches below it, or the list's
-/// end). A receiver that may have lost webhooks since a moment (the hub:
-/// since its last pass started) catches every change that moved a
-/// contact, however many pages above it already match: a pass that stops
-/// at a run of matching pages stops above the contacts whose deliveries
-/// were lost lower down. What it costs follows the account's traffic
-/// since `since`, not the state of the index.
-pub async fn incremental_since(
-    client: &Client,
-    index: &mut impl IndexAccess,
-    budget: &Budget,
-    since: DateTime<Utc>,
-) -> Result<IncrementalReport, SyncError> {
-    let filter = ContactFilter::default();
-    let mut pager = Pager::new();
-    let mut at = PageRequest::First;
-    let mut report = IncrementalReport::default();
-    loop {
-        let (page, asked) = budgeted_page(client, &filter, &at, budget, &mut report).await?;
-        let (items, changed) = index.with(|ix| -> Result<(Vec<Contact>, usize), IndexError> {
-            let items = ix.known_activity(&page.items)?;
-            let changed = ix.upsert_states(&items, Utc::now(), asked)?;
-            Ok((items, changed))
-        })?;
-        report.changed += changed as u64;
-        // A contact without activity sorts last: past every `since`.
-        let below = items.iter().any(|c| c.last_activity().is_none_or(|a| a < since));
-        if below || items.is_empty() {
-            break;
-        }
-        match pager.next(&at, &page)? {
-            Some(next) => at = next,
-            None => break,
-        }
-    }
-    Ok(report)
 }
 
 /// True when the index holds every contact of the page unchanged, and no

@@ -42,12 +42,12 @@ async fn one_send_through_the_hub_is_one_message_event_naming_the_agent() {
     let other = list["contacts"][1]["uuid"].as_str().expect("uuid").to_string();
     let template = common::approved_template(&t.dana.client()).await;
     let mut lee = t.lee.events(None).await;
-    let mut send = SendMessage::text(
+    let send = SendMessage::template(
         c["phoneNumber"].as_str().unwrap_or_default().to_string(),
         c["source"].as_str().unwrap_or_default().to_string(),
-        "",
+        template.uuid.to_string(),
+        Vec::new(),
     );
-    send.template_uuid = Some(template.uuid.to_string());
     let to = ContactId::new(c["uuid"].as_str().unwrap_or_default().to_string());
     let sent = t
         .dana

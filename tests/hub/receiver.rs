@@ -3,6 +3,7 @@
 use std::sync::atomic::Ordering;
 
 use chrono::{Duration as Span, SecondsFormat, Utc};
+use frontdesk::index::IndexAccess;
 use frontdesk::webhook;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -37,21 +38,24 @@ async fn deliver_signed(t: &Team, body: &Value) -> (StatusCode, Value) {
     deliver(t, &bytes, Some(sig)).await
 }
 
-/// A contact of the account as the service shows it, renamed, with its
-/// activity `minutes` from now.
-async fn contact(t: &Team, i: usize, name: &str, minutes: i64) -> Value {
+/// A contact of the account as the service shows it, renamed.
+async fn contact(t: &Team, i: usize, name: &str) -> Value {
     let raw = common::Raw::new(&t.server);
     let mut c = raw.ok("/contacts").await["contacts"][i].clone();
     c["name"] = json!(name);
-    c["lastMessageAt"] = json!((Utc::now() + Span::minutes(minutes)).to_rfc3339_opts(SecondsFormat::Secs, true));
     c
+}
+
+/// `minutes` from now, as the service writes times.
+fn from_now(minutes: i64) -> String {
+    (Utc::now() + Span::minutes(minutes)).to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_signed_deliveries_inside_the_window_are_applied() {
     let t = signed_team().await;
     let mut lee = t.lee.events(None).await;
-    let bad = json!({ "event": "contact_updated", "payload": contact(&t, 0, "Forged", 60).await });
+    let bad = json!({ "event": "contact_updated", "payload": contact(&t, 0, "Forged").await });
     let bytes = bad.to_string().into_bytes();
     let now = Utc::now().timestamp();
     let wrong = webhook::sign(b"another secret", now, &bytes);
@@ -61,7 +65,7 @@ async fn only_signed_deliveries_inside_the_window_are_applied() {
         assert_eq!(st, StatusCode::UNAUTHORIZED);
     }
     assert_eq!(t.hub.state.counters.bad_signatures.load(Ordering::Relaxed), 3);
-    let good = json!({ "event": "contact_updated", "payload": contact(&t, 1, "Renamed", 60).await });
+    let good = json!({ "event": "contact_updated", "payload": contact(&t, 1, "Renamed").await });
     let (st, _) = deliver_signed(&t, &good).await;
     assert_eq!(st, StatusCode::OK);
     let ev = lee.next_of("contact_changed").await;
@@ -87,7 +91,7 @@ async fn bad_bodies_get_clear_answers_and_unknown_kinds_are_ignored() {
         StatusCode::OK,
         "an unknown kind is accepted, so the service does not retry it"
     );
-    let marker = json!({ "event": "contact_updated", "payload": contact(&t, 2, "Marker", 60).await });
+    let marker = json!({ "event": "contact_updated", "payload": contact(&t, 2, "Marker").await });
     deliver_signed(&t, &marker).await;
     let ev = lee.next().await.expect("an event");
     assert_eq!(
@@ -102,14 +106,23 @@ async fn bad_bodies_get_clear_answers_and_unknown_kinds_are_ignored() {
 async fn a_redelivery_is_ignored_and_an_older_event_never_overwrites_a_newer_one() {
     let t = signed_team().await;
     let mut lee = t.lee.events(None).await;
-    let newer = json!({ "event": "contact_updated", "payload": contact(&t, 0, "Newer", 60).await });
-    let older = json!({ "event": "contact_updated", "payload": contact(&t, 0, "Older", 30).await });
+    let newer = json!({ "event": "contact_updated", "payload": contact(&t, 0, "Newer").await });
     assert_eq!(deliver_signed(&t, &newer).await.0, StatusCode::OK);
     let (st, v) = deliver_signed(&t, &newer).await;
     assert_eq!((st, v["duplicate"].clone()), (StatusCode::OK, json!(true)));
-    assert_eq!(deliver_signed(&t, &older).await.0, StatusCode::OK);
+    // The documented contact carries no time (no lastMessageAt): what
+    // dates a delivery is a message's `createdAt`, and deliveries come in
+    // any order. A later message delivered first stays the last one.
+    let uuid = newer["payload"]["uuid"].as_str().unwrap_or_default().to_string();
+    let message = |text: &str, minutes: i64| {
+        json!({ "event": "message_created", "payload": { "to": "+1", "from": "+2", "text": text,
+            "status": "received", "createdAt": from_now(minutes), "contact": { "uuid": uuid } } })
+    };
+    let later = message("Later", -1);
+    assert_eq!(deliver_signed(&t, &later).await.0, StatusCode::OK);
+    assert_eq!(deliver_signed(&t, &message("Earlier", -2)).await.0, StatusCode::OK);
     // Deliveries are worked in order: once the marker is out, the rest is done.
-    let marker = json!({ "event": "contact_updated", "payload": contact(&t, 3, "Marker", 60).await });
+    let marker = json!({ "event": "contact_updated", "payload": contact(&t, 3, "Marker").await });
     deliver_signed(&t, &marker).await;
     let names: Vec<Value> = [
         lee.next_of("contact_changed").await,
@@ -118,11 +131,23 @@ async fn a_redelivery_is_ignored_and_an_older_event_never_overwrites_a_newer_one
     .iter()
     .map(|e| e.data["contact"]["name"].clone())
     .collect();
-    assert_eq!(names, vec![json!("Newer"), json!("Marker")], "one Newer, no Older");
-    let uuid = newer["payload"]["uuid"].as_str().unwrap_or_default();
+    assert_eq!(names, vec![json!("Newer"), json!("Marker")], "one Newer");
     let (_, v) = t.dana.json(&format!("/v1/contacts/{uuid}")).await;
     assert_eq!(v["contact"][0]["name"], "Newer");
-    assert_eq!(t.hub.state.counters.stale_events.load(Ordering::Relaxed), 1);
+    let mut index = t.hub.state.index.clone();
+    let held = index.with(|ix| ix.get(&uuid)).expect("get").expect("held");
+    let at = chrono::DateTime::parse_from_rfc3339(later["payload"]["createdAt"].as_str().unwrap_or_default())
+        .expect("a time");
+    assert_eq!(
+        held.last_activity(),
+        Some(at.with_timezone(&Utc)),
+        "the later message's time"
+    );
+    let previews = index.with(|ix| ix.previews(&[uuid.as_str()])).expect("previews");
+    assert_eq!(
+        previews[&uuid].text, "Later",
+        "the earlier message did not overwrite it"
+    );
     t.hub.stop().await;
 }
 
@@ -130,10 +155,10 @@ async fn a_redelivery_is_ignored_and_an_older_event_never_overwrites_a_newer_one
 async fn bare_payloads_and_the_embedded_servers_form_are_understood() {
     let t = signed_team().await;
     let mut lee = t.lee.events(None).await;
-    let c = contact(&t, 0, "Bare", 60).await;
+    let c = contact(&t, 0, "Bare").await;
     deliver_signed(&t, &c).await;
     assert_eq!(lee.next_of("contact_changed").await.data["contact"]["name"], "Bare");
-    let c2 = contact(&t, 1, "Data form", 60).await;
+    let c2 = contact(&t, 1, "Data form").await;
     deliver_signed(
         &t,
         &json!({ "event": "contact_updated", "payload": "contact_object", "data": c2 }),
@@ -143,7 +168,7 @@ async fn bare_payloads_and_the_embedded_servers_form_are_understood() {
         lee.next_of("contact_changed").await.data["contact"]["name"],
         "Data form"
     );
-    let c3 = contact(&t, 2, "Writer", 90).await;
+    let c3 = contact(&t, 2, "Writer").await;
     let message = json!({ "to": "+1", "from": "+2", "text": "hello", "status": "received",
         "createdAt": Utc::now().to_rfc3339_opts(SecondsFormat::Secs, true), "contact": c3 });
     deliver_signed(&t, &message).await;
@@ -158,7 +183,7 @@ async fn bare_payloads_and_the_embedded_servers_form_are_understood() {
 async fn a_message_event_without_its_contact_is_matched_by_phone_and_its_statuses_follow() {
     let t = signed_team().await;
     let mut lee = t.lee.events(None).await;
-    let c = contact(&t, 4, "unchanged", 0).await;
+    let c = contact(&t, 4, "unchanged").await;
     let message = json!({ "event": "message_created", "payload": {
         "uuid": "m-1", "text": "where is my order?", "status": "received",
         "from": c["phoneNumber"], "to": "+10000000000", "createdAt": c["lastMessageAt"] } });

@@ -34,8 +34,7 @@ async fn two_agents_sends_come_back_with_their_names_in_the_message_list() {
     let mut events = t.lee.events(None).await;
     let mut sent = Vec::new();
     for agent in [&t.dana, &t.lee] {
-        let mut send = SendMessage::text(phone.clone(), source.clone(), "");
-        send.template_uuid = Some(template.uuid.to_string());
+        let send = SendMessage::template(phone.clone(), source.clone(), template.uuid.to_string(), Vec::new());
         let answer = agent
             .client()
             .send_to_contact(&ContactId::new(uuid.clone()), send)

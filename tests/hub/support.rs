@@ -67,6 +67,15 @@ impl Agent {
     }
 }
 
+/// A contact as the service holds it: the activity frontdesk learned
+/// (`activityAt`, on the hub's wire and in the index) left out.
+pub fn as_service(c: &frontdesk::api::Contact) -> frontdesk::api::Contact {
+    frontdesk::api::Contact {
+        activity_at: None,
+        ..c.clone()
+    }
+}
+
 pub fn config(dir: &Path, server: &RunningServer) -> HubConfig {
     let mut c = HubConfig::new(dir.to_path_buf(), &server.base_url, ApiKey::new(server.api_key.clone()));
     c.reconcile_every = Duration::from_secs(3600);

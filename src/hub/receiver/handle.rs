@@ -234,6 +234,25 @@ async fn message(st: &Arc<HubState>, p: Value) {
         // A send through the hub announced it already.
         return;
     }
+    if p.get("uuid").is_none() && p.get("status").and_then(Value::as_str) != Some("received") {
+        // The documented payload has no uuid: a send through the hub is
+        // matched by contact, direction, text and time, and was announced.
+        let (u, to) = (
+            contact.uuid.clone(),
+            p.get("to").and_then(Value::as_str).unwrap_or_default().to_string(),
+        );
+        let text = p.get("text").and_then(Value::as_str).map(str::to_string);
+        let created = time_of(p.get("createdAt")).unwrap_or_else(Utc::now);
+        let echoed = blocking(st, move |st| {
+            crate::hub::sent::echo(&st.store, &u, &to, text.as_deref(), created)
+        })
+        .await;
+        match echoed {
+            Some(Ok(Some(_))) => return,
+            Some(Err(e)) => tracing::warn!("matching a message to a send failed: {e}"),
+            _ => {}
+        }
+    }
     let agent = if p.get("status").and_then(Value::as_str) == Some("received") {
         None
     } else {
