@@ -32,7 +32,10 @@ pub(crate) struct Loaded {
 /// Brings the index up to date, then reads every contact with the facts
 /// `views` need. A view that depends on who wrote last gets the last
 /// message of each of its candidates fetched first where the index lacks
-/// it or has an older one (one request each, within the sync budget).
+/// it or has an older one (one request each, within the sync budget). So
+/// does a view on how old the last activity is: the service tells none (no
+/// `lastMessageAt`), and the activity the index learned can be older than
+/// the truth until the thread's newest message is read.
 pub(crate) async fn load(
     ctx: &mut Ctx<'_>,
     index: &mut Index,
@@ -44,7 +47,10 @@ pub(crate) async fn load(
     let mut contacts = index.list(Order::Activity, usize::MAX >> 1, 0).map_err(index_err)?;
     let mut previews: HashMap<String, Preview> = index.all_previews().map_err(index_err)?.into_iter().collect();
     let mut facts: Vec<Facts> = contacts.iter().map(|c| Facts::new(c, previews.get(&c.uuid))).collect();
-    let wanting: Vec<&View> = views.iter().filter(|v| v.filter.needs_last_message()).collect();
+    let wanting: Vec<&View> = views
+        .iter()
+        .filter(|v| v.filter.needs_last_message() || v.filter.older_than.is_some())
+        .collect();
     if !wanting.is_empty() {
         let wanted: Vec<Wanted> = contacts
             .iter()
