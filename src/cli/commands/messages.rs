@@ -121,6 +121,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
                     api_err(what)(e)
                 }
             })?;
+            note_sent(ctx, &uuid);
             print_object(ctx, &sent)
         }
         MessagesCmd::Status { message_uuid } => {
@@ -204,3 +205,16 @@ impl Recordable for MessageSendRequest {
 
 #[cfg(test)]
 mod tests;
+
+/// A send is activity the service's list never dates (no `lastMessageAt`):
+/// the index learns it now, so views and the TUI see the conversation as
+/// just active. The message went out whatever happens here: a failure is
+/// a warning.
+fn note_sent(ctx: &mut Ctx<'_>, uuid: &str) {
+    let Ok(mut index) = super::cache::open_index(ctx) else {
+        return;
+    };
+    if let Err(e) = index.note_activity(uuid, chrono::Utc::now()) {
+        let _ = writeln!(ctx.err, "frontdesk: warning: the send was not noted in the local index: {e}");
+    }
+}
