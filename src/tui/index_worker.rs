@@ -266,8 +266,12 @@ fn start_work(w: &Worker, budget: &Budget, st: &mut State, done: &UnboundedSende
         if !batch.is_empty() {
             st.previews_running = true;
             let (client, mut index, budget, done) = (w.client.clone(), w.index.clone(), budget.clone(), done.clone());
+            let tx = tx.clone();
             tokio::task::spawn_local(async move {
                 let (fetched, error) = sync::fetch_previews(&client, &mut index, &budget, &batch).await;
+                // A thread's newest message is activity the list never
+                // says: the contacts it moved go to the screen with it.
+                forward_changes(&mut index, &tx);
                 let _ = done.send(Done::Previews {
                     tried: batch,
                     fetched,
