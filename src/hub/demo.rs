@@ -1,7 +1,9 @@
 //! The two-command demo of live collaboration (README, docs/hub.md):
 //!
 //! - `frontdesk hub demo` starts the embedded demo server (with live
-//!   customer traffic) and a hub wired to it by a signed webhook, adds two
+//!   customer traffic) and a hub wired to it by an unsigned webhook to the
+//!   hub's secret delivery path (as the service delivers: it signs
+//!   nothing, the long random path is the credential), adds two
 //!   agents (dana and bea), writes `demo.json` (the hub's URL and the
 //!   agents' tokens, 0600) in the demo's data dir and opens the TUI as dana;
 //! - `frontdesk hub join bea`, in another terminal, opens the TUI as bea
@@ -63,20 +65,17 @@ pub async fn run(ctx: &mut Ctx<'_>, addr: &str, data_dir: Option<&Path>, headles
     let dir = dir(data_dir)?;
     crate::index::private::ensure_dir(&dir).map_err(CliError::Usage)?;
     clear(&dir);
-    let secret = format!("demo_{:016x}", rand::random::<u64>());
     let server = crate::server::start(
         tokio::net::TcpListener::bind("127.0.0.1:0").await?,
         ServerConfig {
             activity: true,
-            webhook_secret: Some(secret.clone()),
             ..ServerConfig::default()
         },
     )
     .await
     .map_err(other)?;
     let listener = process::listener(addr, None).await?;
-    let mut config = HubConfig::new(dir.clone(), &server.base_url, ApiKey::new(server.api_key.clone()));
-    config.webhook_secret = Some(secret);
+    let config = HubConfig::new(dir.clone(), &server.base_url, ApiKey::new(server.api_key.clone()));
     let store = Store::open(&dir).map_err(other)?;
     let mut tokens = serde_json::Map::new();
     for (name, email) in AGENTS {
