@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use super::auth::Authed;
 use super::state::HubState;
 use super::wire;
-use crate::index::{IndexAccess, Order, Preview, Who};
+use crate::index::{IndexAccess, Order, Preview, WaitingFacts, Who};
 
 /// Contacts encoded per chunk of the body.
 const CHUNK: usize = 500;
@@ -32,11 +32,12 @@ pub async fn snapshot(State(st): State<Arc<HubState>>) -> Response {
                 ix.list(Order::Activity, usize::MAX, 0)?,
                 ix.account()?,
                 ix.all_previews()?,
+                ix.waiting_facts()?,
             ))
         })
     })
     .await;
-    let (contacts, account, previews) = match read {
+    let (contacts, account, previews, mut facts) = match read {
         Ok(Ok(v)) => v,
         Ok(Err(e)) => {
             tracing::error!("snapshot: {e}");
@@ -66,7 +67,8 @@ pub async fn snapshot(State(st): State<Arc<HubState>>) -> Response {
                 // Only a last message as of the contact's activity now says
                 // who wrote last.
                 let p = previews.remove(&c.uuid).filter(|p| p.activity == c.last_activity());
-                (c, p)
+                let f = p.as_ref().and_then(|_| facts.remove(&c.uuid)).unwrap_or_default();
+                (c, p.map(|p| (p, f)))
             })
             .peekable();
         while it.peek().is_some() {
@@ -78,7 +80,7 @@ pub async fn snapshot(State(st): State<Arc<HubState>>) -> Response {
         chunks.into_iter().map(|chunk| {
             let mut buf = Vec::with_capacity(chunk.len() * 512);
             for (c, p) in &chunk {
-                write_line(&mut buf, c, p.as_ref()).map_err(std::io::Error::other)?;
+                write_line(&mut buf, c, p.as_ref().map(|(p, f)| (p, f))).map_err(std::io::Error::other)?;
             }
             Ok(Bytes::from(buf))
         }),
@@ -90,16 +92,24 @@ pub async fn snapshot(State(st): State<Arc<HubState>>) -> Response {
         .into_response()
 }
 
-/// A contact and the last message of its conversation, when the index
-/// holds a current one.
-type Line = (crate::api::Contact, Option<Preview>);
+/// A contact and the last message of its conversation with its waiting
+/// facts, when the index holds a current one.
+type Line = (crate::api::Contact, Option<(Preview, WaitingFacts)>);
 
 /// One snapshot line: the contact as the service shows it and, when known,
 /// the conversation's last message under `hubPreview`
-/// (`{"status": "received|sent|note", "text", "createdAt", "activity"}`,
-/// `status` and `createdAt` absent for a conversation without messages).
-/// A reader that does not know the key reads the contact alone.
-fn write_line(buf: &mut Vec<u8>, c: &crate::api::Contact, p: Option<&Preview>) -> serde_json::Result<()> {
+/// (`{"status": "received|sent|note", "text", "createdAt", "activity",
+/// "lastCustomerAt", "lastReplyAt"}`, `status` and `createdAt` absent for
+/// a conversation without messages; `lastCustomerAt` and `lastReplyAt`
+/// are the newest received and sent messages of the cached page, absent
+/// when it has none). The contact carries its state (`closedAt`) and
+/// owner (`assignedUser`): with these, who waits and since when is known
+/// at once. A reader that does not know the key reads the contact alone.
+fn write_line(
+    buf: &mut Vec<u8>,
+    c: &crate::api::Contact,
+    p: Option<(&Preview, &WaitingFacts)>,
+) -> serde_json::Result<()> {
     let start = buf.len();
     serde_json::to_writer(&mut *buf, c)?;
     if let Some(p) = p
@@ -108,14 +118,14 @@ fn write_line(buf: &mut Vec<u8>, c: &crate::api::Contact, p: Option<&Preview>) -
     {
         buf.pop();
         buf.extend_from_slice(b",\"hubPreview\":");
-        serde_json::to_writer(&mut *buf, &preview_json(p))?;
+        serde_json::to_writer(&mut *buf, &preview_json(p.0, p.1))?;
         buf.push(b'}');
     }
     buf.push(b'\n');
     Ok(())
 }
 
-fn preview_json(p: &Preview) -> serde_json::Value {
+fn preview_json(p: &Preview, f: &WaitingFacts) -> serde_json::Value {
     let stamp =
         |t: Option<chrono::DateTime<chrono::Utc>>| t.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Micros, true));
     let status = p.who.map(|w| match w {
@@ -129,6 +139,12 @@ fn preview_json(p: &Preview) -> serde_json::Value {
     }
     if let Some(at) = stamp(p.at) {
         v["createdAt"] = json!(at);
+    }
+    if let Some(at) = stamp(f.last_customer_at) {
+        v["lastCustomerAt"] = json!(at);
+    }
+    if let Some(at) = stamp(f.last_reply_at) {
+        v["lastReplyAt"] = json!(at);
     }
     v
 }

@@ -13,6 +13,7 @@
 
 mod activity;
 mod bulk;
+mod facts;
 mod forget;
 mod journal;
 mod merge;
@@ -32,6 +33,7 @@ use sha2::{Digest, Sha256};
 
 pub use activity::thread_activity;
 pub use bulk::{SEARCH_CHUNK, SearchBuild};
+pub use facts::WaitingFacts;
 pub use journal::Changes;
 pub use merge::{Merged, overlay};
 pub use open::{Health, inspect};

@@ -363,6 +363,17 @@ async fn a_new_agents_waiting_count_is_exact_after_the_snapshot() {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    // The snapshot carries the waiting facts: when the customer last wrote.
+    let text = t.dana.snapshot_text().await;
+    let line = text
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a json line"))
+        .find(|v| v["uuid"] == json!(first))
+        .expect("its line");
+    let said = line["hubPreview"]["lastCustomerAt"].as_str().expect("lastCustomerAt");
+    let said = chrono::DateTime::parse_from_rfc3339(said).expect("a time");
+    assert_eq!(Some(said.with_timezone(&chrono::Utc)), newest_message(&t, &first).await);
     let me = truth(&t)
         .await
         .into_values()

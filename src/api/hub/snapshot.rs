@@ -7,7 +7,12 @@
 //! "createdAt", "activity"}`): it goes into the index's preview storage,
 //! so "who wrote last" (the Waiting view) is known at once. A line without
 //! it reads as before, and a preview that does not match the contact's
-//! activity, or does not read, is left out.
+//! activity, or does not read, is left out. With it may come the
+//! conversation's waiting facts (`lastCustomerAt`, `lastReplyAt`: the
+//! newest received and sent messages the hub holds): they go into the
+//! stored page as messages without text, so the waiting rule reads when
+//! the customer last wrote and the team last replied, not only who wrote
+//! last.
 
 use std::collections::HashSet;
 
@@ -194,6 +199,24 @@ struct LinePreview {
     text: String,
     #[serde(default, with = "crate::api::model::time::opt")]
     created_at: Option<DateTime<Utc>>,
+    #[serde(default, with = "crate::api::model::time::opt")]
+    last_customer_at: Option<DateTime<Utc>>,
+    #[serde(default, with = "crate::api::model::time::opt")]
+    last_reply_at: Option<DateTime<Utc>>,
+}
+
+/// A message of the page a line stands for.
+fn message(status: &str, text: String, created_at: Option<DateTime<Utc>>) -> Message {
+    Message {
+        uuid: None,
+        text,
+        created_at,
+        status: MessageStatus::from(status),
+        channel: String::new(),
+        from: String::new(),
+        to: String::new(),
+        sent_by: None,
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -215,20 +238,23 @@ fn preview_of(c: &Contact, line: &[u8]) -> Option<Thread> {
     if p.activity != activity {
         return None;
     }
-    let messages = if p.status.is_none() && p.created_at.is_none() && p.text.is_empty() {
+    let status = p.status.clone().unwrap_or_default();
+    let mut messages = if p.status.is_none() && p.created_at.is_none() && p.text.is_empty() {
         Vec::new()
     } else {
-        vec![Message {
-            uuid: None,
-            text: p.text,
-            created_at: p.created_at,
-            status: MessageStatus::from(p.status.as_deref().unwrap_or("")),
-            channel: String::new(),
-            from: String::new(),
-            to: String::new(),
-            sent_by: None,
-        }]
+        vec![message(&status, p.text, p.created_at)]
     };
+    // The waiting facts, where the last message is not them already; all
+    // older than it (the last message is the newest).
+    for (kind, at) in [("received", p.last_customer_at), ("sent", p.last_reply_at)] {
+        let Some(at) = at else { continue };
+        let is_last = status == kind && p.created_at == Some(at);
+        if !is_last && p.created_at.is_none_or(|last| at <= last) {
+            messages.push(message(kind, String::new(), Some(at)));
+        }
+    }
+    let from = 1.min(messages.len());
+    messages[from..].sort_by(|a, b| b.created_at.cmp(&a.created_at));
     Some((c.uuid.clone(), activity, messages))
 }
 
@@ -315,6 +341,34 @@ mod tests {
         // A conversation without messages: an empty page.
         let (c, l) = line(r#","hubPreview":{"text":"","activity":"2026-11-20T10:00:00Z"}"#);
         assert_eq!(preview_of(&c, &l).expect("a preview").2, Vec::new());
+    }
+
+    #[test]
+    fn the_waiting_facts_come_as_the_pages_older_messages() {
+        // A note last; the customer wrote at 9, the team replied at 8.
+        let (c, l) = line(
+            r#","hubPreview":{"status":"note","text":"called","createdAt":"2026-11-20T10:00:00Z","activity":"2026-11-20T10:00:00Z","lastCustomerAt":"2026-11-20T09:00:00Z","lastReplyAt":"2026-11-20T08:00:00Z"}"#,
+        );
+        let (_, _, messages) = preview_of(&c, &l).expect("a preview");
+        let got: Vec<(String, Option<String>)> = messages
+            .iter()
+            .map(|m| (m.status.to_string(), m.created_at.map(|t| t.to_rfc3339())))
+            .collect();
+        let at = |h: u32| Some(format!("2026-11-20T{h:02}:00:00+00:00"));
+        assert_eq!(
+            got,
+            vec![
+                ("note".to_string(), at(10)),
+                ("received".to_string(), at(9)),
+                ("sent".to_string(), at(8))
+            ]
+        );
+        assert_eq!(messages[0].text, "called", "the last message keeps its text");
+        // The last message is the customer's: not twice.
+        let (c, l) = line(
+            r#","hubPreview":{"status":"received","text":"hi","createdAt":"2026-11-20T10:00:00Z","activity":"2026-11-20T10:00:00Z","lastCustomerAt":"2026-11-20T10:00:00Z"}"#,
+        );
+        assert_eq!(preview_of(&c, &l).expect("a preview").2.len(), 1);
     }
 
     #[test]

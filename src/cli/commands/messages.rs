@@ -215,6 +215,9 @@ fn note_sent(ctx: &mut Ctx<'_>, uuid: &str) {
         return;
     };
     if let Err(e) = index.note_activity(uuid, chrono::Utc::now()) {
-        let _ = writeln!(ctx.err, "frontdesk: warning: the send was not noted in the local index: {e}");
+        let _ = writeln!(
+            ctx.err,
+            "frontdesk: warning: the send was not noted in the local index: {e}"
+        );
     }
 }

@@ -1,0 +1,96 @@
+//! What decides whether a conversation waits, beyond its last message:
+//! when the customer last wrote and when the team last replied, read from
+//! each conversation's cached latest page (a hub's snapshot carries them,
+//! so a new agent's Waiting and Breaching are exact at once). The rule
+//! that reads them is `preview`'s; this only gathers the facts.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+
+use super::store::parse_stamp;
+use super::{Index, IndexError};
+
+/// When the customer last wrote (`received`) and when the team last
+/// replied (`sent`) in a conversation's cached page.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WaitingFacts {
+    pub last_customer_at: Option<DateTime<Utc>>,
+    pub last_reply_at: Option<DateTime<Utc>>,
+}
+
+impl Index {
+    /// The waiting facts of every conversation with a cached page (by
+    /// contact uuid), read by SQLite from the pages' JSON.
+    pub fn waiting_facts(&self) -> Result<HashMap<String, WaitingFacts>, IndexError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT m.contact_uuid,
+                (SELECT max(json_extract(e.value, '$.createdAt')) FROM json_each(m.json) e
+                  WHERE json_extract(e.value, '$.status') = 'received'),
+                (SELECT max(json_extract(e.value, '$.createdAt')) FROM json_each(m.json) e
+                  WHERE json_extract(e.value, '$.status') = 'sent')
+             FROM messages m",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<String>>(1)?,
+                r.get::<_, Option<String>>(2)?,
+            ))
+        })?;
+        let mut out = HashMap::new();
+        for row in rows {
+            let (uuid, customer, reply) = row?;
+            out.insert(
+                uuid,
+                WaitingFacts {
+                    last_customer_at: parse_stamp(customer),
+                    last_reply_at: parse_stamp(reply),
+                },
+            );
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{Message, MessageStatus};
+
+    fn message(status: &str, at: &str) -> Message {
+        Message {
+            uuid: None,
+            text: "x".into(),
+            created_at: DateTime::parse_from_rfc3339(at).ok().map(|t| t.with_timezone(&Utc)),
+            status: MessageStatus::from(status),
+            channel: String::new(),
+            from: String::new(),
+            to: String::new(),
+            sent_by: None,
+        }
+    }
+
+    #[test]
+    fn the_last_customer_message_and_the_last_reply_of_each_page() {
+        let mut ix = Index::in_memory().unwrap();
+        let c: crate::api::Contact = serde_json::from_str(r#"{"uuid":"u1","name":"Ana"}"#).unwrap();
+        ix.upsert_contacts(&[c], Utc::now()).unwrap();
+        let page = [
+            message("note", "2026-11-20T12:00:00Z"),
+            message("sent", "2026-11-20T11:00:00Z"),
+            message("received", "2026-11-20T10:00:00Z"),
+            message("received", "2026-11-20T09:00:00Z"),
+        ];
+        ix.store_messages("u1", None, &page).unwrap();
+        let facts = ix.waiting_facts().unwrap();
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).ok().map(|t| t.with_timezone(&Utc));
+        assert_eq!(
+            facts["u1"],
+            WaitingFacts {
+                last_customer_at: at("2026-11-20T10:00:00Z"),
+                last_reply_at: at("2026-11-20T11:00:00Z"),
+            }
+        );
+    }
+}
