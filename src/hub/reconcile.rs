@@ -74,6 +74,12 @@ async fn pass(st: &HubState, kind: Pass) -> Result<(), SyncError> {
     let started = Utc::now();
     let mut index = st.index.clone();
     let mut changes = PassChanges::default();
+    // Agents that took a snapshot before the first walk ended count with
+    // `≥`: its end sends them a `resync` for a whole one.
+    let unwalked = kind == Pass::Full
+        && index
+            .with(|ix| ix.sync_state())
+            .is_ok_and(|s| s.full_walk_finished_at.is_none());
     let result = match kind {
         Pass::Full => sync::full_sync(&st.api, &mut index, &st.budget, &mut |_| {
             st.publish_pass_changes(&mut changes);
@@ -97,6 +103,7 @@ async fn pass(st: &HubState, kind: Pass) -> Result<(), SyncError> {
         }
     };
     // Also after a failure: what the pass stored is announced.
+    changes.bulk |= unwalked && result.is_ok();
     st.finish_pass(changes);
     result?;
     keep_start(st, started);

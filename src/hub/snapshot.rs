@@ -33,11 +33,12 @@ pub async fn snapshot(State(st): State<Arc<HubState>>) -> Response {
                 ix.account()?,
                 ix.all_previews()?,
                 ix.waiting_facts()?,
+                ix.sync_state()?.full_walk_finished_at.is_some(),
             ))
         })
     })
     .await;
-    let (contacts, account, previews, mut facts) = match read {
+    let (contacts, account, previews, mut facts, complete) = match read {
         Ok(Ok(v)) => v,
         Ok(Err(e)) => {
             tracing::error!("snapshot: {e}");
@@ -55,7 +56,10 @@ pub async fn snapshot(State(st): State<Arc<HubState>>) -> Response {
             .map(|b| format!("{b:02x}"))
             .collect()
     });
-    let head = json!({ "cursor": cursor, "contacts": contacts.len(), "account": account, "service": st.guard.health.status() });
+    // `complete`: the hub has walked the whole account once (before, the
+    // snapshot holds what it has read so far).
+    let head = json!({ "cursor": cursor, "contacts": contacts.len(), "account": account,
+                       "service": st.guard.health.status(), "complete": complete });
     let mut first = head.to_string();
     first.push('\n');
     let mut previews: HashMap<String, Preview> = previews.into_iter().collect();

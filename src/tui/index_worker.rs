@@ -90,8 +90,9 @@ enum Done {
     /// The incremental pass found the index holding another account's
     /// data and started it over instead: a full walk is due now.
     StartedOver,
-    /// Through a hub: the snapshot loaded (`None`) or failed (why).
-    Snapshot(Option<String>),
+    /// Through a hub: the snapshot loaded (whether the hub had walked the
+    /// whole account: counts are lower bounds until it has) or failed (why).
+    Snapshot(Result<bool, String>),
     /// Through a hub: how its event stream stands.
     Link(HubLink),
     /// Search rows being written: how many of how many (`None`: done).
@@ -397,15 +398,15 @@ fn on_done(st: &mut State, done: Done, send: &impl Fn(IndexMsg)) {
                 }
             }
         }
-        Done::Snapshot(failed) => {
+        Done::Snapshot(loaded) => {
             st.status.walking = None;
-            match failed {
-                None => {
-                    st.status.complete = true;
+            match loaded {
+                Ok(complete) => {
+                    st.status.complete = complete;
                     st.search_due = true;
                     succeeded(st, now);
                 }
-                Some(e) => tracing::warn!("the hub's snapshot failed: {e}"),
+                Err(e) => tracing::warn!("the hub's snapshot failed: {e}"),
             }
         }
         Done::Indexing(p) => {

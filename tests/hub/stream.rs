@@ -225,3 +225,21 @@ async fn a_walk_that_changes_many_contacts_is_one_resync_not_an_event_each() {
     support::wait_for_contacts(&t.lee, 30).await;
     t.hub.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_snapshot_taken_before_the_first_walk_ends_says_so_and_a_resync_follows() {
+    let mut cfg = common::config(120, 5);
+    // Slow enough that the hub's first walk is under way when asked.
+    cfg.latency_ms = 150;
+    let server = common::spawn(cfg).await;
+    let t = support::team_on(server, |_| {}).await;
+    let mut events = t.lee.events(None).await;
+    let head = |text: &str| -> Value { serde_json::from_str(text.lines().next().expect("a head")).expect("json") };
+    let early = head(&t.lee.snapshot_text().await);
+    assert_eq!(early["complete"], json!(false), "{early}");
+    let ev = events.next_of("resync").await;
+    assert!(ev.data["reason"].is_string(), "{:?}", ev.data);
+    let late = head(&t.lee.snapshot_text().await);
+    assert_eq!(late["complete"], json!(true), "{late}");
+    t.hub.stop().await;
+}

@@ -43,6 +43,15 @@ pub struct SnapshotHeader {
     pub contacts: u64,
     /// The account's fingerprint, as the hub gives it.
     pub account: String,
+    /// The hub had walked the whole account when it took the snapshot
+    /// (false: counts made of it are lower bounds until a `resync`). A
+    /// hub that does not say is taken as complete.
+    #[serde(default = "complete_unless_told")]
+    pub complete: bool,
+}
+
+fn complete_unless_told() -> bool {
+    true
 }
 
 /// What a snapshot did to the index.
@@ -95,6 +104,7 @@ impl HubClient {
                 cursor: 0,
                 contacts: 0,
                 account: String::new(),
+                complete: true,
             },
             seen: 0,
             changed: 0,

@@ -28,8 +28,9 @@ const PAGE: usize = 50;
 pub(super) enum Report {
     /// The snapshot's progress: contacts stored, of how many.
     Progress(Progress),
-    /// The snapshot loaded (`None`) or failed (why).
-    Snapshot(Option<String>),
+    /// The snapshot loaded (whether the hub had walked the whole account)
+    /// or failed (why).
+    Snapshot(Result<bool, String>),
     Link(HubLink),
 }
 
@@ -179,7 +180,7 @@ async fn snapshot(
                         let _ = tx.send(Msg::Index(m));
                     });
                 }
-                done(Report::Snapshot(None));
+                done(Report::Snapshot(Ok(report.header.complete)));
                 return Some(report.header.cursor);
             }
             Err(SyncError::Api(e)) if refused(&e) => {
@@ -189,7 +190,7 @@ async fn snapshot(
             Err(e) => {
                 tracing::warn!("loading the hub's snapshot failed: {e}");
                 let retry_at = Utc::now() + chrono::Duration::from_std(pause).unwrap_or_default();
-                done(Report::Snapshot(Some(e.to_string())));
+                done(Report::Snapshot(Err(e.to_string())));
                 done(Report::Link(HubLink::Down {
                     error: e.to_string(),
                     retry_at,
