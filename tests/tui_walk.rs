@@ -109,3 +109,33 @@ async fn contacts_messaged_during_the_walk_are_loaded_once_each() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_walk_reaches_the_end_of_a_server_that_pages_by_number_only() {
+    // The documentation's GET /contacts: `page` only, no `meta`.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let config = ServerConfig {
+        contacts: 90,
+        paging: frontdesk::server::Paging::Docs,
+        ..Default::default()
+    };
+    let srv = start(listener, config).await.expect("server starts");
+    let client = Client::new(&srv.base_url, &srv.api_key, Duration::from_secs(10)).unwrap();
+    let mut m = empty_model(160, 48);
+    let (tx, mut rx) = unbounded_channel();
+    run(startup(&mut m), &client, &tx);
+    until(&mut m, &mut rx, &client, &tx, |m| {
+        !m.list.store.is_empty() && m.list.paging.loading.is_none()
+    })
+    .await;
+    assert!(m.list.store.len() < 90, "the walk has only begun");
+    run(update(&mut m, key('G')), &client, &tx);
+    until(&mut m, &mut rx, &client, &tx, |m| {
+        m.list.paging.exhausted && m.list.paging.loading.is_none()
+    })
+    .await;
+    let got: Vec<String> = m.list.store.iter().map(|r| r.uuid.to_string()).collect();
+    let set: HashSet<String> = got.iter().cloned().collect();
+    assert_eq!(got.len(), set.len(), "no contact twice");
+    assert_eq!(set.len(), 90, "every contact, past page 1");
+}

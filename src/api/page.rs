@@ -117,6 +117,45 @@ impl Pager {
         Self::default()
     }
 
+    /// A walk resumed at `at`: a cursor it starts from counts as followed.
+    pub fn resuming(at: &PageRequest) -> Self {
+        let mut pager = Self::new();
+        if let PageRequest::After(c) = at {
+            let _ = pager.guard.follow(Some(c));
+        }
+        pager
+    }
+
+    /// A page numbered walk's next request after `page`, the answer to page
+    /// `page.meta.page` (`None` for a cursor page, or a page without its
+    /// number): what [`Pager::next`] answers for it, without a cursor
+    /// guard (numbers cannot repeat).
+    pub fn numbered_next<T>(page: &Page<T>) -> Result<Option<PageRequest>, ApiError> {
+        match (page.meta.next.as_deref(), page.meta.page) {
+            (None, Some(n)) => Pager::new().next(&PageRequest::Number(n), page),
+            _ => Ok(None),
+        }
+    }
+
+    /// Marks `page`, the answer to `at`, with what a page numbered walk
+    /// needs to go on from it alone: its number (`meta.page`, when the
+    /// server did not say) and, at the list's end (`next`, this pager's
+    /// answer, is `None`), `meta.pages`. A cursor page is left as it is.
+    pub fn mark<T>(at: &PageRequest, page: &mut Page<T>, next: Option<&PageRequest>) {
+        let n = match at {
+            PageRequest::After(_) => return,
+            PageRequest::First => 1,
+            PageRequest::Number(n) => *n,
+        };
+        if page.meta.next.is_some() {
+            return;
+        }
+        page.meta.page.get_or_insert(n);
+        if next.is_none() {
+            page.meta.pages = Some(n);
+        }
+    }
+
     /// The request after `page`, the answer to `at`.
     pub fn next<T>(&mut self, at: &PageRequest, page: &Page<T>) -> Result<Option<PageRequest>, ApiError> {
         if let Some(next) = self.guard.follow(page.meta.next.as_deref())? {

@@ -2,9 +2,9 @@
 //! other by cursor and sent to `update` as they arrive, so a long walk
 //! (`G`) goes at the network's pace, not one frame per page: `update`
 //! applies whatever pages have queued up, then the loop draws once. The
-//! walk has its own [`CursorGuard`], so a server that repeats a cursor
-//! cannot keep it going; `update` checks every page against the model's
-//! guard as well and stops asking.
+//! walk follows `meta.next`, else page numbers ([`Pager`]), so a server
+//! that repeats a cursor cannot keep it going; `update` checks every page
+//! against the model's guard as well and stops asking.
 
 use std::future::Future;
 use std::time::Duration;
@@ -12,7 +12,7 @@ use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::msg::ListFetch;
-use crate::api::{ApiError, Client, Contact, ContactFilter, CursorGuard, Page, PageRequest};
+use crate::api::{ApiError, Client, Contact, ContactFilter, Page, PageRequest, Pager};
 use crate::tui::shared::ReqId;
 
 /// One list request: `pages` pages from `at` (1: a single page).
@@ -87,16 +87,20 @@ pub async fn pages_from<F, Fut>(
     F: FnMut(PageRequest) -> Fut,
     Fut: Future<Output = Result<Page<Contact>, ApiError>>,
 {
-    let mut guard = CursorGuard::new();
-    if let PageRequest::After(c) = &at {
-        let _ = guard.follow(Some(c));
-    }
+    // By `meta.next`, else by page number to an empty page (a server
+    // that pages as the public documentation shows).
+    let mut pager = Pager::resuming(&at);
     let mut held: Option<(Page<Contact>, tokio::time::Instant)> = None;
     for n in 1..=pages.max(1) {
-        let result = fetch(at.clone()).await;
-        let (next, repeated) = match &result {
-            Ok(page) => match guard.follow(page.meta.next.as_deref()) {
-                Ok(next) => (next, None),
+        let mut result = fetch(at.clone()).await;
+        let (next, repeated) = match &mut result {
+            Ok(page) => match pager.next(&at, page) {
+                Ok(next) => {
+                    // The page says which it was and whether it ended the
+                    // list, so `update` goes on from it alone.
+                    Pager::mark(&at, page, next.as_ref());
+                    (next, None)
+                }
                 Err(e) => (None, Some(e)),
             },
             Err(_) => (None, None),

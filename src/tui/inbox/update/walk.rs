@@ -8,7 +8,7 @@ use super::super::msg::ListFetch;
 use super::super::state::contact_list::{PAGE_ROWS, TopUp};
 use super::super::state::{ContactList, Inbox};
 use super::{O, index, search, selection};
-use crate::api::{ApiError, Contact, ContactFilter, Page, PageRequest};
+use crate::api::{ApiError, Contact, ContactFilter, Page, PageRequest, Pager};
 use crate::tui::shared::{Cx, Note, ReqId, ToastKind};
 
 /// Asks for the next batch (the first when nothing is loaded): as many
@@ -22,10 +22,11 @@ pub fn fetch_next(st: &mut Inbox, cx: &Cx, out: &mut O) {
     if index::backs_list(st.list, st.sync) && (st.sync.loading.is_some() || st.sync.complete()) {
         return; // the index has (or is reading) every contact
     }
-    let at = match (&p.next_cursor, st.list.store.is_empty()) {
-        (Some(c), _) => PageRequest::After(c.clone()),
-        (None, true) => PageRequest::First,
-        (None, false) => return,
+    let at = match (&p.next_cursor, p.next_page, st.list.store.is_empty()) {
+        (Some(c), _, _) => PageRequest::After(c.clone()),
+        (None, Some(n), _) => PageRequest::Number(n),
+        (None, None, true) => PageRequest::First,
+        (None, None, false) => return,
     };
     let pages = if p.follow_end {
         u32::MAX
@@ -109,8 +110,11 @@ pub fn contacts_loaded(
         return; // superseded
     }
     // A walk of several pages sends them one by one under one id.
-    let more =
-        fetch == ListFetch::Next && list.paging.coming > 1 && result.as_ref().is_ok_and(|p| p.meta.next.is_some());
+    let more = fetch == ListFetch::Next
+        && list.paging.coming > 1
+        && result
+            .as_ref()
+            .is_ok_and(|p| p.meta.next.is_some() || matches!(Pager::numbered_next(p), Ok(Some(_))));
     if more {
         list.paging.coming -= 1;
     } else {
@@ -196,9 +200,14 @@ fn walk_page(st: &mut Inbox, cx: &Cx, out: &mut O, page: Page<Contact>) -> Resul
         p.walk_start = page.items.iter().filter_map(Contact::last_activity).max();
     }
     p.pages += 1;
-    let next = p.guard.follow(page.meta.next.as_deref());
+    // By cursor, else by page number (the walk marked the page's number).
+    let next = match page.meta.next {
+        Some(_) => p.guard.follow(page.meta.next.as_deref()),
+        None => Pager::numbered_next(&page),
+    };
     apply_page(st.list, page);
     let p = &mut st.list.paging;
+    p.next_page = None;
     match next {
         Err(e) => {
             p.next_cursor = None;
@@ -206,6 +215,11 @@ fn walk_page(st: &mut Inbox, cx: &Cx, out: &mut O, page: Page<Contact>) -> Resul
         }
         Ok(Some(PageRequest::After(c))) => {
             p.next_cursor = Some(c);
+            Ok(())
+        }
+        Ok(Some(PageRequest::Number(n))) => {
+            p.next_cursor = None;
+            p.next_page = Some(n);
             Ok(())
         }
         Ok(_) if p.pages > 1 && p.walk_start.is_some() => {

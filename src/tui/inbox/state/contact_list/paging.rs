@@ -27,6 +27,9 @@ pub struct Paging {
     /// Cursor of the next batch; `None` before the first page, at the end,
     /// and after the walk stopped on an error it cannot retry.
     pub next_cursor: Option<String>,
+    /// The next page's number, for a server that pages by number only
+    /// (`None` otherwise, and at the end).
+    pub next_page: Option<u32>,
     /// True once every contact is loaded (the top-up pass included).
     pub exhausted: bool,
     /// Id of the next-page (or top-up) request in flight.
