@@ -10,7 +10,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::db::hex32;
 use super::error::ApiResult;
-use super::routes::progress_events;
+use super::routes::messages::progress_events;
 use super::seed_docs::{RICH_KINDS, rich_fields};
 use super::seed_text::{BOT_REPLIES, RECEIVED};
 use super::state::Shared;

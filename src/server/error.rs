@@ -60,3 +60,16 @@ impl IntoResponse for ApiError {
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+/// Why the server could not start or run.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error("i/o error: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("database error: {0}")]
+    Db(#[from] rusqlite::Error),
+    #[error("invalid configuration: {0}")]
+    Config(String),
+    #[error("could not write the manifest: {0}")]
+    Manifest(#[from] serde_json::Error),
+}

@@ -10,13 +10,15 @@ use std::pin::Pin;
 
 use tokio::net::TcpListener;
 
-use super::{ServeOptions, ServerError, start};
+use super::config::ServeOptions;
+use super::error::ServerError;
+use super::running::start;
 
 /// Bind, seed, write the manifest, print the ready lines, serve until told
 /// to stop.
 pub async fn run(mut opts: ServeOptions) -> Result<(), ServerError> {
     // Log lines (every 5xx cause among them) go to stderr.
-    super::init_stderr_logging("FRONTDESK_SERVE_LOG", "warn");
+    init_stderr_logging("FRONTDESK_SERVE_LOG", "warn");
     opts.config.webhook_secret = signing_secret(&opts)?;
     // Listen for the end first: a SIGTERM (or a parent's death) that comes
     // while seeding must still end the server cleanly.
@@ -178,4 +180,17 @@ fn terminating_signal() -> impl Future<Output = ()> + Send {
     async {
         let _ = tokio::signal::ctrl_c().await;
     }
+}
+
+/// Log lines go to stderr, without colour; `var` or `RUST_LOG` choose the
+/// level, `default` otherwise. Used by `serve` and `hub`.
+pub(crate) fn init_stderr_logging(var: &str, default: &str) {
+    let filter = std::env::var(var)
+        .or_else(|_| std::env::var("RUST_LOG"))
+        .unwrap_or_else(|_| default.into());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
 }

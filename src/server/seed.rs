@@ -8,10 +8,11 @@ use rand::{Rng, SeedableRng};
 use rusqlite::{Connection, params};
 use serde_json::{Map, Value};
 
+use super::config::ServerConfig;
 use super::db::{self, hex32, hyphenated};
+use super::error::ServerError;
 use super::seed_text::*;
-use super::webhooks::simulated_response;
-use super::{ServerConfig, ServerError};
+use super::webhooks::log::simulated_response;
 
 const MINUTE: i64 = 60_000;
 const HOUR: i64 = 60 * MINUTE;

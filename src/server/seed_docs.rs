@@ -12,8 +12,8 @@ use rand::{Rng, SeedableRng};
 use rusqlite::{Transaction, params};
 use serde_json::{Value, json};
 
-use super::ServerError;
 use super::db::hex32;
+use super::error::ServerError;
 
 /// The rich kinds a received message can carry, in the order the live
 /// activity cycles through them.

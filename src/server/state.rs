@@ -5,9 +5,12 @@ use std::sync::{Arc, Mutex};
 
 use rusqlite::Connection;
 
+use super::clock::Clock;
+use super::config::{Paging, ServerConfig};
+use super::error::ServerError;
 use super::error::{ApiError, ApiResult};
-use super::webhooks::delivery::{self, Hooks, Job, Subscription};
-use super::{Clock, ServerConfig, ServerError, db, seed};
+use super::webhooks::hooks::{self, Hooks, Job, Subscription};
+use super::{db, seed};
 use tokio::sync::mpsc::Receiver;
 
 /// Base of `href` and `conversationHref`.
@@ -19,7 +22,7 @@ pub struct AppState {
     pub key_hash: [u8; 32],
     pub bot_enabled: bool,
     pub status_step_ms: i64,
-    pub paging: super::Paging,
+    pub paging: Paging,
     /// Every reading of "now" goes through this clock.
     pub clock: Clock,
     /// The account's webhook subscription and its delivery queue.
@@ -47,12 +50,12 @@ impl AppState {
         let sub = match webhook_url {
             Some(url) => {
                 let sub = Subscription::all(url);
-                if let Err(e) = delivery::store(&conn, Some(&sub)) {
+                if let Err(e) = hooks::store(&conn, Some(&sub)) {
                     tracing::warn!("the webhook subscription could not be kept: {e}");
                 }
                 Some(sub)
             }
-            None => delivery::load(&conn),
+            None => hooks::load(&conn),
         };
         let (hooks, queue) = Hooks::new(cfg, sub);
         let state = AppState {

@@ -5,77 +5,17 @@
 
 pub mod checks;
 pub mod delivery;
+pub mod health;
+pub mod hooks;
+pub mod log;
+pub mod loopback;
 pub mod payloads;
 
-use std::net::IpAddr;
-
-use rusqlite::{Connection, params};
 use serde_json::{Value, json};
 
 use super::state::Shared;
-use delivery::Enqueued;
-
-/// Only loopback receivers: the demo server must never post data elsewhere.
-pub fn check_loopback(raw: &str) -> Result<String, String> {
-    let url = url::Url::parse(raw).map_err(|e| format!("webhook URL {raw:?} is not a URL: {e}"))?;
-    if !matches!(url.scheme(), "http" | "https") {
-        return Err("webhook URL must use http or https".into());
-    }
-    let loopback = match url.host() {
-        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
-        Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
-        Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
-        None => false,
-    };
-    if loopback {
-        Ok(url.to_string())
-    } else {
-        Err(format!(
-            "webhook URL must be on a loopback address, got host {:?}",
-            url.host_str().unwrap_or("")
-        ))
-    }
-}
-
-/// The simulated receiver: every fifth delivery fails, alternating between
-/// a server error and a timeout-like gateway error.
-pub fn simulated_response(n: i64) -> (Value, bool) {
-    if n % 5 == 0 {
-        let code = if n % 10 == 0 { 504 } else { 500 };
-        let body = json!({ "error": if code == 504 { "upstream timeout" } else { "receiver crashed" } });
-        (
-            json!({ "body": body, "code": code, "headers": { "content-type": "application/json" } }),
-            false,
-        )
-    } else {
-        (
-            json!({ "body": { "ok": true }, "code": 200, "headers": { "content-type": "application/json" } }),
-            true,
-        )
-    }
-}
-
-fn insert(
-    conn: &Connection,
-    event: &str,
-    payload: &str,
-    response: &Value,
-    success: bool,
-    now: i64,
-) -> rusqlite::Result<()> {
-    conn.execute(
-        "INSERT INTO webhook_events (event, payload, response, success, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![event, payload, response.to_string(), success, now],
-    )?;
-    Ok(())
-}
-
-/// Record a simulated delivery inside the caller's database work.
-pub fn record_simulated(conn: &Connection, event: &str, payload: &str, now: i64) -> rusqlite::Result<()> {
-    let n: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM webhook_events", [], |r| r.get(0))?;
-    let (response, success) = simulated_response(n);
-    insert(conn, event, payload, &response, success, now)
-}
+use hooks::Enqueued;
+use log::{insert, record_simulated};
 
 /// An event that happened: deliver it (really or simulated) and log it.
 pub struct Event {

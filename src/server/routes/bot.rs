@@ -6,9 +6,9 @@ use axum::extract::{Path, State};
 use rusqlite::Connection;
 use serde_json::{Value, json};
 
+use super::body::json_body;
 use super::contact_view::{find_contact, load_contact};
 use super::contacts::set_bot;
-use super::json_body;
 use crate::server::db::{get_setting, iso};
 use crate::server::error::{ApiError, ApiResult, FieldErrors};
 use crate::server::state::Shared;

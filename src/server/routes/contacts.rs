@@ -8,10 +8,10 @@ use rusqlite::types::Value as Sql;
 use rusqlite::{Connection, params, params_from_iter};
 use serde_json::{Map, Value, json};
 
+use super::body::json_body;
 use super::contact_view::{ContactRow, SELECT, find_contact, load_contact};
-use super::json_body;
 use super::params::{FieldTypesQuery, Flag, Page, Q, non_empty, offset, pages};
-use crate::server::Paging;
+use crate::server::config::Paging;
 use crate::server::cursor::Cursor;
 use crate::server::db::hex32;
 use crate::server::error::{ApiError, ApiResult};

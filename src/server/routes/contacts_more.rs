@@ -8,8 +8,8 @@ use axum::extract::{Path, State};
 use rusqlite::{OptionalExtension, params};
 use serde_json::{Value, json};
 
+use super::body::json_body;
 use super::contact_view::{find_contact, load_contact};
-use super::json_body;
 use super::params::{Q, non_empty};
 use crate::server::activity;
 use crate::server::error::{ApiError, ApiResult, FieldErrors};

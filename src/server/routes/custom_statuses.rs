@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde_json::{Map, Value, json};
 
-use super::json_body;
+use super::body::json_body;
 use super::params::{PageQuery, Q, paginate};
 use crate::server::db::{hyphenated, legacy};
 use crate::server::error::{ApiError, ApiResult, FieldErrors};

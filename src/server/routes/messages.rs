@@ -7,8 +7,8 @@ use axum::http::StatusCode;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde_json::{Map, Value, json};
 
+use super::body::json_body;
 use super::contact_view::{find_contact, load_contact};
-use super::json_body;
 use super::params::{Page, Q, offset, pages};
 use crate::server::cursor::Cursor;
 use crate::server::db::{hex32, hyphenated, iso};
@@ -49,7 +49,7 @@ pub struct ListQuery {
 
 pub async fn list(State(st): State<Shared>, Path(uuid): Path<String>, Q(q): Q<ListQuery>) -> ApiResult<Json<Value>> {
     // The documentation's paging knows no cursor: `after` is not read.
-    let docs = st.paging == crate::server::Paging::Docs;
+    let docs = st.paging == crate::server::config::Paging::Docs;
     let after = q.after.as_deref().filter(|s| !s.is_empty() && !docs);
     let cursor = match after {
         Some(s) => Some(Cursor::decode(s).ok_or_else(|| ApiError::BadRequest("Invalid pagination cursor".into()))?),

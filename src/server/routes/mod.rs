@@ -1,13 +1,14 @@
 //! HTTP routes under `/v1`, one file per resource (mirroring `src/api`).
 
+mod body;
 mod bot;
 mod channels;
-mod contact_view;
+pub(super) mod contact_view;
 mod contacts;
 mod contacts_more;
 mod custom_statuses;
 mod funnels;
-mod messages;
+pub(super) mod messages;
 mod params;
 mod plan;
 mod send;
@@ -16,20 +17,16 @@ mod templates;
 mod users;
 mod webhooks;
 
-pub use contact_view::load_contact;
-pub use messages::progress_events;
-
 use axum::Router;
-use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post, put};
-use serde_json::{Map, Value, json};
+use serde_json::json;
 
-use super::ServerConfig;
-use super::error::{ApiError, ApiResult};
+use super::config::ServerConfig;
+use super::error::ApiError;
 use super::faults::{self, Faults};
 use super::state::Shared;
 
@@ -158,16 +155,4 @@ async fn method_not_allowed() -> Response {
         axum::Json(json!({ "error": "method not allowed" })),
     )
         .into_response()
-}
-
-/// The body as a JSON object; an empty body is an empty object.
-pub fn json_body(body: &Bytes) -> ApiResult<Map<String, Value>> {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Map::new());
-    }
-    match serde_json::from_slice::<Value>(body) {
-        Ok(Value::Object(m)) => Ok(m),
-        Ok(_) => Err(ApiError::BadRequest("the body must be a JSON object".into())),
-        Err(e) => Err(ApiError::BadRequest(format!("the body is not valid JSON: {e}"))),
-    }
 }

@@ -13,9 +13,9 @@ use axum::extract::State;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::{Map, Value, json};
 
+use super::body::json_body;
 use super::contact_view::load_contact;
 use super::contacts::set_bot;
-use super::json_body;
 use super::messages::{insert_sent, template_text};
 use crate::server::error::{ApiError, ApiResult, FieldErrors};
 use crate::server::state::Shared;

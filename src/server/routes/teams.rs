@@ -56,7 +56,7 @@ pub async fn rename(
     Path(uuid): Path<String>,
     body: axum::body::Bytes,
 ) -> ApiResult<Json<Value>> {
-    let map = super::json_body(&body)?;
+    let map = super::body::json_body(&body)?;
     st.db(move |conn| {
         load(conn, &uuid)?;
         let mut errs = crate::server::error::FieldErrors::new();

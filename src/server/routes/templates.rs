@@ -6,7 +6,7 @@ use axum::extract::{Path, State};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde_json::{Value, json};
 
-use super::json_body;
+use super::body::json_body;
 use super::params::{PageQuery, Q, paginate};
 use crate::server::db::iso;
 use crate::server::error::{ApiError, ApiResult};

@@ -6,7 +6,7 @@ use axum::extract::{Path, State};
 use rusqlite::{OptionalExtension, params};
 use serde_json::{Value, json};
 
-use super::json_body;
+use super::body::json_body;
 use crate::server::db::rfc3339_offset;
 use crate::server::error::{ApiError, ApiResult, FieldErrors};
 use crate::server::state::Shared;

@@ -8,14 +8,14 @@ use rusqlite::params_from_iter;
 use rusqlite::types::Value as Sql;
 use serde_json::{Value, json};
 
-use super::json_body;
+use super::body::json_body;
 use super::params::{Page, Q, non_empty, offset, pages};
 use crate::server::db::{iso, legacy};
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::state::Shared;
 use crate::server::validate::{finish, push};
-use crate::server::webhooks::check_loopback;
-use crate::server::webhooks::delivery::{self, KINDS, Subscription};
+use crate::server::webhooks::hooks::{self, KINDS, Subscription};
+use crate::server::webhooks::loopback::check_loopback;
 
 const DEFAULT_ITEMS: u64 = 20;
 const MAX_ITEMS: u64 = 100;
@@ -164,5 +164,5 @@ pub async fn unsubscribe(State(st): State<Shared>) -> ApiResult<Json<Value>> {
 
 /// Keeps the subscription in the database, so a restart delivers on.
 async fn keep(st: &Shared, sub: Option<Subscription>) -> ApiResult<()> {
-    st.db(move |conn| Ok(delivery::store(conn, sub.as_ref())?)).await
+    st.db(move |conn| Ok(hooks::store(conn, sub.as_ref())?)).await
 }

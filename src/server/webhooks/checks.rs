@@ -3,35 +3,9 @@
 //! "ok"}`) when healthy. The method is not documented; the server sends a
 //! GET to the subscribed URL, unsigned, every `webhook_check_interval`.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::server::state::Shared;
-
-/// What the checks found so far.
-#[derive(Debug, Default)]
-pub struct Health {
-    /// Checks sent since the server started.
-    sent: AtomicU64,
-    /// The last check's verdict (`None` before the first).
-    healthy: Mutex<Option<bool>>,
-}
-
-impl Health {
-    pub fn sent(&self) -> u64 {
-        self.sent.load(Ordering::Relaxed)
-    }
-
-    pub fn healthy(&self) -> Option<bool> {
-        *self.healthy.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn record(&self, ok: bool) {
-        self.sent.fetch_add(1, Ordering::Relaxed);
-        *self.healthy.lock().unwrap_or_else(|e| e.into_inner()) = Some(ok);
-    }
-}
 
 /// Check the subscribed receiver every `every` (the first check one
 /// interval after the start) while there is a subscription.

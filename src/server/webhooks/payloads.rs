@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use crate::server::db::iso;
 use crate::server::error::{ApiError, ApiResult};
-use crate::server::routes::load_contact;
+use crate::server::routes::contact_view::load_contact;
 
 /// The `message_created` payload of message row `id`: `to, from, text,
 /// attachments, status, channel, contact (short), createdAt`, `metadata`

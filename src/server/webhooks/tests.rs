@@ -1,4 +1,4 @@
-use super::*;
+use super::loopback::check_loopback;
 
 #[test]
 fn loopback_only() {
