@@ -135,7 +135,7 @@ impl Index {
     /// Every contact's uuid and activity, newest first (the order of
     /// [`Index::list`] with `Order::Activity`): the list's order as the
     /// index last learned it.
-    pub fn order_by_activity(&self) -> Result<Vec<(String, Option<DateTime<Utc>>)>, IndexError> {
+    pub fn order_by_activity(&self) -> Result<Vec<super::Wanted>, IndexError> {
         let mut stmt = self
             .conn
             .prepare_cached("SELECT uuid, activity FROM contacts ORDER BY activity DESC, uuid DESC")?;

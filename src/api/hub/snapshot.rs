@@ -264,7 +264,7 @@ fn preview_of(c: &Contact, line: &[u8]) -> Option<Thread> {
         }
     }
     let from = 1.min(messages.len());
-    messages[from..].sort_by(|a, b| b.created_at.cmp(&a.created_at));
+    messages[from..].sort_by_key(|m| std::cmp::Reverse(m.created_at));
     Some((c.uuid.clone(), activity, messages))
 }
 
