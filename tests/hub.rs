@@ -32,6 +32,8 @@ mod reconcile;
 #[path = "hub/shared.rs"]
 mod shared;
 
+#[path = "hub/audit_order.rs"]
+mod audit_order;
 #[path = "hub/deliveries.rs"]
 mod deliveries;
 #[path = "hub/redteam.rs"]
