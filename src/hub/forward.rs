@@ -385,9 +385,7 @@ async fn message_sent(
     let Ok(req) = serde_json::from_slice::<Value>(sent) else {
         return None;
     };
-    let Some(to) = req.get("to").and_then(Value::as_str) else {
-        return None;
-    };
+    let to = req.get("to").and_then(Value::as_str)?;
     let encoded: String = url::form_urlencoded::byte_serialize(to.as_bytes()).collect();
     let fetched = upstream(st, Method::GET, &format!("/contacts/{encoded}"), None, Bytes::new()).await;
     let contact = fetched.ok().and_then(|u| u.json()).as_ref().and_then(apply::contact_in);
@@ -408,9 +406,7 @@ async fn message_sent(
     if let Err(e) = super::sent::record(&st.store, send, Utc::now()) {
         tracing::error!("who sent a message could not be kept: {e}");
     }
-    let Some(contact) = contact else {
-        return None;
-    };
+    let contact = contact?;
     apply::contact(st, &contact);
     if let Some(m) = sent_message.and_then(|m| m.get("uuid")).and_then(Value::as_str)
         && !st.remember_message(m, &contact.uuid)
