@@ -55,9 +55,10 @@ pub fn choose(st: &mut Notify, cx: &Cx, out: &mut O, c: Choice) {
     if st.quiet != Quiet::On {
         st.burst = None; // what it held is not announced later
     }
-    let text = match status(st, cx.now, cx.session.tz) {
-        Some(s) => format!("notifications {}", s.trim_start_matches("🔕 ")),
-        None => "notifications on".to_string(),
+    let text = match (st.quiet, status(st, cx.now, cx.session.tz)) {
+        (Quiet::Off, _) => "notifications off; B turns them on".to_string(),
+        (_, Some(s)) => format!("notifications snoozed {}", s.trim_start_matches("🔕 ")),
+        (_, None) => "notifications on".to_string(),
     };
     out.toast(ToastKind::Info, text);
     if let Some(path) = &st.kept {
