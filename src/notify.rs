@@ -8,6 +8,8 @@
 
 use std::process::{Command, Stdio};
 
+pub mod quiet;
+
 /// A terminal multiplexer between frontdesk and the terminal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mux {

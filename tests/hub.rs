@@ -32,6 +32,10 @@ mod reconcile;
 #[path = "hub/shared.rs"]
 mod shared;
 
+#[path = "hub/audit_order.rs"]
+mod audit_order;
+#[path = "hub/cli_views.rs"]
+mod cli_views;
 #[path = "hub/deliveries.rs"]
 mod deliveries;
 #[path = "hub/redteam.rs"]

@@ -27,6 +27,9 @@ pub struct Entry {
     pub path: String,
     pub status: u16,
     pub contact: Option<String>,
+    /// The contact's name as the hub's index holds it (filled when read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// Most entries one read returns.
@@ -51,13 +54,15 @@ pub fn record(
     Ok(())
 }
 
-/// Entries at or after `since`, oldest first, at most `limit`.
+/// Entries at or after `since`, newest first, at most `limit` (so
+/// `--limit 3` is the three newest).
 pub fn read(store: &Store, since: Option<DateTime<Utc>>, limit: usize) -> Result<Vec<Entry>, HubError> {
     let since = since.map(stamp).unwrap_or_default();
     let limit = i64::try_from(limit.min(MAX_LIMIT)).unwrap_or(100);
     let conn = store.conn();
-    let mut stmt =
-        conn.prepare("SELECT at, agent, method, path, status, contact FROM audit WHERE at >= ?1 ORDER BY id LIMIT ?2")?;
+    let mut stmt = conn.prepare(
+        "SELECT at, agent, method, path, status, contact FROM audit WHERE at >= ?1 ORDER BY id DESC LIMIT ?2",
+    )?;
     let rows = stmt.query_map(params![since, limit], |r| {
         Ok(Entry {
             at: r.get(0)?,
@@ -66,9 +71,21 @@ pub fn read(store: &Store, since: Option<DateTime<Utc>>, limit: usize) -> Result
             path: r.get(3)?,
             status: r.get(4)?,
             contact: r.get(5)?,
+            name: None,
         })
     })?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// Each entry's contact name, from `index` (the hub's, in its data dir).
+pub fn name_contacts(index: &mut impl crate::index::IndexAccess, entries: &mut [Entry]) {
+    index.with(|ix| {
+        for e in entries.iter_mut() {
+            if let Some(uuid) = &e.contact {
+                e.name = ix.get(uuid).ok().flatten().map(|c| c.name).filter(|n| !n.is_empty());
+            }
+        }
+    });
 }
 
 #[derive(Debug, Deserialize)]
@@ -87,7 +104,10 @@ pub async fn get(State(st): State<Arc<HubState>>, Query(p): Query<Params>) -> Re
         }
     };
     match read(&st.store, since, p.limit.unwrap_or(100)) {
-        Ok(entries) => Json(json!({ "entries": entries })).into_response(),
+        Ok(mut entries) => {
+            name_contacts(&mut st.index.clone(), &mut entries);
+            Json(json!({ "entries": entries })).into_response()
+        }
         Err(e) => {
             tracing::error!("audit: {e}");
             wire::error(StatusCode::SERVICE_UNAVAILABLE, "the audit log cannot be read").into_response()

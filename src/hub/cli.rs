@@ -198,10 +198,22 @@ pub async fn run(ctx: &mut Ctx<'_>, args: HubArgs) -> Result<(), CliError> {
                 Some(Err(_)) => return Err(CliError::usage("--since must be an RFC 3339 time")),
             };
             let store = Store::open(&dir).map_err(hub_err)?;
-            let entries = audit::read(&store, since, limit).map_err(hub_err)?;
+            let mut entries = audit::read(&store, since, limit).map_err(hub_err)?;
+            // The contacts' names from the hub's index, when it has one.
+            let index = dir.join("index.sqlite");
+            if index.exists()
+                && let Ok(mut opened) = crate::index::Index::open(&index)
+            {
+                audit::name_contacts(&mut opened.index, &mut entries);
+            }
             let mut doc = String::new();
             if ctx.format == crate::cli::Format::Table {
                 for e in &entries {
+                    let contact = match (&e.name, &e.contact) {
+                        (Some(n), Some(u)) => format!("{n} ({u})"),
+                        (None, Some(u)) => u.clone(),
+                        _ => "-".into(),
+                    };
                     doc.push_str(&format!(
                         "{}  {}  {} {}  {}  {}\n",
                         sanitize(&e.at),
@@ -209,7 +221,7 @@ pub async fn run(ctx: &mut Ctx<'_>, args: HubArgs) -> Result<(), CliError> {
                         sanitize(&e.method),
                         sanitize(&e.path),
                         e.status,
-                        sanitize(e.contact.as_deref().unwrap_or("-"))
+                        sanitize(&contact)
                     ));
                 }
             } else {

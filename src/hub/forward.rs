@@ -251,11 +251,13 @@ pub async fn handle(
     };
     if write {
         let json = answer.json();
-        let contact = contact_in_path(&path)
+        let mut contact = contact_in_path(&path)
             .map(str::to_string)
             .or_else(|| json.as_ref().and_then(apply::contact_in).map(|c| c.uuid));
         if answer.status.is_success() {
-            after_write(&st, &who, &method, &path, &body, json.as_ref()).await;
+            // A send's contact is known once it is fetched again.
+            let sent_to = after_write(&st, &who, &method, &path, &body, json.as_ref()).await;
+            contact = contact.or(sent_to);
         }
         record(&st, &who, &method, &path, answer.status, contact.as_deref());
     }
@@ -329,13 +331,21 @@ fn from_index(st: &HubState, path: &str) -> Option<Response> {
 }
 
 /// A write succeeded: the index learns its result and everyone hears of it.
-async fn after_write(st: &HubState, who: &Authed, method: &Method, path: &str, sent: &Bytes, answer: Option<&Value>) {
+/// A send answers the contact it went to, for the audit log.
+async fn after_write(
+    st: &HubState,
+    who: &Authed,
+    method: &Method,
+    path: &str,
+    sent: &Bytes,
+    answer: Option<&Value>,
+) -> Option<String> {
     let now = Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true);
     if let Some(contact) = answer.and_then(apply::contact_in) {
         if apply::contact(st, &contact) != apply::Applied::Stored {
             // The service's webhook got here first and announced the
             // change, naming this agent (see `writers`); or nothing changed.
-            return;
+            return None;
         }
         let kind = if path.ends_with("/conversation/close") {
             Some(wire::kind::CONVERSATION_CLOSED)
@@ -355,22 +365,27 @@ async fn after_write(st: &HubState, who: &Authed, method: &Method, path: &str, s
                 &json!({ "contact": contact.uuid, "agent": who.agent.name, "at": at }),
             );
         }
-        return;
+        return None;
     }
     if *method == Method::POST && path.trim_end_matches('/') == "/messages/send" {
-        message_sent(st, who, sent, answer, now).await;
+        return message_sent(st, who, sent, answer, now).await;
     }
+    None
 }
 
 /// After a send: the contact (fetched again: its activity moved) and a
 /// `message_created` naming the agent.
-async fn message_sent(st: &HubState, who: &Authed, sent: &Bytes, answer: Option<&Value>, now: String) {
+async fn message_sent(
+    st: &HubState,
+    who: &Authed,
+    sent: &Bytes,
+    answer: Option<&Value>,
+    now: String,
+) -> Option<String> {
     let Ok(req) = serde_json::from_slice::<Value>(sent) else {
-        return;
+        return None;
     };
-    let Some(to) = req.get("to").and_then(Value::as_str) else {
-        return;
-    };
+    let to = req.get("to").and_then(Value::as_str)?;
     let encoded: String = url::form_urlencoded::byte_serialize(to.as_bytes()).collect();
     let fetched = upstream(st, Method::GET, &format!("/contacts/{encoded}"), None, Bytes::new()).await;
     let contact = fetched.ok().and_then(|u| u.json()).as_ref().and_then(apply::contact_in);
@@ -391,15 +406,13 @@ async fn message_sent(st: &HubState, who: &Authed, sent: &Bytes, answer: Option<
     if let Err(e) = super::sent::record(&st.store, send, Utc::now()) {
         tracing::error!("who sent a message could not be kept: {e}");
     }
-    let Some(contact) = contact else {
-        return;
-    };
+    let contact = contact?;
     apply::contact(st, &contact);
     if let Some(m) = sent_message.and_then(|m| m.get("uuid")).and_then(Value::as_str)
         && !st.remember_message(m, &contact.uuid)
     {
         // The service's webhook announced it already, naming this agent.
-        return;
+        return Some(contact.uuid);
     }
     let message = json!({
         "uuid": sent_message.and_then(|m| m.get("uuid")),
@@ -413,4 +426,5 @@ async fn message_sent(st: &HubState, who: &Authed, sent: &Bytes, answer: Option<
         wire::kind::MESSAGE_CREATED,
         &json!({ "contact": contact.uuid, "message": message, "agent": who.agent.name }),
     );
+    Some(contact.uuid)
 }

@@ -55,6 +55,37 @@ pub struct Record {
     pub contacts: Vec<Entry>,
 }
 
+impl Entry {
+    /// Applied, but it changed nothing: the contact was already as the
+    /// action leaves it (a close of a closed conversation, an untag of an
+    /// absent tag). `history`, `undo` and the TUI's summary count it as a
+    /// no-op, never as applied. `action` is the run's.
+    pub fn no_op(&self, action: &Action) -> bool {
+        match (&self.before, &self.after) {
+            (Some(b), Some(a)) => self.outcome == "applied" && unchanged(action, b, a),
+            _ => false,
+        }
+    }
+}
+
+/// Whether `action`, which took a contact from `before` to `after`,
+/// changed none of what it writes (state, tags, assignee, team, note).
+/// A bot's start or stop and an edit of fields write what the contact
+/// does not show here: never called unchanged.
+pub fn unchanged(action: &Action, before: &Contact, after: &Contact) -> bool {
+    if matches!(action, Action::Bot(_) | Action::Edit { .. }) {
+        return false;
+    }
+    let mut tags = (before.tags.clone(), after.tags.clone());
+    tags.0.sort();
+    tags.1.sort();
+    before.closed_at.is_some() == after.closed_at.is_some()
+        && tags.0 == tags.1
+        && before.assigned_user == after.assigned_user
+        && before.team.as_ref().map(|t| &t.uuid) == after.team.as_ref().map(|t| &t.uuid)
+        && before.note == after.note
+}
+
 /// A new run's id: when, and four random hex digits.
 pub fn new_id(at: DateTime<Utc>) -> String {
     format!("{}-{:04x}", at.format("%Y%m%d-%H%M%S"), rand::rng().random::<u16>())

@@ -238,6 +238,16 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     alerts.command = settings.alerts.notify_command.clone();
     alerts.reopen_on_reply = settings.alerts.reopen_on_reply;
     alerts.mux = crate::notify::Mux::detect(|k| std::env::var(k).ok());
+    // The notifications' snooze, as the agent left it (not in demo mode).
+    if !model.session.demo {
+        alerts.kept = crate::notify::quiet::file();
+        alerts.quiet = alerts
+            .kept
+            .as_deref()
+            .map(crate::notify::quiet::load)
+            .unwrap_or_default()
+            .at(now);
+    }
     model.details.me.email = me_email;
     for w in &settings.warnings {
         model.status.push(ToastKind::Info, w.clone(), now);

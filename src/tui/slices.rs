@@ -23,7 +23,7 @@ pub struct Slices {
     pub reports: reports::State,
     /// Snoozed conversations and the picker (`z`).
     pub snooze: snooze::State,
-    /// Notifications and replies to closed conversations (`B`).
+    /// Notifications (`B` snoozes them) and replies to closed conversations.
     pub notify: notify::State,
     /// This agent's presence as told to the team's hub.
     pub hub: hub::State,
@@ -79,4 +79,5 @@ pub fn render(slices: &Slices, vcx: &ViewCx, frame: &mut Frame, a: &Areas) {
         reports::render(&slices.reports, vcx, frame, r);
     }
     snooze::render(&slices.snooze, vcx, frame, frame.area());
+    notify::render(&slices.notify, vcx, frame, frame.area());
 }

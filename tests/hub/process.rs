@@ -211,14 +211,16 @@ fn the_audit_log_is_read_on_the_command_line() {
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
+    // Newest first (issue 36).
+    assert!(lines[0].contains("lee") && lines[0].contains("422"), "{out}");
     assert!(
-        lines[0].contains("dana") && lines[0].contains("/contacts/c-1/conversation/close") && lines[0].contains("200")
+        lines[1].contains("dana") && lines[1].contains("/contacts/c-1/conversation/close") && lines[1].contains("200")
     );
     let (code, out, _) = run(fd(dir.path()).args(["--json", "hub", "audit", "--limit", "1"]));
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(v.as_array().map(Vec::len), Some(1));
-    assert_eq!(v[0]["agent"], "dana");
+    assert_eq!(v[0]["agent"], "lee", "--limit 1 is the newest");
     let (code, _, err) = run(fd(dir.path()).args(["hub", "audit", "--since", "last week"]));
     assert_eq!(code, 2);
     assert!(err.contains("RFC 3339"), "{err}");

@@ -24,6 +24,7 @@ use crate::triage::write::{Chosen, Settled, write_one};
 use crate::triage::{View, builtin_views, find_view, parse_duration, select};
 
 mod act;
+mod check;
 use act::ResultRow;
 
 /// Above this many contacts, ask first (unless `--yes`).
@@ -161,6 +162,7 @@ fn chosen_view(name: Option<&str>, older_than: Option<Duration>, custom: &[View]
 async fn many(ctx: &mut Ctx<'_>, action: &Action, args: &BulkArgs) -> Result<(), CliError> {
     let verb = action.verb();
     let (views, me) = all_views(ctx)?;
+    let me = super::views::me_or_hubs(ctx, me).await;
     let custom: Vec<View> = views.into_iter().skip(builtin_views().len()).collect();
     let view = chosen_view(args.view.as_deref(), args.older_than, &custom)?;
     if let Some(why) = view.why_empty(me.as_deref()) {
@@ -178,12 +180,24 @@ async fn many(ctx: &mut Ctx<'_>, action: &Action, args: &BulkArgs) -> Result<(),
         Some(d) => format!("{} older than {}", view.name, crate::triage::format_duration(d)),
         None => view.name.clone(),
     };
+    // What the service would refuse, said before anything is written.
+    for why in check::refusals(action, &loaded.contacts, me.as_deref()) {
+        let _ = writeln!(ctx.err, "frontdesk: warning: {why}");
+    }
     if args.dry_run {
         let doc = list_doc(ctx.format, ctx.color, &targets)?;
         ctx.emit(&doc)?;
+        // Those already as the action leaves them change nothing: said
+        // apart, as `history` and `undo` count them.
+        let (_, no_ops) = check::split(action, &targets);
+        let already = if no_ops > 0 {
+            format!("; {no_ops} of them already so (no-op)")
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             ctx.err,
-            "would {verb} {} contacts ({what}); nothing changed",
+            "would {verb} {} contacts ({what}){already}; nothing changed",
             targets.len()
         );
         return Ok(());

@@ -110,23 +110,6 @@ pub async fn run(ctx: &mut Ctx<'_>, _args: HistoryArgs) -> Result<(), CliError> 
     ctx.emit(&doc)
 }
 
-/// Whether an applied entry changed nothing: the contact was already as
-/// the action leaves it (closed, reopened, without the tag, …).
-fn no_op(e: &Entry) -> bool {
-    let (Some(b), Some(a)) = (&e.before, &e.after) else {
-        return false;
-    };
-    let mut tags = (b.tags.clone(), a.tags.clone());
-    tags.0.sort();
-    tags.1.sort();
-    e.outcome == "applied"
-        && b.closed_at.is_some() == a.closed_at.is_some()
-        && tags.0 == tags.1
-        && b.assigned_user == a.assigned_user
-        && b.team.as_ref().map(|t| &t.uuid) == a.team.as_ref().map(|t| &t.uuid)
-        && b.note == a.note
-}
-
 /// Who a run touched: the contact, or the first and how many more.
 fn contacts(r: &Record) -> String {
     match r.contacts.as_slice() {
@@ -143,7 +126,7 @@ fn rows(records: &[Record]) -> Vec<HistoryRow> {
         .rev()
         .map(|r| {
             let n = |o: &str| r.contacts.iter().filter(|e| e.outcome == o).count();
-            let no_ops = r.contacts.iter().filter(|e| no_op(e)).count();
+            let no_ops = r.contacts.iter().filter(|e| e.no_op(&r.action)).count();
             let mut notes = Vec::new();
             if r.interrupted {
                 notes.push(format!("interrupted after {} of {}", r.contacts.len(), r.total));

@@ -27,7 +27,8 @@ struct UndoRow {
     uuid: String,
     name: String,
     /// `reverted`, `conflict`, `partly` (some fields reverted, others in
-    /// conflict), `nothing` (nothing left to revert) or `failed`.
+    /// conflict), `nothing` (nothing left to revert), `no-op` (the run
+    /// changed nothing here: `history` counts it so) or `failed`.
     outcome: &'static str,
     /// The conflicting fields with their current values, or the failure.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -100,6 +101,11 @@ async fn undo_one(client: &Client, record: &Record, e: &Entry) -> Option<(UndoRo
         conflicts,
         error,
     };
+    if e.no_op(&record.action) {
+        // The run changed nothing here: nothing to read or take back.
+        let why = "the run changed nothing here (already so)".to_string();
+        return Some((row("no-op", vec![why], None), e.clone()));
+    }
     let r = revert(client, &record.action, &e.uuid, &e.name, before, after).await;
     let entry = Entry {
         outcome: if r.error.is_some() { "failed" } else { "applied" }.into(),
@@ -138,16 +144,9 @@ pub async fn run(ctx: &mut Ctx<'_>, args: UndoArgs) -> Result<(), CliError> {
             e.message().unwrap_or_default()
         );
     }
+    let summary = summary(&record, &rows);
     let n = |o: &str| rows.iter().filter(|r| r.outcome == o).count();
-    let (failed, conflicts) = (n("failed"), n("conflict") + n("partly"));
-    let summary = format!(
-        "undid run {} ({} {}): reverted {} of {} contacts; conflicts (left as changed since): {conflicts}; failed: {failed}",
-        record.id,
-        record.action.verb(),
-        crate::text::sanitize_line(&record.what),
-        n("reverted") + n("partly"),
-        rows.len()
-    );
+    let failed = n("failed");
     match ctx.format {
         Format::Table => {
             let listed: Vec<UndoRow> = rows.iter().filter(|r| r.outcome != "reverted").cloned().collect();
@@ -172,4 +171,73 @@ pub async fn run(ctx: &mut Ctx<'_>, args: UndoArgs) -> Result<(), CliError> {
         )));
     }
     Ok(())
+}
+
+/// The undo's account, in the terms `history` uses: of the contacts the
+/// run changed (its "applied"), how many were reverted, and why each of
+/// the others was not; the run's no-ops are said apart, not counted as
+/// changed.
+fn summary(record: &Record, rows: &[UndoRow]) -> String {
+    let n = |o: &str| rows.iter().filter(|r| r.outcome == o).count();
+    let no_ops = n("no-op");
+    let mut text = format!(
+        "undid run {} ({} {}): reverted {} of {} contacts it changed",
+        record.id,
+        record.action.verb(),
+        crate::text::sanitize_line(&record.what),
+        n("reverted") + n("partly"),
+        rows.len() - no_ops
+    );
+    let parts = [
+        (n("conflict") + n("partly"), "left as a colleague changed them since"),
+        (n("nothing"), "already back as they were"),
+        (n("failed"), "failed"),
+        (no_ops, "no-op in the run (nothing to take back)"),
+    ];
+    for (k, what) in parts {
+        if k > 0 {
+            text.push_str(&format!("; {k} {what}"));
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::triage::bulk::Action;
+
+    fn row(outcome: &'static str) -> UndoRow {
+        UndoRow {
+            uuid: "u".into(),
+            name: "n".into(),
+            outcome,
+            conflicts: Vec::new(),
+            error: None,
+        }
+    }
+
+    #[test]
+    fn the_summary_counts_as_history_does_and_says_why_each_was_not_reverted() {
+        let record = Record {
+            id: "r1".into(),
+            at: Utc::now(),
+            base_url: String::new(),
+            profile: String::new(),
+            action: Action::Close,
+            what: "view open".into(),
+            total: 16,
+            interrupted: false,
+            undo_of: None,
+            contacts: Vec::new(),
+        };
+        let mut rows: Vec<UndoRow> = (0..13).map(|_| row("reverted")).collect();
+        rows.push(row("conflict"));
+        rows.extend([row("no-op"), row("no-op")]);
+        assert_eq!(
+            summary(&record, &rows),
+            "undid run r1 (close view open): reverted 13 of 14 contacts it changed; \
+             1 left as a colleague changed them since; 2 no-op in the run (nothing to take back)"
+        );
+    }
 }

@@ -142,9 +142,13 @@ pub fn ended(run: &Run) -> (bool, String) {
         not_sent,
         conflicts,
         skipped,
+        no_op,
         ..
     } = run.contacts();
     let mut text = format!("{}: {ok} done", run.doing);
+    if no_op > 0 {
+        text.push_str(&format!(", {no_op} {NO_OP}"));
+    }
     if skipped > 0 {
         text.push_str(&format!(", {skipped} {}", crate::triage::write::SKIPPED));
     }
@@ -163,6 +167,10 @@ pub fn ended(run: &Run) -> (bool, String) {
     (failed == 0 && not_sent == 0 && conflicts == 0 && skipped == 0, text)
 }
 
+/// How the summary and the toast call a contact already as the action
+/// leaves it (`history` counts it in NO-OP).
+pub const NO_OP: &str = "no-op (already so)";
+
 /// The overlay's account of a run that did not all go through.
 pub fn summary(run: &Run) -> Summary {
     let Counts {
@@ -171,6 +179,7 @@ pub fn summary(run: &Run) -> Summary {
         not_sent,
         conflicts,
         skipped,
+        no_op,
         of,
     } = run.contacts();
     let mut doing = run.doing.clone();
@@ -178,6 +187,9 @@ pub fn summary(run: &Run) -> Summary {
         doing = first.to_uppercase() + &doing[1..];
     }
     let mut counts = format!("{ok} done · {failed} failed");
+    if no_op > 0 {
+        counts.push_str(&format!(" · {no_op} {NO_OP}"));
+    }
     if not_sent > 0 {
         counts.push_str(&format!(" · {not_sent} never sent"));
     }

@@ -187,6 +187,18 @@ impl Run {
             .map(|(j, _)| j.uuid.as_str())
             .filter(|u| !failed.contains(u) && !unsent.contains(u))
             .collect();
+        // Done, but every write on it changed nothing (a close of a closed
+        // one, an untag of an absent tag): a no-op, as `history` says.
+        let no_op: HashSet<&str> = ok
+            .iter()
+            .copied()
+            .filter(|u| {
+                self.ok
+                    .iter()
+                    .filter(|(j, _)| j.uuid == *u)
+                    .all(|(j, after)| crate::triage::history::unchanged(&j.action, &j.before, after))
+            })
+            .collect();
         let all: HashSet<&str> = self
             .queue
             .iter()
@@ -198,7 +210,8 @@ impl Run {
             .map(|j| j.uuid.as_str())
             .collect();
         Counts {
-            ok: ok.len(),
+            ok: ok.len() - no_op.len(),
+            no_op: no_op.len(),
             failed: failed.len(),
             not_sent: unsent.len(),
             conflicts: kept.len(),
@@ -216,7 +229,10 @@ impl Run {
 /// A run's outcome by contact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Counts {
+    /// Done and changed something.
     pub ok: usize,
+    /// Done, but already as the action leaves it.
+    pub no_op: usize,
     pub failed: usize,
     pub not_sent: usize,
     /// An undo's contacts with a field left as a colleague changed it.

@@ -8,6 +8,7 @@ mod conflicts;
 mod history_close;
 mod macro_send;
 mod macros;
+mod no_op;
 mod runs;
 pub(crate) mod undo;
 mod undo_send;

@@ -209,7 +209,7 @@ pub static KEYMAP: &[Binding] = &[
         [ch('B')],
         "B",
         "notifications",
-        "Notifications on/off (session)"
+        "Snooze or mute notifications"
     ),
 ];
 

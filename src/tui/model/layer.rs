@@ -49,7 +49,8 @@ impl Model {
             Top::ComposeStage
         } else if self.account.is_some() {
             Top::Account
-        } else if self.slices.snooze.picker.is_some() || self.slices.reports.open {
+        } else if self.slices.snooze.picker.is_some() || self.slices.notify.picker.is_some() || self.slices.reports.open
+        {
             Top::Slice
         } else if self.thread.popup.is_some() && self.thread_shown() {
             Top::Popup

@@ -1,4 +1,5 @@
-//! Running the agent's `notify_command` off the loop.
+//! Running the agent's `notify_command` off the loop, and keeping the
+//! notifications' snooze.
 
 /// What the slice asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -9,6 +10,11 @@ pub enum NotifyEffect {
         contact: String,
         text: String,
     },
+    /// Keeps the notifications' snooze (`crate::notify::quiet`).
+    Keep {
+        path: std::path::PathBuf,
+        quiet: crate::notify::quiet::Quiet,
+    },
 }
 
 /// What running it answers: why it did not start, if it did not.
@@ -18,7 +24,13 @@ pub struct NotifyMsg(pub Result<(), String>);
 /// Starts the command and reaps it on a blocking thread (never waited on
 /// in the loop).
 pub async fn perform(e: NotifyEffect) -> NotifyMsg {
-    let NotifyEffect::Run { argv, contact, text } = e;
+    let (argv, contact, text) = match e {
+        NotifyEffect::Run { argv, contact, text } => (argv, contact, text),
+        NotifyEffect::Keep { path, quiet } => {
+            let kept = tokio::task::spawn_blocking(move || crate::notify::quiet::save(&path, quiet)).await;
+            return NotifyMsg(kept.unwrap_or_else(|e| Err(e.to_string())));
+        }
+    };
     NotifyMsg(crate::notify::run_command(&argv, &contact, &text).map(|mut child| {
         drop(tokio::task::spawn_blocking(move || child.wait()));
     }))

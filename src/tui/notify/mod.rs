@@ -4,7 +4,11 @@
 //! bell, wrapped for tmux and screen, written by the app loop) and runs
 //! the agent's `notify_command`. Only while the terminal is unfocused or
 //! the contact is not on screen; never while the agent is away; once per
-//! message. `B` turns them off (and on) for the session.
+//! message. `B` snoozes them (15 m, 1 h, until tomorrow 9:00), turns
+//! them off or on again; the choice is kept across restarts and the status
+//! bar says it ("🔕 until 14:30"). Messages that arrive within
+//! [`BURST_WINDOW`] of a notification are held and announced as one, with
+//! a count ("12 new in Waiting"), when the window ends.
 //!
 //! And reopening on a reply: a closed conversation the customer writes in
 //! again is badged `reopen` and counts as open (so it is in Waiting); with
@@ -19,13 +23,15 @@
 mod fx;
 mod state;
 mod update;
+mod view;
 
 #[cfg(test)]
 mod tests;
 
 pub use fx::{NotifyEffect, NotifyMsg, perform};
-pub use state::{Arrival, Notify, REOPENED};
-pub use update::{arrivals, arrived, breaches, focus, forget, on_msg, toggle};
+pub use state::{Arrival, BURST_WINDOW, Notify, REOPENED};
+pub use update::{arrivals, arrived, breaches, choose, flush, flush_due, focus, forget, key, on_msg, open, status};
+pub use view::render;
 
 /// The slice's state.
 pub type State = Notify;

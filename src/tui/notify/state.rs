@@ -16,6 +16,9 @@ pub struct Arrival {
     pub text: Option<String>,
     /// When the newest message was written (what "once per message" keys on).
     pub at: Option<DateTime<Utc>>,
+    /// The view that watches it (`Mine`, or a view with `notify = true`):
+    /// what a grouped notification names.
+    pub view: Option<String>,
     /// Whether the customer wrote it: `None` while the last message is
     /// not known yet (the index fetches it).
     pub customer: Option<bool>,
@@ -30,8 +33,14 @@ pub struct Arrival {
 /// The slice's state.
 #[derive(Debug, Clone)]
 pub struct Notify {
-    /// `B` turns notifications off for the session.
-    pub enabled: bool,
+    /// Snoozed for a while, or off (`B` picks; kept across restarts).
+    pub quiet: crate::notify::quiet::Quiet,
+    /// The picker `B` opens: the choice under the cursor.
+    pub picker: Option<usize>,
+    /// Where `quiet` is kept (`None`: not kept, as in tests).
+    pub kept: Option<std::path::PathBuf>,
+    /// The burst window open now: what arrived in it waits for its end.
+    pub burst: Option<Burst>,
     /// The terminal has the focus (focus reporting; assumed until told).
     pub focused: bool,
     /// The agent's `notify_command` (program and arguments); empty: none.
@@ -57,7 +66,10 @@ pub struct Notify {
 impl Default for Notify {
     fn default() -> Self {
         Notify {
-            enabled: true,
+            quiet: crate::notify::quiet::Quiet::On,
+            picker: None,
+            kept: None,
+            burst: None,
             focused: true,
             command: Vec::new(),
             reopen_on_reply: false,
@@ -73,3 +85,16 @@ impl Default for Notify {
 
 /// How long a new message waits to learn who wrote it before it is let go.
 pub const GIVE_UP: chrono::Duration = chrono::Duration::minutes(10);
+
+/// How long a burst is gathered: the first message after a quiet spell is
+/// announced at once, those after it within the window as one
+/// notification with a count when the window ends.
+pub const BURST_WINDOW: chrono::Duration = chrono::Duration::minutes(5);
+
+/// A burst window: since when, and the messages held for its end (the
+/// contact's name, the view that watches it).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Burst {
+    pub since: DateTime<Utc>,
+    pub held: Vec<(String, Option<String>)>,
+}

@@ -1,6 +1,7 @@
 //! Notifications, reopening and wait thresholds through the root's update,
 //! as a sync brings a customer's message in.
 
+mod quiet;
 mod rules;
 mod waits;
 
@@ -135,5 +136,5 @@ fn a_burst_of_messages_in_one_pass_is_one_notification_with_a_count() {
         })
         .collect();
     assert_eq!(shown.len(), 1, "one notification: {shown:?}");
-    assert!(shown[0].contains("2 new messages"), "{}", shown[0]);
+    assert!(shown[0].contains("2 new in Mine"), "{}", shown[0]);
 }

@@ -39,6 +39,11 @@ pub(crate) fn on_msg(model: &mut Model, msg: SliceMsg, fx: &mut Vec<Effect>) {
 /// A key while a slice's screen or picker is open: `true` when it took the
 /// key (else the inbox's keys go on).
 pub(crate) fn key(model: &mut Model, key: KeyEvent, fx: &mut Vec<Effect>) -> bool {
+    if model.slices.notify.picker.is_some() {
+        return call!(model, fx, slices.notify, notify_fx, |st, cx, out| notify::key(
+            st, cx, out, key
+        ));
+    }
     if model.slices.snooze.picker.is_some() {
         return call!(model, fx, slices.snooze, snooze_fx, |st, cx, out| snooze::key(
             st, cx, out, key
@@ -74,9 +79,7 @@ pub(crate) fn action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) ->
                 return false;
             }
         }
-        Action::Notifications => call!(model, fx, slices.notify, notify_fx, |st, _cx, out| notify::toggle(
-            st, out
-        )),
+        Action::Notifications => notify::open(&mut model.slices.notify),
         _ => return false,
     }
     true
@@ -129,12 +132,16 @@ fn arrival(model: &Model, uuid: &str) -> Option<notify::Arrival> {
     let me = model.views.me.as_deref();
     let facts = crate::tui::inbox::views::RowFacts::badged(row, &model.badges);
     let mine = me.is_some_and(|me| row.assigned_user.as_deref().is_some_and(|a| crate::triage::same(a, me)));
-    let watched = mine
-        || model
-            .views
-            .all
-            .iter()
-            .any(|v| v.notify && v.filter.matches_but_waiting(&facts, me, model.now));
+    let by_view = model
+        .views
+        .all
+        .iter()
+        .find(|v| v.notify && v.filter.matches_but_waiting(&facts, me, model.now));
+    let watched = mine || by_view.is_some();
+    // What a grouped notification names: the watching view, else Mine.
+    let view = by_view
+        .map(|v| v.name.clone())
+        .or_else(|| mine.then(|| "Mine".to_string()));
     let preview = model
         .sync
         .previews
@@ -148,6 +155,7 @@ fn arrival(model: &Model, uuid: &str) -> Option<notify::Arrival> {
         customer: model.list.customer_wrote_last(uuid),
         closed: !row.is_open(),
         watched,
+        view,
         on_screen: on_screen(model, uuid),
     })
 }
@@ -213,6 +221,11 @@ pub(crate) fn after(model: &mut Model, fx: &mut Vec<Effect>) {
         ));
     }
     breach_look(model, fx, away);
+    if notify::flush_due(&model.slices.notify, model.now) {
+        call!(model, fx, slices.notify, notify_fx, |st, cx, out| notify::flush(
+            st, out, cx.now, away
+        ));
+    }
 }
 
 /// Once a minute with `breach_after`: the open conversations waiting past
@@ -243,8 +256,8 @@ fn breach_look(model: &mut Model, fx: &mut Vec<Effect>, away: bool) {
         })
         .map(|r| (r.uuid.to_string(), r.label().to_string(), on_screen(model, &r.uuid)))
         .collect();
-    call!(model, fx, slices.notify, notify_fx, |st, _cx, out| notify::breaches(
-        st, out, now, away
+    call!(model, fx, slices.notify, notify_fx, |st, cx, out| notify::breaches(
+        st, out, cx.now, now, away
     ));
 }
 

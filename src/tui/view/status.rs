@@ -50,6 +50,10 @@ pub fn bar(model: &Model, frame: &mut Frame, area: Rect, theme: &Theme) {
         };
         spans.push(Span::styled(text, style));
     }
+    if let Some(quiet) = crate::tui::notify::status(&model.slices.notify, model.now, model.session.tz) {
+        spans.push(Span::raw(" │ "));
+        spans.push(Span::styled(quiet, theme.warning()));
+    }
     if let Some(run) = &model.act.bulk {
         // "closing 37/120 Esc stops", early: it matters more than the counts.
         spans.push(Span::raw(" │ "));

@@ -2,6 +2,7 @@
 //! conversation does.
 
 use super::*;
+use crate::notify::quiet::{Choice, Quiet};
 use crate::triage::bulk::Action;
 use crate::tui::notify::REOPENED;
 use crate::tui::slices::SliceEffect;
@@ -35,10 +36,10 @@ fn not_for_others_contacts_an_agents_message_while_away_or_turned_off() {
     m.details.me.available = Some(false);
     assert_eq!(notified(&writes(&mut m, 6, Who::Customer, "x")), None, "away");
     m.details.me.available = Some(true);
-    update(&mut m, key('B'));
-    assert!(!m.slices.notify.enabled);
+    quiet::pick(&mut m, Choice::Off);
+    assert_eq!(m.slices.notify.quiet, Quiet::Off);
     assert_eq!(notified(&writes(&mut m, 8, Who::Customer, "x")), None, "turned off");
-    update(&mut m, key('B'));
+    quiet::pick(&mut m, Choice::On);
     assert!(notified(&writes(&mut m, 8, Who::Customer, "y")).is_some(), "on again");
 }
 
