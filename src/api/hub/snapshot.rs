@@ -227,6 +227,7 @@ fn preview_of(c: &Contact, line: &[u8]) -> Option<Thread> {
             from: String::new(),
             to: String::new(),
             sent_by: None,
+            rich: Default::default(),
         }]
     };
     Some((c.uuid.clone(), activity, messages))
