@@ -120,6 +120,7 @@ impl Tabular for ViewRow {
 
 pub async fn run(ctx: &mut Ctx<'_>, _args: ViewsArgs) -> Result<(), CliError> {
     let (views, me) = all_views(ctx)?;
+    let me = super::whoami::me_or_key_user(ctx, me).await;
     let mut index = open_index(ctx)?;
     let now = Utc::now();
     let loaded = load(ctx, &mut index, &views, me.as_deref(), now).await?;
