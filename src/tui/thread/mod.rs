@@ -9,6 +9,7 @@
 mod fx;
 pub mod layout;
 mod msg;
+mod rich;
 mod state;
 mod update;
 mod view;

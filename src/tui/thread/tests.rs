@@ -1,5 +1,6 @@
 //! The thread slice's tests: its transitions through the root's update
 //! (update.rs) and its frames (view.rs).
 
+mod rich;
 mod update;
 mod view;
