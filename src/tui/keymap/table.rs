@@ -43,6 +43,8 @@ pub enum Action {
     Quit,
     DeleteMessage,
     MessageInfo,
+    /// `o`: open the selected message's attachment or link.
+    OpenLink,
     Undo,
     History,
     Mark,
@@ -201,6 +203,13 @@ pub static KEYMAP: &[Binding] = &[
         "i",
         "message-info",
         "Details of the selected message"
+    ),
+    bind!(
+        OpenLink,
+        [ch('o')],
+        "o",
+        "open-link",
+        "Open the message's file or link"
     ),
     bind!(Reports, [ch('S')], "S", "reports", "Reports (no API requests)"),
     bind!(Snooze, [ch('z')], "z", "snooze", "Snooze; on a snoozed one, wake"),

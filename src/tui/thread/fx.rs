@@ -20,6 +20,8 @@ pub enum ThreadEffect {
     Delete { id: ReqId, uuid: String, key: String },
     /// GET /messages/status/:uuid after `after` (the details poll).
     Status { id: ReqId, uuid: String, after: Duration },
+    /// The system's opener on a message's link (`o`).
+    Open { url: String },
 }
 
 pub async fn perform(client: Client, effect: ThreadEffect) -> ThreadMsg {
@@ -38,6 +40,10 @@ pub async fn perform(client: Client, effect: ThreadEffect) -> ThreadMsg {
             key,
             result: client.delete_message(&MessageId::new(uuid)).await.map(|_| ()),
         },
+        ThreadEffect::Open { url } => {
+            let outcome = super::open::launch(&url).await;
+            ThreadMsg::opened(url, outcome)
+        }
         ThreadEffect::Status { id, uuid, after } => {
             tokio::time::sleep(after).await;
             ThreadMsg::Status {

@@ -9,6 +9,7 @@
 mod fx;
 pub mod layout;
 mod msg;
+mod open;
 mod rich;
 mod state;
 mod update;
@@ -20,7 +21,8 @@ mod tests;
 
 pub use fx::{ThreadEffect, perform};
 pub use layout::{Kind, Layout, Side, wrap};
-pub use msg::{ThreadFetch, ThreadMsg};
+pub use msg::{Opened, ThreadFetch, ThreadMsg};
+pub use open::{links, open_link};
 pub use state::{Delivery, Geometry, Popup, Pos, Thread};
 pub use update::{
     STATUS_POLL, ask_delete, fetch_refresh, on_msg, open, open_info, popup_key, scroll, scroll_to_newest,

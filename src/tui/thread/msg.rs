@@ -32,6 +32,17 @@ pub enum ThreadMsg {
         id: ReqId,
         result: Result<MessageSendRequest, ApiError>,
     },
+    /// The system's opener was given `url` (`o`).
+    Opened { url: String, outcome: Opened },
+}
+
+/// What became of an `o`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Opened {
+    Launched,
+    /// No opener here (over SSH, or none installed): copy it instead.
+    CopyInstead,
+    Failed(String),
 }
 
 impl ThreadMsg {

@@ -77,6 +77,9 @@ pub struct Thread {
     /// This agent's name on the team hub (`Session::agent`): a message the
     /// hub says it sent shows as `you`.
     pub me: Option<String>,
+    /// The message (key) and link index `o` opened last: the next `o` on
+    /// it opens its next link.
+    pub opened: Option<(String, usize)>,
 }
 
 impl Thread {

@@ -230,7 +230,7 @@ pub fn scroll_to_newest(t: &mut Thread) {
 }
 
 /// The selected message, if the thread pane has the focus and a message.
-fn selected_message(t: &Thread, cx: &Cx, out: &mut O) -> Option<Message> {
+pub(super) fn selected_message(t: &Thread, cx: &Cx, out: &mut O) -> Option<Message> {
     if cx.focus != Pane::Thread {
         out.toast(ToastKind::Info, "move to the thread (Tab) and pick a message with j/k");
         return None;
@@ -329,6 +329,7 @@ pub fn on_msg(t: &mut Thread, cx: &Cx, out: &mut O, msg: ThreadMsg) {
                 Err(e) => out.toast(ToastKind::Error, format!("could not delete the message: {e}")),
             }
         }
+        ThreadMsg::Opened { url, outcome } => super::open::on_opened(out, url, outcome),
         ThreadMsg::Status { id, result } => {
             let Some(Popup::Info {
                 message,

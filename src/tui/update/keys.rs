@@ -194,6 +194,9 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         Action::MessageInfo => call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::open_info(
             st, cx, out
         )),
+        Action::OpenLink => call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::open_link(
+            st, cx, out
+        )),
         Action::Undo => undo::undo_last(model, fx),
         Action::Macro(i) => super::bulk::run_macro(model, i, false, fx),
         Action::History => undo::open_history(model, fx),

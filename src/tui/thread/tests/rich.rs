@@ -118,3 +118,41 @@ fn hostile_text_in_a_rich_part_is_inert() {
     assert!(!s.contains('\u{1b}') && !s.contains('\u{7}'), "no control character reaches the screen:\n{s}");
     assert!(s.contains("[contact] Eve"), "{s}");
 }
+
+#[test]
+fn o_opens_each_link_of_the_selected_message_in_turn() {
+    use crate::tui::effect::Effect;
+    use crate::tui::thread::{Opened, ThreadEffect, ThreadMsg};
+    let mut m = thread_with(files_and_places(), 80, 24);
+    let opened = |fx: Vec<Effect>| {
+        fx.into_iter()
+            .find_map(|e| match e {
+                Effect::Thread(ThreadEffect::Open { url }) => Some(url),
+                _ => None,
+            })
+            .expect("the opener is asked")
+    };
+    // The newest (a contact card) has nothing to open: it says so.
+    let fx = update(&mut m, key('o'));
+    assert!(fx.iter().all(|e| !matches!(e, Effect::Thread(ThreadEffect::Open { .. }))));
+    assert!(m.status.current().unwrap().text.contains("no attachment or link"));
+    update(&mut m, key('k'));
+    update(&mut m, key('k'));
+    assert_eq!(opened(update(&mut m, key('o'))), "https://files.example.com/u/1/manual.pdf");
+    assert_eq!(opened(update(&mut m, key('o'))), "https://files.example.com/u/2/photo.jpg");
+    assert_eq!(opened(update(&mut m, key('o'))), "https://files.example.com/u/1/manual.pdf");
+    update(&mut m, key('j'));
+    let map = opened(update(&mut m, key('o')));
+    assert_eq!(map, "https://www.google.com/maps?q=-23.6054,-46.6373");
+
+    // Over SSH the opener is not run: the link is copied with OSC 52.
+    let fx = update(
+        &mut m,
+        Msg::Thread(ThreadMsg::Opened {
+            url: map.clone(),
+            outcome: Opened::CopyInstead,
+        }),
+    );
+    assert!(fx.contains(&Effect::CopyToClipboard(map)));
+    assert!(m.status.current().unwrap().text.contains("over SSH: copied"));
+}
