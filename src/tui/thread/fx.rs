@@ -20,6 +20,8 @@ pub enum ThreadEffect {
     Delete { id: ReqId, uuid: String, key: String },
     /// GET /messages/status/:uuid after `after` (the details poll).
     Status { id: ReqId, uuid: String, after: Duration },
+    /// POST /contacts/:uuid/conversation/note (`N`).
+    Note { id: ReqId, contact: String, text: String },
     /// The system's opener on a message's link (`o`).
     Open { url: String },
 }
@@ -39,6 +41,10 @@ pub async fn perform(client: Client, effect: ThreadEffect) -> ThreadMsg {
             id,
             key,
             result: client.delete_message(&MessageId::new(uuid)).await.map(|_| ()),
+        },
+        ThreadEffect::Note { id, contact, text } => ThreadMsg::Noted {
+            id,
+            result: client.add_note(&ContactId::new(contact), &text).await,
         },
         ThreadEffect::Open { url } => {
             let outcome = super::open::launch(&url).await;

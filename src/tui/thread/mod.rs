@@ -9,6 +9,7 @@
 mod fx;
 pub mod layout;
 mod msg;
+mod note;
 mod open;
 mod rich;
 mod state;
@@ -22,6 +23,7 @@ mod tests;
 pub use fx::{ThreadEffect, perform};
 pub use layout::{Kind, Layout, Side, wrap};
 pub use msg::{Opened, ThreadFetch, ThreadMsg};
+pub use note::open_note;
 pub use open::{links, open_link};
 pub use state::{Delivery, Geometry, Popup, Pos, Thread};
 pub use update::{

@@ -32,6 +32,8 @@ pub enum ThreadMsg {
         id: ReqId,
         result: Result<MessageSendRequest, ApiError>,
     },
+    /// The answer to an internal note (`N`).
+    Noted { id: ReqId, result: Result<(), ApiError> },
     /// The system's opener was given `url` (`o`).
     Opened { url: String, outcome: Opened },
 }
@@ -52,6 +54,7 @@ impl ThreadMsg {
             ThreadMsg::Loaded { result: Err(e), .. } => Some(("list messages", e)),
             ThreadMsg::Deleted { result: Err(e), .. } => Some(("delete message", e)),
             ThreadMsg::Status { result: Err(e), .. } => Some(("message status", e)),
+            ThreadMsg::Noted { result: Err(e), .. } => Some(("write a note", e)),
             _ => None,
         }
     }

@@ -290,6 +290,10 @@ pub fn popup_key(t: &mut Thread, cx: &Cx, out: &mut O, key: KeyEvent) -> bool {
     let Some(popup) = t.popup.take() else {
         return false;
     };
+    if let Popup::Note { form } = popup {
+        super::note::key(t, cx, out, form, key);
+        return true;
+    }
     match (popup, cx.keys.mode_action_for(Mode::Message, &key)) {
         (Popup::ConfirmDelete { message }, Some(M::Yes)) => {
             let (Some(uuid), key) = (message.uuid.clone(), Thread::key(&message)) else {
@@ -329,6 +333,7 @@ pub fn on_msg(t: &mut Thread, cx: &Cx, out: &mut O, msg: ThreadMsg) {
                 Err(e) => out.toast(ToastKind::Error, format!("could not delete the message: {e}")),
             }
         }
+        ThreadMsg::Noted { id, result } => super::note::on_noted(t, out, id, result),
         ThreadMsg::Opened { url, outcome } => super::open::on_opened(out, url, outcome),
         ThreadMsg::Status { id, result } => {
             let Some(Popup::Info {

@@ -129,6 +129,12 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         Action::PrevView => views::step(model, false, fx),
         Action::ToggleClosed => actions::toggle_closed(model, false, fx),
         Action::CloseAndNext => actions::toggle_closed(model, true, fx),
+        // N in the thread writes an internal note; elsewhere it makes a contact.
+        Action::NewContact if model.focus == Pane::Thread => {
+            call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::open_note(
+                st, cx, out
+            ))
+        }
         Action::Edit | Action::Tags | Action::Assign | Action::Team | Action::Note | Action::NewContact => {
             actions::open_form(model, action)
         }
