@@ -171,7 +171,13 @@ pub static KEYMAP: &[Binding] = &[
     bind!(MarkAll, [ch('*')], "*", "mark-all", "Mark all in view (again: none)"),
     bind!(Repeat, [ch('.')], ".", "repeat", "Repeat last action on the marks"),
     bind!(Reply, [ch('R')], "R", "reply", "Reply to the customer"),
-    bind!(NewContact, [ch('N')], "N", "new-contact", "New contact (thread: a note)"),
+    bind!(
+        NewContact,
+        [ch('N')],
+        "N",
+        "new-contact",
+        "New contact (thread: a note)"
+    ),
     bind!(Availability, [ch('v')], "v", "availability", "Toggle my availability"),
     bind!(CustomStatus, [ch('s')], "s", "custom-status", "Set my custom status"),
     bind!(CopyLink, [ch('y')], "y", "copy-link", "Copy chat link (OSC 52)"),
@@ -204,13 +210,7 @@ pub static KEYMAP: &[Binding] = &[
         "message-info",
         "Details of the selected message"
     ),
-    bind!(
-        OpenLink,
-        [ch('o')],
-        "o",
-        "open-link",
-        "Open the message's file or link"
-    ),
+    bind!(OpenLink, [ch('o')], "o", "open-link", "Open the message's file or link"),
     bind!(Reports, [ch('S')], "S", "reports", "Reports (no API requests)"),
     bind!(Snooze, [ch('z')], "z", "snooze", "Snooze; on a snoozed one, wake"),
     bind!(

@@ -83,7 +83,9 @@ pub fn key(t: &mut Thread, cx: &Cx, out: &mut O, mut form: Box<Form>, key: KeyEv
 
 /// The service's answer to a note.
 pub fn on_noted(t: &mut Thread, out: &mut O, id: crate::tui::shared::ReqId, result: Result<(), ApiError>) {
-    let Some((asked, contact, text)) = t.noting.take() else { return };
+    let Some((asked, contact, text)) = t.noting.take() else {
+        return;
+    };
     if asked != id {
         t.noting = Some((asked, contact, text));
         return;

@@ -48,7 +48,11 @@ pub fn tail(m: &Message, w: usize) -> Vec<String> {
     }
     for p in r.contact_card() {
         let phones: Vec<String> = p.phones.iter().map(|p| clean_line(p)).collect();
-        push(format!("[contact] {} {}", clean_line(&p.name), phones.join(", ")).trim_end().to_string());
+        push(
+            format!("[contact] {} {}", clean_line(&p.name), phones.join(", "))
+                .trim_end()
+                .to_string(),
+        );
     }
     for (label, choices) in [("buttons", r.reply_buttons()), ("list", r.interactive_list())] {
         let Some(c) = choices else { continue };
@@ -62,7 +66,11 @@ pub fn tail(m: &Message, w: usize) -> Vec<String> {
         }
         let options: Vec<String> = c.options.iter().map(|o| format!("({})", clean_line(o))).collect();
         if !options.is_empty() {
-            let lead = if said.is_empty() { format!("[{label}] ") } else { "  ".into() };
+            let lead = if said.is_empty() {
+                format!("[{label}] ")
+            } else {
+                "  ".into()
+            };
             push(format!("{lead}{}", options.join(" ")));
         }
     }

@@ -44,7 +44,13 @@ fn n_in_the_thread_writes_an_internal_note_that_then_shows_in_it() {
     let fx = update(&mut m, Msg::Thread(ThreadMsg::Noted { id, result: Ok(()) }));
     assert!(m.status.current().unwrap().text.contains("note written"));
     let refresh = fx.iter().any(|e| {
-        matches!(e, Effect::Thread(ThreadEffect::Fetch { fetch: ThreadFetch::Refresh, .. }))
+        matches!(
+            e,
+            Effect::Thread(ThreadEffect::Fetch {
+                fetch: ThreadFetch::Refresh,
+                ..
+            })
+        )
     });
     assert!(refresh, "the thread is fetched again to show the note: {fx:?}");
 }

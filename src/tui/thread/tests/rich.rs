@@ -55,12 +55,21 @@ pub fn screen(m: &Model) -> String {
 /// The customer's photo, a document, a location and a contact card.
 pub fn files_and_places() -> Vec<Message> {
     vec![
-        rich(1, json!({ "text": "", "status": "received", "messageContactCard": { "contactsInfo": [
-            { "name": "Peter Parker", "phones": [{ "phone": "+1 555 0100", "type": "MOBILE" }] }] } })),
-        rich(2, json!({ "text": "I am here", "status": "received", "messageLocation": {
-            "coordinates": { "x": -23.6054, "y": -46.6373 }, "googleMapsLocation": "https://maps.googleapis.com/x" } })),
-        rich(3, json!({ "text": "The manual", "status": "received",
-            "attachments": ["https://files.example.com/u/1/manual.pdf", "https://files.example.com/u/2/photo.jpg"] })),
+        rich(
+            1,
+            json!({ "text": "", "status": "received", "messageContactCard": { "contactsInfo": [
+            { "name": "Peter Parker", "phones": [{ "phone": "+1 555 0100", "type": "MOBILE" }] }] } }),
+        ),
+        rich(
+            2,
+            json!({ "text": "I am here", "status": "received", "messageLocation": {
+            "coordinates": { "x": -23.6054, "y": -46.6373 }, "googleMapsLocation": "https://maps.googleapis.com/x" } }),
+        ),
+        rich(
+            3,
+            json!({ "text": "The manual", "status": "received",
+            "attachments": ["https://files.example.com/u/1/manual.pdf", "https://files.example.com/u/2/photo.jpg"] }),
+        ),
     ]
 }
 
@@ -83,13 +92,25 @@ fn attachments_a_location_and_a_contact_card_show_at_80x24() {
 #[test]
 fn buttons_a_list_a_quoted_reply_and_a_forward_show_at_80x24() {
     let newest_first = vec![
-        rich(1, json!({ "text": "Look at this", "status": "received", "messageForward": { "forwarded": true } })),
-        rich(2, json!({ "text": "The blue ones", "status": "received",
-            "mesageContext": { "target": { "text": "Which colour?", "status": "sent" } } })),
-        rich(3, json!({ "text": "", "status": "received", "messageInteractiveList": { "metadata":
-            "{\"header\":\"Our shop\",\"body\":\"Pick one\",\"sections\":[{\"title\":\"Shoes\",\"items\":[{\"header\":\"Sneakers\"}]}]}" } })),
-        rich(4, json!({ "text": "", "status": "received", "messageReplyButton": { "metadata": {
-            "content": { "text": "Did this help?" }, "options": [{ "title": "Yes" }, { "title": "No" }] } } })),
+        rich(
+            1,
+            json!({ "text": "Look at this", "status": "received", "messageForward": { "forwarded": true } }),
+        ),
+        rich(
+            2,
+            json!({ "text": "The blue ones", "status": "received",
+            "mesageContext": { "target": { "text": "Which colour?", "status": "sent" } } }),
+        ),
+        rich(
+            3,
+            json!({ "text": "", "status": "received", "messageInteractiveList": { "metadata":
+            "{\"header\":\"Our shop\",\"body\":\"Pick one\",\"sections\":[{\"title\":\"Shoes\",\"items\":[{\"header\":\"Sneakers\"}]}]}" } }),
+        ),
+        rich(
+            4,
+            json!({ "text": "", "status": "received", "messageReplyButton": { "metadata": {
+            "content": { "text": "Did this help?" }, "options": [{ "title": "Yes" }, { "title": "No" }] } } }),
+        ),
     ];
     let m = thread_with(newest_first, 80, 24);
     let s = screen(&m);
@@ -108,14 +129,20 @@ fn buttons_a_list_a_quoted_reply_and_a_forward_show_at_80x24() {
 #[test]
 fn hostile_text_in_a_rich_part_is_inert() {
     let m = thread_with(
-        vec![rich(1, json!({ "text": "x", "status": "received",
+        vec![rich(
+            1,
+            json!({ "text": "x", "status": "received",
             "attachments": ["https://evil.example/a\u{1b}[2Jb.pdf"],
-            "messageContactCard": { "contactsInfo": [{ "name": "Eve\u{1b}]52;c;aGk=\u{7}", "phones": [] }] } }))],
+            "messageContactCard": { "contactsInfo": [{ "name": "Eve\u{1b}]52;c;aGk=\u{7}", "phones": [] }] } }),
+        )],
         80,
         24,
     );
     let s = screen(&m);
-    assert!(!s.contains('\u{1b}') && !s.contains('\u{7}'), "no control character reaches the screen:\n{s}");
+    assert!(
+        !s.contains('\u{1b}') && !s.contains('\u{7}'),
+        "no control character reaches the screen:\n{s}"
+    );
     assert!(s.contains("[contact] Eve"), "{s}");
 }
 
@@ -134,13 +161,25 @@ fn o_opens_each_link_of_the_selected_message_in_turn() {
     };
     // The newest (a contact card) has nothing to open: it says so.
     let fx = update(&mut m, key('o'));
-    assert!(fx.iter().all(|e| !matches!(e, Effect::Thread(ThreadEffect::Open { .. }))));
+    assert!(
+        fx.iter()
+            .all(|e| !matches!(e, Effect::Thread(ThreadEffect::Open { .. })))
+    );
     assert!(m.status.current().unwrap().text.contains("no attachment or link"));
     update(&mut m, key('k'));
     update(&mut m, key('k'));
-    assert_eq!(opened(update(&mut m, key('o'))), "https://files.example.com/u/1/manual.pdf");
-    assert_eq!(opened(update(&mut m, key('o'))), "https://files.example.com/u/2/photo.jpg");
-    assert_eq!(opened(update(&mut m, key('o'))), "https://files.example.com/u/1/manual.pdf");
+    assert_eq!(
+        opened(update(&mut m, key('o'))),
+        "https://files.example.com/u/1/manual.pdf"
+    );
+    assert_eq!(
+        opened(update(&mut m, key('o'))),
+        "https://files.example.com/u/2/photo.jpg"
+    );
+    assert_eq!(
+        opened(update(&mut m, key('o'))),
+        "https://files.example.com/u/1/manual.pdf"
+    );
     update(&mut m, key('j'));
     let map = opened(update(&mut m, key('o')));
     assert_eq!(map, "https://www.google.com/maps?q=-23.6054,-46.6373");
