@@ -163,7 +163,7 @@ pub static KEYMAP: &[Binding] = &[
     bind!(Edit, [ch('e')], "e", "edit", "Edit name and custom fields"),
     bind!(Tags, [ch('t')], "t", "tags", "Edit tags"),
     bind!(Assign, [ch('a')], "a", "assign", "Assign or unassign someone"),
-    bind!(Team, [ch('T')], "T", "team", "Set the team"),
+    bind!(Team, [ch('T')], "T", "team", "Set the team (thread: funnel)"),
     bind!(Note, [ch('n')], "n", "note", "Edit the note"),
     bind!(Bot, [ch('b')], "b", "bot", "Start or stop the bot"),
     bind!(Mark, [ch(' ')], "Space", "mark", "Mark or unmark, go to next"),

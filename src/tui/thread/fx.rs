@@ -22,6 +22,8 @@ pub enum ThreadEffect {
     Status { id: ReqId, uuid: String, after: Duration },
     /// POST /contacts/:uuid/conversation/note (`N`).
     Note { id: ReqId, contact: String, text: String },
+    /// PUT /contacts/:uuid/conversation/update_funnel (`T` in the thread).
+    Funnel { id: ReqId, contact: String, funnel: String },
     /// The system's opener on a message's link (`o`).
     Open { url: String },
 }
@@ -45,6 +47,10 @@ pub async fn perform(client: Client, effect: ThreadEffect) -> ThreadMsg {
         ThreadEffect::Note { id, contact, text } => ThreadMsg::Noted {
             id,
             result: client.add_note(&ContactId::new(contact), &text).await,
+        },
+        ThreadEffect::Funnel { id, contact, funnel } => ThreadMsg::FunnelSet {
+            id,
+            result: client.set_funnel(&ContactId::new(contact), &funnel).await,
         },
         ThreadEffect::Open { url } => {
             let outcome = super::open::launch(&url).await;

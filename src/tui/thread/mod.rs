@@ -6,6 +6,7 @@
 //! root when a thread was seen or a newest page arrived (the index may
 //! store it). The composer's outbox lines are handed to its view.
 
+mod funnel;
 mod fx;
 pub mod layout;
 mod msg;
@@ -20,6 +21,7 @@ mod viewport;
 #[cfg(test)]
 mod tests;
 
+pub use funnel::open_funnels;
 pub use fx::{ThreadEffect, perform};
 pub use layout::{Kind, Layout, Side, wrap};
 pub use msg::{Opened, ThreadFetch, ThreadMsg};

@@ -34,6 +34,11 @@ pub enum ThreadMsg {
     },
     /// The answer to an internal note (`N`).
     Noted { id: ReqId, result: Result<(), ApiError> },
+    /// The answer to a funnel move (`T` in the thread).
+    FunnelSet {
+        id: ReqId,
+        result: Result<crate::api::Contact, ApiError>,
+    },
     /// The system's opener was given `url` (`o`).
     Opened { url: String, outcome: Opened },
 }
@@ -55,6 +60,7 @@ impl ThreadMsg {
             ThreadMsg::Deleted { result: Err(e), .. } => Some(("delete message", e)),
             ThreadMsg::Status { result: Err(e), .. } => Some(("message status", e)),
             ThreadMsg::Noted { result: Err(e), .. } => Some(("write a note", e)),
+            ThreadMsg::FunnelSet { result: Err(e), .. } => Some(("move to a funnel", e)),
             _ => None,
         }
     }

@@ -46,6 +46,8 @@ pub enum Popup {
         delivery: Delivery,
         poll: Option<ReqId>,
     },
+    /// `T` in the thread: the funnel picker (`funnel`).
+    Funnel { picker: Box<crate::tui::form::FuzzyPicker> },
     /// `N`: an internal note being written (`note`).
     Note { form: Box<crate::tui::form::Form> },
 }
@@ -86,6 +88,8 @@ pub struct Thread {
     pub noting: Option<(ReqId, String, String)>,
     /// A note the service did not take, by contact: `N` brings it back.
     pub note_draft: Option<(String, String)>,
+    /// The funnel move in flight.
+    pub moving: Option<ReqId>,
 }
 
 impl Thread {

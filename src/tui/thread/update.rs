@@ -290,10 +290,17 @@ pub fn popup_key(t: &mut Thread, cx: &Cx, out: &mut O, key: KeyEvent) -> bool {
     let Some(popup) = t.popup.take() else {
         return false;
     };
-    if let Popup::Note { form } = popup {
-        super::note::key(t, cx, out, form, key);
-        return true;
-    }
+    let popup = match popup {
+        Popup::Note { form } => {
+            super::note::key(t, cx, out, form, key);
+            return true;
+        }
+        Popup::Funnel { picker } => {
+            super::funnel::key(t, cx, out, picker, key);
+            return true;
+        }
+        other => other,
+    };
     match (popup, cx.keys.mode_action_for(Mode::Message, &key)) {
         (Popup::ConfirmDelete { message }, Some(M::Yes)) => {
             let (Some(uuid), key) = (message.uuid.clone(), Thread::key(&message)) else {
@@ -333,6 +340,7 @@ pub fn on_msg(t: &mut Thread, cx: &Cx, out: &mut O, msg: ThreadMsg) {
                 Err(e) => out.toast(ToastKind::Error, format!("could not delete the message: {e}")),
             }
         }
+        ThreadMsg::FunnelSet { id, result } => super::funnel::on_moved(t, cx, out, id, result),
         ThreadMsg::Noted { id, result } => super::note::on_noted(t, out, id, result),
         ThreadMsg::Opened { url, outcome } => super::open::on_opened(out, url, outcome),
         ThreadMsg::Status { id, result } => {

@@ -129,6 +129,12 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         Action::PrevView => views::step(model, false, fx),
         Action::ToggleClosed => actions::toggle_closed(model, false, fx),
         Action::CloseAndNext => actions::toggle_closed(model, true, fx),
+        // T in the thread moves the conversation to a funnel; elsewhere it sets the team.
+        Action::Team if model.focus == Pane::Thread => {
+            call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::open_funnels(
+                st, cx, out
+            ))
+        }
         // N in the thread writes an internal note; elsewhere it makes a contact.
         Action::NewContact if model.focus == Pane::Thread => {
             call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::open_note(
