@@ -99,8 +99,10 @@ pub struct Message {
     pub sent_by: Option<String>,
     /// Attachments, location, contact card, buttons, quoted reply,
     /// forward (`message_rich`); empty when the message is only text.
+    /// Boxed: most messages are only text, and a `Message` travels in
+    /// every event.
     #[serde(flatten)]
-    pub rich: Rich,
+    pub rich: Box<Rich>,
 }
 
 fn unknown_message_status() -> MessageStatus {

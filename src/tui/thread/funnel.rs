@@ -34,7 +34,7 @@ pub fn open_funnels(t: &mut Thread, cx: &Cx, out: &mut O) {
     let items = funnels
         .iter()
         .map(|f| PickItem {
-            label: clean_line(&format!("{} {}", f.emoji, f.name).trim().to_string()),
+            label: clean_line(format!("{} {}", f.emoji, f.name).trim()),
             detail: if current.as_deref() == Some(f.uuid.as_str()) {
                 "current".into()
             } else {
@@ -68,7 +68,7 @@ pub fn key(t: &mut Thread, cx: &Cx, out: &mut O, mut picker: Box<FuzzyPicker>, k
 }
 
 /// The service's answer to a move.
-pub fn on_moved(t: &mut Thread, cx: &Cx, out: &mut O, id: ReqId, result: Result<Contact, ApiError>) {
+pub fn on_moved(t: &mut Thread, cx: &Cx, out: &mut O, id: ReqId, result: Result<Box<Contact>, ApiError>) {
     if t.moving != Some(id) {
         return;
     }
@@ -82,7 +82,7 @@ pub fn on_moved(t: &mut Thread, cx: &Cx, out: &mut O, id: ReqId, result: Result<
                 .map(|f| clean_line(&f.name))
                 .unwrap_or_else(|| "the funnel".into());
             out.toast(ToastKind::Success, format!("moved to {name}"));
-            out.note(Note::Wrote(Some(Box::new(contact))));
+            out.note(Note::Wrote(Some(contact)));
         }
         Err(e) => out.toast(ToastKind::Error, format!("could not move the conversation: {e}")),
     }

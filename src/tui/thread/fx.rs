@@ -50,7 +50,7 @@ pub async fn perform(client: Client, effect: ThreadEffect) -> ThreadMsg {
         },
         ThreadEffect::Funnel { id, contact, funnel } => ThreadMsg::FunnelSet {
             id,
-            result: client.set_funnel(&ContactId::new(contact), &funnel).await,
+            result: client.set_funnel(&ContactId::new(contact), &funnel).await.map(Box::new),
         },
         ThreadEffect::Open { url } => {
             let outcome = super::open::launch(&url).await;

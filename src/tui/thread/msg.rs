@@ -37,7 +37,7 @@ pub enum ThreadMsg {
     /// The answer to a funnel move (`T` in the thread).
     FunnelSet {
         id: ReqId,
-        result: Result<crate::api::Contact, ApiError>,
+        result: Result<Box<crate::api::Contact>, ApiError>,
     },
     /// The system's opener was given `url` (`o`).
     Opened { url: String, outcome: Opened },

@@ -51,7 +51,13 @@ fn t_in_the_thread_picks_a_funnel_and_the_conversation_moves_to_it() {
     assert_eq!(funnel, "f2");
     let mut moved = contact(0);
     moved.funnel_id = Some("f2".into());
-    update(&mut m, Msg::Thread(ThreadMsg::FunnelSet { id, result: Ok(moved) }));
+    update(
+        &mut m,
+        Msg::Thread(ThreadMsg::FunnelSet {
+            id,
+            result: Ok(Box::new(moved)),
+        }),
+    );
     assert!(
         m.status.current().unwrap().text.contains("moved to Won"),
         "{:?}",
