@@ -47,8 +47,10 @@ pub enum ThreadMsg {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Opened {
     Launched,
-    /// No opener here (over SSH, or none installed): copy it instead.
-    CopyInstead,
+    /// Over SSH the opener would run on the far host: copy it instead.
+    CopyOverSsh,
+    /// No opener installed here: copy it instead.
+    NoOpener,
     Failed(String),
 }
 

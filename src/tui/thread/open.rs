@@ -49,12 +49,14 @@ pub fn on_opened(out: &mut O, url: String, outcome: Opened) {
     let shown = sanitize_line(&url);
     match outcome {
         Opened::Launched => out.toast(ToastKind::Success, format!("opened {shown}")),
-        Opened::CopyInstead => {
+        Opened::CopyOverSsh | Opened::NoOpener => {
+            let why = if outcome == Opened::CopyOverSsh {
+                "over SSH"
+            } else {
+                "no opener here"
+            };
             out.note(Note::Copy(url));
-            out.toast(
-                ToastKind::Success,
-                format!("over SSH: copied {shown} (OSC 52), open it on your machine"),
-            );
+            out.toast(ToastKind::Success, format!("{why}: copied {shown} (OSC 52)"));
         }
         Opened::Failed(why) => out.toast(
             ToastKind::Error,
@@ -69,7 +71,7 @@ pub async fn launch(url: &str) -> Opened {
         return Opened::Failed("not a web link".into());
     }
     if std::env::var_os("SSH_CONNECTION").is_some_and(|v| !v.is_empty()) {
-        return Opened::CopyInstead;
+        return Opened::CopyOverSsh;
     }
     let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
     let child = tokio::process::Command::new(opener)
@@ -85,7 +87,7 @@ pub async fn launch(url: &str) -> Opened {
             Ok(s) => Opened::Failed(format!("{opener} ended with {s}")),
             Err(e) => Opened::Failed(format!("{opener}: {e}")),
         },
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Opened::CopyInstead,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Opened::NoOpener,
         Err(e) => Opened::Failed(format!("{opener}: {e}")),
     }
 }

@@ -189,7 +189,7 @@ fn o_opens_each_link_of_the_selected_message_in_turn() {
         &mut m,
         Msg::Thread(ThreadMsg::Opened {
             url: map.clone(),
-            outcome: Opened::CopyInstead,
+            outcome: Opened::CopyOverSsh,
         }),
     );
     assert!(fx.contains(&Effect::CopyToClipboard(map)));
