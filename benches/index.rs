@@ -101,6 +101,7 @@ fn dataset() -> (Vec<Contact>, Vec<Thread>) {
                 from: contact.phone_number.clone(),
                 to: "+15550000000".into(),
                 sent_by: None,
+                rich: Default::default(),
             })
             .collect();
         threads.push((contact.uuid.clone(), contact.activity_at, messages));

@@ -61,6 +61,7 @@ fn dataset() -> (Vec<Contact>, Vec<Thread>) {
                 from: String::new(),
                 to: String::new(),
                 sent_by: None,
+                rich: Default::default(),
             })
             .collect();
         threads.push((contact.uuid.clone(), Some(activity), messages));

@@ -71,6 +71,7 @@ fn thread(c: &Contact, i: usize) -> Option<Thread> {
             from: String::new(),
             to: String::new(),
             sent_by: None,
+            rich: Default::default(),
         }],
     ))
 }

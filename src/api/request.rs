@@ -125,7 +125,11 @@ impl Serialize for UserStatusUpdate {
 /// Text content of a sent message.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct MessageContent {
+    /// The text, or a media message's caption.
     pub text: String,
+    /// A media message's file (an http(s) URL the service fetches).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 /// Body of POST /messages/send.
@@ -162,7 +166,10 @@ impl SendMessage {
             to: to.into(),
             from: from.into(),
             message_type: "text".into(),
-            content: MessageContent { text: text.into() },
+            content: MessageContent {
+                text: text.into(),
+                url: None,
+            },
             ..Default::default()
         }
     }
@@ -187,8 +194,32 @@ impl SendMessage {
                     [one] => one.clone(),
                     _ => String::new(),
                 },
+                url: None,
             },
             template_values: (values.len() > 1).then_some(values),
+            ..Default::default()
+        }
+    }
+}
+
+impl SendMessage {
+    /// A media message (`image`, `document`, `audio`, `video`) of the file
+    /// at `url`, with `caption` as its text when not empty.
+    pub fn media(
+        to: impl Into<String>,
+        from: impl Into<String>,
+        kind: &str,
+        url: impl Into<String>,
+        caption: impl Into<String>,
+    ) -> Self {
+        SendMessage {
+            to: to.into(),
+            from: from.into(),
+            message_type: kind.to_string(),
+            content: MessageContent {
+                text: caption.into(),
+                url: Some(url.into()),
+            },
             ..Default::default()
         }
     }

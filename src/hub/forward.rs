@@ -283,6 +283,9 @@ pub async fn handle(
 /// names the agent (`sentBy`, see `sent`).
 fn name_senders(st: &HubState, contact: &str, answer: &mut Upstream) {
     let Some(mut body) = answer.json() else { return };
+    if let Err(e) = super::rich::attach(&st.store, contact, &mut body) {
+        tracing::warn!("what the webhooks carried could not be read: {e}");
+    }
     match super::sent::annotate(&st.store, contact, &mut body) {
         Ok(_) => {
             if let Ok(bytes) = serde_json::to_vec(&body) {

@@ -24,6 +24,7 @@ mod presence;
 mod process;
 mod receiver;
 mod reconcile;
+mod rich;
 pub mod route;
 pub mod sent;
 mod snapshot;

@@ -136,6 +136,7 @@ pub fn messages(n: usize) -> Vec<Message> {
             },
             to: String::new(),
             sent_by: None,
+            rich: Default::default(),
         })
         .collect();
     out.reverse();

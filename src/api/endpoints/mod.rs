@@ -2,10 +2,12 @@
 //! resource. Each builds a `Call`, sends it through the client's single
 //! request path and decodes the answer.
 
+mod account_more;
 mod auth;
 mod bot;
 mod channels;
 mod contacts;
+mod contacts_more;
 mod custom_statuses;
 mod funnels;
 mod messages;

@@ -226,6 +226,7 @@ fn message(status: &str, text: String, created_at: Option<DateTime<Utc>>) -> Mes
         from: String::new(),
         to: String::new(),
         sent_by: None,
+        rich: Default::default(),
     }
 }
 

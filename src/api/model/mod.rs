@@ -5,6 +5,7 @@
 mod contact;
 mod custom_field;
 mod ids;
+mod message_rich;
 mod open_enum;
 pub mod time;
 
@@ -12,6 +13,7 @@ pub use contact::{Contact, ContactTeam};
 pub use custom_field::checked_email;
 pub use custom_field::{FieldMeta, FieldType, FieldValue, split_list, validate_custom_fields, validate_field_value};
 pub use ids::{ContactId, MessageId, TemplateId};
+pub use message_rich::{Attachment, AttachmentKind, CardPerson, Choices, Location, Quoted, Rich, is_web_link};
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -95,6 +97,12 @@ pub struct Message {
     /// set by the service. Text from a server: make it inert before showing it.
     #[serde(default, rename = "sentBy", skip_serializing_if = "Option::is_none")]
     pub sent_by: Option<String>,
+    /// Attachments, location, contact card, buttons, quoted reply,
+    /// forward (`message_rich`); empty when the message is only text.
+    /// Boxed: most messages are only text, and a `Message` travels in
+    /// every event.
+    #[serde(flatten)]
+    pub rich: Box<Rich>,
 }
 
 fn unknown_message_status() -> MessageStatus {

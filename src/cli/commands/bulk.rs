@@ -162,7 +162,7 @@ fn chosen_view(name: Option<&str>, older_than: Option<Duration>, custom: &[View]
 async fn many(ctx: &mut Ctx<'_>, action: &Action, args: &BulkArgs) -> Result<(), CliError> {
     let verb = action.verb();
     let (views, me) = all_views(ctx)?;
-    let me = super::views::me_or_hubs(ctx, me).await;
+    let me = super::whoami::me(ctx, me).await;
     let custom: Vec<View> = views.into_iter().skip(builtin_views().len()).collect();
     let view = chosen_view(args.view.as_deref(), args.older_than, &custom)?;
     if let Some(why) = view.why_empty(me.as_deref()) {

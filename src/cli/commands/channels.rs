@@ -1,4 +1,4 @@
-//! `frontdesk channels list|rename`.
+//! `frontdesk channels list|get|rename`.
 
 use clap::Subcommand;
 
@@ -16,14 +16,44 @@ pub enum ChannelsCmd {
         /// Only channels of this type
         #[arg(long = "type")]
         channel_type: Option<String>,
+        /// Only active channels (the ones messages can go out from)
+        #[arg(long, conflicts_with = "channel_type")]
+        active: bool,
     },
+    /// Show one channel
+    Get { uuid: String },
     /// Give a channel a new title
     Rename { uuid: String, title: String },
 }
 
 pub async fn run(ctx: &mut Ctx<'_>, cmd: ChannelsCmd) -> Result<(), CliError> {
     match cmd {
-        ChannelsCmd::List { position, channel_type } => {
+        ChannelsCmd::List { active: true, .. } => {
+            let client = ctx.client()?;
+            let items = client
+                .active_channels()
+                .await
+                .map_err(api_err("channels list --active"))?;
+            super::print_page(
+                ctx,
+                crate::api::Page {
+                    items,
+                    meta: Default::default(),
+                },
+            )
+        }
+        ChannelsCmd::Get { uuid } => {
+            let uuid = non_empty("the channel uuid", &uuid)?.to_string();
+            let client = ctx.client()?;
+            let c = client
+                .get_channel(&uuid)
+                .await
+                .map_err(api_err(format!("channels get {uuid}")))?;
+            print_object(ctx, &c)
+        }
+        ChannelsCmd::List {
+            position, channel_type, ..
+        } => {
             let client = ctx.client()?;
             numbered_list(
                 ctx,

@@ -14,6 +14,7 @@ use crate::triage::bulk::Action;
 /// The longest note the service accepts, in characters.
 pub const MAX_NOTE_CHARS: usize = 1000;
 
+mod more;
 mod write;
 
 pub use write::{BotArg, CreateArgs, UpdateArgs, check_note, custom_fields_body, parse_field_arg, patch_from_args};
@@ -22,13 +23,22 @@ pub use write::{BotArg, CreateArgs, UpdateArgs, check_note, custom_fields_body, 
 pub enum ContactsCmd {
     /// List contacts, most recent conversation first
     List(ListArgs),
-    /// Show one contact
+    /// Show one contact: by uuid, or looked up by --phone or --bsuid
     Get {
-        uuid: String,
+        #[arg(required_unless_present_any = ["phone", "bsuid"], conflicts_with_all = ["phone", "bsuid"])]
+        uuid: Option<String>,
         /// Show each custom field's type and options
         #[arg(long)]
         field_types: bool,
+        #[command(flatten)]
+        lookup: more::LookupArgs,
     },
+    /// Write an internal note on a contact's conversation (`@` tags a colleague)
+    Note(more::NoteArgs),
+    /// Move a contact's conversation to another funnel
+    Funnel(more::FunnelArgs),
+    /// Delete a contact (cannot be undone; asks first unless --yes)
+    Delete(more::DeleteArgs),
     /// Create a contact
     Create(CreateArgs),
     /// Update a contact (only the given fields change)
@@ -104,7 +114,15 @@ pub struct ListArgs {
 pub async fn run(ctx: &mut Ctx<'_>, cmd: ContactsCmd) -> Result<(), CliError> {
     match cmd {
         ContactsCmd::List(args) => list(ctx, args).await,
-        ContactsCmd::Get { uuid, field_types } => {
+        ContactsCmd::Get { uuid: None, lookup, .. } => more::lookup(ctx, lookup).await,
+        ContactsCmd::Note(args) => more::note(ctx, args).await,
+        ContactsCmd::Funnel(args) => more::funnel(ctx, args).await,
+        ContactsCmd::Delete(args) => more::delete(ctx, args).await,
+        ContactsCmd::Get {
+            uuid: Some(uuid),
+            field_types,
+            ..
+        } => {
             let uuid = non_empty("the contact uuid", &uuid)?.to_string();
             let client = ctx.client()?;
             let c = client

@@ -16,7 +16,7 @@ pub enum MessagesCmd {
         #[command(flatten)]
         position: CursorArgs,
     },
-    /// Send a text or a template to a contact
+    /// Send a text, a template, or a file by URL (--image, --document, --audio, --video) to a contact
     Send(SendArgs),
     /// Show the delivery status of a message sent through the interface
     Status { message_uuid: String },
@@ -27,9 +27,15 @@ pub enum MessagesCmd {
 #[derive(Debug, Args)]
 pub struct SendArgs {
     pub contact_uuid: String,
-    /// The text to send (refused by the service 24 hours after the contact last wrote)
-    #[arg(long, required_unless_present = "template", conflicts_with = "template")]
+    /// The text to send (refused by the service 24 hours after the contact last wrote); with a file, its caption
+    #[arg(
+        long,
+        required_unless_present_any = ["template", "image", "document", "audio", "video"],
+        conflicts_with = "template"
+    )]
     pub text: Option<String>,
+    #[command(flatten)]
+    pub media: super::send_media::MediaArgs,
     /// Template uuid to send instead of free text
     #[arg(long)]
     pub template: Option<String>,
@@ -43,6 +49,11 @@ pub struct SendArgs {
 
 /// The request for a send, given the contact's identifier and source.
 pub fn send_body(args: &SendArgs, to: &str, from: &str) -> SendMessage {
+    if let Some((kind, url)) = args.media.file() {
+        let mut body = SendMessage::media(to, from, kind, url, args.text.clone().unwrap_or_default());
+        body.channel_uuid = args.channel.clone();
+        return body;
+    }
     let mut body = match (&args.text, &args.template) {
         (_, Some(t)) => SendMessage::template(to, from, t.clone(), args.values.clone()),
         (Some(text), None) => SendMessage::text(to, from, text.clone()),
@@ -93,6 +104,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
             {
                 return Err(CliError::usage("messages send: --text must not be empty"));
             }
+            args.media.check()?;
             if !args.values.is_empty() && args.template.is_none() {
                 return Err(CliError::usage("messages send: --value goes with --template"));
             }

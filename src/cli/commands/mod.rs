@@ -19,6 +19,7 @@ pub mod messages;
 pub mod plan;
 pub mod report;
 pub mod search;
+pub mod send_media;
 pub mod snippets;
 pub mod status;
 pub mod sync;
@@ -27,6 +28,7 @@ pub mod templates;
 pub mod undo;
 pub mod views;
 pub mod webhooks;
+pub mod whoami;
 
 use std::future::Future;
 

@@ -1,4 +1,4 @@
-//! `frontdesk status set`: your own availability and custom status.
+//! `frontdesk status set|clear`: your own availability and custom status.
 
 use clap::{Args, Subcommand};
 
@@ -11,6 +11,8 @@ use crate::cli::{CliError, Ctx, api_err};
 pub enum StatusCmd {
     /// Set your availability and/or custom status (needs your user uuid: --user or FRONTDESK_USER_UUID)
     Set(SetArgs),
+    /// Take off your custom status (needs your user uuid, as `set`)
+    Clear,
 }
 
 #[derive(Debug, Args)]
@@ -52,7 +54,10 @@ pub fn update_from_args(args: &SetArgs) -> Option<UserStatusUpdate> {
 }
 
 pub async fn run(ctx: &mut Ctx<'_>, cmd: StatusCmd) -> Result<(), CliError> {
-    let StatusCmd::Set(args) = cmd;
+    let args = match cmd {
+        StatusCmd::Set(args) => args,
+        StatusCmd::Clear => return clear(ctx).await,
+    };
     let update = update_from_args(&args).ok_or_else(|| {
         CliError::usage(
             "status set: nothing to change: give --available or --away, and/or --custom-status ID or \
@@ -76,6 +81,31 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: StatusCmd) -> Result<(), CliError> {
         .await
         .map_err(api_err(format!("status set (user {user})")))?;
     print_object(ctx, &status)
+}
+
+/// `status clear`: DELETE /users/:uuid/status.
+async fn clear(ctx: &mut Ctx<'_>) -> Result<(), CliError> {
+    let user = my_uuid(ctx, "status clear")?;
+    let client = ctx.client()?;
+    client
+        .clear_user_status(&user)
+        .await
+        .map_err(api_err(format!("status clear (user {user})")))?;
+    print_object(ctx, &UserStatus::default())
+}
+
+/// The configured user uuid, or a usage error saying how to give it.
+fn my_uuid(ctx: &mut Ctx<'_>, what: &str) -> Result<String, CliError> {
+    ctx.settings()?
+        .user_uuid
+        .clone()
+        .filter(|u| !u.trim().is_empty())
+        .ok_or_else(|| {
+            CliError::usage(format!(
+                "{what}: your user uuid is not configured: pass --user UUID, set FRONTDESK_USER_UUID, \
+                 or put user_uuid in your profile in the config file"
+            ))
+        })
 }
 
 impl Recordable for UserStatus {

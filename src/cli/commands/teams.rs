@@ -1,4 +1,4 @@
-//! `frontdesk teams list|get|members`.
+//! `frontdesk teams list|get|rename|members`.
 
 use clap::{Subcommand, ValueEnum};
 
@@ -16,6 +16,8 @@ pub enum TeamsCmd {
     },
     /// Show one team
     Get { uuid: String },
+    /// Give a team a new name
+    Rename { uuid: String, name: String },
     /// List a team's members
     Members {
         uuid: String,
@@ -45,6 +47,16 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: TeamsCmd) -> Result<(), CliError> {
                 || client.walk_teams(),
             )
             .await
+        }
+        TeamsCmd::Rename { uuid, name } => {
+            let uuid = non_empty("the team uuid", &uuid)?.to_string();
+            let name = non_empty("the name", &name)?.to_string();
+            let client = ctx.client()?;
+            let t = client
+                .rename_team(&uuid, &name)
+                .await
+                .map_err(api_err(format!("teams rename {uuid}")))?;
+            print_object(ctx, &t)
         }
         TeamsCmd::Get { uuid } => {
             let uuid = non_empty("the team uuid", &uuid)?.to_string();

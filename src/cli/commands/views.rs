@@ -96,20 +96,6 @@ pub(crate) fn all_views(ctx: &mut Ctx<'_>) -> Result<(Vec<View>, Option<String>)
     Ok((views, settings.user_email.clone()))
 }
 
-/// The agent's email for Mine: the config's, else (through a hub) the
-/// one the hub knows for this token, asked within 5 s; `None` when
-/// neither says.
-pub(crate) async fn me_or_hubs(ctx: &mut Ctx<'_>, me: Option<String>) -> Option<String> {
-    if me.as_deref().is_some_and(|m| !m.trim().is_empty()) {
-        return me;
-    }
-    let hub = ctx.settings().ok()?.hub().ok()??;
-    match tokio::time::timeout(std::time::Duration::from_secs(5), hub.whoami()).await {
-        Ok(Ok(who)) if !who.email.trim().is_empty() => Some(who.email),
-        _ => None,
-    }
-}
-
 #[derive(Debug, Serialize)]
 struct ViewRow {
     name: String,
@@ -140,7 +126,7 @@ impl Tabular for ViewRow {
 
 pub async fn run(ctx: &mut Ctx<'_>, _args: ViewsArgs) -> Result<(), CliError> {
     let (views, me) = all_views(ctx)?;
-    let me = me_or_hubs(ctx, me).await;
+    let me = super::whoami::me(ctx, me).await;
     let mut index = open_index(ctx)?;
     let now = Utc::now();
     let loaded = load(ctx, &mut index, &views, me.as_deref(), now).await?;

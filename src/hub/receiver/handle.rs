@@ -228,6 +228,10 @@ async fn message(st: &Arc<HubState>, p: Value) {
     }
     let (c, payload) = (contact.clone(), p.clone());
     let _ = blocking(st, move |st| crate::hub::reconcile::keep_last_message(st, &c, &payload)).await;
+    let (c, payload) = (contact.uuid.clone(), p.clone());
+    if let Some(Err(e)) = blocking(st, move |st| crate::hub::rich::keep(&st.store, &c, &payload)).await {
+        tracing::warn!("what a message's webhook carried could not be kept: {e}");
+    }
     if let Some(m) = p.get("uuid").and_then(Value::as_str)
         && !st.remember_message(m, &contact.uuid)
     {

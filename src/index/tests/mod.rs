@@ -31,6 +31,7 @@ fn message(text: &str) -> Message {
         from: String::new(),
         to: String::new(),
         sent_by: None,
+        rich: Default::default(),
     }
 }
 

@@ -13,6 +13,7 @@ fn msg(text: &str, status: &str, secs: i64) -> Message {
         from: String::new(),
         to: String::new(),
         sent_by: None,
+        rich: Default::default(),
     }
 }
 

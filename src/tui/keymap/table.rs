@@ -43,6 +43,8 @@ pub enum Action {
     Quit,
     DeleteMessage,
     MessageInfo,
+    /// `o`: open the selected message's attachment or link.
+    OpenLink,
     Undo,
     History,
     Mark,
@@ -161,7 +163,7 @@ pub static KEYMAP: &[Binding] = &[
     bind!(Edit, [ch('e')], "e", "edit", "Edit name and custom fields"),
     bind!(Tags, [ch('t')], "t", "tags", "Edit tags"),
     bind!(Assign, [ch('a')], "a", "assign", "Assign or unassign someone"),
-    bind!(Team, [ch('T')], "T", "team", "Set the team"),
+    bind!(Team, [ch('T')], "T", "team", "Set the team (thread: funnel)"),
     bind!(Note, [ch('n')], "n", "note", "Edit the note"),
     bind!(Bot, [ch('b')], "b", "bot", "Start or stop the bot"),
     bind!(Mark, [ch(' ')], "Space", "mark", "Mark or unmark, go to next"),
@@ -169,7 +171,13 @@ pub static KEYMAP: &[Binding] = &[
     bind!(MarkAll, [ch('*')], "*", "mark-all", "Mark all in view (again: none)"),
     bind!(Repeat, [ch('.')], ".", "repeat", "Repeat last action on the marks"),
     bind!(Reply, [ch('R')], "R", "reply", "Reply to the customer"),
-    bind!(NewContact, [ch('N')], "N", "new-contact", "Create a contact"),
+    bind!(
+        NewContact,
+        [ch('N')],
+        "N",
+        "new-contact",
+        "New contact (thread: a note)"
+    ),
     bind!(Availability, [ch('v')], "v", "availability", "Toggle my availability"),
     bind!(CustomStatus, [ch('s')], "s", "custom-status", "Set my custom status"),
     bind!(CopyLink, [ch('y')], "y", "copy-link", "Copy chat link (OSC 52)"),
@@ -202,6 +210,7 @@ pub static KEYMAP: &[Binding] = &[
         "message-info",
         "Details of the selected message"
     ),
+    bind!(OpenLink, [ch('o')], "o", "open-link", "Open the message's file or link"),
     bind!(Reports, [ch('S')], "S", "reports", "Reports (no API requests)"),
     bind!(Snooze, [ch('z')], "z", "snooze", "Snooze; on a snoozed one, wake"),
     bind!(

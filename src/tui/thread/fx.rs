@@ -20,6 +20,12 @@ pub enum ThreadEffect {
     Delete { id: ReqId, uuid: String, key: String },
     /// GET /messages/status/:uuid after `after` (the details poll).
     Status { id: ReqId, uuid: String, after: Duration },
+    /// POST /contacts/:uuid/conversation/note (`N`).
+    Note { id: ReqId, contact: String, text: String },
+    /// PUT /contacts/:uuid/conversation/update_funnel (`T` in the thread).
+    Funnel { id: ReqId, contact: String, funnel: String },
+    /// The system's opener on a message's link (`o`).
+    Open { url: String },
 }
 
 pub async fn perform(client: Client, effect: ThreadEffect) -> ThreadMsg {
@@ -38,6 +44,18 @@ pub async fn perform(client: Client, effect: ThreadEffect) -> ThreadMsg {
             key,
             result: client.delete_message(&MessageId::new(uuid)).await.map(|_| ()),
         },
+        ThreadEffect::Note { id, contact, text } => ThreadMsg::Noted {
+            id,
+            result: client.add_note(&ContactId::new(contact), &text).await,
+        },
+        ThreadEffect::Funnel { id, contact, funnel } => ThreadMsg::FunnelSet {
+            id,
+            result: client.set_funnel(&ContactId::new(contact), &funnel).await.map(Box::new),
+        },
+        ThreadEffect::Open { url } => {
+            let outcome = super::open::launch(&url).await;
+            ThreadMsg::opened(url, outcome)
+        }
         ThreadEffect::Status { id, uuid, after } => {
             tokio::time::sleep(after).await;
             ThreadMsg::Status {

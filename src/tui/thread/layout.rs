@@ -61,7 +61,15 @@ pub fn body_lines(m: &Message, w: u16) -> Vec<String> {
     let w = text_width(w);
     let s = side(m);
     let indent = if s == Side::Sent { 4 } else { 2 };
-    wrap(&crate::text::clean_text(&m.text), w - indent)
+    let tw = w - indent;
+    let mut lines = super::rich::lead(m, tw);
+    let tail = super::rich::tail(m, tw);
+    // A message that is only a file or a card shows no empty text line.
+    if !m.text.trim().is_empty() || (lines.is_empty() && tail.is_empty()) {
+        lines.extend(wrap(&crate::text::clean_text(&m.text), tw));
+    }
+    lines.extend(tail);
+    lines
         .into_iter()
         .map(|l| {
             if s == Side::Sent {

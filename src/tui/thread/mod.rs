@@ -6,9 +6,13 @@
 //! root when a thread was seen or a newest page arrived (the index may
 //! store it). The composer's outbox lines are handed to its view.
 
+mod funnel;
 mod fx;
 pub mod layout;
 mod msg;
+mod note;
+mod open;
+mod rich;
 mod state;
 mod update;
 mod view;
@@ -17,9 +21,12 @@ mod viewport;
 #[cfg(test)]
 mod tests;
 
+pub use funnel::open_funnels;
 pub use fx::{ThreadEffect, perform};
 pub use layout::{Kind, Layout, Side, wrap};
-pub use msg::{ThreadFetch, ThreadMsg};
+pub use msg::{Opened, ThreadFetch, ThreadMsg};
+pub use note::open_note;
+pub use open::{links, open_link};
 pub use state::{Delivery, Geometry, Popup, Pos, Thread};
 pub use update::{
     STATUS_POLL, ask_delete, fetch_refresh, on_msg, open, open_info, popup_key, scroll, scroll_to_newest,

@@ -32,6 +32,26 @@ pub enum ThreadMsg {
         id: ReqId,
         result: Result<MessageSendRequest, ApiError>,
     },
+    /// The answer to an internal note (`N`).
+    Noted { id: ReqId, result: Result<(), ApiError> },
+    /// The answer to a funnel move (`T` in the thread).
+    FunnelSet {
+        id: ReqId,
+        result: Result<Box<crate::api::Contact>, ApiError>,
+    },
+    /// The system's opener was given `url` (`o`).
+    Opened { url: String, outcome: Opened },
+}
+
+/// What became of an `o`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Opened {
+    Launched,
+    /// Over SSH the opener would run on the far host: copy it instead.
+    CopyOverSsh,
+    /// No opener installed here: copy it instead.
+    NoOpener,
+    Failed(String),
 }
 
 impl ThreadMsg {
@@ -41,6 +61,8 @@ impl ThreadMsg {
             ThreadMsg::Loaded { result: Err(e), .. } => Some(("list messages", e)),
             ThreadMsg::Deleted { result: Err(e), .. } => Some(("delete message", e)),
             ThreadMsg::Status { result: Err(e), .. } => Some(("message status", e)),
+            ThreadMsg::Noted { result: Err(e), .. } => Some(("write a note", e)),
+            ThreadMsg::FunnelSet { result: Err(e), .. } => Some(("move to a funnel", e)),
             _ => None,
         }
     }

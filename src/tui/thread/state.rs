@@ -36,7 +36,7 @@ pub enum Delivery {
     Unavailable(String),
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub enum Popup {
     /// `d`: deleting the message needs a `y`.
     ConfirmDelete { message: Box<Message> },
@@ -46,6 +46,10 @@ pub enum Popup {
         delivery: Delivery,
         poll: Option<ReqId>,
     },
+    /// `T` in the thread: the funnel picker (`funnel`).
+    Funnel { picker: Box<crate::tui::form::FuzzyPicker> },
+    /// `N`: an internal note being written (`note`).
+    Note { form: Box<crate::tui::form::Form> },
 }
 
 #[derive(Debug, Clone, Default)]
@@ -77,6 +81,15 @@ pub struct Thread {
     /// This agent's name on the team hub (`Session::agent`): a message the
     /// hub says it sent shows as `you`.
     pub me: Option<String>,
+    /// The message (key) and link index `o` opened last: the next `o` on
+    /// it opens its next link.
+    pub opened: Option<(String, usize)>,
+    /// The note being written: request, contact, text.
+    pub noting: Option<(ReqId, String, String)>,
+    /// A note the service did not take, by contact: `N` brings it back.
+    pub note_draft: Option<(String, String)>,
+    /// The funnel move in flight.
+    pub moving: Option<ReqId>,
 }
 
 impl Thread {

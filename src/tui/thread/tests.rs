@@ -1,5 +1,8 @@
 //! The thread slice's tests: its transitions through the root's update
 //! (update.rs) and its frames (view.rs).
 
+mod funnel;
+mod note;
+mod rich;
 mod update;
 mod view;

@@ -230,7 +230,7 @@ pub fn scroll_to_newest(t: &mut Thread) {
 }
 
 /// The selected message, if the thread pane has the focus and a message.
-fn selected_message(t: &Thread, cx: &Cx, out: &mut O) -> Option<Message> {
+pub(super) fn selected_message(t: &Thread, cx: &Cx, out: &mut O) -> Option<Message> {
     if cx.focus != Pane::Thread {
         out.toast(ToastKind::Info, "move to the thread (Tab) and pick a message with j/k");
         return None;
@@ -290,6 +290,17 @@ pub fn popup_key(t: &mut Thread, cx: &Cx, out: &mut O, key: KeyEvent) -> bool {
     let Some(popup) = t.popup.take() else {
         return false;
     };
+    let popup = match popup {
+        Popup::Note { form } => {
+            super::note::key(t, cx, out, form, key);
+            return true;
+        }
+        Popup::Funnel { picker } => {
+            super::funnel::key(t, cx, out, picker, key);
+            return true;
+        }
+        other => other,
+    };
     match (popup, cx.keys.mode_action_for(Mode::Message, &key)) {
         (Popup::ConfirmDelete { message }, Some(M::Yes)) => {
             let (Some(uuid), key) = (message.uuid.clone(), Thread::key(&message)) else {
@@ -329,6 +340,9 @@ pub fn on_msg(t: &mut Thread, cx: &Cx, out: &mut O, msg: ThreadMsg) {
                 Err(e) => out.toast(ToastKind::Error, format!("could not delete the message: {e}")),
             }
         }
+        ThreadMsg::FunnelSet { id, result } => super::funnel::on_moved(t, cx, out, id, result),
+        ThreadMsg::Noted { id, result } => super::note::on_noted(t, out, id, result),
+        ThreadMsg::Opened { url, outcome } => super::open::on_opened(out, url, outcome),
         ThreadMsg::Status { id, result } => {
             let Some(Popup::Info {
                 message,

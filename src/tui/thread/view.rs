@@ -108,10 +108,14 @@ pub fn render(t: &Thread, vcx: &ViewCx, frame: &mut Frame, area: Rect, extras: i
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);
-    if let Some(p) = &t.popup {
+    if let Some(Popup::Note { form }) = &t.popup {
+        super::note::render(form, vcx, frame, area);
+    } else if let Some(Popup::Funnel { picker }) = &t.popup {
+        super::funnel::render(picker, vcx, frame, area);
+    } else if let Some(p) = &t.popup {
         let sender = match p {
             Popup::Info { message, .. } => sent_by(message, t.me.as_deref(), &marks),
-            Popup::ConfirmDelete { .. } => None,
+            Popup::ConfirmDelete { .. } | Popup::Note { .. } | Popup::Funnel { .. } => None,
         };
         popup(vcx, p, frame, area, sender);
     }
@@ -124,6 +128,7 @@ fn popup(vcx: &ViewCx, p: &Popup, frame: &mut Frame, area: Rect, sender: Option<
     let (title, message) = match p {
         Popup::ConfirmDelete { message } => (" Delete this message? ", message),
         Popup::Info { message, .. } => (" Message (Esc closes) ", message),
+        Popup::Note { .. } | Popup::Funnel { .. } => return,
     };
     let w = area.width.clamp(20, 64);
     let text_w = w.saturating_sub(4) as usize;
@@ -172,6 +177,7 @@ fn popup(vcx: &ViewCx, p: &Popup, frame: &mut Frame, area: Rect, sender: Option<
             };
             lines.push(field("delivery", d));
         }
+        Popup::Note { .. } | Popup::Funnel { .. } => {}
     }
     let r = centered(area, w, lines.len() as u16 + 2);
     frame.render_widget(Clear, r);

@@ -129,6 +129,18 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
         Action::PrevView => views::step(model, false, fx),
         Action::ToggleClosed => actions::toggle_closed(model, false, fx),
         Action::CloseAndNext => actions::toggle_closed(model, true, fx),
+        // T in the thread moves the conversation to a funnel; elsewhere it sets the team.
+        Action::Team if model.focus == Pane::Thread => {
+            call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::open_funnels(
+                st, cx, out
+            ))
+        }
+        // N in the thread writes an internal note; elsewhere it makes a contact.
+        Action::NewContact if model.focus == Pane::Thread => {
+            call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::open_note(
+                st, cx, out
+            ))
+        }
         Action::Edit | Action::Tags | Action::Assign | Action::Team | Action::Note | Action::NewContact => {
             actions::open_form(model, action)
         }
@@ -192,6 +204,9 @@ pub fn run_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
             st, cx, out
         )),
         Action::MessageInfo => call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::open_info(
+            st, cx, out
+        )),
+        Action::OpenLink => call!(model, fx, thread, Effect::Thread, |st, cx, out| thread::open_link(
             st, cx, out
         )),
         Action::Undo => undo::undo_last(model, fx),

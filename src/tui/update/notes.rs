@@ -37,6 +37,7 @@ fn sent(model: &mut Model, contact: &str, text: &str, at: chrono::DateTime<chron
         from: String::new(),
         to: String::new(),
         sent_by: None,
+        rich: Default::default(),
     };
     let preview = crate::index::Preview::of(&[message], activity);
     model.list.store.set_last(contact, (&preview).into());

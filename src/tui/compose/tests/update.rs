@@ -348,6 +348,7 @@ fn the_servers_copy_replaces_the_pending_line() {
         from: "agent".into(),
         to: String::new(),
         sent_by: None,
+        rich: Default::default(),
     });
     assert!(
         crate::tui::compose::outbox_lines(&m.compose, m.thread.contact.as_deref(), &m.thread.messages, 60, None)

@@ -101,6 +101,7 @@ fn pending_and_delivered_messages_in_the_thread() {
             from: "agent".into(),
             to: String::new(),
             sent_by: None,
+            rich: Default::default(),
         });
         type_text(&mut m, "Second one, on its way");
         update(&mut m, ctrl('s'));
@@ -169,6 +170,7 @@ fn a_message_sent_here_shows_as_yours_once_the_thread_holds_it() {
         from: "+5511999990000".into(),
         to: String::new(),
         sent_by: None,
+        rich: Default::default(),
     });
     update(&mut m, crate::tui::fixtures::code(crossterm::event::KeyCode::Esc));
     let text = draw(&m);

@@ -23,6 +23,7 @@ fn a_new_width_lays_out_again_and_the_same_width_does_not() {
         from: String::new(),
         to: String::new(),
         sent_by: None,
+        rich: Default::default(),
     };
     let cache = Layout::default();
     let narrow = cache.with_body(&m, 16, |l| l.to_vec());
@@ -44,6 +45,7 @@ fn a_sent_message_names_the_hubs_agent_or_you() {
         from: "+100".into(),
         to: String::new(),
         sent_by: None,
+        rich: Default::default(),
     };
     assert_eq!(header(&m, 60, None, None, false, Some("dana")), " +100 ›");
     m.sent_by = Some("lee".into());
