@@ -16,6 +16,7 @@
 //! no result carries the API key (the client keeps it wrapped, see
 //! `api::key`).
 
+pub mod jsonrpc;
 mod tools;
 
 use std::borrow::Cow;
@@ -444,15 +445,23 @@ impl ServerHandler for Inbox {
     }
 }
 
-/// Serves `inbox` on stdin/stdout until the client closes stdin.
+/// Serves `inbox` on stdin/stdout until the client closes stdin, behind
+/// the JSON-RPC layer (`jsonrpc`) that answers malformed messages.
 pub async fn serve(inbox: Inbox) -> Result<(), String> {
+    let names: Vec<String> = tools::all(true).into_iter().map(|t| t.name.to_string()).collect();
+    let (input, output, writer) = jsonrpc::front(tokio::io::stdin(), tokio::io::stdout(), move |n| {
+        names.iter().any(|k| k == n)
+    });
     let running = inbox
-        .serve(rmcp::transport::stdio())
+        .serve((input, output))
         .await
         .map_err(|e| format!("the MCP session could not start: {e}"))?;
-    running
+    let done = running
         .waiting()
         .await
         .map(|_| ())
-        .map_err(|e| format!("the MCP session failed: {e}"))
+        .map_err(|e| format!("the MCP session failed: {e}"));
+    // The last replies reach stdout before the process ends.
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
+    done
 }
