@@ -12,6 +12,12 @@ mod support;
 #[path = "mcp/jsonrpc.rs"]
 mod jsonrpc;
 
+#[path = "mcp/fresh.rs"]
+mod fresh;
+
+#[path = "mcp/paging.rs"]
+mod paging;
+
 use serde_json::json;
 use support::{data, start};
 
@@ -36,7 +42,7 @@ fn read_tools_answer_and_writes_need_allow_writes() {
 
     let (err, views) = s.call("list_views", json!({}));
     assert!(!err);
-    let names: Vec<String> = data(&views)
+    let names: Vec<String> = data(&views)["views"]
         .as_array()
         .unwrap()
         .iter()
@@ -44,6 +50,7 @@ fn read_tools_answer_and_writes_need_allow_writes() {
         .collect();
     assert!(names.contains(&"Waiting".to_string()), "{names:?}");
 
+    s.wait_complete();
     let (err, list) = s.call("list_contacts", json!({ "view": "Open", "limit": 3 }));
     assert!(!err, "{list}");
     let contacts = data(&list)["contacts"].as_array().unwrap().clone();
@@ -105,6 +112,7 @@ fn with_allow_writes_a_close_changes_the_server_and_is_in_the_history() {
     let home = tempfile::tempdir().unwrap();
     let mut s = start(&server, home.path(), true);
     assert!(s.tools().contains(&"close".to_string()));
+    s.wait_complete();
     let (_, list) = s.call("list_contacts", json!({ "view": "Open", "limit": 1 }));
     let uuid = data(&list)["contacts"][0]["uuid"].as_str().unwrap().to_string();
 
@@ -137,6 +145,7 @@ fn snooze_needs_allow_writes_and_lands_in_the_file_the_inbox_reads() {
 
     let mut s = start(&server, home.path(), false);
     assert!(!s.tools().contains(&"snooze".to_string()));
+    s.wait_complete();
     let (_, list) = s.call("list_contacts", json!({ "view": "Open", "limit": 2 }));
     let contacts = data(&list)["contacts"].as_array().unwrap().clone();
     let uuid = contacts[0]["uuid"].as_str().unwrap().to_string();

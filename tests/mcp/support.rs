@@ -19,6 +19,12 @@ pub struct Session {
 }
 
 pub fn start(server: &RunningServer, home: &std::path::Path, writes: bool) -> Session {
+    start_at(&server.base_url, &server.api_key, home, writes, "")
+}
+
+/// A session against the service at `base_url` with `key`, the config
+/// file holding `config`.
+pub fn start_at(base_url: &str, key: &str, home: &std::path::Path, writes: bool, config: &str) -> Session {
     let mut c = Command::new(env!("CARGO_BIN_EXE_frontdesk"));
     for var in [
         "FRONTDESK_PROFILE",
@@ -28,15 +34,16 @@ pub fn start(server: &RunningServer, home: &std::path::Path, writes: bool) -> Se
     ] {
         c.env_remove(var);
     }
+    let text = config;
     let config = home.join("config.toml");
-    std::fs::write(&config, "").unwrap();
+    std::fs::write(&config, text).unwrap();
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).unwrap();
     }
-    c.env("FRONTDESK_BASE_URL", &server.base_url)
-        .env("FRONTDESK_API_KEY", &server.api_key)
+    c.env("FRONTDESK_BASE_URL", base_url)
+        .env("FRONTDESK_API_KEY", key)
         .env("XDG_CACHE_HOME", home.join("cache"))
         .env("XDG_STATE_HOME", home.join("state"))
         .env("HOME", home)
@@ -128,15 +135,30 @@ impl Session {
         }
     }
 
-    /// Calls a tool: whether it failed, and its text.
+    /// Calls a tool: whether it failed, and its structured result as
+    /// JSON text (its text block when it failed).
     pub fn call(&mut self, name: &str, args: Value) -> (bool, String) {
         let v = self.request("tools/call", json!({ "name": name, "arguments": args }));
         let r = &v["result"];
-        let text = r["content"][0]["text"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{v}"))
-            .to_string();
-        (r["isError"] == json!(true), text)
+        let text = r["content"][0]["text"].as_str().unwrap_or_else(|| panic!("{v}"));
+        if r["isError"] == json!(true) {
+            return (true, text.to_string());
+        }
+        assert!(r["structuredContent"].is_object(), "{v}");
+        (false, r["structuredContent"].to_string())
+    }
+
+    /// Waits (bounded) until the index is complete, as results say.
+    pub fn wait_complete(&mut self) {
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        loop {
+            let (err, out) = self.call("list_contacts", json!({ "limit": 1 }));
+            if !err && data(&out)["complete"] == json!(true) {
+                return;
+            }
+            assert!(std::time::Instant::now() < deadline, "the index never completed: {out}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     pub fn tools(&mut self) -> Vec<String> {
@@ -157,8 +179,7 @@ impl Drop for Session {
     }
 }
 
-/// The JSON after a result's untrusted-data note.
+/// A result's structured content.
 pub fn data(text: &str) -> Value {
-    assert!(text.starts_with(frontdesk::mcp::UNTRUSTED), "{text}");
-    serde_json::from_str(&text[frontdesk::mcp::UNTRUSTED.len()..]).unwrap()
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
