@@ -18,6 +18,9 @@ mod fresh;
 #[path = "mcp/paging.rs"]
 mod paging;
 
+#[path = "mcp/contract.rs"]
+mod contract;
+
 use serde_json::json;
 use support::{data, start};
 
