@@ -16,6 +16,7 @@
 //! no result carries the API key (the client keeps it wrapped, see
 //! `api::key`).
 
+mod account;
 mod args;
 pub mod fresh;
 pub mod jsonrpc;
@@ -180,9 +181,15 @@ impl Inbox {
                     .await
             }
             "assign" => {
-                let email = args::text(args, "email")?;
-                self.write(args, &["contact", "email"], Action::Assign(email)).await
+                let action = self.assignment(args).await?;
+                self.write(args, &["contact", "email", "team"], action).await
             }
+            "unassign" => self.write(args, one, Action::Unassign).await,
+            "list_tags" => self.list_tags(args).await,
+            "list_teams" => self.list_teams(args).await,
+            "list_collaborators" => self.list_collaborators(args).await,
+            "list_templates" => self.list_templates(args).await,
+            "message_status" => self.message_status(args).await,
             "send_reply" => self.send_reply(args).await,
             "snooze" => self.snooze(args).await,
             "unsnooze" => self.unsnooze(args).await,

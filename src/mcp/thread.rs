@@ -189,17 +189,42 @@ impl Inbox {
         }
         // From the contact's channel, to its number or else its bsuid.
         let request = SendMessage::text(&contact.phone_number, &contact.source, body);
-        if let Err(e) = self.client.send_to(&contact, request).await {
-            return Err(format!(
-                "the send failed ({}): read_thread shows whether it arrived before sending again",
-                crate::text::sanitize_line(&e.to_string())
-            ));
-        }
+        let sent = match self.client.send_to(&contact, request).await {
+            Ok(sent) => sent,
+            Err(e) => {
+                return Err(format!(
+                    "the send failed ({}): read_thread shows whether it arrived before sending again",
+                    crate::text::sanitize_line(&e.to_string())
+                ));
+            }
+        };
         if let Some(d) = &self.drafts {
             let _ = d.remove(&uuid);
         }
         self.fresh.nudge();
-        Ok(Reply::plain(format!("Sent to {uuid}."), json!({ "sent": uuid })))
+        let status = sent.status.to_string();
+        Ok(Reply::plain(
+            format!("Sent to {uuid} ({status}); message_status follows its delivery."),
+            json!({ "sent": uuid, "message": sent.uuid, "status": status }),
+        ))
+    }
+
+    /// `assign`'s action: to a collaborator (`email`) or a team (`team`,
+    /// its name or uuid), one of the two.
+    pub(super) async fn assignment(&self, args: &Args) -> Result<Action, String> {
+        match (args::opt_text(args, "email")?, args::opt_text(args, "team")?) {
+            (Some(email), None) => Ok(Action::Assign(email)),
+            (None, Some(team)) => {
+                let page = self.client.list_teams(None).await.map_err(|e| e.to_string())?;
+                let found = page
+                    .items
+                    .iter()
+                    .find(|t| t.uuid == team || t.name.eq_ignore_ascii_case(&team))
+                    .ok_or_else(|| format!("no team called {:?}: see list_teams", crate::text::sanitize_line(&team)))?;
+                Ok(Action::Team(found.uuid.clone()))
+            }
+            _ => Err("give one of `email` (a collaborator) or `team` (a team's name or uuid)".into()),
+        }
     }
 
     pub(super) async fn write(&self, args: &Args, allowed: &[&str], action: Action) -> Result<Reply, String> {

@@ -17,6 +17,7 @@ pub const WRITES: &[&str] = &[
     "tag",
     "untag",
     "assign",
+    "unassign",
     "snooze",
     "unsnooze",
     "send_reply",
@@ -212,6 +213,81 @@ fn reads() -> Vec<Tool> {
     ]
 }
 
+/// A list of objects under `key`, with freshness.
+fn account_list(key: &str, item: Value) -> Value {
+    let mut p = freshness();
+    p[key] = json!({ "type": "array", "items": item });
+    output(&[key, "asOf", "complete", "missing"], p)
+}
+
+fn account() -> Vec<Tool> {
+    let none = input(&[], json!({}));
+    let s = json!({ "type": "string" });
+    vec![
+        tool(
+            "list_tags",
+            "List tags",
+            "The tags in use, with how many contacts (and open ones) carry each",
+            READ_LOCAL,
+            none.clone(),
+            account_list(
+                "tags",
+                json!({ "type": "object", "required": ["tag"],
+                "properties": { "tag": s, "contacts": { "type": "integer" }, "open": { "type": "integer" } } }),
+            ),
+        ),
+        tool(
+            "list_teams",
+            "List teams",
+            "The account's teams",
+            READ_SERVICE,
+            none.clone(),
+            account_list(
+                "teams",
+                json!({ "type": "object", "required": ["uuid", "name"],
+                "properties": { "uuid": s, "name": s } }),
+            ),
+        ),
+        tool(
+            "list_collaborators",
+            "List collaborators",
+            "Every team's members once: availability, custom status, teams, and open conversations assigned",
+            READ_SERVICE,
+            none.clone(),
+            account_list(
+                "collaborators",
+                json!({ "type": "object",
+                "required": ["email", "openAssigned"], "properties": { "email": s, "name": s,
+                "available": { "type": ["boolean", "null"] }, "openAssigned": { "type": "integer" } } }),
+            ),
+        ),
+        tool(
+            "list_templates",
+            "List templates",
+            "The account's message templates (what can be sent after the 24-hour window closes)",
+            READ_SERVICE,
+            none,
+            account_list(
+                "templates",
+                json!({ "type": "object", "required": ["uuid", "title"],
+                "properties": { "uuid": s, "title": s, "status": s, "text": s } }),
+            ),
+        ),
+        tool(
+            "message_status",
+            "Message status",
+            "A sent message's delivery status (enqueued, sent, delivered, read, failed)",
+            READ_SERVICE,
+            input(
+                &["message"],
+                json!({ "message": { "type": "string", "minLength": 1,
+                "description": "The message's id (read_thread gives it)" } }),
+            ),
+            output(&["message", "status"], json!({ "message": s, "status": s })),
+        ),
+    ]
+}
+
 fn writes() -> Vec<Tool> {
     let one = input(&["contact"], json!({ "contact": contact() }));
     let tags = input(
@@ -259,13 +335,23 @@ fn writes() -> Vec<Tool> {
         tool(
             "assign",
             "Assign",
-            "Assign the contact to a collaborator, replacing the current assignee",
+            "Assign the contact to a collaborator (`email`) or a team (`team`), replacing the current one; see \
+             list_collaborators for who is available and their load",
             Hints(false, true, true, false),
             input(
-                &["contact", "email"],
+                &["contact"],
                 json!({ "contact": contact(),
-                "email": { "type": "string", "minLength": 1, "description": "The collaborator's email" } }),
+                "email": { "type": "string", "minLength": 1, "description": "The collaborator's email" },
+                "team": { "type": "string", "minLength": 1, "description": "A team's name or uuid" } }),
             ),
+            written(),
+        ),
+        tool(
+            "unassign",
+            "Unassign",
+            "Take the contact's assignee away (it goes to Unassigned)",
+            Hints(false, true, true, false),
+            one.clone(),
             written(),
         ),
         tool(
@@ -307,7 +393,11 @@ fn writes() -> Vec<Tool> {
                 json!({ "contact": contact(),
                 "text": { "type": "string", "minLength": 1, "maxLength": 4096 } }),
             ),
-            output(&["sent"], json!({ "sent": { "type": "string" } })),
+            output(
+                &["sent", "message", "status"],
+                json!({ "sent": { "type": "string" }, "message": { "type": "string" },
+                "status": { "type": "string" } }),
+            ),
         ),
     ]
 }
@@ -315,6 +405,7 @@ fn writes() -> Vec<Tool> {
 /// Every tool offered; the write tools only when `writes`.
 pub fn all(with_writes: bool) -> Vec<Tool> {
     let mut out = reads();
+    out.extend(account());
     if with_writes {
         out.extend(writes());
     }

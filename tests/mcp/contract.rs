@@ -76,7 +76,9 @@ fn every_tool_is_described_and_every_result_matches_its_output_schema() {
     s.wait_complete();
     let (_, list) = s.call("list_contacts", json!({ "view": "Open", "limit": 2 }));
     let uuid = data(&list)["contacts"][0]["uuid"].as_str().unwrap().to_string();
-    let calls = [
+    let (_, teams) = s.call("list_teams", json!({}));
+    let team = data(&teams)["teams"][0]["name"].clone();
+    let calls = vec![
         ("list_views", json!({})),
         ("list_contacts", json!({ "limit": 3 })),
         ("list_contacts", json!({ "view": "Waiting" })),
@@ -89,7 +91,26 @@ fn every_tool_is_described_and_every_result_matches_its_output_schema() {
         ("unsnooze", json!({ "contact": uuid })),
         ("close", json!({ "contact": uuid })),
         ("send_reply", json!({ "contact": uuid, "text": "Done" })),
+        ("list_tags", json!({})),
+        ("list_teams", json!({})),
+        ("list_collaborators", json!({})),
+        ("list_templates", json!({})),
+        ("assign", json!({ "contact": uuid, "team": team })),
+        ("unassign", json!({ "contact": uuid })),
     ];
+
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    for t in [
+        "list_tags",
+        "list_teams",
+        "list_collaborators",
+        "list_templates",
+        "message_status",
+        "unassign",
+    ] {
+        assert!(names.contains(&t), "{t} in {names:?}");
+    }
+    let mut sent = None;
     for (name, args) in calls {
         let v = s.request("tools/call", json!({ "name": name, "arguments": args }));
         let r = &v["result"];
@@ -97,5 +118,21 @@ fn every_tool_is_described_and_every_result_matches_its_output_schema() {
         let summary = r["content"][0]["text"].as_str().unwrap();
         assert!(summary.len() < 400, "{name}: the text is a short summary: {summary}");
         check(&schema(name), &r["structuredContent"], name).unwrap_or_else(|e| panic!("{e}\n{v}"));
+        if name == "send_reply" {
+            sent = r["structuredContent"]["message"].as_str().map(String::from);
+        }
     }
+    // The sent message's delivery, by its id.
+    let id = sent.expect("send_reply names the message");
+    let v = s.request(
+        "tools/call",
+        json!({ "name": "message_status", "arguments": { "message": id } }),
+    );
+    assert_ne!(v["result"]["isError"], json!(true), "{v}");
+    check(
+        &schema("message_status"),
+        &v["result"]["structuredContent"],
+        "message_status",
+    )
+    .unwrap();
 }
