@@ -8,6 +8,7 @@ use chrono::Utc;
 use serde_json::{Value, json};
 
 use super::args::{self, Args};
+use super::filters::{self, Filters};
 use super::{Inbox, Reply, contact_json, fresh};
 use crate::index::{Order, Preview, Wanted};
 use crate::triage::Facts;
@@ -52,7 +53,7 @@ impl Inbox {
     }
 
     pub(super) async fn list_contacts(&self, args: &Args) -> Result<Reply, String> {
-        args::only(args, &["view", "query", "limit", "cursor"])?;
+        args::only(args, &[&["view", "query", "limit", "cursor"], filters::NAMES].concat())?;
         if args.get("query").is_some_and(|q| !q.is_null()) {
             return self.search(args, "list_contacts").await;
         }
@@ -64,7 +65,12 @@ impl Inbox {
                     format!("no view called {:?}: see list_views", crate::text::sanitize_line(&name))
                 })?),
             };
-        let key = view.as_ref().map(|v| v.name.clone()).unwrap_or_default();
+        let filters = Filters::read(args)?;
+        let key = format!(
+            "{}{}",
+            view.as_ref().map(|v| v.name.clone()).unwrap_or_default(),
+            filters.key()
+        );
         let offset = args::cursor(args, "list_contacts", &key)?;
         let me = self.me.clone();
         if let Some(v) = &view
@@ -82,7 +88,7 @@ impl Inbox {
                 let (mut rows, mut wanted) = (Vec::new(), Vec::<Wanted>::new());
                 let all = ix.list(Order::Activity, usize::MAX >> 1, 0)?;
                 let empty = all.is_empty();
-                for c in all {
+                for c in all.into_iter().filter(|c| filters.keep(c)) {
                     let p = previews.get(&c.uuid);
                     let f = Facts::new(&c, p);
                     match &view {
@@ -137,13 +143,15 @@ impl Inbox {
     /// Full-text search of the index (names, phones, tags, notes, and the
     /// messages read so far), best match first.
     pub(super) async fn search(&self, args: &Args, tool: &str) -> Result<Reply, String> {
-        args::only(args, &["query", "view", "limit", "cursor"])?;
+        args::only(args, &[&["query", "view", "limit", "cursor"], filters::NAMES].concat())?;
         let query = args::query(args, "query")?;
+        let filters = Filters::read(args)?;
         if args::opt_text(args, "view")?.is_some() {
             return Err("`view` and `query` do not go together: search, or list a view".into());
         }
         let (limit, capped) = args::limit(args, 20, MAX_PAGE)?;
-        let offset = args::cursor(args, tool, &query)?;
+        let key = format!("{query}{}", filters.key());
+        let offset = args::cursor(args, tool, &key)?;
         let seen = self.fresh.seen();
         let q = query.clone();
         let (rows, unread, empty) = self
@@ -157,7 +165,7 @@ impl Inbox {
                     .count();
                 let mut rows = Vec::new();
                 for (uuid, _) in ix.search(&q, MAX_HITS)? {
-                    if let Some(c) = ix.get(&uuid)? {
+                    if let Some(c) = ix.get(&uuid)?.filter(|c| filters.keep(c)) {
                         rows.push(contact_json(&c));
                     }
                 }
@@ -174,7 +182,7 @@ impl Inbox {
             ));
         }
         let total = rows.len();
-        let (shown, next) = page(rows, offset, limit, tool, &query);
+        let (shown, next) = page(rows, offset, limit, tool, &key);
         let mut data = fresh::meta(&seen, missing);
         let summary = format!(
             "{} of {}{total} matches{}",

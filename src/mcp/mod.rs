@@ -18,6 +18,7 @@
 
 mod account;
 mod args;
+mod filters;
 pub mod fresh;
 pub mod jsonrpc;
 mod lists;

@@ -106,6 +106,14 @@ fn tool(name: &'static str, title: &str, description: &'static str, hints: Hints
         .with_annotations(annotations)
 }
 
+/// These properties and the filters'.
+fn filtered(mut props: Value) -> Value {
+    if let (Some(p), Value::Object(f)) = (props.as_object_mut(), super::filters::schema()) {
+        p.extend(f);
+    }
+    props
+}
+
 fn reads() -> Vec<Tool> {
     let one = input(&["contact"], json!({ "contact": contact() }));
     let views = output(
@@ -151,12 +159,12 @@ fn reads() -> Vec<Tool> {
             READ_LOCAL,
             input(
                 &[],
-                json!({
+                filtered(json!({
                     "view": { "type": "string", "description": "A view's name (see list_views); default All" },
                     "query": query.clone(),
                     "limit": limit(100, 20),
                     "cursor": cursor()
-                }),
+                })),
             ),
             listing(),
         ),
@@ -180,7 +188,7 @@ fn reads() -> Vec<Tool> {
             READ_LOCAL,
             input(
                 &["query"],
-                json!({ "query": query, "limit": limit(100, 20), "cursor": cursor() }),
+                filtered(json!({ "query": query, "limit": limit(100, 20), "cursor": cursor() })),
             ),
             listing(),
         ),

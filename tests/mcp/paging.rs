@@ -125,3 +125,37 @@ fn unknown_arguments_and_wrong_types_are_refused_by_name() {
         assert!(err && out.contains("4096"), "{out}");
     }
 }
+
+#[test]
+fn lists_and_searches_filter_by_state_tag_assignee_and_date() {
+    let server = common::spawn_blocking(common::config(80, 35));
+    let home = tempfile::tempdir().unwrap();
+    let mut s = start(&server, home.path(), false);
+    s.wait_complete();
+    let all = |s: &mut super::support::Session, args: Value| -> Vec<Value> {
+        let (err, out) = s.call("list_contacts", args);
+        assert!(!err, "{out}");
+        data(&out)["contacts"].as_array().unwrap().clone()
+    };
+    let closed = all(&mut s, json!({ "state": "closed", "limit": 100 }));
+    assert!(!closed.is_empty() && closed.iter().all(|c| c["open"] == json!(false)));
+    let unassigned = all(&mut s, json!({ "assignee": "none", "limit": 100 }));
+    assert!(unassigned.iter().all(|c| c.get("assignee").is_none()), "{unassigned:?}");
+    let everyone = all(&mut s, json!({ "limit": 100 }));
+    let tag = everyone
+        .iter()
+        .find_map(|c| c["tags"][0].as_str())
+        .expect("a tagged contact")
+        .to_string();
+    let tagged = all(&mut s, json!({ "tag": tag, "limit": 100 }));
+    assert!(!tagged.is_empty());
+    assert!(
+        tagged
+            .iter()
+            .all(|c| c["tags"].as_array().unwrap().iter().any(|t| t == &json!(tag)))
+    );
+    let future = all(&mut s, json!({ "since": "2999-01-01" }));
+    assert!(future.is_empty());
+    let (err, out) = s.call("search", json!({ "query": "a", "state": "sideways" }));
+    assert!(err && out.contains("`state`"), "{out}");
+}
