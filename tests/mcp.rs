@@ -21,6 +21,9 @@ mod paging;
 #[path = "mcp/contract.rs"]
 mod contract;
 
+#[path = "mcp/prompts.rs"]
+mod prompts;
+
 use serde_json::json;
 use support::{data, start};
 
