@@ -23,6 +23,7 @@ pub mod fresh;
 pub mod jsonrpc;
 mod lists;
 mod prompts;
+mod runs;
 mod snooze;
 mod thread;
 mod tools;
@@ -78,6 +79,9 @@ pub struct Inbox {
     /// `back` mark of a woken one stays in `snoozed`).
     pub hub: Option<crate::api::hub::HubClient>,
     pub allow_writes: bool,
+    /// The account's base URL and profile: whose run history `history`
+    /// reads.
+    pub account: (String, String),
     /// Records a write in the history.
     pub record: Box<Record>,
 }
@@ -193,6 +197,8 @@ impl Inbox {
             "list_collaborators" => self.list_collaborators(args).await,
             "list_templates" => self.list_templates(args).await,
             "message_status" => self.message_status(args).await,
+            "history" => self.history(args),
+            "send_template" => self.send_template(args).await,
             "send_reply" => self.send_reply(args).await,
             "snooze" => self.snooze(args).await,
             "unsnooze" => self.unsnooze(args).await,

@@ -21,6 +21,7 @@ pub const WRITES: &[&str] = &[
     "snooze",
     "unsnooze",
     "send_reply",
+    "send_template",
 ];
 
 fn schema(v: Value) -> Arc<JsonObject> {
@@ -296,6 +297,49 @@ fn account() -> Vec<Tool> {
     ]
 }
 
+fn history() -> Tool {
+    let s = json!({ "type": "string" });
+    tool(
+        "history",
+        "Run history",
+        "The writes made from this machine (the CLI's bulk runs and the assistant's), newest first, naming each \
+         contact and what happened to it; `frontdesk undo ID` takes one back",
+        READ_LOCAL,
+        input(&[], json!({ "limit": limit(50, 10), "cursor": cursor() })),
+        output(
+            &["runs", "total", "nextCursor"],
+            json!({ "runs": { "type": "array", "items": { "type": "object",
+            "required": ["id", "action", "contacts"], "properties": { "id": s, "action": s,
+            "contacts": { "type": "array", "items": { "type": "object", "required": ["uuid", "name", "outcome"],
+                "properties": { "uuid": s, "name": s, "outcome": s } } } } } },
+            "total": { "type": "integer" }, "nextCursor": { "type": ["string", "null"] } }),
+        ),
+    )
+}
+
+fn send_template() -> Tool {
+    let s = json!({ "type": "string" });
+    tool(
+        "send_template",
+        "Send a template",
+        "Send an approved template with its values (what the service allows after the 24-hour window closes). \
+         Without confirm: true it only previews the filled text and sends nothing",
+        Hints(false, true, false, true),
+        input(
+            &["contact", "template"],
+            json!({ "contact": contact(),
+            "template": { "type": "string", "minLength": 1, "description": "The template's uuid or title" },
+            "values": { "type": "array", "items": { "type": "string" }, "description": "{{1}}, {{2}}… in order" },
+            "confirm": { "type": "boolean", "description": "true: send it; otherwise a preview" } }),
+        ),
+        output(
+            &["contact", "template", "text", "sent"],
+            json!({ "contact": s, "template": s, "title": s,
+            "text": s, "sent": { "type": "boolean" }, "message": s }),
+        ),
+    )
+}
+
 fn writes() -> Vec<Tool> {
     let one = input(&["contact"], json!({ "contact": contact() }));
     let tags = input(
@@ -414,8 +458,10 @@ fn writes() -> Vec<Tool> {
 pub fn all(with_writes: bool) -> Vec<Tool> {
     let mut out = reads();
     out.extend(account());
+    out.push(history());
     if with_writes {
         out.extend(writes());
+        out.push(send_template());
     }
     out
 }

@@ -97,6 +97,15 @@ fn every_tool_is_described_and_every_result_matches_its_output_schema() {
         ("list_templates", json!({})),
         ("assign", json!({ "contact": uuid, "team": team })),
         ("unassign", json!({ "contact": uuid })),
+        (
+            "send_template",
+            json!({ "contact": uuid, "template": "welcome", "values": ["Ana"] }),
+        ),
+        (
+            "send_template",
+            json!({ "contact": uuid, "template": "welcome", "values": ["Ana"], "confirm": true }),
+        ),
+        ("history", json!({})),
     ];
 
     let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
@@ -118,6 +127,16 @@ fn every_tool_is_described_and_every_result_matches_its_output_schema() {
         let summary = r["content"][0]["text"].as_str().unwrap();
         assert!(summary.len() < 400, "{name}: the text is a short summary: {summary}");
         check(&schema(name), &r["structuredContent"], name).unwrap_or_else(|e| panic!("{e}\n{v}"));
+        if name == "send_template" {
+            let sc = &r["structuredContent"];
+            assert_eq!(sc["text"], json!("Welcome to Frontdesk Shop, Ana! 🎉"), "{sc}");
+        }
+        if name == "history" {
+            let runs = r["structuredContent"]["runs"].as_array().unwrap();
+            // Newest first: the unassign, naming the contact.
+            assert_eq!(runs[0]["contacts"][0]["uuid"], json!(uuid), "{runs:?}");
+            assert!(runs.len() >= 4, "{runs:?}");
+        }
         if name == "send_reply" {
             sent = r["structuredContent"]["message"].as_str().map(String::from);
         }

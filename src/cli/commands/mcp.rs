@@ -56,6 +56,7 @@ pub async fn run(ctx: &mut Ctx<'_>, args: McpArgs) -> Result<(), CliError> {
         fresh.probe(client.clone());
     }
     let drafts = Drafts::for_account(&profile, &base_url);
+    let account = (base_url.clone(), profile.clone());
     // The TUI keys its snoozes by the profile: the two meet.
     let snoozed = crate::snooze::store::file(&profile);
     let record = move |action: &crate::triage::bulk::Action, done: &crate::triage::write::Done| {
@@ -86,6 +87,7 @@ pub async fn run(ctx: &mut Ctx<'_>, args: McpArgs) -> Result<(), CliError> {
         snoozed,
         hub,
         allow_writes: args.allow_writes,
+        account,
         record: Box::new(record),
     };
     serve(inbox).await.map_err(CliError::Other)
