@@ -82,6 +82,9 @@ pub struct Inbox {
     /// The account's base URL and profile: whose run history `history`
     /// reads.
     pub account: (String, String),
+    /// Where the snippets are: the config file (snippets.toml beside it)
+    /// and its `[snippets]` table.
+    pub snippets: (Option<std::path::PathBuf>, toml::Table),
     /// Records a write in the history.
     pub record: Box<Record>,
 }
@@ -198,6 +201,7 @@ impl Inbox {
             "list_templates" => self.list_templates(args).await,
             "message_status" => self.message_status(args).await,
             "history" => self.history(args),
+            "list_snippets" => self.list_snippets(args).await,
             "send_template" => self.send_template(args).await,
             "send_reply" => self.send_reply(args).await,
             "snooze" => self.snooze(args).await,

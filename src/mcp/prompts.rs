@@ -103,12 +103,22 @@ impl Inbox {
             }
             "draft_reply_in_tone" => {
                 let uuid = arg(args, "contact")?;
-                let data = self.conversation(uuid).await.map_err(failed)?;
+                let mut data = self.conversation(uuid).await.map_err(failed)?;
+                let snippets: Vec<Value> = self
+                    .snippets()
+                    .await
+                    .unwrap_or_default()
+                    .iter()
+                    .take(30)
+                    .map(|s| json!({ "name": s.name, "text": s.text }))
+                    .collect();
+                data["snippets"] = json!(snippets);
                 (
                     "Draft a reply in the account's tone",
                     format!(
-                        "Write the next reply to this customer in the tone the agents use in their own earlier \
-                         replies below (messages not `received`): same greeting, length and sign-off. Answer what \
+                        "Write the next reply to this customer in the account's tone: the agents' snippets and \
+                         their own earlier replies below (messages not `received`) show the greeting, length and \
+                         sign-off to use; start from a snippet when one fits. Answer what \
                          the customer last asked; do not promise what the thread does not support. Keep it under \
                          4,096 characters and save it with the `draft_reply` tool for contact {uuid}; never send \
                          it.\n\n{}",

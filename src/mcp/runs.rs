@@ -126,6 +126,39 @@ impl Inbox {
     }
 }
 
+impl Inbox {
+    /// The canned replies: snippets.toml beside the config file and the
+    /// config's `[snippets]`, with the team's from the hub when one is
+    /// configured.
+    pub(super) async fn snippets(&self) -> Result<Vec<crate::snippets::Snippet>, String> {
+        let (config, table) = &self.snippets;
+        let mut s = crate::snippets::load_all(config.as_deref(), table)?;
+        if let Some(hub) = &self.hub {
+            let team = hub
+                .snippets()
+                .await
+                .map_err(|e| format!("the team's snippets from the hub: {e}"))?;
+            crate::snippets::merge_team(&mut s, team);
+        }
+        Ok(s.items)
+    }
+
+    pub(super) async fn list_snippets(&self, args: &Args) -> Result<Reply, String> {
+        args::only(args, &[])?;
+        let items: Vec<Value> = self
+            .snippets()
+            .await?
+            .iter()
+            .map(|s| json!({ "name": s.name, "label": s.label, "text": s.text }))
+            .collect();
+        let summary = format!("{} snippets", items.len());
+        Ok(Reply::quoted(
+            summary,
+            json!({ "snippets": items, "asOf": chrono::Utc::now().to_rfc3339(), "complete": true, "missing": [] }),
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::fill;

@@ -459,6 +459,18 @@ pub fn all(with_writes: bool) -> Vec<Tool> {
     let mut out = reads();
     out.extend(account());
     out.push(history());
+    out.push(tool(
+        "list_snippets",
+        "List snippets",
+        "The canned replies the agents use (name, label, text with its {{variables}}): the account's tone",
+        READ_LOCAL,
+        input(&[], json!({})),
+        account_list(
+            "snippets",
+            json!({ "type": "object", "required": ["name", "text"],
+            "properties": { "name": { "type": "string" }, "text": { "type": "string" } } }),
+        ),
+    ));
     if with_writes {
         out.extend(writes());
         out.push(send_template());

@@ -106,6 +106,7 @@ fn every_tool_is_described_and_every_result_matches_its_output_schema() {
             json!({ "contact": uuid, "template": "welcome", "values": ["Ana"], "confirm": true }),
         ),
         ("history", json!({})),
+        ("list_snippets", json!({})),
     ];
 
     let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();

@@ -9,7 +9,15 @@ use super::support::{data, start};
 fn prompts_carry_the_conversation_and_the_resource_reads_it() {
     let server = common::spawn_blocking(common::config(20, 51));
     let home = tempfile::tempdir().unwrap();
+    std::fs::write(
+        home.path().join("snippets.toml"),
+        "thanks = \"Thanks {{contact.first_name}}! Warm regards, the Shop team\"\n",
+    )
+    .unwrap();
     let mut s = start(&server, home.path(), false);
+    let (err, listed) = s.call("list_snippets", json!({}));
+    assert!(!err, "{listed}");
+    assert_eq!(data(&listed)["snippets"][0]["name"], json!("thanks"), "{listed}");
     s.wait_complete();
     let (_, list) = s.call("list_contacts", json!({ "limit": 1 }));
     let contact = data(&list)["contacts"][0].clone();
@@ -36,6 +44,17 @@ fn prompts_carry_the_conversation_and_the_resource_reads_it() {
         .unwrap_or_else(|| panic!("{got}"));
     assert!(
         text.contains(frontdesk::mcp::UNTRUSTED) && text.contains(&uuid),
+        "{text}"
+    );
+    let got = s.request(
+        "prompts/get",
+        json!({ "name": "draft_reply_in_tone", "arguments": { "contact": uuid } }),
+    );
+    let text = got["result"]["messages"][0]["content"]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{got}"));
+    assert!(
+        text.contains("Warm regards, the Shop team") && text.contains("draft_reply"),
         "{text}"
     );
     let got = s.request("prompts/get", json!({ "name": "triage_unassigned" }));

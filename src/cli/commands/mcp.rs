@@ -34,6 +34,7 @@ pub async fn run(ctx: &mut Ctx<'_>, args: McpArgs) -> Result<(), CliError> {
         source: e,
     })?;
     let (sync_rate, full_every, in_memory) = (settings.sync_rate, settings.full_sync_interval, !settings.cache);
+    let snippets = (settings.config_path.clone(), settings.looks.snippets.clone());
     let index = SharedIndex::new(open_index(ctx)?);
     // Never wait: the index fills in the background exactly as the TUI
     // fills it (walks, last messages, the hub's stream), and each result
@@ -88,6 +89,7 @@ pub async fn run(ctx: &mut Ctx<'_>, args: McpArgs) -> Result<(), CliError> {
         hub,
         allow_writes: args.allow_writes,
         account,
+        snippets,
         record: Box::new(record),
     };
     serve(inbox).await.map_err(CliError::Other)
