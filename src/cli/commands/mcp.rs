@@ -18,7 +18,7 @@ use crate::tui::index_worker::Worker;
 
 #[derive(Debug, Args)]
 pub struct McpArgs {
-    /// Offer the tools that change the account (close, open, tag, untag, assign, snooze, unsnooze, send_reply)
+    /// Offer the tools that change the account (close, open, tag, untag, assign, unassign, snooze, unsnooze, send_reply, send_template)
     #[arg(long)]
     pub allow_writes: bool,
 }
