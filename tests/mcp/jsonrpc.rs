@@ -56,3 +56,35 @@ fn the_process_ends_when_stdin_closes() {
     let status = s.child.wait().unwrap();
     assert!(status.success(), "{status}");
 }
+
+#[test]
+fn a_cancelled_call_gets_no_answer_and_the_session_goes_on() {
+    // Every request to the service takes a while: a thread read is in
+    // flight long enough to cancel.
+    let mut cfg = common::config(5, 5);
+    cfg.latency_ms = 800;
+    let server = common::spawn_blocking(cfg);
+    let home = tempfile::tempdir().unwrap();
+    let mut s = start(&server, home.path(), false);
+    let raw = common::Raw::new(&server);
+    let list = common::runtime().block_on(raw.ok("/contacts"));
+    let uuid = list["contacts"][0]["uuid"].as_str().unwrap().to_string();
+    let call = |id: u64| {
+        json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": { "name": "read_thread", "arguments": { "contact": uuid } } })
+    };
+    s.send(call(900));
+    s.send(json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": { "requestId": 900, "reason": "the user moved on" } }));
+    // A second read, started after: its answer comes after the first's
+    // would have.
+    s.send(call(901));
+    loop {
+        let v = s.next();
+        assert_ne!(v["id"], json!(900), "a cancelled call is not answered: {v}");
+        if v["id"] == json!(901) {
+            assert_ne!(v["result"]["isError"], json!(true), "{v}");
+            break;
+        }
+    }
+}
