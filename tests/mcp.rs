@@ -4,148 +4,28 @@
 //! server's state changes and the history names the assistant; a snooze
 //! lands in the file the TUI reads.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
-
-use frontdesk::server::RunningServer;
-use serde_json::{Value, json};
-
 mod common;
 
-struct Session {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    next_id: u64,
-    /// Every line the server wrote, to check no key is in any.
-    seen: Vec<String>,
-}
+#[path = "mcp/support.rs"]
+mod support;
 
-fn start(server: &RunningServer, home: &std::path::Path, writes: bool) -> Session {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_frontdesk"));
-    for var in [
-        "FRONTDESK_PROFILE",
-        "FRONTDESK_USER_UUID",
-        "FRONTDESK_CONFIG",
-        "NO_COLOR",
-    ] {
-        c.env_remove(var);
-    }
-    let config = home.join("config.toml");
-    std::fs::write(&config, "").unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).unwrap();
-    }
-    c.env("FRONTDESK_BASE_URL", &server.base_url)
-        .env("FRONTDESK_API_KEY", &server.api_key)
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("HOME", home)
-        .arg("--config")
-        .arg(config)
-        .arg("mcp");
-    if writes {
-        c.arg("--allow-writes");
-    }
-    let mut child = c
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, lines) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut s = Session {
-        child,
-        stdin,
-        lines,
-        next_id: 1,
-        seen: Vec::new(),
-    };
-    let init = s.request(
-        "initialize",
-        json!({
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": { "name": "frontdesk-test", "version": "0" }
-        }),
-    );
-    assert!(init["result"]["capabilities"]["tools"].is_object(), "{init}");
-    assert_eq!(init["result"]["serverInfo"]["name"], "frontdesk");
-    s.send(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
-    s
-}
+#[path = "mcp/jsonrpc.rs"]
+mod jsonrpc;
 
-impl Session {
-    fn send(&mut self, v: Value) {
-        writeln!(self.stdin, "{v}").unwrap();
-        self.stdin.flush().unwrap();
-    }
+#[path = "mcp/fresh.rs"]
+mod fresh;
 
-    /// Sends a request and waits (bounded) for the answer with its id.
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(Duration::from_secs(60))
-                .expect("an answer from frontdesk mcp");
-            self.seen.push(line.clone());
-            let v: Value = serde_json::from_str(&line).unwrap();
-            if v["id"] == json!(id) {
-                return v;
-            }
-        }
-    }
+#[path = "mcp/paging.rs"]
+mod paging;
 
-    /// Calls a tool: whether it failed, and its text.
-    fn call(&mut self, name: &str, args: Value) -> (bool, String) {
-        let v = self.request("tools/call", json!({ "name": name, "arguments": args }));
-        let r = &v["result"];
-        let text = r["content"][0]["text"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{v}"))
-            .to_string();
-        (r["isError"] == json!(true), text)
-    }
+#[path = "mcp/contract.rs"]
+mod contract;
 
-    fn tools(&mut self) -> Vec<String> {
-        let v = self.request("tools/list", json!({}));
-        v["result"]["tools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["name"].as_str().unwrap().to_string())
-            .collect()
-    }
-}
+#[path = "mcp/prompts.rs"]
+mod prompts;
 
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The JSON after a result's untrusted-data note.
-fn data(text: &str) -> Value {
-    assert!(text.starts_with(frontdesk::mcp::UNTRUSTED), "{text}");
-    serde_json::from_str(&text[frontdesk::mcp::UNTRUSTED.len()..]).unwrap()
-}
+use serde_json::json;
+use support::{data, start};
 
 #[test]
 fn read_tools_answer_and_writes_need_allow_writes() {
@@ -168,7 +48,7 @@ fn read_tools_answer_and_writes_need_allow_writes() {
 
     let (err, views) = s.call("list_views", json!({}));
     assert!(!err);
-    let names: Vec<String> = data(&views)
+    let names: Vec<String> = data(&views)["views"]
         .as_array()
         .unwrap()
         .iter()
@@ -176,6 +56,7 @@ fn read_tools_answer_and_writes_need_allow_writes() {
         .collect();
     assert!(names.contains(&"Waiting".to_string()), "{names:?}");
 
+    s.wait_complete();
     let (err, list) = s.call("list_contacts", json!({ "view": "Open", "limit": 3 }));
     assert!(!err, "{list}");
     let contacts = data(&list)["contacts"].as_array().unwrap().clone();
@@ -237,6 +118,7 @@ fn with_allow_writes_a_close_changes_the_server_and_is_in_the_history() {
     let home = tempfile::tempdir().unwrap();
     let mut s = start(&server, home.path(), true);
     assert!(s.tools().contains(&"close".to_string()));
+    s.wait_complete();
     let (_, list) = s.call("list_contacts", json!({ "view": "Open", "limit": 1 }));
     let uuid = data(&list)["contacts"][0]["uuid"].as_str().unwrap().to_string();
 
@@ -269,6 +151,7 @@ fn snooze_needs_allow_writes_and_lands_in_the_file_the_inbox_reads() {
 
     let mut s = start(&server, home.path(), false);
     assert!(!s.tools().contains(&"snooze".to_string()));
+    s.wait_complete();
     let (_, list) = s.call("list_contacts", json!({ "view": "Open", "limit": 2 }));
     let contacts = data(&list)["contacts"].as_array().unwrap().clone();
     let uuid = contacts[0]["uuid"].as_str().unwrap().to_string();

@@ -1,22 +1,24 @@
 //! `frontdesk mcp`: serves the inbox to an AI assistant over the Model
 //! Context Protocol on stdio (see `crate::mcp`). stdout carries the
-//! protocol only; notices go to stderr.
+//! protocol only; notices go to stderr. It answers at once: the index
+//! fills and is kept fresh in the background by the TUI's index worker.
 
 use chrono::Utc;
 use clap::Args;
 
 use super::cache::open_index;
 use super::history::{self, Record};
-use super::sync::refresh;
+use super::sync::sync_client;
 use super::views::all_views;
 use crate::cli::{CliError, Ctx};
 use crate::drafts::Drafts;
 use crate::index::SharedIndex;
-use crate::mcp::{ASSISTANT, Inbox, serve};
+use crate::mcp::{ASSISTANT, Fresh, Inbox, serve};
+use crate::tui::index_worker::Worker;
 
 #[derive(Debug, Args)]
 pub struct McpArgs {
-    /// Offer the tools that change the account (close, open, tag, untag, assign, snooze, unsnooze, send_reply)
+    /// Offer the tools that change the account (close, open, tag, untag, assign, unassign, snooze, unsnooze, send_reply, send_template)
     #[arg(long)]
     pub allow_writes: bool,
 }
@@ -31,14 +33,31 @@ pub async fn run(ctx: &mut Ctx<'_>, args: McpArgs) -> Result<(), CliError> {
         what: "reaching the hub".into(),
         source: e,
     })?;
-    let mut index = open_index(ctx)?;
-    // The lists answer from the index: bring it up to date first.
-    if let Err(e) = refresh(ctx, &mut index).await
-        && let Some(m) = e.message()
-    {
-        let _ = writeln!(ctx.err, "frontdesk: warning: {}", crate::cli::sanitize(&m));
+    let (sync_rate, full_every, in_memory) = (settings.sync_rate, settings.full_sync_interval, !settings.cache);
+    let snippets = (settings.config_path.clone(), settings.looks.snippets.clone());
+    let index = SharedIndex::new(open_index(ctx)?);
+    // Never wait: the index fills in the background exactly as the TUI
+    // fills it (walks, last messages, the hub's stream), and each result
+    // says how complete it is.
+    let worker = Worker {
+        client: sync_client(ctx)?.with_retry(crate::api::RetryPolicy {
+            max_attempts: 6,
+            ..Default::default()
+        }),
+        index: index.clone(),
+        sync_rate,
+        full_every,
+        in_memory,
+        hub: hub.clone(),
+    };
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let link = crate::tui::index_worker::spawn(worker, tx);
+    let fresh = Fresh::new(&base_url).follow(rx, link.cmds.clone());
+    if hub.is_none() {
+        fresh.probe(client.clone());
     }
     let drafts = Drafts::for_account(&profile, &base_url);
+    let account = (base_url.clone(), profile.clone());
     // The TUI keys its snoozes by the profile: the two meet.
     let snoozed = crate::snooze::store::file(&profile);
     let record = move |action: &crate::triage::bulk::Action, done: &crate::triage::write::Done| {
@@ -61,13 +80,16 @@ pub async fn run(ctx: &mut Ctx<'_>, args: McpArgs) -> Result<(), CliError> {
     };
     let inbox = Inbox {
         client,
-        index: SharedIndex::new(index),
+        index,
+        fresh,
         views,
         me,
         drafts,
         snoozed,
         hub,
         allow_writes: args.allow_writes,
+        account,
+        snippets,
         record: Box::new(record),
     };
     serve(inbox).await.map_err(CliError::Other)
