@@ -68,6 +68,7 @@ mod tests {
             from: String::new(),
             to: String::new(),
             sent_by: None,
+            rich: Default::default(),
         }
     }
 
