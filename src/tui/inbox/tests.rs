@@ -1,3 +1,4 @@
 //! The inbox slice's tests: its frames (view.rs).
 
 mod view;
+mod waiting;

@@ -246,6 +246,9 @@ impl Subject for RowFacts<'_> {
     fn last_at(&self) -> Option<DateTime<Utc>> {
         self.preview().and_then(|p| p.at)
     }
+    fn wait(&self) -> crate::index::Wait {
+        self.preview().map(|p| p.wait).unwrap_or_default()
+    }
     fn has_badge(&self, name: &str) -> bool {
         self.badges.iter().any(|b| b.name == name)
     }
