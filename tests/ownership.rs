@@ -119,3 +119,79 @@ async fn a_close_after_a_colleague_took_it_is_asked_naming_them() {
     assert!(matches!(told(&r), (true, _)), "{r:?}");
     assert!(!alex.get_contact(&id, false).await.unwrap().is_open());
 }
+
+/// `frontdesk` against `srv`, with its own home, config and cache.
+fn frontdesk(srv: &frontdesk::server::RunningServer, home: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    use assert_cmd::cargo::CommandCargoExt;
+    let mut c = std::process::Command::cargo_bin("frontdesk").unwrap();
+    for var in [
+        "FRONTDESK_PROFILE",
+        "FRONTDESK_USER_UUID",
+        "FRONTDESK_USER_EMAIL",
+        "FRONTDESK_CONFIG",
+    ] {
+        c.env_remove(var);
+    }
+    let o = c
+        .env("FRONTDESK_BASE_URL", &srv.base_url)
+        .env("FRONTDESK_API_KEY", &srv.api_key)
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("HOME", home)
+        .arg("--config")
+        .arg(home.join("config.toml"))
+        .args(["--sync-rate", "0"])
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_cli_refuses_to_close_what_a_colleague_took_since_its_index_saw_it_unless_forced() {
+    let srv = common::spawn_blocking(ServerConfig {
+        bot_enabled: false,
+        ..common::config(8, 38)
+    });
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("config.toml"), "").unwrap();
+    let raw = common::Raw::new(&srv);
+    let rt = common::runtime();
+    let list = rt.block_on(raw.ok("/contacts?page=1"));
+    let uuid = list["contacts"][0]["uuid"].as_str().unwrap().to_string();
+    rt.block_on(raw.call(
+        reqwest::Method::POST,
+        &format!("/contacts/{uuid}/conversation/open"),
+        None,
+    ));
+    rt.block_on(raw.call(
+        reqwest::Method::PATCH,
+        &format!("/contacts/{uuid}"),
+        Some(serde_json::json!({ "unassign_user": true })),
+    ));
+    let (code, _, err) = frontdesk(&srv, home.path(), &["sync"]);
+    assert_eq!(code, 0, "{err}");
+    // Bea takes it after the index saw it unassigned.
+    rt.block_on(raw.call(
+        reqwest::Method::PATCH,
+        &format!("/contacts/{uuid}"),
+        Some(serde_json::json!({ "assigned_user": BEA })),
+    ));
+    let (code, _, err) = frontdesk(&srv, home.path(), &["contacts", "close", &uuid]);
+    assert_ne!(code, 0, "closed without asking: {err}");
+    assert!(
+        err.contains(&format!("{BEA} took it since you last saw it (it was unassigned)")) && err.contains("--force"),
+        "{err}"
+    );
+    let now = rt.block_on(raw.ok(&format!("/contacts/{uuid}")));
+    assert!(now["contact"][0]["closedAt"].is_null(), "nothing was written: {now}");
+    let (code, _, err) = frontdesk(&srv, home.path(), &["contacts", "close", &uuid, "--force"]);
+    assert_eq!(code, 0, "{err}");
+    let now = rt.block_on(raw.ok(&format!("/contacts/{uuid}")));
+    assert!(!now["contact"][0]["closedAt"].is_null(), "closed: {now}");
+}

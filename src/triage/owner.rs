@@ -130,7 +130,9 @@ pub async fn write_checked(
             return Ok(Checked::Changed(Box::new(Changed { now, what })));
         }
     }
-    Ok(Checked::Done(Box::new(write_one(client, uuid, name, action, None).await)))
+    Ok(Checked::Done(Box::new(
+        write_one(client, uuid, name, action, None).await,
+    )))
 }
 
 /// Reads an assignment back once a colleague's write made at the same time
