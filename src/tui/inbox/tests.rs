@@ -1,4 +1,5 @@
 //! The inbox slice's tests: its frames (view.rs).
 
+mod new_above;
 mod view;
 mod waiting;

@@ -107,6 +107,10 @@ pub fn render(st: InboxRef, vcx: &ViewCx, frame: &mut Frame, area: Rect, sending
             title.push_str(" …");
         }
     }
+    // Conversations that came in above the first row shown: `g` goes up.
+    if !list.view.new_above.is_empty() {
+        title.push_str(&format!(" · ↑ {} new", list.view.new_above.len()));
+    }
     let block = vcx.pane_block(Pane::List, title);
     let inner = block.inner(area);
     frame.render_widget(block, area);

@@ -2,6 +2,7 @@
 //! brought in, last messages, freshness; and what the list asks of it.
 
 use super::super::fx::{InboxEffect, IndexAsk};
+use super::super::state::contact_list::Upserted;
 use super::super::state::{ContactList, Inbox, SyncStatus, SyncView};
 use super::{O, search, selection};
 use crate::api::Contact;
@@ -112,6 +113,7 @@ pub fn changed(st: &mut Inbox, cx: &Cx, out: &mut O, changes: Changes) -> bool {
         .and_then(|o| st.list.store.get(o).map(|r| r.uuid.to_string()));
     let mut rang = false;
     let mut open_moved = false;
+    let mut arrived = Vec::new();
     let matched = st.list.matched_contacts();
     for c in changes.upserted {
         if st.list.pending.contains_key(&c.uuid) {
@@ -125,7 +127,9 @@ pub fn changed(st: &mut Inbox, cx: &Cx, out: &mut O, changes: Changes) -> bool {
             open_moved |= cx.open == Some(c.uuid.as_str());
         }
         let uuid = c.uuid.clone();
-        st.list.store.upsert_sorted(c);
+        if !matches!(st.list.store.upsert_sorted(c), Upserted::InPlace(_)) {
+            arrived.push(uuid.clone());
+        }
         if own {
             st.list.mark_seen(&uuid); // the agent's own message
         }
@@ -155,6 +159,7 @@ pub fn changed(st: &mut Inbox, cx: &Cx, out: &mut O, changes: Changes) -> bool {
     }
     search::recompute_search(st, out);
     st.list.clamp(cx.list_rows());
+    st.list.note_new_above(&arrived);
     if st.list.selected_uuid() != selected {
         if selected.is_none() && selection::open(cx, out).is_none() {
             selection::show_now(st, out);
