@@ -95,7 +95,10 @@ pub(crate) fn route(model: &mut Model, notes: Vec<Note>, fx: &mut Vec<Effect>) {
                 model.act.undo.cannot_undo("sending", now);
             }
             Note::Fetch(part) => super::catalog::fetch(model, part, fx),
-            Note::Learned(c) => model.known.learn(&c),
+            Note::Learned(c) => {
+                model.known.learn(&c);
+                model.details.learn(&c);
+            }
             Note::Collaborator { email, name } => model.known.add_collaborator_named(&email, &name),
             Note::Bot { uuid, running } => {
                 model.list.bots.insert(uuid, running);
