@@ -227,7 +227,15 @@ fn row(
     // A colleague on this conversation (through a hub): "dana viewing"
     // stands where the last message does, or after the name without
     // previews.
-    let here = vcx.colleagues.label(&c.uuid, vcx.now).map(|l| clean(&l));
+    // A colleague moved the conversation being read out of the view: its
+    // kept row says where it went.
+    let moved = st
+        .views
+        .moved
+        .as_ref()
+        .filter(|(u, _)| *u == c.uuid)
+        .map(|(_, l)| clean(l));
+    let here = moved.or_else(|| vcx.colleagues.label(&c.uuid, vcx.now).map(|l| clean(&l)));
     match here.as_deref().filter(|_| cols.preview == 0) {
         Some(h) if cols.name > 8 => {
             let hw = crate::tui::text::width(h).min(cols.name / 2);

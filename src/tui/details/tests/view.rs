@@ -174,5 +174,8 @@ fn a_colleagues_close_and_take_show_in_the_details_without_r() {
     );
     let line = details_line(&m, "state");
     assert!(line.contains("closed"), "{line}");
-    assert!(m.details.full.as_ref().unwrap().custom_fields_metadata.is_some(), "field types kept");
+    assert!(
+        m.details.full.as_ref().unwrap().custom_fields_metadata.is_some(),
+        "field types kept"
+    );
 }

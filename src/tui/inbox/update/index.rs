@@ -114,6 +114,7 @@ pub fn changed(st: &mut Inbox, cx: &Cx, out: &mut O, changes: Changes) -> bool {
     let mut rang = false;
     let mut open_moved = false;
     let mut arrived = Vec::new();
+    let mut changed_here: Vec<String> = Vec::new();
     let matched = st.list.matched_contacts();
     for c in changes.upserted {
         if st.list.pending.contains_key(&c.uuid) {
@@ -127,6 +128,7 @@ pub fn changed(st: &mut Inbox, cx: &Cx, out: &mut O, changes: Changes) -> bool {
             open_moved |= cx.open == Some(c.uuid.as_str());
         }
         let uuid = c.uuid.clone();
+        changed_here.push(uuid.clone());
         if !matches!(st.list.store.upsert_sorted(c), Upserted::InPlace(_)) {
             arrived.push(uuid.clone());
         }
@@ -134,6 +136,11 @@ pub fn changed(st: &mut Inbox, cx: &Cx, out: &mut O, changes: Changes) -> bool {
             st.list.mark_seen(&uuid); // the agent's own message
         }
         with_last(st.list, st.sync, &uuid);
+    }
+    // Someone else's change took the contact being read out of the view:
+    // it stays under the cursor, marked, until the agent moves.
+    if selected.as_ref().is_some_and(|s| changed_here.contains(s)) {
+        super::views::keep_moved(st, cx);
     }
     for uuid in &changes.removed {
         st.list.store.remove(uuid);
