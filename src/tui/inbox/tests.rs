@@ -1,5 +1,6 @@
 //! The inbox slice's tests: its frames (view.rs).
 
+mod assign_picker;
 mod moved;
 mod new_above;
 mod view;

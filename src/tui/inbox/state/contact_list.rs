@@ -231,6 +231,18 @@ impl ContactList {
 
     /// Keeps `selected` in range and on screen for a window of `height` rows
     /// (the one scroll rule of every selectable list: `model/scroll.rs`).
+    /// How many open conversations each collaborator holds (email, lower
+    /// case), among the loaded contacts: the assign picker's load.
+    pub fn open_by_assignee(&self) -> HashMap<String, usize> {
+        let mut n = HashMap::new();
+        for r in self.store.iter().filter(|r| r.is_open()) {
+            if let Some(a) = r.assigned_user.as_deref().filter(|a| !a.trim().is_empty()) {
+                *n.entry(a.to_lowercase()).or_insert(0) += 1;
+            }
+        }
+        n
+    }
+
     /// Notes the contacts of `arrived` that sit above the first row shown,
     /// and forgets the ones no longer above it (the agent scrolled up).
     pub fn note_new_above(&mut self, arrived: &[String]) {
