@@ -49,3 +49,36 @@ fn a_colleague_taking_the_conversation_being_read_keeps_the_selection_on_it() {
     assert!(m.list.row_of(&reading).is_none(), "gone from Mine once the agent moved");
     assert!(!screen(&m).contains("moved to Mine"));
 }
+
+#[test]
+fn a_colleague_or_a_rule_giving_me_a_conversation_says_so() {
+    let mut m = indexed_model(30, 160, 48);
+    m.views = Views::new(Vec::new(), Some("agent@example.test".into()));
+    update(&mut m, Msg::Tick(now()));
+    // Contact 1 is unassigned (the fixtures assign every other one).
+    let mut c = crate::tui::fixtures::contact(1);
+    assert_eq!(c.assigned_user, None);
+    c.assigned_user = Some("AGENT@example.test".into());
+    let name = c.name.clone();
+    update(
+        &mut m,
+        Msg::Index(IndexMsg::Changed(Changes {
+            upserted: vec![c.clone()],
+            removed: Vec::new(),
+        })),
+    );
+    let said = m.status.current().map(|t| t.text.clone()).unwrap_or_default();
+    // The name is the customer's text: made inert.
+    assert_eq!(said, format!("assigned to you: {}", crate::text::sanitize_line(&name)));
+    assert!(!said.contains('\u{1b}'));
+    // Heard again (a later pass): not said twice.
+    m.status = Default::default();
+    update(
+        &mut m,
+        Msg::Index(IndexMsg::Changed(Changes {
+            upserted: vec![c],
+            removed: Vec::new(),
+        })),
+    );
+    assert!(m.status.current().is_none_or(|t| !t.text.contains("assigned to you")));
+}

@@ -121,6 +121,7 @@ pub fn changed(st: &mut Inbox, cx: &Cx, out: &mut O, changes: Changes) -> bool {
             continue;
         }
         out.note(Note::Learned(Box::new(c.clone())));
+        assigned_to_me(st, out, &c);
         let own = st.list.brings_own(&c);
         if !own && st.list.store.by_id(&c.uuid).is_some_and(|old| old.new_message_in(&c)) {
             rang = true;
@@ -175,6 +176,23 @@ pub fn changed(st: &mut Inbox, cx: &Cx, out: &mut O, changes: Changes) -> bool {
         }
     }
     open_moved
+}
+
+/// A colleague or a rule gave this agent `c` (it was someone else's or
+/// nobody's as the list had it): "assigned to you" in the status bar.
+fn assigned_to_me(st: &Inbox, out: &mut O, c: &Contact) {
+    let Some(me) = st.views.me.as_deref() else { return };
+    let is_me = |a: Option<&str>| a.is_some_and(|a| a.trim().eq_ignore_ascii_case(me));
+    let Some(old) = st.list.store.by_id(&c.uuid) else {
+        return;
+    };
+    if is_me(c.assigned_user.as_deref()) && !is_me(old.assigned_user.as_deref()) {
+        out.note(Note::Toast {
+            kind: crate::tui::shared::ToastKind::Info,
+            text: format!("assigned to you: {}", crate::text::sanitize_line(&c.name)),
+            secs: None,
+        });
+    }
 }
 
 /// True when the open conversation's new messages are seen by the sync
