@@ -491,18 +491,3 @@ fn typ_picker(p: &mut FuzzyPicker, text: &str) {
         p.handle_key(&KEYS, k(KeyCode::Char(c)));
     }
 }
-
-#[test]
-fn assign_picks_by_email_what_the_picker_shows_with_availability_and_load() {
-    let c = six_field_contact();
-    let shown = [
-        s("Bo Bell <bo@example.com> · ● available · 3 open"),
-        s("cy@example.com · ○ away · 0 open"),
-    ];
-    let mut f = assign_form(&c, &shown);
-    f.handle_key(&KEYS, k(KeyCode::Down));
-    f.handle_key(&KEYS, k(KeyCode::Down));
-    assert_eq!(assign_patch(&c, &f).unwrap().assigned_user, Some(s("cy@example.com")));
-    f.handle_key(&KEYS, k(KeyCode::Up));
-    assert_eq!(assign_patch(&c, &f).unwrap().assigned_user, Some(s("bo@example.com")));
-}

@@ -47,3 +47,29 @@ fn the_assign_picker_shows_availability_and_open_load() {
         "{text}"
     );
 }
+
+#[test]
+fn assign_picks_by_email_what_the_picker_shows_with_availability_and_load() {
+    use crate::tui::form::{assign_form, assign_patch};
+    use crate::tui::keymap::DEFAULT_KEYS;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let down = KeyEvent::new(KeyCode::Down, KeyModifiers::NONE);
+    let up = KeyEvent::new(KeyCode::Up, KeyModifiers::NONE);
+    let c = contact(1);
+    let shown = [
+        "Bo Bell <bo@example.com> · ● available · 3 open".to_string(),
+        "cy@example.com · ○ away · 0 open".to_string(),
+    ];
+    let mut f = assign_form(&c, &shown);
+    f.handle_key(&DEFAULT_KEYS, down);
+    f.handle_key(&DEFAULT_KEYS, down);
+    assert_eq!(
+        assign_patch(&c, &f).unwrap().assigned_user.as_deref(),
+        Some("cy@example.com")
+    );
+    f.handle_key(&DEFAULT_KEYS, up);
+    assert_eq!(
+        assign_patch(&c, &f).unwrap().assigned_user.as_deref(),
+        Some("bo@example.com")
+    );
+}
