@@ -58,6 +58,7 @@ fn account() -> Vec<Facts> {
                 last_activity: Some(active),
                 last_who: Some([Who::Customer, Who::Agent, Who::Note][rng.random_range(0..3)]),
                 last_at: Some(active),
+                wait: Default::default(),
             }
         })
         .collect()

@@ -94,6 +94,7 @@ fn triaged() -> Model {
                 text: "where is my order?".into(),
                 at: c.activity_at,
                 activity: c.last_activity(),
+                wait: Default::default(),
             };
             (c.uuid, p)
         })

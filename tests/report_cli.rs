@@ -76,11 +76,12 @@ impl Env {
         }
     }
 
-    /// Whether the customer wrote the conversation's last message.
-    fn customer_wrote_last(&self, uuid: &str) -> bool {
+    /// Whether the customer waits for a person's answer (README "Who is
+    /// waiting").
+    fn customer_waits(&self, uuid: &str) -> bool {
         let raw = common::Raw::new(&self.server);
         let v = common::runtime().block_on(raw.ok(&format!("/contacts/{uuid}/messages")));
-        v["messages"][0]["status"] == "received"
+        common::customer_waits(&v)
     }
 }
 
@@ -152,7 +153,7 @@ fn figures_match_what_the_server_holds_and_need_no_request() {
     let open: Vec<&Value> = contacts.iter().filter(|c| c["closedAt"].is_null()).collect();
     let waiting = open
         .iter()
-        .filter(|c| e.customer_wrote_last(c["uuid"].as_str().unwrap()))
+        .filter(|c| e.customer_waits(c["uuid"].as_str().unwrap()))
         .count() as u64;
     let w = &all["waiting"];
     let buckets: u64 = w["buckets"]

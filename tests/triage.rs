@@ -176,14 +176,14 @@ fn each_built_in_views_count_equals_what_an_independent_walk_computes() {
     let raw = e.raw();
     let all = walk(&raw);
     let me = busiest(&all);
-    // Who wrote last: the newest message of each open conversation.
+    // Waiting (README "Who is waiting"): a customer message after the last
+    // person's reply; notes and automatic sends (within 5 s of the message
+    // before, the customer's or another automatic one) do not answer.
     let waiting = common::runtime().block_on(async {
         let mut n = 0;
         for c in all.iter().filter(|c| is_open(c)) {
             let page = get(&raw, &format!("/contacts/{}/messages", c["uuid"].as_str().unwrap())).await;
-            if page["messages"][0]["status"] == "received" {
-                n += 1;
-            }
+            n += usize::from(common::customer_waits(&page));
         }
         n
     });

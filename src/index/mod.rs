@@ -37,7 +37,7 @@ pub use facts::WaitingFacts;
 pub use journal::Changes;
 pub use merge::{Merged, overlay};
 pub use open::{Health, inspect};
-pub use preview::{Preview, Wanted, Who};
+pub use preview::{AUTOMATIC, Behind, Preview, Wait, Waiting, Wanted, Who, waiting};
 pub use report::{HeldMessage, HeldPage, ReportRow};
 pub use search::{Found, fts_query};
 pub use store::{CachedThread, Order, SyncState, Thread};

@@ -13,6 +13,9 @@ use super::store::{parse_stamp, stamp};
 use super::{Index, IndexError};
 use crate::api::{Message, MessageStatus};
 
+mod wait;
+pub use wait::{AUTOMATIC, Behind, Wait, Waiting, waiting};
+
 /// Who wrote a conversation's last message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Who {
@@ -54,6 +57,8 @@ pub struct Preview {
     pub at: Option<DateTime<Utc>>,
     /// The contact's activity when the page was fetched.
     pub activity: Option<DateTime<Utc>>,
+    /// What the page says about waiting (see [`waiting`]).
+    pub wait: Wait,
 }
 
 impl Preview {
@@ -70,19 +75,26 @@ impl Preview {
                 text: String::new(),
                 at: None,
                 activity,
+                wait: Wait::Answered,
             },
             Some((_, m)) => Preview {
                 who: Who::of(&m.status),
                 text: first_line(&m.text),
                 at: m.created_at,
                 activity,
+                wait: Wait::of(messages),
             },
         }
     }
 
-    /// True when the customer wrote last and nobody answered.
+    /// True when the customer waits for a person's answer (see [`waiting`]).
     pub fn waiting(&self) -> bool {
-        self.who == Some(Who::Customer)
+        self.waiting_now().is_some()
+    }
+
+    /// Whether and since when the customer waits (see [`waiting`]).
+    pub fn waiting_now(&self) -> Option<Waiting> {
+        waiting(self.wait, self.who, self.at)
     }
 }
 
@@ -93,8 +105,9 @@ fn first_line(text: &str) -> String {
     line.chars().take(120).collect()
 }
 
-/// The columns `store_messages` writes beside a page.
-pub(super) fn columns(messages: &[Message]) -> (Option<String>, Option<String>, Option<String>) {
+/// The columns `store_messages` writes beside a page: the last message's
+/// status, first line and time, and the page's [`Wait`].
+pub(super) fn columns(messages: &[Message]) -> Columns {
     let p = Preview::of(messages, None);
     let status = messages
         .iter()
@@ -102,18 +115,27 @@ pub(super) fn columns(messages: &[Message]) -> (Option<String>, Option<String>, 
         .map(|m| m.status.to_string())
         .next();
     if messages.is_empty() {
-        return (None, None, None);
+        return (None, None, None, p.wait.stored());
     }
-    (status, Some(p.text), p.at.map(stamp))
+    (status, Some(p.text), p.at.map(stamp), p.wait.stored())
 }
 
-fn row(activity: Option<String>, status: Option<String>, text: Option<String>, at: Option<String>) -> Preview {
-    Preview {
+/// What [`columns`] gives.
+pub(super) type Columns = (Option<String>, Option<String>, Option<String>, Option<String>);
+
+/// The columns [`row`] reads, after the contact's uuid.
+const COLUMNS: &str = "activity, last_status, last_text, last_at, wait";
+
+fn row(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Preview> {
+    let status: Option<String> = r.get(first + 1)?;
+    let wait: Option<String> = r.get(first + 4)?;
+    Ok(Preview {
         who: status.as_deref().and_then(Who::from_stored),
-        text: text.unwrap_or_default(),
-        at: parse_stamp(at),
-        activity: parse_stamp(activity),
-    }
+        text: r.get::<_, Option<String>>(first + 2)?.unwrap_or_default(),
+        at: parse_stamp(r.get(first + 3)?),
+        activity: parse_stamp(r.get(first)?),
+        wait: Wait::from_stored(wait.as_deref()),
+    })
 }
 
 impl Index {
@@ -121,12 +143,12 @@ impl Index {
     pub fn previews(&self, uuids: &[&str]) -> Result<HashMap<String, Preview>, IndexError> {
         let mut stmt = self
             .conn
-            .prepare_cached("SELECT activity, last_status, last_text, last_at FROM messages WHERE contact_uuid = ?1")?;
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM messages WHERE contact_uuid = ?1"))?;
         let mut out = HashMap::new();
         for uuid in uuids {
             let mut rows = stmt.query([uuid])?;
             if let Some(r) = rows.next()? {
-                out.insert(uuid.to_string(), row(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
+                out.insert(uuid.to_string(), row(r, 0)?);
             }
         }
         Ok(out)
@@ -136,10 +158,8 @@ impl Index {
     pub fn all_previews(&self) -> Result<Vec<(String, Preview)>, IndexError> {
         let mut stmt = self
             .conn
-            .prepare_cached("SELECT contact_uuid, activity, last_status, last_text, last_at FROM messages")?;
-        let rows = stmt.query_map([], |r| {
-            Ok((r.get::<_, String>(0)?, row(r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
-        })?;
+            .prepare_cached(&format!("SELECT contact_uuid, {COLUMNS} FROM messages"))?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, row(r, 1)?)))?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 

@@ -31,6 +31,8 @@ pub struct HeldPage {
     /// How many messages the page holds, when `messages` were asked for
     /// (0 otherwise: counting them means reading the page).
     pub len: usize,
+    /// What the page says about waiting (see [`crate::index::waiting`]).
+    pub wait: crate::index::Wait,
 }
 
 /// One contact, as a report sees it.
@@ -95,7 +97,7 @@ impl Index {
             "SELECT c.uuid, c.created_at, c.closed_at, c.activity, c.assignee,
                  coalesce(json_extract(c.json, '$.team.name'), c.team_uuid), c.tags,
                  m.contact_uuid IS NOT NULL, m.activity, m.last_status, m.last_at,
-                 CASE WHEN c.activity >= ?1 THEN m.json END
+                 CASE WHEN c.activity >= ?1 THEN m.json END, m.wait
              FROM contacts c LEFT JOIN messages m ON m.contact_uuid = c.uuid",
         )?;
         let mut rows = stmt.query([stamp(active_since)])?;
@@ -119,6 +121,7 @@ impl Index {
                     last,
                     messages,
                     len,
+                    wait: crate::index::Wait::from_stored(r.get::<_, Option<String>>(12)?.as_deref()),
                 })
             } else {
                 None

@@ -80,6 +80,11 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // 6: contacts stored without their search rows (a new agent's snapshot,
     // see `bulk`): set until a build has written every missing row.
     "ALTER TABLE sync_state ADD COLUMN search_pending INTEGER NOT NULL DEFAULT 0;",
+    // 7: what each cached page says about waiting (`preview::Wait`): a
+    // bot's answer or a note no longer ends it. Pages that do not end with
+    // the customer's message are fetched again to learn it.
+    "ALTER TABLE messages ADD COLUMN wait TEXT;
+    UPDATE messages SET activity = NULL WHERE last_status IS NOT 'received';",
 ];
 
 /// The schema version this build writes.

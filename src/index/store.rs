@@ -452,12 +452,12 @@ fn put_page(
         Some(at) => super::activity::bump(tx, uuid, at)?,
         None => false,
     };
-    let (status, text, at) = super::preview::columns(messages);
+    let (status, text, at, wait) = super::preview::columns(messages);
     tx.prepare_cached(
-        "INSERT INTO messages (contact_uuid, activity, fetched_at, json, last_status, last_text, last_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        "INSERT INTO messages (contact_uuid, activity, fetched_at, json, last_status, last_text, last_at, wait)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
          ON CONFLICT (contact_uuid) DO UPDATE SET activity = ?2, fetched_at = ?3, json = ?4,
-             last_status = ?5, last_text = ?6, last_at = ?7",
+             last_status = ?5, last_text = ?6, last_at = ?7, wait = ?8",
     )?
     .execute(params![
         uuid,
@@ -466,7 +466,8 @@ fn put_page(
         serde_json::to_string(messages)?,
         status,
         text,
-        at
+        at,
+        wait
     ])?;
     Ok(moved)
 }

@@ -210,8 +210,11 @@ fn facts(row: &ReportRow, period: &Period, now: DateTime<Utc>, unknown: &mut Unk
         match current {
             None => unknown.waiting += 1,
             Some(p) => {
-                if let Some(last) = p.last.filter(|l| l.who == Who::Customer) {
-                    f.waiting = Some(now - last.at);
+                // The one waiting rule; a wait with no date counts from the
+                // last message.
+                let (who, at) = (p.last.map(|l| l.who), p.last.map(|l| l.at));
+                if let Some(w) = crate::index::waiting(p.wait, who, at) {
+                    f.waiting = w.since.or(at).map(|since| now - since);
                 }
             }
         }

@@ -17,6 +17,7 @@ fn page(messages: Vec<HeldMessage>, activity: Option<DateTime<Utc>>) -> HeldPage
         last: messages.last().copied(),
         len: messages.len(),
         messages,
+        wait: Default::default(),
     }
 }
 

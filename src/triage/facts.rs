@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 
 use crate::api::{Contact, FieldValue};
-use crate::index::{Preview, Who};
+use crate::index::{Preview, Wait, Waiting, Who};
 
 /// What a view needs to know of a contact: its fields, its state, and who
 /// wrote its conversation's last message and when.
@@ -30,6 +30,8 @@ pub struct Facts {
     pub last_who: Option<Who>,
     /// When the last message was written.
     pub last_at: Option<DateTime<Utc>>,
+    /// What the conversation's page says about waiting.
+    pub wait: Wait,
 }
 
 /// What a view asks of a contact. [`Facts`] owns its answers; the TUI
@@ -63,19 +65,27 @@ pub trait Subject {
         None
     }
 
-    /// The customer wrote last: an answer is owed.
-    fn is_waiting(&self) -> bool {
-        self.last_who() == Some(Who::Customer)
+    /// What the conversation's page says about waiting, when known and up
+    /// to date (see [`crate::index::waiting`]).
+    fn wait(&self) -> Wait {
+        Wait::FromLast
     }
 
-    /// Since when the customer has been waiting for an answer: the time of
-    /// their last message, when they wrote last.
+    /// Whether and since when the customer waits for a person's answer:
+    /// the one rule of [`crate::index::waiting`].
+    fn waiting_now(&self) -> Option<Waiting> {
+        crate::index::waiting(self.wait(), self.last_who(), self.last_at())
+    }
+
+    /// An answer by a person is owed.
+    fn is_waiting(&self) -> bool {
+        self.waiting_now().is_some()
+    }
+
+    /// Since when the customer has been waiting for a person's answer:
+    /// their first message after the last person's reply.
     fn waiting_since(&self) -> Option<DateTime<Utc>> {
-        if self.is_waiting() {
-            self.last_at().or(self.last_activity())
-        } else {
-            None
-        }
+        self.waiting_now().map(|w| w.since.or(self.last_activity()))?
     }
 }
 
@@ -112,6 +122,9 @@ impl Subject for Facts {
     }
     fn last_at(&self) -> Option<DateTime<Utc>> {
         self.last_at
+    }
+    fn wait(&self) -> Wait {
+        self.wait
     }
 }
 
@@ -162,6 +175,7 @@ impl Facts {
             last_activity: activity,
             last_who: preview.and_then(|p| p.who),
             last_at: preview.and_then(|p| p.at),
+            wait: preview.map(|p| p.wait).unwrap_or_default(),
         }
     }
 }

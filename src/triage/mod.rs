@@ -15,6 +15,7 @@ mod count;
 mod duration;
 mod facts;
 pub mod history;
+pub mod owner;
 pub mod undo;
 mod view;
 pub mod write;

@@ -206,6 +206,7 @@ pub async fn write_one(client: &Client, uuid: &str, name: &str, action: &Action,
         if shows(action, &current) == Some(true) {
             return done(Some(before), Settled::Applied(current));
         }
+        let start = std::time::Instant::now();
         let answer = match send(client, uuid, action, &current).await {
             Ok(c) => c,
             Err(e) if refused(&e) => return done(Some(before), Settled::Failed(e.to_string())),
@@ -217,6 +218,13 @@ pub async fn write_one(client: &Client, uuid: &str, name: &str, action: &Action,
                 return done(Some(before), settled);
             }
         };
+        if matches!(action, Action::Assign(_)) {
+            // Two agents assigning at once: the one the service did not
+            // keep is told (see `owner`).
+            let settled =
+                super::owner::confirm_assignment(client, uuid, action, answer, super::owner::since(start)).await;
+            return done(Some(before), settled);
+        }
         if !tags {
             return done(Some(before), Settled::Applied(answer));
         }

@@ -193,3 +193,43 @@ pub async fn gated_proxy(upstream: &str, open: bool) -> (String, std::sync::Arc<
     });
     (format!("http://{addr}/v1"), gate)
 }
+
+/// Whether a conversation's page of messages (as the server answers
+/// `/contacts/:uuid/messages`) leaves its customer waiting, by README's
+/// "Who is waiting", computed here apart from the client: a customer
+/// message after the last person's reply; notes and automatic sends
+/// (within 5 s of the message before, the customer's or another automatic
+/// one) do not answer.
+pub fn customer_waits(page: &Value) -> bool {
+    let mut messages: Vec<(String, i64)> = page["messages"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .rev()
+        .map(|m| {
+            let at = m["createdAt"]
+                .as_str()
+                .and_then(|s| chrono::DateTime::parse_from_rfc3339(s).ok())
+                .map_or(0, |t| t.timestamp());
+            (m["status"].as_str().unwrap_or_default().to_string(), at)
+        })
+        .collect();
+    messages.sort_by_key(|m| m.1);
+    let (mut owed, mut prev): (bool, Option<(bool, i64)>) = (false, None);
+    for (status, at) in messages {
+        match status.as_str() {
+            "received" => {
+                owed = true;
+                prev = Some((true, at));
+            }
+            "sent" => {
+                let automatic = prev.is_some_and(|(quick, t)| quick && at - t <= 5);
+                owed &= automatic;
+                prev = Some((automatic, at));
+            }
+            _ => {}
+        }
+    }
+    owed
+}

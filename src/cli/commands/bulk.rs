@@ -20,7 +20,8 @@ use crate::api::{Contact, split_list};
 use crate::cli::output::{Format, list_doc};
 use crate::cli::{CliError, Ctx};
 use crate::triage::bulk::Action;
-use crate::triage::write::{Chosen, Settled, write_one};
+use crate::triage::owner::{Checked, Seen, write_checked};
+use crate::triage::write::{Chosen, Settled};
 use crate::triage::{View, builtin_views, find_view, parse_duration, select};
 
 mod act;
@@ -46,6 +47,10 @@ pub struct BulkArgs {
     /// Act on more than 20 contacts without asking
     #[arg(long)]
     pub yes: bool,
+    /// With a contact uuid: close, reopen, assign or unassign even when a
+    /// colleague changed its owner or state since the local index saw it
+    #[arg(long)]
+    pub force: bool,
 }
 
 impl BulkArgs {
@@ -92,12 +97,15 @@ pub async fn run(ctx: &mut Ctx<'_>, uuid: Option<String>, action: Action, args: 
         (Some(_), false) if args.dry_run || args.yes => Err(CliError::usage(format!(
             "contacts {verb}: --dry-run and --yes go with --view or --older-than"
         ))),
-        (Some(uuid), false) => single(ctx, &uuid, &action).await,
+        (None, true) if args.force => Err(CliError::usage(format!(
+            "contacts {verb}: --force goes with a contact uuid"
+        ))),
+        (Some(uuid), false) => single(ctx, &uuid, &action, args.force).await,
         (None, true) => many(ctx, &action, &args).await,
     }
 }
 
-async fn single(ctx: &mut Ctx<'_>, uuid: &str, action: &Action) -> Result<(), CliError> {
+async fn single(ctx: &mut Ctx<'_>, uuid: &str, action: &Action, force: bool) -> Result<(), CliError> {
     let uuid = super::non_empty("the contact uuid", uuid)?.to_string();
     let client = ctx.client()?;
     // `open`, as the command was called before `reopen` became its alias.
@@ -105,7 +113,19 @@ async fn single(ctx: &mut Ctx<'_>, uuid: &str, action: &Action) -> Result<(), Cl
         Action::Reopen => "open",
         other => other.verb(),
     };
-    let c = match write_one(&client, &uuid, "", action, None).await.settled {
+    let done = if force { None } else { seen(ctx, &uuid) };
+    let me = ctx.settings().ok().and_then(|s| s.user_email.clone());
+    let done = match write_checked(&client, &uuid, "", action, done.as_ref(), me.as_deref()).await {
+        Ok(Checked::Done(d)) => *d,
+        Ok(Checked::Changed(c)) => {
+            return Err(CliError::Other(format!(
+                "contacts {label} {uuid}: not done: {}; run it again with --force to {label} it anyway",
+                crate::text::sanitize_line(&c.what)
+            )));
+        }
+        Err(e) => return Err(CliError::Other(format!("contacts {label} {uuid}: {e}"))),
+    };
+    let c = match done.settled {
         Settled::Applied(c) | Settled::Skipped(c) => c,
         Settled::Failed(e) => return Err(CliError::Other(format!("contacts {label} {uuid}: {e}"))),
         Settled::Unknown(e) => {
@@ -116,6 +136,17 @@ async fn single(ctx: &mut Ctx<'_>, uuid: &str, action: &Action) -> Result<(), Cl
     };
     remember(ctx, std::slice::from_ref(&c));
     print_object(ctx, &c)
+}
+
+/// What the local index last saw of `uuid`'s owner and state (`None`: no
+/// index on disk, or the contact is not in it: nothing to compare with).
+fn seen(ctx: &mut Ctx<'_>, uuid: &str) -> Option<Seen> {
+    let on_disk = ctx.settings().is_ok_and(|s| s.cache) && index_path(ctx).is_ok_and(|p| p.exists());
+    if !on_disk {
+        return None;
+    }
+    let copy = open_index(ctx).ok()?.get(uuid).ok()??;
+    Some(Seen::of(&copy))
 }
 
 /// Keeps contacts the API just returned in the account's index, when it

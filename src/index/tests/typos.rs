@@ -57,7 +57,7 @@ fn a_version_2_file_gets_its_typo_words_from_what_it_already_holds() {
                 "DROP TRIGGER search_terms_forget; DROP TABLE search_terms;
                  ALTER TABLE sync_state DROP COLUMN account;
                  ALTER TABLE sync_state DROP COLUMN checked_at; ALTER TABLE contacts DROP COLUMN state_at;
-                 ALTER TABLE sync_state DROP COLUMN search_pending;
+                 ALTER TABLE sync_state DROP COLUMN search_pending; ALTER TABLE messages DROP COLUMN wait;
                  PRAGMA user_version = 2;",
             )
             .unwrap();

@@ -125,6 +125,7 @@ fn a_preview_older_than_the_contacts_activity_does_not_say_who_wrote_last() {
         text: "hello?".into(),
         at: Some(ago(2 * H)),
         activity,
+        wait: Default::default(),
     };
     assert!(Facts::new(&c, Some(&preview(Some(ago(H))))).is_waiting());
     assert!(!Facts::new(&c, Some(&preview(Some(ago(2 * H))))).is_waiting());

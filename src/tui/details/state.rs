@@ -25,6 +25,19 @@ impl Details {
         let uuid = open?;
         self.full.as_ref().filter(|c| c.uuid == uuid)
     }
+
+    /// A newer copy of a contact (a live event, a sync pass, a write): the
+    /// pane's record of the same contact takes it, so a colleague's close
+    /// shows without `r`; the field types only the full fetch brings stay.
+    pub fn learn(&mut self, c: &Contact) {
+        if let Some(full) = self.full.as_mut().filter(|f| f.uuid == c.uuid) {
+            let meta = full.custom_fields_metadata.take();
+            *full = c.clone();
+            if full.custom_fields_metadata.is_none() {
+                full.custom_fields_metadata = meta;
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default)]

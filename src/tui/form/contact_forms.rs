@@ -286,12 +286,14 @@ pub(super) fn check_email(label: &str, email: &str) -> Result<String, String> {
 }
 
 /// The email of an assignee as the picker shows it: `Dana Silva
-/// <dana@…>` or the email alone.
+/// <dana@…>` (with what follows it: `· ● available · 3 open`), or the
+/// email alone.
 pub fn email_of(choice: &str) -> &str {
-    let choice = choice.trim();
-    match choice.rsplit_once('<') {
-        Some((_, rest)) if rest.ends_with('>') => rest.trim_end_matches('>').trim(),
-        _ => choice,
+    // What the picker adds after the person: ` · ● available · 3 open`.
+    let choice = choice.split(" · ").next().unwrap_or(choice).trim();
+    match choice.rsplit_once('<').and_then(|(_, rest)| rest.split_once('>')) {
+        Some((email, _)) => email.trim(),
+        None => choice,
     }
 }
 

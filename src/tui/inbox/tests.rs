@@ -1,3 +1,7 @@
 //! The inbox slice's tests: its frames (view.rs).
 
+mod assign_picker;
+mod moved;
+mod new_above;
 mod view;
+mod waiting;

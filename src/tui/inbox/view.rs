@@ -107,6 +107,10 @@ pub fn render(st: InboxRef, vcx: &ViewCx, frame: &mut Frame, area: Rect, sending
             title.push_str(" …");
         }
     }
+    // Conversations that came in above the first row shown: `g` goes up.
+    if !list.view.new_above.is_empty() {
+        title.push_str(&format!(" · ↑ {} new", list.view.new_above.len()));
+    }
     let block = vcx.pane_block(Pane::List, title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -223,7 +227,15 @@ fn row(
     // A colleague on this conversation (through a hub): "dana viewing"
     // stands where the last message does, or after the name without
     // previews.
-    let here = vcx.colleagues.label(&c.uuid, vcx.now).map(|l| clean(&l));
+    // A colleague moved the conversation being read out of the view: its
+    // kept row says where it went.
+    let moved = st
+        .views
+        .moved
+        .as_ref()
+        .filter(|(u, _)| *u == c.uuid)
+        .map(|(_, l)| clean(l));
+    let here = moved.or_else(|| vcx.colleagues.label(&c.uuid, vcx.now).map(|l| clean(&l)));
     match here.as_deref().filter(|_| cols.preview == 0) {
         Some(h) if cols.name > 8 => {
             let hw = crate::tui::text::width(h).min(cols.name / 2);
@@ -239,7 +251,17 @@ fn row(
             Some(h) => spans.push(Span::styled(fit(h, cols.preview), theme.accent())),
             None => {
                 let text = preview.map(|p| clean(&p.text)).unwrap_or_default();
-                spans.push(Span::styled(fit(&text, cols.preview), theme.dim()));
+                // Waiting behind a bot's answer or a note: said first, so the
+                // row does not read as answered.
+                match preview.and_then(|p| p.waiting_now()).and_then(|w| w.behind) {
+                    Some(b) if c.is_open() => {
+                        let label = format!("{} · ", b.label());
+                        let lw = crate::tui::text::width(&label).min(cols.preview);
+                        spans.push(Span::styled(fit(&label, lw), theme.warning()));
+                        spans.push(Span::styled(fit(&text, cols.preview - lw), theme.dim()));
+                    }
+                    _ => spans.push(Span::styled(fit(&text, cols.preview), theme.dim())),
+                }
             }
         }
         spans.push(Span::raw(" "));
@@ -252,9 +274,9 @@ fn row(
     // they have waited, marked (`‹` says who wrote last without colour);
     // past `breach_after` a `!` follows it, so it reads without colour too.
     let open = c.is_open() || st.badges.has(&c.uuid, crate::tui::shared::badges::REOPENED.name);
-    match preview.filter(|p| open && p.waiting()) {
-        Some(p) => {
-            let since = p.at.or(c.last_activity());
+    match preview.filter(|_| open).and_then(Preview::waiting_now) {
+        Some(w) => {
+            let since = w.since.or(c.last_activity());
             let level = wait_level(st.views.thresholds(), vcx.now, since);
             let (style, after) = match level {
                 WaitLevel::Unrated | WaitLevel::Warn => (theme.warning(), " "),
@@ -342,8 +364,15 @@ fn wrap_words(text: &str, w: usize) -> Vec<String> {
 }
 
 /// Who wrote last: `‹` the customer, `›` an agent or bot, `✎` a note; a
-/// blank until the last message is known.
+/// blank until the last message is known. Behind a bot's answer the
+/// customer is still owed one: `‹`.
 fn who_glyph(preview: Option<&Preview>, theme: &Theme) -> Span<'static> {
+    if preview
+        .and_then(Preview::waiting_now)
+        .is_some_and(|w| w.behind == Some(crate::index::Behind::Bot))
+    {
+        return Span::styled("‹", theme.warning());
+    }
     match preview.and_then(|p| p.who) {
         Some(Who::Customer) => Span::styled("‹", theme.warning()),
         Some(Who::Agent) => Span::styled("›", theme.dim()),

@@ -54,6 +54,7 @@ fn writes_at(m: &mut Model, i: usize, n: i64, who: Who, text: &str) -> Vec<Effec
         text: text.into(),
         at: c.activity_at,
         activity,
+        wait: Default::default(),
     };
     fx.extend(update(
         m,
@@ -123,6 +124,7 @@ fn a_burst_of_messages_in_one_pass_is_one_notification_with_a_count() {
                 text: "hello".into(),
                 at: c.activity_at,
                 activity: c.last_activity(),
+                wait: Default::default(),
             };
             (c.uuid.clone(), p)
         })

@@ -53,6 +53,7 @@ pub(super) fn rows() -> Vec<ReportRow> {
                 last,
                 len: messages.len(),
                 messages,
+                wait: Default::default(),
             }),
         });
     }

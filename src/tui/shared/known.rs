@@ -14,6 +14,9 @@ pub struct Known {
     pub collaborators: Vec<String>,
     /// Collaborator email → name, when a team's members said it.
     pub names: BTreeMap<String, String>,
+    /// Collaborator email (lower case) → available now, when a team's
+    /// members said it.
+    pub available: BTreeMap<String, bool>,
     pub sources: Vec<String>,
     pub tags: Vec<String>,
     pub field_meta: BTreeMap<String, FieldMeta>,
@@ -46,6 +49,25 @@ impl Known {
             .map(|email| match self.names.get(email) {
                 Some(name) => format!("{} <{email}>", crate::text::sanitize_line(name).replace(['<', '>'], "")),
                 None => email.clone(),
+            })
+            .collect()
+    }
+    /// [`Known::assignees`] with each colleague's availability and how
+    /// many open conversations they hold (`open`: by email, lower case):
+    /// `Dana Silva <dana@…> · ● available · 12 open`.
+    pub fn assignees_with_load(&self, open: &std::collections::HashMap<String, usize>) -> Vec<String> {
+        self.collaborators
+            .iter()
+            .zip(self.assignees())
+            .map(|(email, label)| {
+                let key = email.to_lowercase();
+                let state = match self.available.get(&key) {
+                    Some(true) => " · ● available",
+                    Some(false) => " · ○ away",
+                    None => "",
+                };
+                let n = open.get(&key).copied().unwrap_or(0);
+                format!("{label}{state} · {n} open")
             })
             .collect()
     }

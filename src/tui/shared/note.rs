@@ -46,6 +46,8 @@ pub enum Note {
     Collaborator {
         email: String,
         name: String,
+        /// Whether they are available now, when the service said.
+        available: Option<bool>,
     },
     /// `uuid`'s bot runs (or not): its row shows it.
     Bot {

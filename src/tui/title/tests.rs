@@ -32,6 +32,7 @@ fn with_the_index_the_title_counts_the_waiting_view() {
                 text: "hello?".into(),
                 at: c.activity_at,
                 activity: c.last_activity(),
+                wait: Default::default(),
             };
             (c.uuid, p)
         })

@@ -72,7 +72,7 @@ fn new_form(model: &Model, kind: WriteKind, c: &Contact) -> Form {
     match kind {
         WriteKind::Edit => form::edit_contact_form(c),
         WriteKind::Tags => form::tags_form(c, &k.tags),
-        WriteKind::Assign => form::assign_form(c, &k.assignees()),
+        WriteKind::Assign => form::assign_form(c, &k.assignees_with_load(&model.list.open_by_assignee())),
         WriteKind::Team => form::team_form(c, &k.teams),
         WriteKind::Note => form::note_form(c),
         _ => form::new_contact_form(

@@ -96,8 +96,16 @@ pub(crate) fn route(model: &mut Model, notes: Vec<Note>, fx: &mut Vec<Effect>) {
                 model.act.undo.cannot_undo("sending", now);
             }
             Note::Fetch(part) => super::catalog::fetch(model, part, fx),
-            Note::Learned(c) => model.known.learn(&c),
-            Note::Collaborator { email, name } => model.known.add_collaborator_named(&email, &name),
+            Note::Learned(c) => {
+                model.known.learn(&c);
+                model.details.learn(&c);
+            }
+            Note::Collaborator { email, name, available } => {
+                model.known.add_collaborator_named(&email, &name);
+                if let Some(a) = available {
+                    model.known.available.insert(email.to_lowercase(), a);
+                }
+            }
             Note::Bot { uuid, running } => {
                 model.list.bots.insert(uuid, running);
             }

@@ -313,7 +313,12 @@ fn presence(model: &mut Model, fx: &mut Vec<Effect>) {
     if model.session.hub.is_none() {
         return;
     }
+    // "replying…" ends once the reply is sent: an empty composer that
+    // has sent to this contact is only viewing until more is typed.
+    let sent =
+        |c: &str| model.compose.outbox.iter().any(|o| o.contact == c) && model.compose.draft(c).trim().is_empty();
     let want = match (&model.compose.open, &model.thread.contact) {
+        (Some(c), _) if sent(c) => Some((c.as_str(), Doing::Viewing)),
         (Some(c), _) => Some((c.as_str(), Doing::Composing)),
         (None, Some(c)) => Some((c.as_str(), Doing::Viewing)),
         (None, None) => None,

@@ -94,6 +94,7 @@ fn the_rows_preview_and_waiting_state_follow_the_send_at_once() {
         text: "hello?".into(),
         at: c.activity_at,
         activity: c.last_activity(),
+        wait: Default::default(),
     };
     update(&mut m, Msg::Index(IndexMsg::Previews(vec![(c.uuid.clone(), waiting)])));
     assert_eq!(crate::tui::title::waiting(&m), 1);

@@ -321,7 +321,11 @@ fn the_assign_picker_shows_names_with_emails_and_assigns_by_email() {
             break;
         }
     }
-    assert_eq!(picked.as_deref(), Some("Dana Silva <dana@frontdesk.example>"));
+    // With her availability and load (issue 36).
+    assert_eq!(
+        picked.as_deref(),
+        Some("Dana Silva <dana@frontdesk.example> · ● available · 0 open")
+    );
     let (_, _, _, patch) = patch_of(&submit(&mut m));
     assert_eq!(patch.assigned_user.as_deref(), Some("dana@frontdesk.example"));
 }

@@ -155,3 +155,27 @@ fn a_cut_details_pane_says_there_is_more_until_scrolled_down() {
     let m = rich(160, 48);
     assert!(!bottom(&m).contains("more ↓"), "everything fits at 160x48");
 }
+
+#[test]
+fn a_colleagues_close_and_take_show_in_the_details_without_r() {
+    let mut m = rich(160, 48);
+    assert!(details_line(&m, "state").contains("open"));
+    let mut c = m.details.full.clone().unwrap();
+    c.custom_fields_metadata = None;
+    c.closed_at = Some(now());
+    c.assigned_user = Some("alex@example.test".into());
+    c.activity_at = Some(now());
+    update(
+        &mut m,
+        Msg::Index(crate::tui::msg::index::IndexMsg::Changed(crate::index::Changes {
+            upserted: vec![c],
+            removed: Vec::new(),
+        })),
+    );
+    let line = details_line(&m, "state");
+    assert!(line.contains("closed"), "{line}");
+    assert!(
+        m.details.full.as_ref().unwrap().custom_fields_metadata.is_some(),
+        "field types kept"
+    );
+}

@@ -31,6 +31,7 @@ pub fn on_msg(st: &mut Details, cx: &Cx, out: &mut Out<DetailsEffect>, msg: Deta
                     out.note(Note::Collaborator {
                         email: m.email.clone(),
                         name: m.name.clone(),
+                        available: m.available,
                     });
                     me::learn_my_status(&mut st.me, &m);
                 }

@@ -69,6 +69,9 @@ pub struct ListView {
     /// store position, so they stay right while the store changes under
     /// them until the view is recomputed.
     pub rows: Option<Vec<Arc<str>>>,
+    /// Contacts that came in (or moved up) above the first row shown since
+    /// the agent last saw the top: "↑ N new" on the list's border.
+    pub new_above: std::collections::HashSet<String>,
 }
 
 impl ListView {
@@ -228,6 +231,40 @@ impl ContactList {
 
     /// Keeps `selected` in range and on screen for a window of `height` rows
     /// (the one scroll rule of every selectable list: `model/scroll.rs`).
+    /// How many open conversations each collaborator holds (email, lower
+    /// case), among the loaded contacts: the assign picker's load.
+    pub fn open_by_assignee(&self) -> HashMap<String, usize> {
+        let mut n = HashMap::new();
+        for r in self.store.iter().filter(|r| r.is_open()) {
+            if let Some(a) = r.assigned_user.as_deref().filter(|a| !a.trim().is_empty()) {
+                *n.entry(a.to_lowercase()).or_insert(0) += 1;
+            }
+        }
+        n
+    }
+
+    /// Notes the contacts of `arrived` that sit above the first row shown,
+    /// and forgets the ones no longer above it (the agent scrolled up).
+    pub fn note_new_above(&mut self, arrived: &[String]) {
+        let offset = self.view.offset;
+        for uuid in arrived {
+            if self.row_of(uuid).is_some_and(|r| r < offset) {
+                self.view.new_above.insert(uuid.clone());
+            }
+        }
+        if self.view.new_above.is_empty() {
+            return;
+        }
+        let above: std::collections::HashSet<String> = self
+            .view
+            .new_above
+            .iter()
+            .filter(|u| self.row_of(u).is_some_and(|r| r < offset))
+            .cloned()
+            .collect();
+        self.view.new_above = above;
+    }
+
     pub fn clamp(&mut self, height: usize) {
         let len = self.visible_len();
         let v = &mut self.view;

@@ -65,6 +65,10 @@ pub struct Views {
     pub keep: HashSet<Arc<str>>,
     /// The contact selected when the first row was kept.
     pub keep_anchor: Option<String>,
+    /// The selected contact a colleague's change took out of the view
+    /// (kept, greyed, until the selection moves) and what its row says:
+    /// "moved to Mine of alex@…".
+    pub moved: Option<(Arc<str>, String)>,
     /// The kept rows that no longer belong to the view (drawn greyed).
     pub greyed: HashSet<Arc<str>>,
     /// A lone digit typed (the view it names, and its timer): a view
@@ -109,6 +113,7 @@ impl Views {
             me,
             keep: HashSet::new(),
             keep_anchor: None,
+            moved: None,
             digit: None,
             config_path: None,
             greyed: HashSet::new(),
@@ -245,6 +250,9 @@ impl Subject for RowFacts<'_> {
     }
     fn last_at(&self) -> Option<DateTime<Utc>> {
         self.preview().and_then(|p| p.at)
+    }
+    fn wait(&self) -> crate::index::Wait {
+        self.preview().map(|p| p.wait).unwrap_or_default()
     }
     fn has_badge(&self, name: &str) -> bool {
         self.badges.iter().any(|b| b.name == name)

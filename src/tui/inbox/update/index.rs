@@ -2,6 +2,7 @@
 //! brought in, last messages, freshness; and what the list asks of it.
 
 use super::super::fx::{InboxEffect, IndexAsk};
+use super::super::state::contact_list::Upserted;
 use super::super::state::{ContactList, Inbox, SyncStatus, SyncView};
 use super::{O, search, selection};
 use crate::api::Contact;
@@ -112,12 +113,15 @@ pub fn changed(st: &mut Inbox, cx: &Cx, out: &mut O, changes: Changes) -> bool {
         .and_then(|o| st.list.store.get(o).map(|r| r.uuid.to_string()));
     let mut rang = false;
     let mut open_moved = false;
+    let mut arrived = Vec::new();
+    let mut changed_here: Vec<String> = Vec::new();
     let matched = st.list.matched_contacts();
     for c in changes.upserted {
         if st.list.pending.contains_key(&c.uuid) {
             continue;
         }
         out.note(Note::Learned(Box::new(c.clone())));
+        assigned_to_me(st, out, &c);
         let own = st.list.brings_own(&c);
         if !own && st.list.store.by_id(&c.uuid).is_some_and(|old| old.new_message_in(&c)) {
             rang = true;
@@ -125,11 +129,19 @@ pub fn changed(st: &mut Inbox, cx: &Cx, out: &mut O, changes: Changes) -> bool {
             open_moved |= cx.open == Some(c.uuid.as_str());
         }
         let uuid = c.uuid.clone();
-        st.list.store.upsert_sorted(c);
+        changed_here.push(uuid.clone());
+        if !matches!(st.list.store.upsert_sorted(c), Upserted::InPlace(_)) {
+            arrived.push(uuid.clone());
+        }
         if own {
             st.list.mark_seen(&uuid); // the agent's own message
         }
         with_last(st.list, st.sync, &uuid);
+    }
+    // Someone else's change took the contact being read out of the view:
+    // it stays under the cursor, marked, until the agent moves.
+    if selected.as_ref().is_some_and(|s| changed_here.contains(s)) {
+        super::views::keep_moved(st, cx);
     }
     for uuid in &changes.removed {
         st.list.store.remove(uuid);
@@ -155,6 +167,7 @@ pub fn changed(st: &mut Inbox, cx: &Cx, out: &mut O, changes: Changes) -> bool {
     }
     search::recompute_search(st, out);
     st.list.clamp(cx.list_rows());
+    st.list.note_new_above(&arrived);
     if st.list.selected_uuid() != selected {
         if selected.is_none() && selection::open(cx, out).is_none() {
             selection::show_now(st, out);
@@ -163,6 +176,23 @@ pub fn changed(st: &mut Inbox, cx: &Cx, out: &mut O, changes: Changes) -> bool {
         }
     }
     open_moved
+}
+
+/// A colleague or a rule gave this agent `c` (it was someone else's or
+/// nobody's as the list had it): "assigned to you" in the status bar.
+fn assigned_to_me(st: &Inbox, out: &mut O, c: &Contact) {
+    let Some(me) = st.views.me.as_deref() else { return };
+    let is_me = |a: Option<&str>| a.is_some_and(|a| a.trim().eq_ignore_ascii_case(me));
+    let Some(old) = st.list.store.by_id(&c.uuid) else {
+        return;
+    };
+    if is_me(c.assigned_user.as_deref()) && !is_me(old.assigned_user.as_deref()) {
+        out.note(Note::Toast {
+            kind: crate::tui::shared::ToastKind::Info,
+            text: format!("assigned to you: {}", crate::text::sanitize_line(&c.name)),
+            secs: None,
+        });
+    }
 }
 
 /// True when the open conversation's new messages are seen by the sync

@@ -28,6 +28,7 @@ pub fn move_selection(st: &mut Inbox, cx: &Cx, out: &mut O, action: Action) {
         _ => v.selected,
     };
     list.clamp(screen);
+    list.note_new_above(&[]);
     if list.view.selected != before {
         selection_changed(st, cx, out);
     }

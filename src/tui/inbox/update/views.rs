@@ -53,6 +53,7 @@ pub fn refresh(st: &mut Inbox, cx: &Cx, out: &mut O) {
     if st.views.keep_anchor.is_some() && st.views.keep_anchor != st.list.selected_uuid() {
         st.views.keep.clear();
         st.views.keep_anchor = None;
+        st.views.moved = None;
         invalidate(st.views);
     }
     let now_basis = basis(st, cx);
@@ -207,6 +208,43 @@ pub fn step(st: &mut Inbox, cx: &Cx, out: &mut O, forward: bool) {
         (st.views.current + n - 1) % n
     };
     switch(st, cx, out, i);
+}
+
+/// The contact the agent is reading left the current view by someone
+/// else's change (a colleague took or closed it): its row stays, greyed and
+/// marked, until the agent moves, so the selection and thread do not jump.
+pub(super) fn keep_moved(st: &mut Inbox, cx: &Cx) {
+    let Some(uuid) = st.list.selected_uuid() else { return };
+    if st.views.shows_everything() || st.list.view.searched().is_some() || st.views.keep.contains(uuid.as_str()) {
+        return;
+    }
+    let listed = st
+        .list
+        .view
+        .rows
+        .as_ref()
+        .is_some_and(|r| r.iter().any(|u| **u == *uuid));
+    let Some(row) = st.list.store.by_id(&uuid).filter(|_| listed) else {
+        return;
+    };
+    let me = st.views.me.as_deref();
+    if st
+        .views
+        .current()
+        .filter
+        .matches(&RowFacts::badged(row, st.badges), me, cx.now)
+    {
+        return;
+    }
+    let mine = |a: &str| me.is_some_and(|m| m.eq_ignore_ascii_case(a));
+    let label = match row.assigned_user.as_deref().filter(|a| !a.trim().is_empty()) {
+        _ if !row.is_open() => "moved: closed".to_string(),
+        Some(a) if mine(a) => "moved to Mine".to_string(),
+        Some(a) => format!("moved to Mine of {a}"),
+        None => format!("moved out of {}", st.views.current().name),
+    };
+    st.views.moved = Some((row.uuid.clone(), label));
+    keep(st.views, st.list, &uuid);
 }
 
 /// The agent's own write on `uuid`: if it takes the contact out of the

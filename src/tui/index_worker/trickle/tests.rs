@@ -6,6 +6,7 @@ fn preview(text: &str) -> Preview {
         text: text.into(),
         at: None,
         activity: None,
+        wait: Default::default(),
     }
 }
 

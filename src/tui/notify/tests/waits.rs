@@ -50,6 +50,7 @@ fn waiting_model(breach_after: Option<u64>) -> Model {
             text: "t".into(),
             at: Some(at),
             activity: c.last_activity(),
+            wait: Default::default(),
         };
         previews.push((c.uuid.clone(), p));
     }
@@ -121,6 +122,7 @@ fn with_own_breach(top: Option<u64>, own: u64) -> Model {
                 text: "t".into(),
                 at: Some(at),
                 activity,
+                wait: Default::default(),
             },
         ));
     }

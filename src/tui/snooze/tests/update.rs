@@ -114,6 +114,7 @@ fn message(m: &mut Model, at: chrono::DateTime<chrono::Utc>, who: crate::index::
         text: "hello".into(),
         at: Some(at),
         activity,
+        wait: Default::default(),
     };
     update(m, Msg::Index(IndexMsg::Previews(vec![(uuid, p)])));
 }

@@ -293,6 +293,7 @@ fn last_messages_are_asked_for_the_rows_on_screen_and_the_next_once_until_a_cont
         text: "hello".into(),
         at: contact(0).activity_at,
         activity: contact(0).last_activity(),
+        wait: Default::default(),
     };
     update(&mut m, Msg::Index(IndexMsg::Previews(vec![(contact(0).uuid, p)])));
     let mut moved = contact(1);

@@ -9,6 +9,7 @@ mod list_walk;
 mod many_views;
 mod modes;
 mod overlays;
+mod presence;
 mod search_selection;
 mod views;
 

@@ -66,6 +66,7 @@ fn waiting_puts_the_longest_wait_first_and_is_at_least_while_who_wrote_last_is_u
                 text: "hi".into(),
                 at: c.activity_at,
                 activity: c.last_activity(),
+                wait: Default::default(),
             },
         ));
     }

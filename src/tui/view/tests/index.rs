@@ -32,6 +32,7 @@ fn with_previews(w: u16, h: u16) -> Model {
                     text: texts[i % 4].into(),
                     at: c.activity_at,
                     activity: c.last_activity(),
+                    wait: Default::default(),
                 },
             )
         })

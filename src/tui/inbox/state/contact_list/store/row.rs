@@ -151,6 +151,8 @@ pub struct LastMessage {
     /// The contact's activity when it was fetched: a row whose activity
     /// moved since has a newer message, not known yet.
     pub activity: Option<DateTime<Utc>>,
+    /// What the page said about waiting.
+    pub wait: crate::index::Wait,
 }
 
 impl From<&crate::index::Preview> for LastMessage {
@@ -159,6 +161,7 @@ impl From<&crate::index::Preview> for LastMessage {
             who: p.who,
             at: p.at,
             activity: p.activity,
+            wait: p.wait,
         }
     }
 }
