@@ -18,6 +18,7 @@ fn msg(status: MessageStatus, secs: i64, text: &str) -> Message {
         from: String::new(),
         to: String::new(),
         sent_by: None,
+        rich: Default::default(),
     }
 }
 

@@ -22,6 +22,7 @@ fn msg(status: MessageStatus, at: chrono::DateTime<chrono::Utc>, text: &str) -> 
         from: String::new(),
         to: String::new(),
         sent_by: None,
+        rich: Default::default(),
     }
 }
 

@@ -64,6 +64,7 @@ fn b_snoozes_notifications_the_status_bar_says_until_when_and_they_come_back() {
         text: "back".into(),
         at: c.activity_at,
         activity,
+        wait: Default::default(),
     };
     let fx = update(&mut m, Msg::Index(IndexMsg::Previews(vec![(c.uuid.clone(), preview)])));
     assert!(notified(&fx).is_some(), "on again after the snooze");
@@ -115,6 +116,7 @@ fn customer_at(m: &mut Model, i: usize, at: chrono::DateTime<chrono::Utc>) -> Ve
         text: "any news?".into(),
         at: Some(at),
         activity,
+        wait: Default::default(),
     };
     fx.extend(update(
         m,
