@@ -134,9 +134,14 @@ fn a_close_by_one_agent_shows_on_the_others_screen_and_each_sees_the_other() {
     dana.wait_for("dana's close done", Duration::from_secs(20), |s| {
         s.contents().contains("closed")
     });
-    // It leaves lee's Open view (rows and count) at once.
+    // It leaves lee's Open count at once; the row lee is reading stays
+    // under the cursor, marked, until lee moves (issue 36).
     lee.wait_for("the close on lee's screen", Duration::from_secs(10), |s| {
-        open(s) == Some(opened - 1) && !s.contents().contains(&name)
+        open(s) == Some(opened - 1) && s.contents().contains("moved: closed")
+    });
+    lee.press(b"j");
+    lee.wait_for("the closed row gone once lee moves", Duration::from_secs(10), |s| {
+        !s.contents().contains(&name)
     });
     for app in [&mut dana, &mut lee] {
         app.press(b"q");

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use frontdesk::api::{Client, Contact, ContactFilter, ContactId, MessageStatus, PageRequest};
+use frontdesk::api::{Client, Contact, ContactFilter, ContactId, PageRequest};
 use frontdesk::index::{Index, SharedIndex};
 use frontdesk::server::ServerConfig;
 use frontdesk::tui::effect::Effect;
@@ -36,7 +36,8 @@ async fn walk(client: &Client) -> Vec<Contact> {
 }
 
 /// The counts of Mine, Unassigned, Waiting, Open and All, computed from
-/// the API alone: a contact waits when its newest message was received.
+/// the API alone: a contact waits when a customer message came after the
+/// last reply by a person (`common::customer_waits`).
 async fn independent(client: &Client, me: &str) -> [usize; 5] {
     let contacts = walk(client).await;
     let mut n = [0usize; 5];
@@ -55,8 +56,9 @@ async fn independent(client: &Client, me: &str) -> [usize; 5] {
             .list_messages(&ContactId::from(c.uuid.as_str()), &PageRequest::First)
             .await
             .unwrap();
-        let newest = page.items.iter().max_by_key(|m| m.created_at);
-        if newest.is_some_and(|m| m.status == MessageStatus::Received) {
+        // README "Who is waiting": the rule written out independently.
+        let page = serde_json::json!({ "messages": page.items });
+        if common::customer_waits(&page) {
             n[2] += 1;
         }
     }
@@ -149,6 +151,13 @@ async fn each_views_count_is_what_a_walk_of_the_server_computes() {
     link.cmds.send(IndexCmd::Incremental).unwrap();
     drive(&mut m, &mut rx, &link, |m| counts(m)[0] == before[0] - 1).await;
     assert_eq!(counts(&m), independent(&client, &me).await);
-    assert_ne!(m.list.row(0).map(|r| r.uuid.to_string()), Some(target));
+    // The row being read stays under the cursor, marked as moved, until
+    // the agent moves (issue 36); any other row left at once.
+    let kept = m.views.moved.as_ref().map(|(uuid, _)| uuid.to_string());
+    let first = m.list.row(0).map(|r| r.uuid.to_string());
+    assert!(
+        first.as_deref() != Some(target.as_str()) || kept.as_deref() == Some(target.as_str()),
+        "the closed one is gone or kept as moved: {kept:?}"
+    );
     server.stop().await;
 }
