@@ -19,8 +19,12 @@ pub struct ContactTeam {
 }
 
 /// A contact and its conversation.
+///
+/// Decoded through [`Contact`]'s own `Deserialize`, which notes whether
+/// the JSON carried `closedAt` at all: the documented list answer does
+/// not, and a state not carried is unknown, not open.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct Contact {
     pub uuid: String,
     #[serde(default, deserialize_with = "null_as_default")]
@@ -91,12 +95,68 @@ pub struct Contact {
         skip_serializing_if = "Option::is_none"
     )]
     pub activity_at: Option<DateTime<Utc>>,
+    /// True when the answer this contact was read from carried no
+    /// `closedAt` key (the documented list answer): whether the
+    /// conversation is open is then unknown, and `closed_at` means
+    /// nothing. Not a field of its own on the wire: such a contact is
+    /// written without `closedAt`, so it reads back unknown.
+    #[serde(skip)]
+    pub state_unknown: bool,
+}
+
+/// Whether a conversation is open, closed, or not known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConversationState {
+    Open,
+    Closed,
+    /// No answer read so far carried the contact's `closedAt`.
+    Unknown,
+}
+
+impl<'de> Deserialize<'de> for Contact {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        let carried = v.as_object().is_some_and(|o| o.contains_key("closedAt"));
+        let mut c = Contact::deserialize(v).map_err(serde::de::Error::custom)?;
+        c.state_unknown = !carried;
+        Ok(c)
+    }
+}
+
+impl Serialize for Contact {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if !self.state_unknown {
+            return Contact::serialize(self, s);
+        }
+        let mut v = Contact::serialize(self, serde_json::value::Serializer).map_err(serde::ser::Error::custom)?;
+        if let Some(o) = v.as_object_mut() {
+            o.remove("closedAt");
+        }
+        v.serialize(s)
+    }
 }
 
 impl Contact {
-    /// True while the conversation is open.
+    /// True while the conversation is open (for a known state: see
+    /// [`Contact::state`]).
     pub fn is_open(&self) -> bool {
         self.closed_at.is_none()
+    }
+
+    /// Open, closed, or unknown (the answer it was read from did not say).
+    pub fn state(&self) -> ConversationState {
+        match (self.state_unknown, self.closed_at) {
+            (true, _) => ConversationState::Unknown,
+            (false, None) => ConversationState::Open,
+            (false, Some(_)) => ConversationState::Closed,
+        }
+    }
+
+    /// Sets the conversation's state as learned (a close or open answer, a
+    /// conversation event): known from now on.
+    pub fn set_closed_at(&mut self, at: Option<DateTime<Utc>>) {
+        self.closed_at = at;
+        self.state_unknown = false;
     }
 
     /// The latest known activity: what frontdesk learned, else `createdAt`.
