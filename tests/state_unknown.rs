@@ -236,3 +236,64 @@ async fn a_known_closed_contact_listed_again_without_closed_at_stays_closed() {
         "exact: nothing unknown"
     );
 }
+
+/// Runs the frontdesk binary against `base` with its own cache in `home`.
+async fn frontdesk(base: &str, home: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let mut c = assert_cmd::Command::cargo_bin("frontdesk").unwrap();
+    c.args(args)
+        .args(["--config", home.join("none.toml").to_str().unwrap()])
+        .env("FRONTDESK_BASE_URL", base)
+        .env("FRONTDESK_API_KEY", "test-key")
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("HOME", home)
+        .env("NO_COLOR", "1")
+        .env_remove("FRONTDESK_PROFILE")
+        .env_remove("FRONTDESK_USER_EMAIL")
+        .env_remove("FRONTDESK_HUB_URL")
+        .env_remove("FRONTDESK_HUB_TOKEN");
+    let out = tokio::task::spawn_blocking(move || c.output().unwrap()).await.unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The object named `name` anywhere in `v`.
+fn named<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
+    match v {
+        Value::Object(o) if o.get("name").and_then(Value::as_str) == Some(name) => Some(v),
+        Value::Object(o) => o.values().find_map(|x| named(x, name)),
+        Value::Array(a) => a.iter().find_map(|x| named(x, name)),
+        _ => None,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cli_lists_unknown_state_as_a_question_mark_and_views_count_at_least() {
+    let (base, _s) = start(Service {
+        listed: vec![listed("a", "Ada"), listed("b", "Bo")],
+        // b's GET says open; a's says nothing either.
+        closed_at: HashMap::from([("b".to_string(), Value::Null)]),
+        ..Service::default()
+    })
+    .await;
+    let home = tempfile::tempdir().unwrap();
+    let (code, out, err) = frontdesk(&base, home.path(), &["contacts", "list"]).await;
+    assert_eq!(code, 0, "{err}");
+    let ada = out
+        .lines()
+        .find(|l| l.contains("Ada"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(ada.contains('?') && !ada.contains("open"), "{ada}");
+
+    let (code, out, err) = frontdesk(&base, home.path(), &["views", "--json"]).await;
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"));
+    let open = named(&v, "Open").unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(open["count"], 1, "b, learned open by its GET: {open}");
+    assert_eq!(open["atLeast"], true, "a may be open too: {open}");
+    assert_eq!(open["stateUnknown"], 1, "{open}");
+    let all = named(&v, "All").unwrap_or_else(|| panic!("{v}"));
+    assert!(all.get("atLeast").is_none(), "All does not depend on the state: {all}");
+}
