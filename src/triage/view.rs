@@ -165,13 +165,6 @@ impl ViewFilter {
                 .any(|b| older(f.waiting_since(), b.after, now) && b.view.matches(f, me, now))
     }
 
-    /// A contact of unknown state that may belong: the view asks for a
-    /// state, and every other rule but `waiting` holds (its count is then a
-    /// lower bound).
-    pub fn may_match_unknown_state<S: Subject + ?Sized>(&self, f: &S, me: Option<&str>, now: DateTime<Utc>) -> bool {
-        f.state_unknown() && self.depends_on_state() && self.others_ok(f, me, now)
-    }
-
     /// Every rule but `waiting`: the contacts whose last message decides.
     pub fn matches_but_waiting<S: Subject + ?Sized>(&self, f: &S, me: Option<&str>, now: DateTime<Utc>) -> bool {
         self.state_ok(f) && self.others_ok(f, me, now)
@@ -185,13 +178,7 @@ impl ViewFilter {
         }
     }
 
-    /// Whether the view asks for an open or a closed conversation: one of
-    /// unknown state may belong to it (its count is then a lower bound).
-    pub fn depends_on_state(&self) -> bool {
-        !matches!(self.state, State::Any)
-    }
-
-    fn others_ok<S: Subject + ?Sized>(&self, f: &S, me: Option<&str>, now: DateTime<Utc>) -> bool {
+    pub(super) fn others_ok<S: Subject + ?Sized>(&self, f: &S, me: Option<&str>, now: DateTime<Utc>) -> bool {
         self.assignee_ok(f, me)
             && self.source.as_deref().is_none_or(|s| same(f.source(), s))
             && self

@@ -55,8 +55,9 @@ pub struct Contact {
     /// Present only when requested with `include_field_types=true`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom_fields_metadata: Option<BTreeMap<String, FieldMeta>>,
-    /// Set when the conversation is closed.
-    #[serde(default, with = "time::opt")]
+    /// Set when the conversation is closed (meaningless while
+    /// `state_unknown`).
+    #[serde(default = "absent_closed_at", with = "time::opt", skip_serializing_if = "is_absent")]
     pub closed_at: Option<DateTime<Utc>>,
     /// The documentation types it a Funnel: a uuid string, or an object
     /// with one, is kept; anything else reads as none.
@@ -113,12 +114,27 @@ pub enum ConversationState {
     Unknown,
 }
 
+/// Stands for an absent `closedAt` while a contact is decoded or encoded
+/// (no answer carries this date: year -262144); never kept in a contact.
+const ABSENT: DateTime<Utc> = DateTime::<Utc>::MIN_UTC;
+
+fn absent_closed_at() -> Option<DateTime<Utc>> {
+    Some(ABSENT)
+}
+
+fn is_absent(t: &Option<DateTime<Utc>>) -> bool {
+    *t == Some(ABSENT)
+}
+
 impl<'de> Deserialize<'de> for Contact {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = serde_json::Value::deserialize(d)?;
-        let carried = v.as_object().is_some_and(|o| o.contains_key("closedAt"));
-        let mut c = Contact::deserialize(v).map_err(serde::de::Error::custom)?;
-        c.state_unknown = !carried;
+        // The derived decoding (`remote = "Self"`), then: no `closedAt`
+        // key at all is an unknown state, not an open conversation.
+        let mut c = Contact::deserialize(d)?;
+        if is_absent(&c.closed_at) {
+            c.closed_at = None;
+            c.state_unknown = true;
+        }
         Ok(c)
     }
 }
@@ -128,11 +144,12 @@ impl Serialize for Contact {
         if !self.state_unknown {
             return Contact::serialize(self, s);
         }
-        let mut v = Contact::serialize(self, serde_json::value::Serializer).map_err(serde::ser::Error::custom)?;
-        if let Some(o) = v.as_object_mut() {
-            o.remove("closedAt");
-        }
-        v.serialize(s)
+        // Written without `closedAt`, so that it reads back unknown.
+        let unknown = Contact {
+            closed_at: Some(ABSENT),
+            ..self.clone()
+        };
+        Contact::serialize(&unknown, s)
     }
 }
 
