@@ -22,6 +22,14 @@ use crate::api::{Contact, Message, time};
 struct Held {
     #[serde(rename = "activityAt", default, with = "time::opt")]
     activity_at: Option<DateTime<Utc>>,
+    /// Present (a date or `null`) when the held contact's state is known.
+    #[serde(rename = "closedAt", default, deserialize_with = "known_state")]
+    closed_at: Option<Option<DateTime<Utc>>>,
+}
+
+/// A present `closedAt` (a date, or `null`: open) as `Some`.
+fn known_state<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<DateTime<Utc>>>, D::Error> {
+    time::opt::deserialize(d).map(Some)
 }
 
 /// The activity a stored contact's JSON holds.
@@ -30,15 +38,22 @@ pub(super) fn held_activity(json: &str) -> Option<DateTime<Utc>> {
 }
 
 /// `c` with the activity the index held for it, when that is newer than
-/// what `c` carries.
+/// what `c` carries, and with the held open or closed state when `c`'s is
+/// unknown (a listed contact: the list answer carries no `closedAt`).
 pub(super) fn merged<'a>(c: &'a Contact, held_json: Option<&str>) -> Cow<'a, Contact> {
-    match held_json.and_then(held_activity) {
-        Some(h) if c.activity_at.is_none_or(|a| a < h) => Cow::Owned(Contact {
-            activity_at: Some(h),
-            ..c.clone()
-        }),
-        _ => Cow::Borrowed(c),
+    let held = held_json.and_then(|j| serde_json::from_str::<Held>(j).ok());
+    let mut out = Cow::Borrowed(c);
+    if let Some(h) = held.as_ref().and_then(|h| h.activity_at)
+        && c.activity_at.is_none_or(|a| a < h)
+    {
+        out.to_mut().activity_at = Some(h);
     }
+    if c.state_unknown
+        && let Some(closed_at) = held.and_then(|h| h.closed_at)
+    {
+        out.to_mut().set_closed_at(closed_at);
+    }
+    out
 }
 
 /// What the list's order tells of a contact listed above one whose activity

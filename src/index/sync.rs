@@ -17,6 +17,7 @@
 mod identity;
 mod order;
 mod previews;
+mod states;
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -32,6 +33,7 @@ use crate::api::{ApiError, Client, Contact, ContactFilter, Page, PageRequest, Pa
 pub use identity::{STARTED_OVER, check_account, fingerprint};
 pub use order::incremental_by_order;
 pub use previews::fetch_previews;
+pub use states::{STATES_PER_PASS, learn_states};
 
 /// Background requests per second unless configured otherwise.
 pub const DEFAULT_SYNC_RATE: f64 = 5.0;

@@ -3,7 +3,22 @@
 use chrono::{DateTime, Utc};
 
 use super::facts::{Facts, Subject};
-use super::view::{Sort, View};
+use super::view::{Sort, State, View, ViewFilter};
+
+impl ViewFilter {
+    /// Whether the view asks for an open or a closed conversation: one of
+    /// unknown state may belong to it (its count is then a lower bound).
+    pub fn depends_on_state(&self) -> bool {
+        !matches!(self.state, State::Any)
+    }
+
+    /// A contact of unknown state that may belong: the view asks for a
+    /// state, and every other rule but `waiting` holds (its count is then a
+    /// lower bound, `≥`).
+    pub fn may_match_unknown_state<S: Subject + ?Sized>(&self, f: &S, me: Option<&str>, now: DateTime<Utc>) -> bool {
+        f.state_unknown() && self.depends_on_state() && self.others_ok(f, me, now)
+    }
+}
 
 /// How many of `facts` each of `views` holds, in one pass over the facts.
 pub fn count_views<S: Subject>(facts: &[S], views: &[View], me: Option<&str>, now: DateTime<Utc>) -> Vec<usize> {

@@ -24,6 +24,9 @@ pub struct Facts {
     pub note: Option<String>,
     /// The conversation is closed.
     pub closed: bool,
+    /// Whether it is open or closed is not known (the list answer does
+    /// not say): `closed` means nothing then.
+    pub state_unknown: bool,
     /// The latest known activity of the conversation.
     pub last_activity: Option<DateTime<Utc>>,
     /// Who wrote the last message (`None`: unknown, or no message).
@@ -38,6 +41,11 @@ pub struct Facts {
 /// answers from its compact rows without copying them.
 pub trait Subject {
     fn closed(&self) -> bool;
+    /// Whether the conversation's open or closed state is unknown: a
+    /// view on the state then leaves it out, and counts as `≥`.
+    fn state_unknown(&self) -> bool {
+        false
+    }
     /// Email of the assigned collaborator (never empty).
     fn assignee(&self) -> Option<&str>;
     fn source(&self) -> &str;
@@ -92,6 +100,9 @@ pub trait Subject {
 impl Subject for Facts {
     fn closed(&self) -> bool {
         self.closed
+    }
+    fn state_unknown(&self) -> bool {
+        self.state_unknown
     }
     fn assignee(&self) -> Option<&str> {
         self.assignee.as_deref()
@@ -172,6 +183,7 @@ impl Facts {
             custom_fields: contact.custom_fields.clone(),
             note: contact.note.clone(),
             closed: contact.closed_at.is_some(),
+            state_unknown: contact.state_unknown,
             last_activity: activity,
             last_who: preview.and_then(|p| p.who),
             last_at: preview.and_then(|p| p.at),

@@ -172,13 +172,13 @@ impl ViewFilter {
 
     fn state_ok<S: Subject + ?Sized>(&self, f: &S) -> bool {
         match self.state {
-            State::Open => !f.closed(),
-            State::Closed => f.closed(),
+            State::Open => !f.state_unknown() && !f.closed(),
+            State::Closed => !f.state_unknown() && f.closed(),
             State::Any => true,
         }
     }
 
-    fn others_ok<S: Subject + ?Sized>(&self, f: &S, me: Option<&str>, now: DateTime<Utc>) -> bool {
+    pub(super) fn others_ok<S: Subject + ?Sized>(&self, f: &S, me: Option<&str>, now: DateTime<Utc>) -> bool {
         self.assignee_ok(f, me)
             && self.source.as_deref().is_none_or(|s| same(f.source(), s))
             && self

@@ -107,6 +107,8 @@ impl Chosen {
 pub fn shows(action: &Action, contact: &Contact) -> Option<bool> {
     let has = |t: &String| contact.tags.iter().any(|c| same(c, t));
     Some(match action {
+        // Not said by the answer it was read from (a list's contact).
+        Action::Close | Action::Reopen if contact.state_unknown => return None,
         Action::Close => !contact.is_open(),
         Action::Reopen => contact.is_open(),
         Action::Assign(who) => contact.assigned_user.as_deref().is_some_and(|a| same(a, who)),

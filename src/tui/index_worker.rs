@@ -241,6 +241,9 @@ fn start_work(w: &Worker, budget: &Budget, st: &mut State, done: &UnboundedSende
                 forward_changes(&mut journal, &tx);
             })
             .await;
+            if result.is_ok() {
+                learn_states(&client, &mut index, &budget).await;
+            }
             forward_changes(&mut journal, &tx);
             let _ = done.send(Done::Full(result));
         });
@@ -258,6 +261,9 @@ fn start_work(w: &Worker, budget: &Budget, st: &mut State, done: &UnboundedSende
                 return;
             }
             let result = sync::incremental_sync(&client, &mut index, &budget).await;
+            if result.is_ok() {
+                learn_states(&client, &mut index, &budget).await;
+            }
             let changed = forward_changes(&mut index, &tx);
             let _ = done.send(Done::Incremental(result, changed));
         });
@@ -282,6 +288,16 @@ fn start_work(w: &Worker, budget: &Budget, st: &mut State, done: &UnboundedSende
             });
         }
     }
+}
+
+/// States (open or closed) asked for after each pass over the list.
+const STATES_PER_PASS: usize = 25;
+
+/// Asks for the state of the newest contacts the list left unknown (a
+/// failure waits for the next pass: the list's own errors are said).
+async fn learn_states(client: &crate::api::Client, index: &mut impl crate::index::IndexAccess, budget: &sync::Budget) {
+    let mut tried = std::collections::HashSet::new();
+    let _ = sync::learn_states(client, index, budget, STATES_PER_PASS, &mut tried).await;
 }
 
 /// The next last messages to fetch, and whether the UI asked for them:

@@ -21,14 +21,10 @@ pub fn apply_to_index(index: &mut Index, event: &HubEvent) -> Result<bool, Index
                 return Ok(false);
             };
             let closed = matches!(event, HubEvent::ConversationClosed(_));
-            if stored.closed_at.is_some() == closed {
+            if !stored.state_unknown && stored.closed_at.is_some() == closed {
                 return Ok(false);
             }
-            stored.closed_at = if closed {
-                Some(c.at.unwrap_or_else(Utc::now))
-            } else {
-                None
-            };
+            stored.set_closed_at(closed.then(|| c.at.unwrap_or_else(Utc::now)));
             Ok(index.upsert_contacts(&[stored], Utc::now())? > 0)
         }
         HubEvent::MessageCreated { contact, message, .. } => {

@@ -19,8 +19,12 @@ pub struct ContactTeam {
 }
 
 /// A contact and its conversation.
+///
+/// Decoded through [`Contact`]'s own `Deserialize`, which notes whether
+/// the JSON carried `closedAt` at all: the documented list answer does
+/// not, and a state not carried is unknown, not open.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct Contact {
     pub uuid: String,
     #[serde(default, deserialize_with = "null_as_default")]
@@ -51,8 +55,9 @@ pub struct Contact {
     /// Present only when requested with `include_field_types=true`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom_fields_metadata: Option<BTreeMap<String, FieldMeta>>,
-    /// Set when the conversation is closed.
-    #[serde(default, with = "time::opt")]
+    /// Set when the conversation is closed (meaningless while
+    /// `state_unknown`).
+    #[serde(default = "absent_closed_at", with = "time::opt", skip_serializing_if = "is_absent")]
     pub closed_at: Option<DateTime<Utc>>,
     /// The documentation types it a Funnel: a uuid string, or an object
     /// with one, is kept; anything else reads as none.
@@ -91,12 +96,84 @@ pub struct Contact {
         skip_serializing_if = "Option::is_none"
     )]
     pub activity_at: Option<DateTime<Utc>>,
+    /// True when the answer this contact was read from carried no
+    /// `closedAt` key (the documented list answer): whether the
+    /// conversation is open is then unknown, and `closed_at` means
+    /// nothing. Not a field of its own on the wire: such a contact is
+    /// written without `closedAt`, so it reads back unknown.
+    #[serde(skip)]
+    pub state_unknown: bool,
+}
+
+/// Whether a conversation is open, closed, or not known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConversationState {
+    Open,
+    Closed,
+    /// No answer read so far carried the contact's `closedAt`.
+    Unknown,
+}
+
+/// Stands for an absent `closedAt` while a contact is decoded or encoded
+/// (no answer carries this date: year -262144); never kept in a contact.
+const ABSENT: DateTime<Utc> = DateTime::<Utc>::MIN_UTC;
+
+fn absent_closed_at() -> Option<DateTime<Utc>> {
+    Some(ABSENT)
+}
+
+fn is_absent(t: &Option<DateTime<Utc>>) -> bool {
+    *t == Some(ABSENT)
+}
+
+impl<'de> Deserialize<'de> for Contact {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // The derived decoding (`remote = "Self"`), then: no `closedAt`
+        // key at all is an unknown state, not an open conversation.
+        let mut c = Contact::deserialize(d)?;
+        if is_absent(&c.closed_at) {
+            c.closed_at = None;
+            c.state_unknown = true;
+        }
+        Ok(c)
+    }
+}
+
+impl Serialize for Contact {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if !self.state_unknown {
+            return Contact::serialize(self, s);
+        }
+        // Written without `closedAt`, so that it reads back unknown.
+        let unknown = Contact {
+            closed_at: Some(ABSENT),
+            ..self.clone()
+        };
+        Contact::serialize(&unknown, s)
+    }
 }
 
 impl Contact {
-    /// True while the conversation is open.
+    /// True while the conversation is open (for a known state: see
+    /// [`Contact::state`]).
     pub fn is_open(&self) -> bool {
         self.closed_at.is_none()
+    }
+
+    /// Open, closed, or unknown (the answer it was read from did not say).
+    pub fn state(&self) -> ConversationState {
+        match (self.state_unknown, self.closed_at) {
+            (true, _) => ConversationState::Unknown,
+            (false, None) => ConversationState::Open,
+            (false, Some(_)) => ConversationState::Closed,
+        }
+    }
+
+    /// Sets the conversation's state as learned (a close or open answer, a
+    /// conversation event): known from now on.
+    pub fn set_closed_at(&mut self, at: Option<DateTime<Utc>>) {
+        self.closed_at = at;
+        self.state_unknown = false;
     }
 
     /// The latest known activity: what frontdesk learned, else `createdAt`.

@@ -9,7 +9,7 @@ mod message_rich;
 mod open_enum;
 pub mod time;
 
-pub use contact::{Contact, ContactTeam};
+pub use contact::{Contact, ContactTeam, ConversationState};
 pub use custom_field::checked_email;
 pub use custom_field::{FieldMeta, FieldType, FieldValue, split_list, validate_custom_fields, validate_field_value};
 pub use ids::{ContactId, MessageId, TemplateId};

@@ -390,3 +390,30 @@ fn a_members_custom_status_reads_and_writes_both_shapes() {
     let m: TeamMember = serde_json::from_str(r#"{"email":"a@x","userCustomStatus":null}"#).unwrap();
     assert_eq!(m.user_custom_status, None);
 }
+
+#[test]
+fn an_absent_closed_at_is_an_unknown_state_and_stays_absent_when_written() {
+    let absent: Contact = serde_json::from_value(serde_json::json!({"uuid": "a"})).unwrap();
+    assert_eq!(absent.state(), ConversationState::Unknown);
+    assert_eq!(absent.closed_at, None);
+    let written = serde_json::to_value(&absent).unwrap();
+    assert!(written.get("closedAt").is_none(), "{written}");
+    let again: Contact = serde_json::from_value(written).unwrap();
+    assert_eq!(again.state(), ConversationState::Unknown);
+
+    let open: Contact = serde_json::from_value(serde_json::json!({"uuid": "b", "closedAt": null})).unwrap();
+    assert_eq!(open.state(), ConversationState::Open);
+    assert_eq!(
+        serde_json::to_value(&open).unwrap()["closedAt"],
+        serde_json::Value::Null
+    );
+    let closed: Contact =
+        serde_json::from_value(serde_json::json!({"uuid": "c", "closedAt": "2026-01-01T00:00:00Z"})).unwrap();
+    assert_eq!(closed.state(), ConversationState::Closed);
+    assert_eq!(
+        serde_json::to_value(&closed).unwrap()["closedAt"],
+        "2026-01-01T00:00:00Z"
+    );
+    // A contact frontdesk makes itself is of known state.
+    assert_eq!(Contact::default().state(), ConversationState::Open);
+}

@@ -6,7 +6,7 @@ use clap::{Args, Subcommand};
 
 use super::bulk::{self, BulkArgs};
 use super::{CursorArgs, non_empty, print_object, print_page, walk_list};
-use crate::api::{Contact, ContactFilter, MAX_CONTACT_PAGE, split_list};
+use crate::api::{Contact, ContactFilter, ConversationState, MAX_CONTACT_PAGE, split_list};
 use crate::cli::output::{Recordable, Tabular, local_time, local_time_long};
 use crate::cli::{CliError, Ctx, api_err};
 use crate::triage::bulk::Action;
@@ -205,7 +205,13 @@ impl Tabular for Contact {
             self.name.clone(),
             self.phone_number.clone(),
             self.source.clone(),
-            if self.is_open() { "open" } else { "closed" }.to_string(),
+            match self.state() {
+                ConversationState::Open => "open",
+                ConversationState::Closed => "closed",
+                // The list answer does not say: never shown as open.
+                ConversationState::Unknown => "?",
+            }
+            .to_string(),
             self.assigned_user.clone().unwrap_or_default(),
             self.tags.join(", "),
             local_time(self.last_activity()),
@@ -223,9 +229,10 @@ impl Recordable for Contact {
             ("source".into(), self.source.clone()),
             (
                 "status".into(),
-                match self.closed_at {
-                    None => "open".to_string(),
-                    Some(t) => format!("closed {}", local_time_long(Some(t))),
+                match (self.state(), self.closed_at) {
+                    (ConversationState::Unknown, _) => "state unknown".to_string(),
+                    (_, None) => "open".to_string(),
+                    (_, Some(t)) => format!("closed {}", local_time_long(Some(t))),
                 },
             ),
             ("assignee".into(), self.assigned_user.clone().unwrap_or_default()),

@@ -7,7 +7,9 @@ use crate::api::hub::SnapshotReport;
 use crate::api::{Client, RetryPolicy};
 use crate::cli::output::Progress;
 use crate::cli::{CliError, Ctx};
-use crate::index::sync::{Budget, STARTED_OVER, SyncError, check_account, full_sync, incremental_sync};
+use crate::index::sync::{
+    Budget, STARTED_OVER, STATES_PER_PASS, SyncError, check_account, full_sync, incremental_sync, learn_states,
+};
 use crate::index::{Index, IndexError};
 
 mod follow;
@@ -124,10 +126,27 @@ pub async fn run(ctx: &mut Ctx<'_>, args: SyncArgs) -> Result<(), CliError> {
     if report.started_over {
         started_over(ctx);
     }
+    let unknown = learn_states_now(&client, &mut index, &budget).await?;
+    let unknown = match unknown {
+        0 => String::new(),
+        n => format!("; {n} conversations' state (open or closed) still unknown"),
+    };
     ctx.emit(&format!(
-        "synced {} contacts ({} new or changed, {} removed)\n",
+        "synced {} contacts ({} new or changed, {} removed){unknown}\n",
         report.seen, report.changed, report.removed
     ))
+}
+
+/// Asks for the state of the newest contacts whose state the list did not
+/// carry (up to [`STATES_PER_PASS`], within the budget); how many stay
+/// unknown.
+async fn learn_states_now(client: &Client, index: &mut Index, budget: &Budget) -> Result<u64, CliError> {
+    let mut tried = std::collections::HashSet::new();
+    let (_, failed) = learn_states(client, index, budget, STATES_PER_PASS, &mut tried).await;
+    if let Some(e) = failed {
+        return Err(sync_err(e));
+    }
+    index.unknown_state_count().map_err(index_err)
 }
 
 /// Brings the index up to date before reading it: an incremental pass, or
@@ -157,6 +176,7 @@ pub(crate) async fn refresh(ctx: &mut Ctx<'_>, index: &mut Index) -> Result<(), 
     let state = index.sync_state().map_err(index_err)?;
     if state.full_walk_finished_at.is_some() {
         incremental_sync(&client, index, &budget).await.map_err(sync_err)?;
+        learn_states_now(&client, index, &budget).await?;
     } else {
         let mut pb = Progress::new(ctx.progress, "building the local index", "contacts");
         let done = full_sync(&client, index, &budget, &mut |p| {
@@ -170,6 +190,7 @@ pub(crate) async fn refresh(ctx: &mut Ctx<'_>, index: &mut Index) -> Result<(), 
         if done.map_err(sync_err)?.started_over {
             started_over(ctx);
         }
+        learn_states_now(&client, index, &budget).await?;
     }
     Ok(())
 }

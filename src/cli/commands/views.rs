@@ -101,6 +101,13 @@ struct ViewRow {
     name: String,
     short: String,
     count: usize,
+    /// The count is a lower bound: some conversations whose state (open or
+    /// closed) is not known yet may belong (`≥` in the table).
+    #[serde(rename = "atLeast", skip_serializing_if = "std::ops::Not::not")]
+    at_least: bool,
+    /// How many of those there are (`frontdesk sync` learns them).
+    #[serde(rename = "stateUnknown", skip_serializing_if = "is_zero")]
+    state_unknown: usize,
     /// The view's rules in words.
     rules: String,
     /// Why the view is empty whatever the account holds (no email for Mine).
@@ -117,9 +124,17 @@ impl Tabular for ViewRow {
         vec![
             self.name.clone(),
             self.short.clone(),
-            self.count.to_string(),
+            if self.at_least {
+                format!("≥{}", self.count)
+            } else {
+                self.count.to_string()
+            },
             self.rules.clone(),
-            self.note.clone().unwrap_or_default(),
+            match (self.state_unknown, self.note.clone()) {
+                (0, note) => note.unwrap_or_default(),
+                (n, None) => format!("{n} of unknown state"),
+                (n, Some(note)) => format!("{note}; {n} of unknown state"),
+            },
         ]
     }
 }
@@ -134,14 +149,28 @@ pub async fn run(ctx: &mut Ctx<'_>, _args: ViewsArgs) -> Result<(), CliError> {
     let rows: Vec<ViewRow> = views
         .iter()
         .zip(counts)
-        .map(|(v, count)| ViewRow {
+        .map(|(v, count)| {
+            let unknown = loaded
+                .facts
+                .iter()
+                .filter(|f| v.filter.may_match_unknown_state(*f, me.as_deref(), now))
+                .count();
+            (v, count, unknown)
+        })
+        .map(|(v, count, unknown)| ViewRow {
             name: v.name.clone(),
             short: v.short.clone(),
             count,
+            at_least: unknown > 0,
+            state_unknown: unknown,
             rules: v.filter.describe(),
             note: v.why_empty(me.as_deref()),
         })
         .collect();
     let doc = list_doc(ctx.format, ctx.color, &rows)?;
     ctx.emit(&doc)
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }

@@ -70,6 +70,7 @@ pub fn render(st: &Details, vcx: &ViewCx, open: Option<&str>, frame: &mut Frame,
         theme,
     ));
     let state = match c.closed_at {
+        _ if c.state_unknown => "state unknown".to_string(),
         None => "open".to_string(),
         Some(_) => format!("closed {}", when(vcx, c.closed_at)),
     };

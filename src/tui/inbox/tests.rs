@@ -3,5 +3,6 @@
 mod assign_picker;
 mod moved;
 mod new_above;
+mod state_unknown;
 mod view;
 mod waiting;

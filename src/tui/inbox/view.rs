@@ -294,6 +294,9 @@ fn row(
     // A badge (snoozed, back…) stands where the state does.
     spans.push(if let Some(b) = st.badges.of(&c.uuid).first() {
         Span::styled(fit(b.label, 7), theme.warning())
+    } else if c.state_unknown {
+        // Never "open": the list answer did not say (state unknown).
+        Span::styled("unknown", theme.dim())
     } else if c.is_open() {
         Span::styled("open   ", theme.success())
     } else {

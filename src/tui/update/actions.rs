@@ -222,9 +222,12 @@ pub(crate) fn toggle_closed(model: &mut Model, and_next: bool, fx: &mut Vec<Effe
         // If it leaves the view, its row stays (greyed) until the
         // selection moves: the list does not jump under the cursor.
         super::views::keep(model, &c.uuid);
-        model.list.store.update(&c.uuid, |row| row.closed_at = closed_at);
+        model.list.store.update(&c.uuid, |row| {
+            row.closed_at = closed_at;
+            row.state_unknown = false;
+        });
         if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == c.uuid) {
-            full.closed_at = if c.is_open() { Some(now) } else { None };
+            full.set_closed_at(if c.is_open() { Some(now) } else { None });
         }
         model.list.pending.insert(
             c.uuid.clone(),

@@ -180,7 +180,8 @@ fn go(model: &mut Model, actions: Vec<Action>, only: Option<String>, fx: &mut Ve
         for r in &rows {
             // Closing a closed conversation (or reopening an open one) is
             // no work: a retry sends only what is left.
-            let moot = matches!((a, r.is_open()), (Action::Close, false) | (Action::Reopen, true));
+            // One of unknown state may be either: it is sent.
+            let moot = !r.state_unknown && matches!((a, r.is_open()), (Action::Close, false) | (Action::Reopen, true));
             if moot {
                 already.push(r.uuid.to_string());
                 continue;

@@ -270,7 +270,10 @@ pub(crate) fn reopen(model: &mut Model, uuid: &str, fx: &mut Vec<Effect>) {
     }
     let id = model.next_id();
     let action = crate::triage::bulk::Action::Reopen;
-    model.list.store.update(uuid, |row| row.closed_at = None);
+    model.list.store.update(uuid, |row| {
+        row.closed_at = None;
+        row.state_unknown = false;
+    });
     model.list.pending.insert(
         uuid.to_string(),
         crate::tui::model::PendingWrite {

@@ -220,6 +220,10 @@ impl Subject for RowFacts<'_> {
         // A reply in a closed conversation counts it as open here.
         !self.row.is_open() && !self.has_badge(crate::tui::shared::badges::REOPENED.name)
     }
+    fn state_unknown(&self) -> bool {
+        // A reply seen in it opened it.
+        self.row.state_unknown && !self.has_badge(crate::tui::shared::badges::REOPENED.name)
+    }
     fn assignee(&self) -> Option<&str> {
         self.row.assigned_user.as_deref().filter(|a| !a.trim().is_empty())
     }

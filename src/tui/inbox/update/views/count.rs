@@ -61,6 +61,9 @@ fn count(st: &mut Inbox, cx: &Cx, which: &[usize], complete: bool) {
             {
                 // Who wrote last is not known yet: it may belong.
                 unsure[k] = true;
+            } else if !unsure[k] && v.filter.may_match_unknown_state(&f, me, now) {
+                // Whether it is open is not known yet: it may belong.
+                unsure[k] = true;
             }
         }
     }

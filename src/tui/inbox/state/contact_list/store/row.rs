@@ -179,6 +179,9 @@ pub struct Row {
     pub tags: Box<[Arc<str>]>,
     pub created_at: Option<DateTime<Utc>>,
     pub closed_at: Option<DateTime<Utc>>,
+    /// No answer read so far said whether the conversation is open
+    /// ([`Contact::state_unknown`]).
+    pub state_unknown: bool,
     pub activity_at: Option<DateTime<Utc>>,
     /// Uuid of the contact's team (views filter on it).
     pub team: Option<Arc<str>>,
@@ -243,6 +246,7 @@ impl Row {
             tags: c.tags.iter().map(|t| strings.get(t)).collect(),
             created_at: c.created_at,
             closed_at: c.closed_at,
+            state_unknown: c.state_unknown,
             activity_at: c.activity_at,
             team,
             seen: seen.or(c.activity_at),
@@ -268,6 +272,7 @@ impl Row {
             tags: self.tags.iter().map(|t| t.to_string()).collect(),
             created_at: self.created_at,
             closed_at: self.closed_at,
+            state_unknown: self.state_unknown,
             activity_at: self.activity_at,
             avatar_url: x.avatar,
             href: x
