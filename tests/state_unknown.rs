@@ -297,3 +297,69 @@ async fn the_cli_lists_unknown_state_as_a_question_mark_and_views_count_at_least
     let all = named(&v, "All").unwrap_or_else(|| panic!("{v}"));
     assert!(all.get("atLeast").is_none(), "All does not depend on the state: {all}");
 }
+
+/// Through a hub: the hub learns what the list does not say (one GET per
+/// contact of unknown state, after its pass) and agents get it in the
+/// snapshot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hub_learns_states_the_list_does_not_carry_and_its_snapshot_gives_them() {
+    use frontdesk::api::ApiKey;
+    use frontdesk::hub::store::Store;
+    use frontdesk::hub::{HubConfig, HubListener, agents, start as start_hub};
+
+    let closed = "2026-11-01T10:00:00Z";
+    let (base, svc) = start(Service {
+        listed: vec![listed("a1", "Ana"), listed("b2", "Bo"), listed("c3", "Cy")],
+        closed_at: HashMap::from([("a1".to_string(), json!(closed)), ("b2".to_string(), Value::Null)]),
+        ..Service::default()
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let token = agents::add(&Store::open(dir.path()).unwrap(), "dana", "dana@example.com", None).unwrap();
+    let cfg = HubConfig::new(dir.path().to_path_buf(), &base, ApiKey::new("test-key".to_string()));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let hub = start_hub(HubListener::Tcp(listener), cfg).await.unwrap();
+    let http = reqwest::Client::new();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let snapshot = http
+            .get(format!("{}/hub/v1/snapshot", hub.url))
+            .bearer_auth(&token)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let line = |uuid: &str| -> Option<Value> {
+            snapshot
+                .lines()
+                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+                .find(|v| v["uuid"] == uuid || v["contact"]["uuid"] == uuid)
+        };
+        let of = |v: Value| {
+            if v.get("contact").is_some() {
+                v["contact"].clone()
+            } else {
+                v
+            }
+        };
+        let (a, b, c) = (line("a1").map(of), line("b2").map(of), line("c3").map(of));
+        let learned = a.as_ref().is_some_and(|a| a["closedAt"] == closed)
+            && b.as_ref()
+                .is_some_and(|b| b.get("closedAt").is_some_and(Value::is_null));
+        if learned {
+            // The GET of c3 did not say: it stays unknown, not open.
+            assert!(c.is_some_and(|c| c.get("closedAt").is_none()), "c3 stays unknown");
+            let gets = svc.lock().unwrap().gets.clone();
+            assert_eq!(gets.iter().filter(|g| *g == "a1").count(), 1, "{gets:?}");
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the hub never learned the states; snapshot:\n{snapshot}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    hub.stop().await;
+}

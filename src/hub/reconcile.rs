@@ -70,6 +70,9 @@ fn keep_start(st: &HubState, started: DateTime<Utc>) {
 
 /// What one pass does; runs on a blocking thread because the sync code's
 /// progress callback is not `Send`.
+/// Contacts of unknown state asked for after each pass, at most.
+const STATES_PER_PASS: usize = 200;
+
 async fn pass(st: &HubState, kind: Pass) -> Result<(), SyncError> {
     let started = Utc::now();
     let mut index = st.index.clone();
@@ -102,6 +105,19 @@ async fn pass(st: &HubState, kind: Pass) -> Result<(), SyncError> {
             report.map(|r| tracing::debug!("incremental pass: {} requests, {} changed", r.requests, r.changed))
         }
     };
+    // States the list does not carry (the documented list has no
+    // `closedAt`): learned by GET, newest first, in the same budget, and
+    // announced with the pass's other changes.
+    if result.is_ok() {
+        let mut tried = std::collections::HashSet::new();
+        let (learned, error) = sync::learn_states(&st.api, &mut index, &st.budget, STATES_PER_PASS, &mut tried).await;
+        if learned > 0 {
+            tracing::debug!("{learned} conversation states learned");
+        }
+        if let Some(e) = error {
+            tracing::warn!("learning conversation states stopped, trying again after the next pass: {e}");
+        }
+    }
     // Also after a failure: what the pass stored is announced.
     changes.bulk |= unwalked && result.is_ok();
     st.finish_pass(changes);

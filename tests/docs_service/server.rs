@@ -1,7 +1,8 @@
 //! A small server that answers exactly as the service's public
 //! documentation shows (`docs/api/reference/`): GET /contacts and GET
 //! /contacts/:uuid/messages by `page` only, 20 a page, no `meta`; contacts
-//! without `lastMessageAt` or `closedAt`; GET /channels with `meta`;
+//! without `lastMessageAt` or `closedAt` (GET /contacts/:uuid carries
+//! `closedAt`, as the Contact object type lists); GET /channels with `meta`;
 //! POST /messages/send answering `{message: {uuid, status}}`. It records
 //! what it was asked, on 127.0.0.1:0.
 #![allow(dead_code)]
@@ -173,7 +174,16 @@ async fn one_contact(State(s): State<Shared>, Path(uuid): Path<String>) -> Respo
     note(&s, format!("GET /contacts/{uuid}"));
     let d = s.lock().unwrap();
     match d.contacts.iter().find(|c| c["uuid"] == uuid.as_str()) {
-        Some(c) => Json(json!({ "contact": [c] })).into_response(),
+        // The Contact object type lists `closedAt` (the GET example leaves
+        // it out): one contact's answer carries it, null when open, so the
+        // state the list does not give is learned here.
+        Some(c) => {
+            let mut c = c.clone();
+            if c.get("closedAt").is_none() {
+                c["closedAt"] = Value::Null;
+            }
+            Json(json!({ "contact": [c] })).into_response()
+        }
         None => (StatusCode::NOT_FOUND, Json(json!({"error": "Contact not found"}))).into_response(),
     }
 }
