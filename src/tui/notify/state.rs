@@ -84,6 +84,10 @@ impl Default for Notify {
 }
 
 /// How long a new message waits to learn who wrote it before it is let go.
+/// A message learned this much after it was written (a first fill of
+/// last messages, a catch-up after the link was down) is not announced:
+/// it is not news, and a fill would otherwise ring for every old one.
+pub const STALE: chrono::TimeDelta = chrono::TimeDelta::minutes(10);
 pub const GIVE_UP: chrono::Duration = chrono::Duration::minutes(10);
 
 /// How long a burst is gathered: the first message after a quiet spell is

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use super::fx::{NotifyEffect, NotifyMsg};
 use crossterm::event::KeyEvent;
 
-use super::state::{Arrival, BURST_WINDOW, Burst, GIVE_UP, Notify, REOPENED};
+use super::state::{Arrival, BURST_WINDOW, Burst, GIVE_UP, Notify, REOPENED, STALE};
 use crate::notify::quiet::{Choice, Quiet};
 use crate::tui::keymap::{Mode, ModeAction as M};
 use crate::tui::shared::{Cx, Note, Out, ToastKind};
@@ -147,10 +147,12 @@ pub fn arrivals(st: &mut Notify, cx: &Cx, out: &mut O, seen: Vec<Arrival>, away:
             }
             st.announced.insert(a.uuid.clone(), at);
         }
+        // Learned late (a fill of last messages, a catch-up): not news.
+        let news = a.at.is_none_or(|at| since - at <= STALE);
         if a.closed {
             reopen(st, cx, out, &a);
         }
-        if a.watched && may_show(st, cx.now, away, a.on_screen) {
+        if a.watched && news && may_show(st, cx.now, away, a.on_screen) {
             let text = a.text.clone().unwrap_or_else(|| "new message".into());
             shown.push((a.name.clone(), text, a.view.clone()));
         }

@@ -27,6 +27,42 @@ fn a_customer_message_in_mine_notifies_only_when_unfocused_or_off_screen() {
     );
 }
 
+/// A first fill of last messages (or a catch-up) learns of messages
+/// written long ago: not news, so nothing rings; a fresh one still does.
+#[test]
+fn a_message_learned_long_after_it_was_written_is_not_announced() {
+    let mut m = started(10, |_| {});
+    update(&mut m, Msg::Focus(false));
+    // The list first placed it by an older guess (its creation, the
+    // list's order); the fill then learns its last message, written hours
+    // ago: its row moves, nothing rings.
+    for ago in [Duration::days(30), Duration::hours(3)] {
+        let c = with_message(2, ago);
+        let activity = c.last_activity();
+        let mut fx = update(
+            &mut m,
+            Msg::Index(IndexMsg::Changed(Changes {
+                upserted: vec![c.clone()],
+                removed: Vec::new(),
+            })),
+        );
+        let preview = Preview {
+            who: Some(Who::Customer),
+            text: "an old question".into(),
+            at: c.activity_at,
+            activity,
+            wait: Default::default(),
+        };
+        fx.extend(update(
+            &mut m,
+            Msg::Index(IndexMsg::Previews(vec![(c.uuid.clone(), preview)])),
+        ));
+        assert_eq!(notified(&fx), None, "a message {ago} old is not news");
+    }
+    // A message written a minute ago still rings.
+    assert!(notified(&writes(&mut m, 2, Who::Customer, "are you there?")).is_some());
+}
+
 #[test]
 fn not_for_others_contacts_an_agents_message_while_away_or_turned_off() {
     let mut m = started(10, |_| {});
