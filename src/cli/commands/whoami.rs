@@ -8,16 +8,26 @@ use crate::cli::Ctx;
 
 /// Who "me" is for Mine: the configured email; else, through a hub, the
 /// agent's email as the hub knows it; else the key's user's email from
-/// GET /auth/me. Each asked within 5 s; the answer is kept beside the
-/// index, so with the service out of reach Mine is still the same
-/// person's. `None` when none says.
+/// GET /auth/me. The answer is kept beside the index for a day: a command
+/// does not ask again meanwhile, and with the service out of reach Mine is
+/// still the same person's (a command that cannot reach the service still
+/// says so within 5 s). `None` when none says.
 pub async fn me(ctx: &mut Ctx<'_>, configured: Option<String>) -> Option<String> {
     if let Some(email) = configured.filter(|e| !e.trim().is_empty()) {
         return Some(email);
     }
     let kept = kept_path(ctx);
-    let asked = ask(ctx).await;
-    match (asked, kept) {
+    let fresh = kept.as_deref().is_some_and(|p| {
+        std::fs::metadata(p)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age < KEEP_FOR)
+    });
+    if fresh && let Some(email) = kept.as_deref().and_then(read_kept) {
+        return Some(email);
+    }
+    match (ask(ctx).await, kept) {
         (Some(email), Some(path)) => {
             // Best effort: without the file, an offline run only loses Mine.
             if let Some(dir) = path.parent() {
@@ -27,12 +37,19 @@ pub async fn me(ctx: &mut Ctx<'_>, configured: Option<String>) -> Option<String>
             Some(email)
         }
         (Some(email), None) => Some(email),
-        (None, Some(path)) => std::fs::read_to_string(path)
-            .ok()
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty() && s.len() <= 320 && !s.chars().any(char::is_control)),
+        (None, Some(path)) => read_kept(&path),
         (None, None) => None,
     }
+}
+
+/// How long a kept answer is used without asking again.
+const KEEP_FOR: Duration = Duration::from_secs(24 * 3600);
+
+fn read_kept(path: &std::path::Path) -> Option<String> {
+    std::fs::read_to_string(path)
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty() && s.len() <= 320 && !s.chars().any(char::is_control))
 }
 
 const ASK_WITHIN: Duration = Duration::from_secs(5);
