@@ -243,3 +243,29 @@ async fn a_snapshot_taken_before_the_first_walk_ends_says_so_and_a_resync_follow
     assert_eq!(late["complete"], json!(true), "{late}");
     t.hub.stop().await;
 }
+
+/// Against a service that pages as the documentation shows (`page` only,
+/// no `meta`, 20 a page), the hub still walks the whole account: 45
+/// contacts over three pages reach an agent's snapshot, each once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hub_in_front_of_a_page_only_service_walks_the_whole_account() {
+    let server = common::spawn(frontdesk::server::ServerConfig {
+        paging: frontdesk::server::Paging::Docs,
+        ..common::config(45, 42)
+    })
+    .await;
+    let t = support::team_on(server, |_| {}).await;
+    support::wait_for_contacts(&t.dana, 45).await;
+    let text = t.lee.snapshot_text().await;
+    let mut lines = text.lines();
+    let head: Value = serde_json::from_str(lines.next().expect("head")).expect("json");
+    let mut uuids: Vec<String> = lines
+        .map(|l| serde_json::from_str::<Value>(l).expect("a contact a line"))
+        .filter_map(|c| c["uuid"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(head["contacts"], json!(45), "{head}");
+    uuids.sort();
+    uuids.dedup();
+    assert_eq!(uuids.len(), 45, "each contact once");
+    t.hub.stop().await;
+}
