@@ -242,7 +242,12 @@ async fn many(ctx: &mut Ctx<'_>, action: &Action, args: &BulkArgs) -> Result<(),
         return Ok(());
     }
     if targets.len() > CONFIRM_ABOVE && !args.yes {
-        confirm(ctx, &format!("{verb} {} contacts ({what})?", targets.len()))?;
+        confirm(
+            ctx,
+            &format!("{verb} {} contacts ({what})?", targets.len()),
+            "Pass --yes to go ahead, or --dry-run to list them first",
+            "nothing changed",
+        )?;
     }
     let chosen = Chosen {
         filter: view.filter.clone(),
@@ -257,13 +262,14 @@ async fn many(ctx: &mut Ctx<'_>, action: &Action, args: &BulkArgs) -> Result<(),
     act::run(ctx, &client, &mut index, &targets, of).await
 }
 
-/// Asks on the terminal; without one, refuses.
-fn confirm(ctx: &mut Ctx<'_>, question: &str) -> Result<(), CliError> {
+/// Asks `question` on the terminal and goes ahead on y or yes. Without a
+/// terminal it refuses, saying `go_ahead` (how to proceed without being
+/// asked); a no is the usage error `declined`.
+pub(crate) fn confirm(ctx: &mut Ctx<'_>, question: &str, go_ahead: &str, declined: &str) -> Result<(), CliError> {
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
         return Err(CliError::usage(format!(
-            "{question} Not asking: standard input is not a terminal. Pass --yes to go ahead, \
-             or --dry-run to list them first"
+            "{question} Not asking: standard input is not a terminal. {go_ahead}"
         )));
     }
     let _ = write!(ctx.err, "{question} [y/N] ");
@@ -273,6 +279,6 @@ fn confirm(ctx: &mut Ctx<'_>, question: &str) -> Result<(), CliError> {
     if matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
         Ok(())
     } else {
-        Err(CliError::usage("nothing changed"))
+        Err(CliError::usage(declined))
     }
 }

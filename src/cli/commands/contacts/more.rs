@@ -1,8 +1,6 @@
 //! `contacts note`, `contacts funnel`, `contacts delete` and `contacts get
 //! --phone|--bsuid`: the documented contact endpoints beyond the reference.
 
-use std::io::{BufRead, IsTerminal};
-
 use clap::Args;
 use serde::Serialize;
 
@@ -140,7 +138,7 @@ pub async fn delete(ctx: &mut Ctx<'_>, args: DeleteArgs) -> Result<(), CliError>
     let uuid = non_empty("the contact uuid", &args.contact)?.to_string();
     if !args.yes {
         let question = format!("Delete contact {}? This cannot be undone.", sanitize(&uuid));
-        confirm(ctx, &question)?;
+        crate::cli::commands::bulk::confirm(ctx, &question, "Pass --yes to delete it", "nothing was deleted")?;
     }
     let client = ctx.client()?;
     client
@@ -160,23 +158,4 @@ pub async fn delete(ctx: &mut Ctx<'_>, args: DeleteArgs) -> Result<(), CliError>
             already: false,
         },
     )
-}
-
-/// Asks on the terminal; without one, refuses and says how to go ahead.
-fn confirm(ctx: &mut Ctx<'_>, question: &str) -> Result<(), CliError> {
-    let stdin = std::io::stdin();
-    if !stdin.is_terminal() {
-        return Err(CliError::usage(format!(
-            "{question} Not asking: standard input is not a terminal. Pass --yes to delete it"
-        )));
-    }
-    let _ = write!(ctx.err, "{question} [y/N] ");
-    let _ = ctx.err.flush();
-    let mut line = String::new();
-    stdin.lock().read_line(&mut line)?;
-    if matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
-        Ok(())
-    } else {
-        Err(CliError::usage("nothing was deleted"))
-    }
 }
