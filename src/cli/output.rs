@@ -9,7 +9,7 @@ use std::io::Write;
 use chrono::{DateTime, Local, Utc};
 use serde::Serialize;
 
-use super::CliError;
+use super::error::CliError;
 
 mod progress;
 mod table;

@@ -2,7 +2,8 @@
 
 use clap::Parser;
 
-use super::{Cli, Command, OutputArgs, serve};
+use super::args::{Cli, Command, OutputArgs};
+use super::serve;
 use crate::config::GlobalArgs;
 
 /// `frontdesk serve` on its own: only the server's flags, none of the

@@ -2,10 +2,11 @@
 
 use clap::Subcommand;
 
-use super::{non_empty, print_object};
+use super::shared::{non_empty, print_object};
 use crate::api::{Bot, BotAction};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, api_err};
 use crate::cli::output::{Recordable, local_time_long, yes_no};
-use crate::cli::{CliError, Ctx, api_err};
 
 #[derive(Debug, Subcommand)]
 pub enum BotCmd {

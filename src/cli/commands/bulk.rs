@@ -13,12 +13,13 @@ use chrono::Utc;
 use clap::Args;
 
 use super::cache::{index_path, open_index};
-use super::print_object;
+use super::shared::print_object;
 use super::sync::index_err;
 use super::views::{all_views, load};
 use crate::api::{Contact, split_list};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::CliError;
 use crate::cli::output::{Format, list_doc};
-use crate::cli::{CliError, Ctx};
 use crate::triage::bulk::Action;
 use crate::triage::owner::{Checked, Seen, write_checked};
 use crate::triage::write::{Chosen, Settled};
@@ -106,7 +107,7 @@ pub async fn run(ctx: &mut Ctx<'_>, uuid: Option<String>, action: Action, args: 
 }
 
 async fn single(ctx: &mut Ctx<'_>, uuid: &str, action: &Action, force: bool) -> Result<(), CliError> {
-    let uuid = super::non_empty("the contact uuid", uuid)?.to_string();
+    let uuid = super::shared::non_empty("the contact uuid", uuid)?.to_string();
     let client = ctx.client()?;
     // `open`, as the command was called before `reopen` became its alias.
     let label = match action {

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 
-use crate::cli::{CliError, Ctx};
+use crate::cli::error::CliError;
+
+use crate::cli::ctx::Ctx;
 use crate::index::{self, Index};
 
 #[derive(Debug, Subcommand)]

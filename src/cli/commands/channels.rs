@@ -2,10 +2,11 @@
 
 use clap::Subcommand;
 
-use super::{NumberedArgs, non_empty, numbered_list, print_object};
+use super::shared::{NumberedArgs, non_empty, numbered_list, print_object};
 use crate::api::Channel;
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, api_err};
 use crate::cli::output::{Recordable, Tabular, yes_no};
-use crate::cli::{CliError, Ctx, api_err};
 
 #[derive(Debug, Subcommand)]
 pub enum ChannelsCmd {
@@ -34,7 +35,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: ChannelsCmd) -> Result<(), CliError> {
                 .active_channels()
                 .await
                 .map_err(api_err("channels list --active"))?;
-            super::print_page(
+            super::shared::print_page(
                 ctx,
                 crate::api::Page {
                     items,

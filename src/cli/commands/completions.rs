@@ -1,21 +1,11 @@
 //! `frontdesk completions bash|zsh|fish`.
 
-use clap::{Args, CommandFactory, ValueEnum};
+use clap::CommandFactory;
 
-use crate::cli::{Cli, CliError, Ctx};
-
-#[derive(Debug, Args)]
-pub struct CompletionsArgs {
-    /// The shell to write a completion script for
-    pub shell: ShellArg,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ShellArg {
-    Bash,
-    Zsh,
-    Fish,
-}
+use crate::cli::args::Cli;
+pub use crate::cli::args::{CompletionsArgs, ShellArg};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::CliError;
 
 /// The completion script for a shell.
 pub fn script(shell: ShellArg) -> Vec<u8> {

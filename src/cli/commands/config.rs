@@ -5,7 +5,11 @@ use std::io::{BufRead, IsTerminal};
 
 use clap::{Args, Subcommand};
 
-use crate::cli::{CliError, Ctx, sanitize};
+use crate::cli::error::CliError;
+
+use crate::cli::ctx::Ctx;
+
+use crate::cli::output::sanitize;
 use crate::config::init::{NewProfile, render, write};
 use crate::config::{DEFAULT_PROFILE, Settings, Source};
 use crate::tui::keymap::Keymap;
@@ -143,8 +147,8 @@ pub fn mask(key: &str) -> String {
 /// (the hub answers for the service), else `base_url`, else demo mode.
 fn where_it_points(s: &Settings) -> String {
     match (s.hub_root(), &s.hub_token, &s.base_url, &s.api_key) {
-        (Some(root), Some(_), _, _) => crate::cli::sanitize(&format!("{root}/v1 (through the hub)")),
-        (_, _, Some(url), _) => crate::cli::sanitize(url),
+        (Some(root), Some(_), _, _) => crate::cli::output::sanitize(&format!("{root}/v1 (through the hub)")),
+        (_, _, Some(url), _) => crate::cli::output::sanitize(url),
         (_, _, None, Some(_)) => "(unset: the API key has nowhere to go)".into(),
         _ => "(unset: demo mode)".into(),
     }
@@ -207,7 +211,7 @@ fn check(ctx: &mut Ctx<'_>) -> Result<(), CliError> {
     ];
     if let (Some(url), Some(token)) = (&s.hub_url, &s.hub_token) {
         // After api_key: through a hub the key is not used.
-        rows.insert(4, ("hub_url", crate::cli::sanitize(url), src("hub_url")));
+        rows.insert(4, ("hub_url", crate::cli::output::sanitize(url), src("hub_url")));
         rows.insert(5, ("hub_token", mask(token.expose()), src("hub_token")));
     }
     for r in rows.iter_mut() {

@@ -5,10 +5,11 @@
 use clap::{Args, Subcommand};
 
 use super::bulk::{self, BulkArgs};
-use super::{CursorArgs, non_empty, print_object, print_page, walk_list};
+use super::shared::{CursorArgs, non_empty, print_object, print_page, walk_list};
 use crate::api::{Contact, ContactFilter, ConversationState, MAX_CONTACT_PAGE, split_list};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, api_err};
 use crate::cli::output::{Recordable, Tabular, local_time, local_time_long};
-use crate::cli::{CliError, Ctx, api_err};
 use crate::triage::bulk::Action;
 
 /// The longest note the service accepts, in characters.

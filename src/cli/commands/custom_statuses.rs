@@ -3,10 +3,11 @@
 use clap::Subcommand;
 use serde::Serialize;
 
-use super::{NumberedArgs, non_empty, numbered_list, print_object};
+use super::shared::{NumberedArgs, non_empty, numbered_list, print_object};
 use crate::api::{CustomStatus, CustomStatusBody};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, api_err};
 use crate::cli::output::{Recordable, Tabular, local_time, local_time_long};
-use crate::cli::{CliError, Ctx, api_err};
 
 #[derive(Debug, Subcommand)]
 pub enum CustomStatusesCmd {

@@ -5,7 +5,11 @@
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use crate::cli::{CliError, Ctx, sanitize};
+use crate::cli::error::CliError;
+
+use crate::cli::ctx::Ctx;
+
+use crate::cli::output::sanitize;
 use crate::config::{API_KEY_FLAG_WARNING, Settings, Source};
 
 /// How far the clocks may differ before signatures, "2m ago" and the
@@ -154,15 +158,15 @@ async fn hub_checks(s: &Settings, hub: &crate::api::hub::HubClient) -> Vec<Check
              list; set FRONTDESK_HUB_TOKEN or hub_token in the config file instead",
         ));
     }
-    let root = crate::cli::sanitize(hub.root());
+    let root = crate::cli::output::sanitize(hub.root());
     match hub.whoami().await {
         Ok(me) => out.push(check(
             "hub",
             Verdict::Ok,
             format!(
                 "{root} answers; this token is agent {} ({})",
-                crate::cli::sanitize(&me.agent),
-                crate::cli::sanitize(&me.email)
+                crate::cli::output::sanitize(&me.agent),
+                crate::cli::output::sanitize(&me.email)
             ),
         )),
         Err(e @ crate::api::ApiError::Rejected { status: 401, .. }) => out.push(check(

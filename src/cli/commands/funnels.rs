@@ -3,8 +3,9 @@
 use clap::Subcommand;
 
 use crate::api::Funnel;
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, api_err};
 use crate::cli::output::{Tabular, list_doc, local_time};
-use crate::cli::{CliError, Ctx, api_err};
 
 #[derive(Debug, Subcommand)]
 pub enum FunnelsCmd {

@@ -7,8 +7,9 @@ use chrono::Utc;
 use clap::Args;
 use serde::Serialize;
 
+use crate::cli::ctx::Ctx;
+use crate::cli::error::CliError;
 use crate::cli::output::{Tabular, list_doc};
-use crate::cli::{CliError, Ctx};
 use crate::triage::bulk::Action;
 use crate::triage::write::Done;
 

@@ -3,7 +3,9 @@
 
 use clap::Args;
 
-use crate::cli::{CliError, Ctx};
+use crate::cli::error::CliError;
+
+use crate::cli::ctx::Ctx;
 use crate::tui::keymap::Keymap;
 
 #[derive(Debug, Args)]
@@ -20,7 +22,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: KeysArgs) -> Result<(), CliError> {
     let looks = ctx.settings()?.looks.clone();
     let (map, problems) = Keymap::resolve_with(&looks.keys, &looks.macros);
     for p in &problems {
-        let _ = writeln!(ctx.err, "frontdesk: warning: {}", crate::cli::sanitize(p));
+        let _ = writeln!(ctx.err, "frontdesk: warning: {}", crate::cli::output::sanitize(p));
     }
     // The labels are the config file's keys: each made inert on its own,
     // so the document's own line breaks stay line breaks.
@@ -29,7 +31,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: KeysArgs) -> Result<(), CliError> {
         .iter()
         .map(|r| match r.label.as_str() {
             "" => "(none)".to_string(),
-            label => crate::cli::sanitize(label),
+            label => crate::cli::output::sanitize(label),
         })
         .collect();
     let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);

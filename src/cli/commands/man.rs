@@ -4,7 +4,11 @@
 use clap::CommandFactory;
 use clap_mangen::Man;
 
-use crate::cli::{Cli, CliError, Ctx};
+use crate::cli::args::Cli;
+
+use crate::cli::error::CliError;
+
+use crate::cli::ctx::Ctx;
 
 /// The whole page: the top-level page, then a section per command (its
 /// synopsis, description and own options; the global ones are listed once,

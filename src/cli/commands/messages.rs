@@ -3,10 +3,11 @@
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
-use super::{CursorArgs, non_empty, print_object, print_page, walk_list};
+use super::shared::{CursorArgs, non_empty, print_object, print_page, walk_list};
 use crate::api::{ContactId, Deletion, Message, MessageId, MessageSendRequest, SendMessage, SentMessage};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, api_err};
 use crate::cli::output::{Recordable, Tabular, local_time, truncate};
-use crate::cli::{CliError, Ctx, api_err};
 
 #[derive(Debug, Subcommand)]
 pub enum MessagesCmd {
@@ -175,7 +176,7 @@ impl Tabular for Message {
         vec![
             local_time(self.created_at),
             self.status.to_string(),
-            truncate(&crate::cli::sanitize(&self.text), 60),
+            truncate(&crate::cli::output::sanitize(&self.text), 60),
             self.from.clone(),
             self.to.clone(),
             self.uuid.clone().unwrap_or_default(),

@@ -1,9 +1,10 @@
 //! `frontdesk plan`.
 
-use super::print_object;
+use super::shared::print_object;
 use crate::api::Plan;
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, api_err};
 use crate::cli::output::Recordable;
-use crate::cli::{CliError, Ctx, api_err};
 
 pub async fn run(ctx: &mut Ctx<'_>) -> Result<(), CliError> {
     let client = ctx.client()?;

@@ -8,8 +8,10 @@ use clap::Args;
 
 use super::cache::open_index;
 use super::sync::index_err;
+use crate::cli::ctx::Ctx;
+use crate::cli::error::CliError;
+use crate::cli::output::Format;
 use crate::cli::output::{json_safe, render_table, sanitize};
-use crate::cli::{CliError, Ctx, Format};
 use crate::report::{self, BUCKET_LABELS, GroupBy, Period, Report, Timing, human};
 
 #[derive(Debug, Args)]

@@ -8,8 +8,9 @@ use clap::Args;
 use super::cache::open_index;
 use super::sync::{index_err, refresh};
 use crate::api::Contact;
+use crate::cli::ctx::Ctx;
+use crate::cli::error::CliError;
 use crate::cli::output::list_doc;
-use crate::cli::{CliError, Ctx};
 
 #[derive(Debug, Args)]
 pub struct SearchArgs {

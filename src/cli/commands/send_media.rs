@@ -4,7 +4,7 @@
 use clap::Args;
 
 use crate::api::is_web_link;
-use crate::cli::CliError;
+use crate::cli::error::CliError;
 
 /// The file of a media send: at most one of the four.
 #[derive(Debug, Clone, Default, Args)]
@@ -44,7 +44,7 @@ impl MediaArgs {
             Some((kind, url)) if !is_web_link(url) => Err(CliError::usage(format!(
                 "messages send: --{kind} takes an http(s) URL the service can fetch (got {:?}); \
                  upload the file somewhere first",
-                crate::cli::sanitize(url)
+                crate::cli::output::sanitize(url)
             ))),
             _ => Ok(()),
         }

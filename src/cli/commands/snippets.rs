@@ -6,8 +6,9 @@ use clap::Subcommand;
 use serde::Serialize;
 
 use crate::api::ContactId;
+use crate::cli::ctx::Ctx;
+use crate::cli::error::CliError;
 use crate::cli::output::{Tabular, list_doc};
-use crate::cli::{CliError, Ctx};
 use crate::snippets::{self, Snippets, Vars};
 
 #[derive(Debug, Subcommand)]
@@ -86,7 +87,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: SnippetsCmd) -> Result<(), CliError> {
                 let _ = writeln!(
                     ctx.err,
                     "frontdesk: no snippets: write shortcode = \"text\" lines in {} (or under [snippets] in the config file)",
-                    crate::cli::sanitize(&path.display().to_string())
+                    crate::cli::output::sanitize(&path.display().to_string())
                 );
             }
             let rows: Vec<SnippetRow> = all
@@ -106,7 +107,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: SnippetsCmd) -> Result<(), CliError> {
                 let known: Vec<&str> = all.items.iter().map(|s| s.name.as_str()).collect();
                 return Err(CliError::Usage(format!(
                     "no snippet \"{}\"{}",
-                    crate::cli::sanitize(&name),
+                    crate::cli::output::sanitize(&name),
                     if known.is_empty() {
                         String::new()
                     } else {

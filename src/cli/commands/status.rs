@@ -2,10 +2,11 @@
 
 use clap::{Args, Subcommand};
 
-use super::print_object;
+use super::shared::print_object;
 use crate::api::{CustomStatusChange, UserStatus, UserStatusUpdate};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, api_err};
 use crate::cli::output::{Recordable, local_time_long};
-use crate::cli::{CliError, Ctx, api_err};
 
 #[derive(Debug, Subcommand)]
 pub enum StatusCmd {

@@ -10,8 +10,9 @@ use serde::Serialize;
 
 use super::history::{self, Entry, Record};
 use crate::api::Client;
+use crate::cli::ctx::Ctx;
+use crate::cli::error::CliError;
 use crate::cli::output::{Format, Tabular, list_doc};
-use crate::cli::{CliError, Ctx};
 use crate::triage::bulk::CONCURRENCY;
 use crate::triage::undo::revert;
 

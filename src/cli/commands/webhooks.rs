@@ -2,10 +2,11 @@
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use super::numbered_list;
+use super::shared::numbered_list;
 use crate::api::{EventQuery, WebhookEvent, split_list};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::CliError;
 use crate::cli::output::{Tabular, local_time, yes_no};
-use crate::cli::{CliError, Ctx};
 
 #[derive(Debug, Subcommand)]
 pub enum WebhooksCmd {

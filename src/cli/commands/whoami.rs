@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::cli::Ctx;
+use crate::cli::ctx::Ctx;
 
 /// Who "me" is for Mine: the configured email; else, through a hub, the
 /// agent's email as the hub knows it; else the key's user's email from

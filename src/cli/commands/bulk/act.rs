@@ -12,8 +12,9 @@ use serde::Serialize;
 
 use super::super::history;
 use crate::api::{Client, Contact};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::CliError;
 use crate::cli::output::{Format, Progress, ProgressMode, Tabular, list_doc};
-use crate::cli::{CliError, Ctx};
 use crate::index::Index;
 use crate::triage::bulk::{self, Action};
 use crate::triage::write::{Chosen, Done, SKIPPED, Settled, write_all};

@@ -5,10 +5,12 @@ use clap::Args;
 use serde::Serialize;
 
 use super::super::messages::Deleted;
-use super::super::{non_empty, print_object};
+use super::super::shared::{non_empty, print_object};
 use crate::api::{ApiError, ContactId};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, api_err};
 use crate::cli::output::Recordable;
-use crate::cli::{CliError, Ctx, api_err, sanitize};
+use crate::cli::output::sanitize;
 
 /// The longest note the service accepts, in characters.
 pub const MAX_NOTE_CHARS: usize = 4096;

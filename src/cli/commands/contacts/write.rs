@@ -9,8 +9,9 @@ use super::MAX_NOTE_CHARS;
 use crate::api::{
     BotAction, ContactFilter, ContactPatch, FieldMeta, FieldValue, NewContact, split_list, validate_field_value,
 };
-use crate::cli::commands::{non_empty, print_object};
-use crate::cli::{CliError, Ctx, api_err};
+use crate::cli::commands::shared::{non_empty, print_object};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, api_err};
 
 /// `--bot start|end`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -7,8 +7,10 @@ use serde_json::json;
 
 use super::{from_hub, index_err};
 use crate::api::hub::{HubEvent, HubItem, apply_to_index};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::{CliError, api_err};
 use crate::cli::output::Format;
-use crate::cli::{CliError, Ctx, api_err, sanitize};
+use crate::cli::output::sanitize;
 use crate::index::Index;
 
 pub async fn run(ctx: &mut Ctx<'_>, index: &mut Index) -> Result<(), CliError> {

@@ -9,7 +9,8 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 
 use crate::api::{ApiError, Client, RetryPolicy};
-use crate::cli::{CliError, Ctx};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::CliError;
 use crate::index::Index;
 
 use super::index_err;
@@ -49,7 +50,7 @@ pub async fn check(ctx: &mut Ctx<'_>, client: &Client, index: &Index) -> Result<
     let url = client.base_url().to_string();
     let held = index.count().map_err(index_err)?;
     if held == 0 {
-        return Err(CliError::Other(crate::cli::sanitize(&format!(
+        return Err(CliError::Other(crate::cli::output::sanitize(&format!(
             "the service at {url} cannot be reached ({why}), and the local index is empty: nothing to answer from"
         ))));
     }
@@ -58,7 +59,7 @@ pub async fn check(ctx: &mut Ctx<'_>, client: &Client, index: &Index) -> Result<
         "the service at {url} cannot be reached ({why}): answering from the local index ({held} contacts, {})",
         as_of(state.full_walk_finished_at, state.walk_started_at, Utc::now())
     );
-    let _ = writeln!(ctx.err, "frontdesk: warning: {}", crate::cli::sanitize(&line));
+    let _ = writeln!(ctx.err, "frontdesk: warning: {}", crate::cli::output::sanitize(&line));
     Ok(Reach::AsIs)
 }
 
