@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use frontdesk::api::hub::HubClient;
+use frontdesk::hubclient::HubClient;
 use frontdesk::api::{ApiKey, Client, Contact, ContactFilter, ContactId, PageRequest};
 use frontdesk::hub::store::Store;
 use frontdesk::hub::{HubConfig, HubListener, agents};

@@ -22,7 +22,7 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::routing::get;
 use chrono::{DateTime, TimeZone, Utc};
-use frontdesk::api::hub::HubClient;
+use frontdesk::hubclient::HubClient;
 use frontdesk::api::{Contact, FieldValue, Message, MessageStatus};
 use frontdesk::index::{Index, Order, Preview, Thread, Who};
 

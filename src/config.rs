@@ -46,6 +46,7 @@ mod settings;
 mod views;
 
 pub use crate::api::model::checked_email;
+pub use crate::hubclient::hub_root;
 pub use alerts::Alerts;
 pub use error::ConfigError;
 pub(crate) use error::shown;
@@ -54,7 +55,7 @@ use file::{Profile, read_file};
 pub use settings::{
     API_KEY_FLAG_WARNING, DEFAULT_FULL_SYNC, DEFAULT_PROFILE, DEFAULT_REFRESH, DEFAULT_TIMEOUT, ENV_API_KEY,
     ENV_BASE_URL, ENV_CONFIG, ENV_HUB_TOKEN, ENV_HUB_URL, ENV_PROFILE, ENV_USER_EMAIL, ENV_USER_UUID, GLOBAL_HEADING,
-    GlobalArgs, Looks, Settings, Source, hub_root,
+    GlobalArgs, Looks, Settings, Source,
 };
 pub use views::save_view;
 

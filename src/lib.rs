@@ -5,6 +5,7 @@ pub mod cli;
 pub mod config;
 pub mod drafts;
 pub mod hub;
+pub mod hubclient;
 pub mod index;
 pub mod listen;
 pub mod macros;

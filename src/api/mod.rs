@@ -6,7 +6,6 @@ mod client;
 mod complete;
 mod endpoints;
 mod error;
-pub mod hub;
 mod key;
 pub mod model;
 mod page;
@@ -25,3 +24,7 @@ pub use page::{
 };
 pub use request::*;
 pub use retry::RetryPolicy;
+
+pub(crate) use client::parse_base_url;
+pub(crate) use key::redact;
+pub(crate) use response::excerpt;

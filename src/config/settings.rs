@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use super::alerts::Alerts;
 use super::file::KeyEntry;
-use crate::api::hub::HubClient;
 use crate::api::{ApiError, ApiKey};
+use crate::hubclient::{HubClient, hub_root};
 
 /// The heading the options every client command shares go under in
 /// `--help`, after the command's own.
@@ -204,12 +204,6 @@ pub const ENV_PROFILE: &str = "FRONTDESK_PROFILE";
 pub const ENV_CONFIG: &str = "FRONTDESK_CONFIG";
 pub const ENV_HUB_URL: &str = "FRONTDESK_HUB_URL";
 pub const ENV_HUB_TOKEN: &str = "FRONTDESK_HUB_TOKEN";
-
-/// A hub URL as given, without trailing slashes and `/v1`.
-pub fn hub_root(url: &str) -> String {
-    let t = url.trim().trim_end_matches('/');
-    t.strip_suffix("/v1").unwrap_or(t).trim_end_matches('/').to_string()
-}
 
 impl std::fmt::Debug for GlobalArgs {
     /// The key and the hub token stay out of Debug output.

@@ -1,4 +1,4 @@
-//! The hub's wire protocol (fixed; the client side in `src/api/hub`
+//! The hub's wire protocol (fixed; the client side in `src/hubclient`
 //! decodes the same JSON with its own types). See `docs/hub.md`.
 
 use axum::Json;

@@ -77,7 +77,7 @@ pub struct Inbox {
     pub snoozed: Option<std::path::PathBuf>,
     /// The team hub, when one is configured: snoozes are kept there (the
     /// `back` mark of a woken one stays in `snoozed`).
-    pub hub: Option<crate::api::hub::HubClient>,
+    pub hub: Option<crate::hubclient::HubClient>,
     pub allow_writes: bool,
     /// The account's base URL and profile: whose run history `history`
     /// reads.

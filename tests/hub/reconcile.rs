@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use frontdesk::api::hub::HubClient;
 use frontdesk::api::{Client, Contact, ContactFilter, ContactId, PageRequest};
+use frontdesk::hubclient::HubClient;
 use frontdesk::index::{Index, IndexAccess, Order, Preview, SharedIndex};
 use frontdesk::triage::{Facts, builtin_views, count_views};
 use frontdesk::tui::index_worker;

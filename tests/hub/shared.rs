@@ -4,8 +4,8 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use frontdesk::api::hub::HubClient;
 use frontdesk::api::{ContactId, PageRequest, SendMessage};
+use frontdesk::hubclient::HubClient;
 use frontdesk::tui::snooze::{OnHub, SnoozeEffect, SnoozeMsg, perform_on_hub};
 use reqwest::StatusCode;
 use serde_json::{Value, json};

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use assert_cmd::Command;
-use frontdesk::api::hub::{HubClient, PresenceState};
+use frontdesk::hubclient::{HubClient, PresenceState};
 use frontdesk::index::Index;
 use serde_json::{Value, json};
 

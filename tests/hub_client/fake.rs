@@ -7,7 +7,7 @@ use std::time::Duration;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use frontdesk::api::hub::Backoff;
+use frontdesk::hubclient::Backoff;
 use serde_json::{Value, json};
 
 /// A stream batch that sends a keep-alive and then nothing, never ending.

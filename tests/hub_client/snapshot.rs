@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use frontdesk::api::hub::HubClient;
+use frontdesk::hubclient::HubClient;
 use frontdesk::index::Index;
 use serde_json::json;
 

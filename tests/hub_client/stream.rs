@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use frontdesk::api::ApiError;
-use frontdesk::api::hub::{HubClient, HubEvent, HubItem};
+use frontdesk::hubclient::{HubClient, HubEvent, HubItem};
 use serde_json::json;
 
 use super::fake::*;

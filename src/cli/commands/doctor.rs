@@ -148,7 +148,7 @@ async fn key_owner(s: &Settings) -> String {
 }
 
 /// Through a hub: the hub answers, and knows this token as an agent.
-async fn hub_checks(s: &Settings, hub: &crate::api::hub::HubClient) -> Vec<Check> {
+async fn hub_checks(s: &Settings, hub: &crate::hubclient::HubClient) -> Vec<Check> {
     let mut out = Vec::new();
     if s.source("hub_token") == Source::Flag {
         out.push(check(

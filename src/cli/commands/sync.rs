@@ -3,11 +3,11 @@
 use clap::Args;
 
 use super::cache::open_index;
-use crate::api::hub::SnapshotReport;
 use crate::api::{Client, RetryPolicy};
 use crate::cli::ctx::Ctx;
 use crate::cli::error::CliError;
 use crate::cli::output::Progress;
+use crate::hubclient::SnapshotReport;
 use crate::index::sync::{
     Budget, STARTED_OVER, STATES_PER_PASS, SyncError, check_account, full_sync, incremental_sync, learn_states,
 };

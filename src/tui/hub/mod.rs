@@ -8,7 +8,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::api::MessageStatus;
-use crate::api::hub::{HubEvent, PresenceState};
+use crate::hubclient::{HubEvent, PresenceState};
 use crate::tui::shared::Colleagues;
 use crate::tui::shared::colleagues::{Doing, default_until};
 
@@ -61,7 +61,7 @@ pub fn event(colleagues: &mut Colleagues, event: &HubEvent, now: DateTime<Utc>) 
         }
         HubEvent::ServiceStatus(s) => {
             colleagues.service = match s.state {
-                crate::api::hub::ServiceState::Up => None,
+                crate::hubclient::ServiceState::Up => None,
                 state => Some((state, s.since.unwrap_or(now))),
             };
             colleagues.version += 1;
@@ -91,7 +91,7 @@ pub fn presence(st: &mut State, want: Option<(&str, Doing)>) -> Option<(String, 
 mod tests {
     use super::*;
     use crate::api::Message;
-    use crate::api::hub::Presence;
+    use crate::hubclient::Presence;
 
     fn t(s: i64) -> DateTime<Utc> {
         DateTime::from_timestamp(1_800_000_000 + s, 0).unwrap()

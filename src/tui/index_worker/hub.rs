@@ -11,8 +11,8 @@ use chrono::Utc;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::load::{forward_changes, send_all_previews};
-use crate::api::hub::{HubClient, HubEvent, HubItem, PresenceState, apply_to_index};
 use crate::api::{ApiError, Message};
+use crate::hubclient::{HubClient, HubEvent, HubItem, PresenceState, apply_to_index};
 use crate::index::sync::{Progress, SyncError};
 use crate::index::{IndexAccess, Preview, SharedIndex};
 use crate::tui::msg::Msg;

@@ -54,5 +54,5 @@ pub struct Worker {
     pub in_memory: bool,
     /// The team's hub: its snapshot and event stream replace the walks,
     /// the trickle of last messages and the polling.
-    pub hub: Option<crate::api::hub::HubClient>,
+    pub hub: Option<crate::hubclient::HubClient>,
 }

@@ -39,7 +39,7 @@ pub(super) struct State {
     pub(super) last_problem: Option<String>,
     /// Through a hub: its client (presence), and whether its stream is
     /// live (then the refresh timer's passes are not needed).
-    pub(super) hub: Option<crate::api::hub::HubClient>,
+    pub(super) hub: Option<crate::hubclient::HubClient>,
     pub(super) live: bool,
     /// This agent's presence as last told, and when: renewed every
     /// `hub::RENEW`.

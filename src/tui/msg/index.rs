@@ -40,5 +40,5 @@ pub enum HubNote {
     Me(String),
     /// An event other than the index's own (presence, a send, agent
     /// status, what a later hub adds).
-    Event(Box<crate::api::hub::HubEvent>),
+    Event(Box<crate::hubclient::HubEvent>),
 }

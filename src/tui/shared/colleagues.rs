@@ -43,7 +43,7 @@ pub struct Colleagues {
     pub version: u64,
     /// The hub says the service is unreachable or limiting it, since when
     /// (`service_status`); `None` while it is up.
-    pub service: Option<(crate::api::hub::ServiceState, DateTime<Utc>)>,
+    pub service: Option<(crate::hubclient::ServiceState, DateTime<Utc>)>,
 }
 
 impl Colleagues {

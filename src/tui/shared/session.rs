@@ -25,7 +25,7 @@ pub struct Session {
     /// The config file's macros (`keymap::Action::Macro` indexes them).
     pub macros: Vec<crate::macros::Macro>,
     /// The team hub, when one is configured: snoozes are kept there.
-    pub hub: Option<crate::api::hub::HubClient>,
+    pub hub: Option<crate::hubclient::HubClient>,
     /// This agent's name on the hub (`GET /hub/v1/whoami`), when known.
     /// Text from a server: inert before it is shown.
     pub agent: Option<String>,

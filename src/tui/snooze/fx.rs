@@ -12,7 +12,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::api::hub::TeamSnooze;
+use crate::hubclient::TeamSnooze;
 use crate::snooze::Until;
 
 pub use crate::snooze::store::file_in;

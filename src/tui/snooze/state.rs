@@ -12,7 +12,7 @@ use crate::tui::shared::Badge;
 /// this agent's name there (its own snoozes are not "by" anyone).
 #[derive(Debug, Clone)]
 pub struct OnHub {
-    pub hub: crate::api::hub::HubClient,
+    pub hub: crate::hubclient::HubClient,
     pub me: Option<String>,
 }
 

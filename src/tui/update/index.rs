@@ -49,7 +49,7 @@ pub(crate) fn on_msg(model: &mut Model, msg: IndexMsg, fx: &mut Vec<Effect>) {
         IndexMsg::Hub(HubNote::Event(event)) => {
             // A colleague's snooze: read the team's snoozes now, not at
             // the next 3 s look.
-            if let crate::api::hub::HubEvent::SnoozeChanged(_) = *event {
+            if let crate::hubclient::HubEvent::SnoozeChanged(_) = *event {
                 model.slices.snooze.checked = None;
                 super::slices::tick(model, fx);
             }

@@ -208,7 +208,7 @@ pub fn freshness(model: &Model, sync: &SyncStatus) -> (String, bool) {
 fn hub_link(model: &Model, sync: &SyncStatus, link: &HubLink) -> Option<(String, bool)> {
     if let (HubLink::Live, Some((state, since))) = (link, model.colleagues.service) {
         let what = match state {
-            crate::api::hub::ServiceState::Limited => "service rate-limiting",
+            crate::hubclient::ServiceState::Limited => "service rate-limiting",
             _ => "service unreachable",
         };
         return Some((format!("{what} (hub) since {}", local_clock(model, since)), true));

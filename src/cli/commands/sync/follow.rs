@@ -6,11 +6,11 @@
 use serde_json::json;
 
 use super::{from_hub, index_err};
-use crate::api::hub::{HubEvent, HubItem, apply_to_index};
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, api_err};
 use crate::cli::output::Format;
 use crate::cli::output::sanitize;
+use crate::hubclient::{HubEvent, HubItem, apply_to_index};
 use crate::index::Index;
 
 pub async fn run(ctx: &mut Ctx<'_>, index: &mut Index) -> Result<(), CliError> {

@@ -370,7 +370,7 @@ fn paste_goes_into_the_composer() {
 /// sends it, and the same reply is not asked about twice.
 #[test]
 fn a_send_over_a_colleagues_reply_asks_first() {
-    use crate::api::hub::{HubEvent, Presence, PresenceState};
+    use crate::hubclient::{HubEvent, Presence, PresenceState};
     let (mut m, uuid) = composing();
     m.colleagues.me = Some("bea".into());
     type_text(&mut m, "On it");

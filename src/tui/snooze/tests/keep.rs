@@ -77,7 +77,7 @@ fn a_damaged_file_is_named_and_left_as_it_is() {
 fn with_a_hub_configured_every_keeping_goes_to_the_hub_and_without_one_to_the_file() {
     let mut m = indexed_model(10, 120, 30);
     let hub =
-        crate::api::hub::HubClient::new("http://127.0.0.1:9", "token", std::time::Duration::from_secs(1)).unwrap();
+        crate::hubclient::HubClient::new("http://127.0.0.1:9", "token", std::time::Duration::from_secs(1)).unwrap();
     m.session.hub = Some(hub);
     m.session.agent = Some("dana".into());
     let fx = crate::tui::update::startup(&mut m);
@@ -116,7 +116,7 @@ fn with_a_hub_configured_every_keeping_goes_to_the_hub_and_without_one_to_the_fi
 fn a_hub_that_could_not_be_read_at_start_is_asked_again_and_says_so_once() {
     let mut m = indexed_model(10, 120, 30);
     let hub =
-        crate::api::hub::HubClient::new("http://127.0.0.1:9", "token", std::time::Duration::from_secs(1)).unwrap();
+        crate::hubclient::HubClient::new("http://127.0.0.1:9", "token", std::time::Duration::from_secs(1)).unwrap();
     m.session.hub = Some(hub);
     crate::tui::update::startup(&mut m);
     let loads = |fx: &[Effect]| {

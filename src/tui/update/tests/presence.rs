@@ -23,7 +23,7 @@ fn told(fx: &[Effect]) -> Option<Option<Doing>> {
 fn through_a_hub() -> (Model, String) {
     let mut m = model_with(20, 160, 48);
     let hub =
-        crate::api::hub::HubClient::new("http://127.0.0.1:9", "token", std::time::Duration::from_secs(1)).unwrap();
+        crate::hubclient::HubClient::new("http://127.0.0.1:9", "token", std::time::Duration::from_secs(1)).unwrap();
     m.session.hub = Some(hub);
     m.session.agent = Some("dana".into());
     let uuid = m.thread.contact.clone().unwrap();

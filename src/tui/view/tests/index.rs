@@ -174,7 +174,7 @@ fn a_search_that_found_the_index_busy_says_so_in_the_status_bar() {
 
 #[test]
 fn the_status_bar_says_while_the_hub_finds_the_service_unreachable() {
-    use crate::api::hub::{HubEvent, ServiceState, ServiceStatus};
+    use crate::hubclient::{HubEvent, ServiceState, ServiceStatus};
     use crate::tui::msg::index::{HubLink, HubNote};
     let mut m = indexed_model(30, 120, 30);
     let live = SyncStatus {

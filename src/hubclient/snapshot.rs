@@ -80,7 +80,7 @@ fn decode(what: &str, line: &[u8], reason: impl std::fmt::Display) -> SyncError 
     SyncError::Api(ApiError::Decode {
         endpoint: "GET /hub/v1/snapshot".into(),
         reason: format!("{what}: {reason}"),
-        excerpt: crate::api::response::excerpt(line),
+        excerpt: crate::api::excerpt(line),
     })
 }
 

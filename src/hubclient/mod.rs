@@ -25,10 +25,10 @@ use axum::body::Bytes;
 use reqwest::StatusCode;
 use reqwest::header::{AUTHORIZATION, HeaderValue};
 
-use super::client::parse_base_url;
-use super::key::redact;
-use super::response::excerpt;
-use super::{ApiError, ApiKey};
+use crate::api::excerpt;
+use crate::api::parse_base_url;
+use crate::api::redact;
+use crate::api::{ApiError, ApiKey};
 
 /// What the hub answers an unknown or removed token.
 pub const REFUSED_TOKEN: &str =
@@ -101,7 +101,7 @@ impl HubClient {
     /// `root` is the hub's address (without `/v1`). Plain http only to a
     /// loopback host, as for the service; `timeout` zero means 15 s.
     pub fn new(root: &str, token: &str, timeout: Duration) -> Result<HubClient, ApiError> {
-        let root = parse_base_url(&crate::config::hub_root(root))?;
+        let root = parse_base_url(&hub_root(root))?;
         let token = token.trim();
         if token.is_empty() || HeaderValue::from_str(&format!("Bearer {token}")).is_err() {
             return Err(ApiError::Config(
@@ -327,6 +327,12 @@ impl HubClient {
     fn scrub(&self, text: &str) -> String {
         redact(text, self.token.expose())
     }
+}
+
+/// A hub URL as given, without trailing slashes and `/v1`.
+pub fn hub_root(url: &str) -> String {
+    let t = url.trim().trim_end_matches('/');
+    t.strip_suffix("/v1").unwrap_or(t).trim_end_matches('/').to_string()
 }
 
 #[cfg(test)]
