@@ -24,10 +24,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use frontdesk::hubclient::HubClient;
 use frontdesk::api::{ApiKey, Client, Contact, ContactFilter, ContactId, PageRequest};
 use frontdesk::hub::store::Store;
 use frontdesk::hub::{HubConfig, HubListener, agents};
+use frontdesk::hubclient::HubClient;
 use frontdesk::index::IndexAccess;
 use frontdesk::server::{RunningServer, ServerConfig};
 use serde_json::{Value, json};

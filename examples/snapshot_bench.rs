@@ -22,8 +22,8 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::routing::get;
 use chrono::{DateTime, TimeZone, Utc};
-use frontdesk::hubclient::HubClient;
 use frontdesk::api::{Contact, FieldValue, Message, MessageStatus};
+use frontdesk::hubclient::HubClient;
 use frontdesk::index::{Index, Order, Preview, Thread, Who};
 
 fn contact(i: usize, base: DateTime<Utc>) -> Contact {

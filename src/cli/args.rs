@@ -49,7 +49,7 @@ pub enum Command {
     /// Run the embedded reference server
     Serve(super::serve::ServeArgs),
     /// Run the team hub (one live inbox for every agent), manage its agents, read its audit log
-    Hub(crate::hub::cli::HubArgs),
+    Hub(super::commands::hub::HubArgs),
     /// List, read, create and update contacts; close and reopen conversations
     #[command(subcommand)]
     Contacts(super::commands::contacts::ContactsCmd),

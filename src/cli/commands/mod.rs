@@ -12,6 +12,7 @@ pub mod custom_statuses;
 pub mod doctor;
 pub mod funnels;
 pub mod history;
+pub mod hub;
 pub mod keys;
 pub mod man;
 pub mod mcp;
@@ -39,7 +40,7 @@ use crate::cli::error::CliError;
 pub(crate) async fn dispatch(ctx: &mut Ctx<'_>, command: Command) -> Result<(), CliError> {
     match command {
         Command::Serve(_) => Err(CliError::usage("`serve` is not a non-interactive command")),
-        Command::Hub(h) => crate::hub::cli::run(ctx, h).await,
+        Command::Hub(h) => hub::run(ctx, h).await,
         Command::Contacts(c) => contacts::run(ctx, c).await,
         Command::Messages(c) => messages::run(ctx, c).await,
         Command::Bot(c) => bot::run(ctx, c).await,

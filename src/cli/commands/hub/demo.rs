@@ -17,10 +17,13 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::store::Store;
-use super::{HubConfig, agents, process};
+use super::process;
 use crate::api::ApiKey;
-use crate::cli::{CliError, Ctx, sanitize};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::CliError;
+use crate::cli::output::sanitize;
+use crate::hub::store::Store;
+use crate::hub::{HubConfig, agents};
 use crate::server::ServerConfig;
 
 /// The demo's agents: (name, email of a seeded collaborator).
@@ -83,7 +86,7 @@ pub async fn run(ctx: &mut Ctx<'_>, addr: &str, data_dir: Option<&Path>, headles
         tokens.insert(name.to_string(), Value::String(token));
     }
     drop(store);
-    let hub = super::start(listener, config).await.map_err(other)?;
+    let hub = crate::hub::start(listener, config).await.map_err(other)?;
     if let Err(why) = process::subscribe(&server.base_url, &server.api_key, &hub.hook_url()).await {
         return Err(CliError::Other(format!(
             "the demo webhook could not be subscribed: {why}"

@@ -7,9 +7,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::cli::{HubArgs, reconcile_every};
-use super::{HubConfig, HubListener, start};
-use crate::cli::{CliError, Ctx, sanitize};
+use super::args::{HubArgs, reconcile_every};
+use crate::cli::ctx::Ctx;
+use crate::cli::error::CliError;
+use crate::cli::output::sanitize;
+use crate::hub::{HubConfig, HubListener, start};
 
 /// Plain http is for loopback and Unix sockets only (the client's rule:
 /// never plain http off loopback); with a certificate, any address.
@@ -163,7 +165,9 @@ pub async fn run(ctx: &mut Ctx<'_>, args: &HubArgs, data_dir: PathBuf) -> Result
         None => None,
     };
     let tls = match (&run.tls_cert, &run.tls_key) {
-        (Some(cert), Some(key)) => Some(super::tls::config(cert, key).map_err(|e| CliError::Usage(e.to_string()))?),
+        (Some(cert), Some(key)) => {
+            Some(crate::hub::tls::config(cert, key).map_err(|e| CliError::Usage(e.to_string()))?)
+        }
         _ => None,
     };
     let listener = listener(&run.addr, tls).await?;
@@ -176,7 +180,7 @@ pub async fn run(ctx: &mut Ctx<'_>, args: &HubArgs, data_dir: PathBuf) -> Result
     config.reconcile_every = reconcile_every(run);
     // Below the listeners' 30 s idle limit, so an agent's forwarded request
     // gets the service's answer or a 504, never a cut connection.
-    config.timeout = settings.timeout.min(super::MAX_SERVICE_WAIT);
+    config.timeout = settings.timeout.min(crate::hub::MAX_SERVICE_WAIT);
     let hub = start(listener, config)
         .await
         .map_err(|e| CliError::Usage(e.to_string()))?;
