@@ -5,6 +5,8 @@ use axum::Json;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
+pub use crate::webhook::subscribe::SUBSCRIPTIONS;
+
 /// The largest body the hub reads (a webhook delivery, a write): 1 MiB.
 pub const MAX_BODY: usize = 1024 * 1024;
 
@@ -25,18 +27,6 @@ pub mod kind {
     /// A snooze set or woken (`hub::snoozes`).
     pub const SNOOZE_CHANGED: &str = "snooze_changed";
 }
-
-/// The webhook kinds the hub subscribes to.
-pub const SUBSCRIPTIONS: &[&str] = &[
-    "message_created",
-    "message_status_updated",
-    "contact_created",
-    "contact_updated",
-    "contact_deleted",
-    "conversation_opened",
-    "conversation_closed",
-    "agent_status_updated",
-];
 
 /// `{"error": message}` with `status`.
 pub fn error(status: StatusCode, message: &str) -> (StatusCode, Json<Value>) {

@@ -9,6 +9,18 @@ use serde_json::json;
 
 use crate::text::sanitize_line;
 
+/// The webhook kinds the hub subscribes to.
+pub const SUBSCRIPTIONS: &[&str] = &[
+    "message_created",
+    "message_status_updated",
+    "contact_created",
+    "contact_updated",
+    "contact_deleted",
+    "conversation_opened",
+    "conversation_closed",
+    "agent_status_updated",
+];
+
 /// What to tell the admin before subscribing: the service has no way to
 /// read the current webhook, so the hub cannot learn what it replaces.
 pub fn replacing_notice(forward_to: Option<&str>) -> String {
@@ -27,7 +39,7 @@ pub async fn subscribe(base_url: &str, key: &str, hook_url: &str) -> Result<(), 
     let resp = reqwest::Client::new()
         .post(format!("{}/webhooks/subscribe", base_url.trim_end_matches('/')))
         .bearer_auth(key)
-        .json(&json!({ "url": hook_url, "subscriptions": crate::hub::wire::SUBSCRIPTIONS }))
+        .json(&json!({ "url": hook_url, "subscriptions": SUBSCRIPTIONS }))
         .send()
         .await
         .map_err(|_| "the service could not be reached".to_string())?;
