@@ -17,6 +17,9 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+/// Who the history names for the assistant's writes.
+pub const ASSISTANT: &str = "assistant";
+
 /// A reply waiting to be sent by the agent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Draft {

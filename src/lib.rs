@@ -4,6 +4,7 @@ pub mod api;
 pub mod cli;
 pub mod config;
 pub mod drafts;
+pub mod fill;
 pub mod hub;
 pub mod hubclient;
 pub mod index;

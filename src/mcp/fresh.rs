@@ -1,5 +1,5 @@
 //! How fresh and how complete the index is, as the background worker
-//! (the TUI's own, `tui::index_worker`) reports it, and what each result
+//! (the TUI's own, `fill`) reports it, and what each result
 //! says of it: `asOf`, `complete`, and what is `missing`.
 //!
 //! `frontdesk mcp` answers `initialize` at once: the index fills in the
@@ -15,9 +15,8 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 
-use crate::tui::index_worker::IndexCmd;
-use crate::tui::msg::Msg;
-use crate::tui::msg::index::{HubLink, IndexMsg, SyncStatus};
+use crate::fill::IndexCmd;
+use crate::fill::msg::{HubLink, IndexMsg, SyncStatus};
 
 /// How often an incremental pass keeps the index fresh (none runs while
 /// the hub's stream is live: the worker says).
@@ -55,7 +54,7 @@ impl Fresh {
 
     /// Follows the worker's messages on `rx` and asks it for an
     /// incremental pass every [`REFRESH`], until `rx` ends.
-    pub fn follow(mut self, mut rx: UnboundedReceiver<Msg>, cmds: UnboundedSender<IndexCmd>) -> Fresh {
+    pub fn follow(mut self, mut rx: UnboundedReceiver<IndexMsg>, cmds: UnboundedSender<IndexCmd>) -> Fresh {
         self.cmds = Some(cmds.clone());
         let seen = self.seen.clone();
         tokio::spawn(async move {
@@ -64,8 +63,7 @@ impl Fresh {
             loop {
                 tokio::select! {
                     m = rx.recv() => match m {
-                        Some(Msg::Index(m)) => note(&seen, m),
-                        Some(_) => {}
+                        Some(m) => note(&seen, m),
                         None => break,
                     },
                     _ = tick.tick() => {

@@ -16,7 +16,7 @@ pub mod fixtures;
 pub(crate) mod form;
 pub mod hub;
 pub mod inbox;
-pub mod index_worker;
+pub use crate::fill as index_worker;
 pub mod keymap;
 pub(crate) mod local_index;
 pub(crate) mod logging;

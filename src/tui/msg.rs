@@ -2,7 +2,7 @@
 //! and the results of effects. Results carry the id of the request that
 //! produced them so stale ones can be recognised and dropped.
 
-pub mod index;
+pub use crate::fill::msg as index;
 pub use crate::tui::inbox::msg as search;
 pub use crate::tui::shared::req;
 
@@ -70,6 +70,12 @@ pub enum Msg {
     Index(index::IndexMsg),
     /// Answers for the slices wired through the registry.
     Slice(crate::tui::slices::SliceMsg),
+}
+
+impl From<index::IndexMsg> for Msg {
+    fn from(m: index::IndexMsg) -> Msg {
+        Msg::Index(m)
+    }
 }
 
 impl From<crate::tui::inbox::list_walk::Loaded> for Msg {

@@ -13,9 +13,9 @@ use super::views::all_views;
 use crate::cli::ctx::Ctx;
 use crate::cli::error::CliError;
 use crate::drafts::Drafts;
+use crate::fill::Worker;
 use crate::index::SharedIndex;
 use crate::mcp::{ASSISTANT, Fresh, Inbox, serve};
-use crate::tui::index_worker::Worker;
 
 #[derive(Debug, Args)]
 pub struct McpArgs {
@@ -52,7 +52,7 @@ pub async fn run(ctx: &mut Ctx<'_>, args: McpArgs) -> Result<(), CliError> {
         hub: hub.clone(),
     };
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    let link = crate::tui::index_worker::spawn(worker, tx);
+    let link = crate::fill::spawn(worker, tx);
     let fresh = Fresh::new(&base_url).follow(rx, link.cmds.clone());
     if hub.is_none() {
         fresh.probe(client.clone());

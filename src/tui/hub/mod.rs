@@ -12,9 +12,7 @@ use crate::hubclient::{HubEvent, PresenceState};
 use crate::tui::shared::Colleagues;
 use crate::tui::shared::colleagues::{Doing, default_until};
 
-/// A presence is renewed this often while it holds (the hub lets it go
-/// 30 s after the last renewal).
-pub const RENEW_SECS: i64 = 10;
+pub use crate::fill::RENEW_SECS;
 
 /// What this agent last told the hub.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,16 +9,11 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Duration, Utc};
 
+pub use crate::fill::Doing;
+
 /// How long a presence holds without renewal (the hub's own rule: it
 /// announces `idle` then, this is the fallback when that is missed).
 pub const PRESENCE_TTL_SECS: i64 = 30;
-
-/// What a colleague does with a contact.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Doing {
-    Viewing,
-    Composing,
-}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Seen {

@@ -194,7 +194,7 @@ fn opening_the_composer_brings_the_kept_draft_back_inert_with_the_cursor_at_its_
 #[test]
 fn a_draft_by_the_assistant_says_so() {
     let (mut m, uuid) = composing();
-    loaded(&mut m, kept(&uuid, "Dear customer", crate::mcp::ASSISTANT));
+    loaded(&mut m, kept(&uuid, "Dear customer", crate::drafts::ASSISTANT));
     assert_eq!(m.compose.draft(&uuid), "Dear customer");
     assert!(
         toast(&m).starts_with("the assistant's draft from 14:05 restored"),
@@ -220,7 +220,7 @@ fn at_start_the_kept_drafts_badge_their_rows() {
     let fx = crate::tui::update::startup(&mut m);
     assert!(fx.contains(&Effect::Compose(ComposeEffect::ListDrafts { dir: dir(&m) })));
     let (a, b) = (contact(1).uuid, contact(3).uuid);
-    let listed = vec![kept(&a, "one", BY_AGENT), kept(&b, "two", crate::mcp::ASSISTANT)];
+    let listed = vec![kept(&a, "one", BY_AGENT), kept(&b, "two", crate::drafts::ASSISTANT)];
     update(&mut m, Msg::Compose(ComposeMsg::DraftsListed(Ok(listed))));
     assert!(has_badge(&m, &a) && has_badge(&m, &b));
     assert!(!has_badge(&m, &contact(0).uuid));
@@ -360,7 +360,9 @@ fn a_draft_the_assistant_writes_while_the_app_runs_badges_its_row_after_the_tick
 
     // `frontdesk mcp`'s draft_reply, in another process.
     let store = crate::drafts::Drafts::in_dir(home.path().join("drafts"));
-    store.save(&kept(&uuid, "We are on it", crate::mcp::ASSISTANT)).unwrap();
+    store
+        .save(&kept(&uuid, "We are on it", crate::drafts::ASSISTANT))
+        .unwrap();
     let fx = later(&mut m, 5);
     run_drafts(&mut m, fx);
     assert!(has_badge(&m, &uuid), "the row says draft");

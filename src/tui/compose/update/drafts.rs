@@ -200,7 +200,7 @@ fn follow(st: &mut Compose, cx: &Cx, out: &mut O, drafts: Vec<Draft>) {
     for d in &new {
         badge(out, &d.contact, true);
     }
-    if let Some(d) = new.iter().find(|d| d.by == crate::mcp::ASSISTANT) {
+    if let Some(d) = new.iter().find(|d| d.by == crate::drafts::ASSISTANT) {
         let name = cx.contacts.label(&d.contact).unwrap_or_else(|| d.contact.clone());
         out.toast(
             ToastKind::Info,
@@ -227,7 +227,7 @@ fn restore(st: &mut Compose, cx: &Cx, out: &mut O, contact: &str, d: Draft) {
     let local = crate::tui::zone::local(d.saved_at, cx.session.tz);
     let today = crate::tui::zone::local(cx.now, cx.session.tz).date_naive() == local.date_naive();
     let when = local.format(if today { "%H:%M" } else { "%b %-d %H:%M" });
-    let toast = if d.by == crate::mcp::ASSISTANT {
+    let toast = if d.by == crate::drafts::ASSISTANT {
         format!("the assistant's draft from {when} restored: read it before sending")
     } else {
         format!("draft from {when} restored")

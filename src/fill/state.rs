@@ -7,12 +7,12 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use tokio::time::Instant;
 
+use super::link::Doing;
+use super::msg::{IndexMsg, SyncStatus};
 use super::trickle::Trickle;
 use crate::api::ApiError;
 use crate::index::Wanted;
 use crate::index::sync::SyncError;
-use crate::tui::msg::index::{IndexMsg, SyncStatus};
-use crate::tui::shared::colleagues::Doing;
 
 pub(super) struct State {
     pub(super) status: SyncStatus,

@@ -1,9 +1,9 @@
 //! What the index worker reports: contacts read from the index, changes a
 //! sync brought in, previews fetched, and how fresh the index is.
 
+pub use super::status::{HubLink, SyncStatus};
 use crate::api::Contact;
 use crate::index::{Changes, Preview};
-pub use crate::tui::inbox::{HubLink, SyncStatus};
 
 #[derive(Debug, Clone)]
 pub enum IndexMsg {
@@ -42,3 +42,9 @@ pub enum HubNote {
     /// status, what a later hub adds).
     Event(Box<crate::hubclient::HubEvent>),
 }
+
+/// What the worker's messages are sent as: the TUI wraps them in its own
+/// `Msg`, `frontdesk mcp` reads them as they are.
+pub trait Outbox: From<IndexMsg> + Send + 'static {}
+
+impl<T: From<IndexMsg> + Send + 'static> Outbox for T {}

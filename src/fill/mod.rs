@@ -15,11 +15,15 @@
 
 mod hub;
 mod link;
+pub mod msg;
 mod searchable;
 mod state;
+mod status;
 mod trickle;
 
-pub use link::{IndexCmd, IndexLink, Worker};
+pub use hub::RENEW_SECS;
+pub use link::{Doing, IndexCmd, IndexLink, Worker};
+pub use msg::Outbox;
 use state::{State, failed, offline_error, succeeded};
 
 use std::collections::HashMap;
@@ -31,8 +35,7 @@ use tokio::time::Instant;
 
 use crate::index::sync::{Budget, Foreground, FullReport, IncrementalReport, Progress, SyncError};
 use crate::index::{IndexAccess, Preview, SharedIndex, Wanted, sync};
-use crate::tui::msg::Msg;
-use crate::tui::msg::index::{HubLink, IndexMsg, SyncStatus};
+use msg::{HubLink, IndexMsg, SyncStatus};
 use trickle::Trickle;
 
 mod load;
@@ -53,7 +56,7 @@ const TRICKLE_IDLE: Duration = Duration::from_secs(300);
 const FULL_RETRY: Duration = Duration::from_secs(60);
 
 /// Starts the worker's thread. Its messages arrive on `tx`.
-pub fn spawn(worker: Worker, tx: UnboundedSender<Msg>) -> IndexLink {
+pub fn spawn<M: Outbox>(worker: Worker, tx: UnboundedSender<M>) -> IndexLink {
     let (cmds, rx) = unbounded_channel();
     let foreground = Foreground::default();
     let link = IndexLink {
@@ -69,9 +72,7 @@ pub fn spawn(worker: Worker, tx: UnboundedSender<Msg>) -> IndexLink {
                 // Tasks run on this thread (the walk's progress callback is not Send).
                 Ok(rt) => rt.block_on(tokio::task::LocalSet::new().run_until(run(worker, budget, rx, tx))),
                 Err(e) => {
-                    let _ = tx.send(Msg::Index(IndexMsg::Problem(format!(
-                        "the local index cannot sync: {e}"
-                    ))));
+                    let _ = tx.send(M::from(IndexMsg::Problem(format!("the local index cannot sync: {e}"))));
                 }
             },
         );
@@ -107,10 +108,10 @@ enum Done {
     },
 }
 
-async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, tx: UnboundedSender<Msg>) {
+async fn run<M: Outbox>(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, tx: UnboundedSender<M>) {
     let mut index = w.index.clone();
     let send = |m: IndexMsg| {
-        let _ = tx.send(Msg::Index(m));
+        let _ = tx.send(M::from(m));
     };
     let sync_state = index.with(|ix| {
         ix.record_changes(true);
@@ -218,7 +219,13 @@ async fn run(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<IndexCmd>, t
 }
 
 /// Starts what is due and not running.
-fn start_work(w: &Worker, budget: &Budget, st: &mut State, done: &UnboundedSender<Done>, tx: &UnboundedSender<Msg>) {
+fn start_work<M: Outbox>(
+    w: &Worker,
+    budget: &Budget,
+    st: &mut State,
+    done: &UnboundedSender<Done>,
+    tx: &UnboundedSender<M>,
+) {
     let now = Instant::now();
     if st.search_due && !st.search_running {
         st.search_due = false;

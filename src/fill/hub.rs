@@ -10,14 +10,13 @@ use std::time::Duration;
 use chrono::Utc;
 use tokio::sync::mpsc::UnboundedSender;
 
+use super::link::Doing;
 use super::load::{forward_changes, send_all_previews};
+use super::msg::{HubLink, HubNote, IndexMsg, Outbox};
 use crate::api::{ApiError, Message};
 use crate::hubclient::{HubClient, HubEvent, HubItem, PresenceState, apply_to_index};
 use crate::index::sync::{Progress, SyncError};
 use crate::index::{IndexAccess, Preview, SharedIndex};
-use crate::tui::msg::Msg;
-use crate::tui::msg::index::{HubLink, HubNote, IndexMsg};
-use crate::tui::shared::colleagues::Doing;
 
 /// The longest pause between two tries of a failed snapshot.
 const SNAPSHOT_RETRY_MAX: Duration = Duration::from_secs(30);
@@ -35,15 +34,15 @@ pub(super) enum Report {
 }
 
 /// Follows the hub until the worker ends (or the hub refuses the token).
-pub(super) async fn follow(
+pub(super) async fn follow<M: Outbox>(
     hub: HubClient,
     mut index: SharedIndex,
-    tx: UnboundedSender<Msg>,
+    tx: UnboundedSender<M>,
     done: impl Fn(Report) + Clone + 'static,
 ) {
     let link = |l: HubLink| done(Report::Link(l));
     let note = |n: HubNote| {
-        let _ = tx.send(Msg::Index(IndexMsg::Hub(n)));
+        let _ = tx.send(M::from(IndexMsg::Hub(n)));
     };
     match hub.whoami().await {
         Ok(me) => note(HubNote::Me(crate::text::sanitize_line(&me.agent))),
@@ -96,9 +95,13 @@ pub(super) async fn follow(
     }
 }
 
+/// A presence is renewed this often while it holds (the hub lets it go
+/// 30 s after the last renewal).
+pub const RENEW_SECS: i64 = 10;
+
 /// How often this agent's presence is told again while it holds (the hub
 /// lets one go 30 s after its last renewal).
-pub(super) const RENEW: Duration = Duration::from_secs(crate::tui::hub::RENEW_SECS as u64);
+pub(super) const RENEW: Duration = Duration::from_secs(RENEW_SECS as u64);
 
 /// Tells the hub again the presence last told, when it is due.
 pub(super) fn renew(presence: &mut Option<(String, Doing, tokio::time::Instant)>, hub: Option<&HubClient>) {
@@ -145,10 +148,10 @@ fn for_the_screen(event: &HubEvent) -> bool {
 
 /// The snapshot into the index, tried again (after a growing pause) until
 /// it loads; its cursor, or `None` when the hub refuses the token.
-async fn snapshot(
+async fn snapshot<M: Outbox>(
     hub: &HubClient,
     index: &mut SharedIndex,
-    tx: &UnboundedSender<Msg>,
+    tx: &UnboundedSender<M>,
     done: &(impl Fn(Report) + Clone),
 ) -> Option<u64> {
     let mut pause = Duration::from_secs(1);
@@ -177,7 +180,7 @@ async fn snapshot(
                 // Its last messages: the Waiting view is whole at once.
                 if report.previews > 0 {
                     send_all_previews(index, &|m| {
-                        let _ = tx.send(Msg::Index(m));
+                        let _ = tx.send(M::from(m));
                     });
                 }
                 done(Report::Snapshot(Ok(report.header.complete)));
@@ -204,14 +207,14 @@ async fn snapshot(
 
 /// One event into the index; what changed goes to the screen, and a new
 /// message becomes the contact's last message at once (no fetch of it).
-fn apply(index: &mut SharedIndex, event: &HubEvent, tx: &UnboundedSender<Msg>) {
+fn apply<M: Outbox>(index: &mut SharedIndex, event: &HubEvent, tx: &UnboundedSender<M>) {
     if let Err(e) = index.with(|ix| apply_to_index(ix, event)) {
         tracing::warn!("applying a hub event to the index failed: {e}");
     }
     if let HubEvent::MessageCreated { contact, message, .. } = event
         && let Some(preview) = store_message(index, contact, message)
     {
-        let _ = tx.send(Msg::Index(IndexMsg::Previews(vec![(contact.clone(), preview)])));
+        let _ = tx.send(M::from(IndexMsg::Previews(vec![(contact.clone(), preview)])));
     }
     forward_changes(index, tx);
 }

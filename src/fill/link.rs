@@ -9,7 +9,13 @@ use tokio::sync::mpsc::UnboundedSender;
 use crate::api::{Client, Contact, Message};
 use crate::index::sync::Foreground;
 use crate::index::{SharedIndex, Wanted};
-use crate::tui::shared::colleagues::Doing;
+
+/// What a colleague does with a contact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Doing {
+    Viewing,
+    Composing,
+}
 
 /// What the UI asks of the worker.
 #[derive(Debug, Clone, PartialEq)]

@@ -3,9 +3,8 @@
 
 use tokio::sync::mpsc::UnboundedSender;
 
+use super::msg::{IndexMsg, Outbox};
 use crate::index::{IndexAccess, Order, SharedIndex};
-use crate::tui::msg::Msg;
-use crate::tui::msg::index::IndexMsg;
 
 /// Contacts read from the index per message to the UI.
 pub const LOAD_BATCH: usize = 2000;
@@ -51,9 +50,9 @@ pub(super) fn send_all_previews(index: &mut SharedIndex, send: &impl Fn(IndexMsg
 
 /// Sends what changed in the index since the last call to the UI; true
 /// when something did.
-pub(super) fn forward_changes(index: &mut SharedIndex, tx: &UnboundedSender<Msg>) -> bool {
+pub(super) fn forward_changes<M: Outbox>(index: &mut SharedIndex, tx: &UnboundedSender<M>) -> bool {
     forward_changes_to(index, &|m| {
-        let _ = tx.send(Msg::Index(m));
+        let _ = tx.send(M::from(m));
     })
 }
 
