@@ -14,8 +14,9 @@ use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 use serde::Deserialize;
 
-use super::store::stamp;
-use super::{Index, IndexError};
+use super::db::Index;
+use super::error::IndexError;
+use super::stamps::stamp;
 use crate::api::{Contact, Message, time};
 
 #[derive(Deserialize)]
@@ -150,7 +151,7 @@ impl Index {
     /// Every contact's uuid and activity, newest first (the order of
     /// [`Index::list`] with `Order::Activity`): the list's order as the
     /// index last learned it.
-    pub fn order_by_activity(&self) -> Result<Vec<super::Wanted>, IndexError> {
+    pub fn order_by_activity(&self) -> Result<Vec<super::preview::Wanted>, IndexError> {
         let mut stmt = self
             .conn
             .prepare_cached("SELECT uuid, activity FROM contacts ORDER BY activity DESC, uuid DESC")?;
@@ -158,7 +159,7 @@ impl Index {
         let mut out = Vec::new();
         for row in rows {
             let (uuid, at) = row?;
-            out.push((uuid, super::store::parse_stamp(at)));
+            out.push((uuid, super::stamps::parse_stamp(at)));
         }
         Ok(out)
     }

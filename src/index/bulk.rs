@@ -14,9 +14,11 @@ use std::collections::BTreeSet;
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
+use super::db::Index;
+use super::error::IndexError;
 use super::search::{Row, remember};
+use super::store::Thread;
 use super::store::put_batch;
-use super::{Index, IndexError, Thread};
 use crate::api::Contact;
 
 /// Where a search build stands: the next call goes on after `after`.

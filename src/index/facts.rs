@@ -8,8 +8,9 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
-use super::store::parse_stamp;
-use super::{Index, IndexError};
+use super::db::Index;
+use super::error::IndexError;
+use super::stamps::parse_stamp;
 
 /// When the customer last wrote (`received`) and when the team last
 /// replied (`sent`) in a conversation's cached page.

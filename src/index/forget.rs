@@ -11,8 +11,9 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior};
 
-use super::store::stamp;
-use super::{Index, IndexError};
+use super::db::Index;
+use super::error::IndexError;
+use super::stamps::stamp;
 
 /// How long the checkpoint after a removal waits for readers: a reader
 /// holding the WAL only delays the erasing to the next checkpoint.

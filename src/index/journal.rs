@@ -3,18 +3,9 @@
 
 use std::collections::HashSet;
 
-use super::{Index, IndexError};
+use super::db::{Index, Journal};
+use super::error::IndexError;
 use crate::api::Contact;
-
-/// Uuids changed or removed since the journal was last read.
-#[derive(Debug, Default)]
-pub(crate) struct Journal {
-    pub(super) upserted: Vec<String>,
-    pub(super) removed: Vec<String>,
-    /// Contacts stored by a load exactly as given (see
-    /// [`Index::load_batch`]): reported without reading them back.
-    pub(super) loaded: Vec<Contact>,
-}
 
 /// What changed in the index: the contacts stored new or changed (as
 /// stored now) and the uuids removed.

@@ -8,7 +8,8 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
-use super::{Index, IndexError};
+use super::db::Index;
+use super::error::IndexError;
 use crate::api::Contact;
 
 /// What a partial contact did to the index.

@@ -13,6 +13,8 @@
 
 mod activity;
 mod bulk;
+mod db;
+mod error;
 mod facts;
 mod forget;
 mod journal;
@@ -23,16 +25,18 @@ pub mod private;
 mod report;
 mod schema;
 mod search;
+mod stamps;
 mod store;
 pub mod sync;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
 pub use activity::thread_activity;
 pub use bulk::{SEARCH_CHUNK, SearchBuild};
+pub use db::{Index, IndexAccess, Opened, SharedIndex};
+pub use error::IndexError;
 pub use facts::WaitingFacts;
 pub use journal::Changes;
 pub use merge::{Merged, overlay};
@@ -41,132 +45,6 @@ pub use preview::{AUTOMATIC, Behind, Preview, Wait, Waiting, Wanted, Who, waitin
 pub use report::{HeldMessage, HeldPage, ReportRow};
 pub use search::{Found, fts_query};
 pub use store::{CachedThread, Order, SyncState, Thread};
-
-/// What can go wrong using the index once it is open.
-#[derive(Debug, thiserror::Error)]
-pub enum IndexError {
-    #[error("the local index failed: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    #[error("the local index could not be stored: {0}")]
-    Json(#[from] serde_json::Error),
-    #[error("the local index could not be opened: {0}")]
-    Io(String),
-}
-
-impl IndexError {
-    /// Another connection holds the file (a sync in another process).
-    pub fn is_busy(&self) -> bool {
-        matches!(
-            self,
-            IndexError::Sqlite(e) if matches!(
-                e.sqlite_error_code(),
-                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
-            )
-        )
-    }
-}
-
-/// The account's local index.
-pub struct Index {
-    conn: Connection,
-    path: Option<PathBuf>,
-    /// What changed since the last [`Index::take_changes`], when recorded.
-    journal: Option<journal::Journal>,
-}
-
-impl std::fmt::Debug for Index {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Index")
-            .field("path", &self.path)
-            .finish_non_exhaustive()
-    }
-}
-
-/// An index just opened, and the one-line warning to show when the file on
-/// disk could not be used as it was.
-#[derive(Debug)]
-pub struct Opened {
-    pub index: Index,
-    pub warning: Option<String>,
-}
-
-impl Index {
-    /// Opens (or creates) the index at `path`. See the module's notes for
-    /// what happens to a file that cannot be used.
-    pub fn open(path: &Path) -> Result<Opened, IndexError> {
-        open::open(path)
-    }
-
-    /// An index kept in memory only (`--no-cache`).
-    pub fn in_memory() -> Result<Index, IndexError> {
-        let conn = Connection::open_in_memory()?;
-        let mut index = Index {
-            conn,
-            path: None,
-            journal: None,
-        };
-        schema::configure(&index.conn)?;
-        schema::migrate(&mut index.conn)?;
-        Ok(index)
-    }
-
-    /// The file behind the index; `None` in memory.
-    pub fn path(&self) -> Option<&Path> {
-        self.path.as_deref()
-    }
-}
-
-/// Access to an index for code that may hold it alone ([`Index`]) or
-/// share it between tasks ([`SharedIndex`]): each call holds it only for
-/// the closure, never across an `.await`.
-pub trait IndexAccess: Send {
-    fn with<R>(&mut self, f: impl FnOnce(&mut Index) -> R) -> R;
-}
-
-impl IndexAccess for Index {
-    fn with<R>(&mut self, f: impl FnOnce(&mut Index) -> R) -> R {
-        f(self)
-    }
-}
-
-/// An index shared by the tasks of one process (the TUI's sync worker and
-/// its searches). Clones share it.
-#[derive(Debug, Clone)]
-pub struct SharedIndex(std::sync::Arc<std::sync::Mutex<Index>>);
-
-impl SharedIndex {
-    pub fn new(index: Index) -> SharedIndex {
-        SharedIndex(std::sync::Arc::new(std::sync::Mutex::new(index)))
-    }
-}
-
-impl SharedIndex {
-    /// Runs `f` when the index can be had within `patience`: another task
-    /// (a sync storing a page, or waiting on another process's write) may
-    /// hold it. `None` when it could not be had.
-    pub fn try_with_for<R>(&self, patience: std::time::Duration, f: impl FnOnce(&mut Index) -> R) -> Option<R> {
-        let deadline = std::time::Instant::now() + patience;
-        loop {
-            match self.0.try_lock() {
-                Ok(mut guard) => return Some(f(&mut guard)),
-                Err(std::sync::TryLockError::Poisoned(p)) => return Some(f(&mut p.into_inner())),
-                Err(std::sync::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
-                    std::thread::sleep(std::time::Duration::from_millis(5));
-                }
-                Err(std::sync::TryLockError::WouldBlock) => return None,
-            }
-        }
-    }
-}
-
-impl IndexAccess for SharedIndex {
-    fn with<R>(&mut self, f: impl FnOnce(&mut Index) -> R) -> R {
-        // A panic while holding it leaves SQLite itself consistent (each
-        // write is one transaction): go on with it.
-        let mut guard = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        f(&mut guard)
-    }
-}
 
 /// The directory every index file lives in: `frontdesk/` in the platform's
 /// cache directory.

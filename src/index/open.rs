@@ -7,9 +7,10 @@ use std::time::{Duration, Instant};
 use chrono::Utc;
 use rusqlite::{Connection, ErrorCode};
 
+use super::db::{Index, Opened};
+use super::error::IndexError;
 use super::private;
 use super::schema::{self, Unusable};
-use super::{Index, IndexError, Opened};
 
 /// How long a write waits for another process's write to finish.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -20,6 +21,14 @@ enum Failure {
     /// Another process holds it: use memory this time.
     Locked(String),
     Other(IndexError),
+}
+
+impl Index {
+    /// Opens (or creates) the index at `path`. See the module's notes for
+    /// what happens to a file that cannot be used.
+    pub fn open(path: &Path) -> Result<Opened, IndexError> {
+        open(path)
+    }
 }
 
 pub fn open(path: &Path) -> Result<Opened, IndexError> {
@@ -135,7 +144,7 @@ fn try_open(path: &Path, patience: Duration) -> Result<Index, Failure> {
     // the probe that tells a file another process holds from a usable one.
     schema::migrate(&mut conn).map_err(classify)?;
     if check {
-        let now = super::store::stamp(Utc::now());
+        let now = super::stamps::stamp(Utc::now());
         if let Err(e) = conn.execute("UPDATE sync_state SET checked_at = ?1 WHERE id = 1", [now]) {
             tracing::debug!("recording the integrity check: {e}");
         }
@@ -164,7 +173,7 @@ fn integrity_due(conn: &Connection, path: &Path) -> bool {
     let last: Option<String> = conn
         .query_row("SELECT checked_at FROM sync_state WHERE id = 1", [], |r| r.get(0))
         .unwrap_or(None);
-    check_due(size, super::store::parse_stamp(last), Utc::now())
+    check_due(size, super::stamps::parse_stamp(last), Utc::now())
 }
 
 pub(super) fn check_due(size: u64, last: Option<chrono::DateTime<Utc>>, now: chrono::DateTime<Utc>) -> bool {

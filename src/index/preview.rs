@@ -9,38 +9,15 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use rusqlite::params;
 
-use super::store::{parse_stamp, stamp};
-use super::{Index, IndexError};
-use crate::api::{Message, MessageStatus};
+use super::db::Index;
+use super::error::IndexError;
+use super::stamps::{parse_stamp, stamp};
+use crate::api::Message;
 
 mod wait;
+mod who;
 pub use wait::{AUTOMATIC, Behind, Wait, Waiting, waiting};
-
-/// Who wrote a conversation's last message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Who {
-    /// The customer (a received message).
-    Customer,
-    /// An agent or a bot (a sent message).
-    Agent,
-    /// An internal note.
-    Note,
-}
-
-impl Who {
-    fn of(status: &MessageStatus) -> Option<Who> {
-        match status {
-            MessageStatus::Received => Some(Who::Customer),
-            MessageStatus::Sent => Some(Who::Agent),
-            MessageStatus::Note => Some(Who::Note),
-            MessageStatus::Other(_) => None,
-        }
-    }
-
-    fn from_stored(s: &str) -> Option<Who> {
-        Who::of(&MessageStatus::from(s))
-    }
-}
+pub use who::Who;
 
 /// A contact's uuid and its activity now: a conversation whose last
 /// message is wanted.

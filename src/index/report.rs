@@ -7,9 +7,10 @@
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
+use super::db::Index;
+use super::error::IndexError;
 use super::preview::Who;
-use super::store::{parse_stamp, stamp};
-use super::{Index, IndexError};
+use super::stamps::{parse_stamp, stamp};
 
 /// One message of a cached page, as a report sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,7 +33,7 @@ pub struct HeldPage {
     /// (0 otherwise: counting them means reading the page).
     pub len: usize,
     /// What the page says about waiting (see [`crate::index::waiting`]).
-    pub wait: crate::index::Wait,
+    pub wait: crate::index::preview::Wait,
 }
 
 /// One contact, as a report sees it.
@@ -121,7 +122,7 @@ impl Index {
                     last,
                     messages,
                     len,
-                    wait: crate::index::Wait::from_stored(r.get::<_, Option<String>>(12)?.as_deref()),
+                    wait: crate::index::preview::Wait::from_stored(r.get::<_, Option<String>>(12)?.as_deref()),
                 })
             } else {
                 None

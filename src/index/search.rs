@@ -21,7 +21,8 @@ use std::collections::{BTreeSet, HashSet};
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
-use super::{Index, IndexError};
+use super::db::Index;
+use super::error::IndexError;
 use crate::api::{Contact, FieldValue, Message};
 
 /// Column weights for bm25, in the table's column order: a hit in the name

@@ -2,22 +2,13 @@
 
 use std::collections::HashSet;
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
-use super::{Index, IndexError};
+use super::db::Index;
+use super::error::IndexError;
+pub(crate) use super::stamps::{parse_stamp, stamp};
 use crate::api::{Contact, Message};
-
-/// A stamp as stored: fixed-width RFC 3339 in UTC, so text order is time
-/// order.
-pub(crate) fn stamp(t: DateTime<Utc>) -> String {
-    t.to_rfc3339_opts(SecondsFormat::Micros, true)
-}
-
-pub(crate) fn parse_stamp(s: Option<String>) -> Option<DateTime<Utc>> {
-    s.and_then(|s| DateTime::parse_from_rfc3339(&s).ok())
-        .map(|t| t.with_timezone(&Utc))
-}
 
 /// A cached page of messages and the contact's activity when fetched.
 pub type CachedThread = (Option<DateTime<Utc>>, Vec<Message>);

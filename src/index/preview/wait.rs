@@ -14,7 +14,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::Who;
+use super::who::Who;
 use crate::api::{Message, MessageStatus};
 
 /// How soon after the message before it a sent message counts as

@@ -13,7 +13,8 @@ use std::collections::BTreeSet;
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
-use super::super::{Index, IndexError};
+use super::super::db::Index;
+use super::super::error::IndexError;
 
 /// The largest edit distance tried.
 pub const MAX_DISTANCE: usize = 2;

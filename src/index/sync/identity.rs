@@ -13,7 +13,8 @@
 
 use sha2::{Digest, Sha256};
 
-use super::{Budget, SyncError};
+use super::budget::Budget;
+use super::error::SyncError;
 use crate::api::{ApiError, Client};
 use crate::index::{IndexAccess, IndexError};
 

@@ -20,7 +20,10 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 
-use super::{Budget, IncrementalReport, SyncError, budgeted_page};
+use super::budget::Budget;
+use super::paced::{IncrementalReport, budgeted_page};
+
+use super::error::SyncError;
 use crate::api::{Client, ContactFilter, PageRequest, Pager};
 use crate::index::{IndexAccess, IndexError};
 

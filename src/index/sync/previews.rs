@@ -1,6 +1,7 @@
 //! The last message of each conversation, fetched within the budget.
 
-use super::{Budget, SyncError};
+use super::budget::Budget;
+use super::error::SyncError;
 use crate::api::{ApiError, Client, ContactId, PageRequest};
 use crate::index::{IndexAccess, Preview, Wanted};
 

@@ -11,7 +11,8 @@ use std::collections::HashSet;
 
 use chrono::Utc;
 
-use super::{Budget, SyncError};
+use super::budget::Budget;
+use super::error::SyncError;
 use crate::api::{ApiError, Client, ContactId};
 use crate::index::{Index, IndexAccess, IndexError};
 
