@@ -9,7 +9,7 @@ use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::HubError;
+use super::error::HubError;
 use super::store::Store;
 
 /// One agent of the team, as the hub knows it.

@@ -13,7 +13,7 @@ use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::HubError;
+use super::error::HubError;
 use super::state::HubState;
 use super::store::Store;
 use super::wire;

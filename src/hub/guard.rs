@@ -10,15 +10,10 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Value, json};
 
+pub use super::config::RateLimit;
+
 /// The event kind that tells agents the service's state.
 pub const SERVICE_STATUS: &str = "service_status";
-
-/// Requests an agent may make: `rate` a second, `burst` at once.
-#[derive(Debug, Clone, Copy)]
-pub struct RateLimit {
-    pub rate: f64,
-    pub burst: f64,
-}
 
 struct Bucket {
     tokens: f64,
@@ -219,7 +214,7 @@ impl std::fmt::Debug for Guard {
 /// While the service is down or limiting, or quiet for a period, asks it
 /// for `/plan` (one cheap request), so agents hear when it is back even
 /// when none of them is making requests.
-pub async fn probe(st: std::sync::Arc<super::HubState>) {
+pub async fn probe(st: std::sync::Arc<super::state::HubState>) {
     let every = st.config.probe_every.max(Duration::from_millis(50));
     loop {
         tokio::time::sleep(every).await;

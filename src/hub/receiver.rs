@@ -12,6 +12,7 @@
 //! embedded server's older `{"event", "payload": "<object kind>", "data"}`).
 
 mod confirm;
+mod delivery;
 mod handle;
 
 use std::hash::{Hash, Hasher};
@@ -30,6 +31,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
 
 pub use confirm::Confirmer;
+pub use delivery::Delivery;
 
 use super::state::HubState;
 use super::wire;
@@ -44,13 +46,6 @@ pub const SKEW: Duration = Duration::from_secs(5 * 60);
 /// Redeliveries are recognized this long (across restarts): longer than
 /// the service keeps retrying (it gives a receiver up after 6 hours).
 pub const DEDUP_WINDOW: Duration = Duration::from_secs(24 * 3600);
-
-/// One delivery waiting for a worker.
-#[derive(Debug)]
-pub struct Delivery {
-    pub kind: String,
-    pub payload: Value,
-}
 
 /// The kind and payload of a delivery body; `None` when it is not an object.
 pub fn unwrap(body: Value) -> Option<Delivery> {

@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::params;
 use serde_json::{Map, Value};
 
-use super::HubError;
+use super::error::HubError;
 use super::store::Store;
 
 /// The documented fields kept (`messageContext` is read as the

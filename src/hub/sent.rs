@@ -24,7 +24,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use rusqlite::{OptionalExtension, params};
 use serde_json::Value;
 
-use super::HubError;
+use super::error::HubError;
 use super::store::Store;
 
 /// How far a listed message's `createdAt` may be from its send.

@@ -26,8 +26,8 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use rusqlite::params;
 use serde_json::{Value, json};
 
-use super::HubError;
 use super::auth::Authed;
+use super::error::HubError;
 use super::state::HubState;
 use super::store::Store;
 use super::wire;

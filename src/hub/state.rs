@@ -8,11 +8,13 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 
 use super::bus::Bus;
+use super::config::HubConfig;
+use super::error::HubError;
 use super::presence::Presence;
 use super::receiver::Delivery;
 use super::store::Store;
+use super::wire;
 use super::writers::Writers;
-use super::{HubConfig, HubError, wire};
 use crate::api::Client;
 use crate::index::sync::{Budget, Foreground};
 use crate::index::{Index, IndexAccess, SharedIndex};

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::HubError;
+use super::error::HubError;
 
 /// Each entry takes the schema from version `i` to `i + 1`.
 const MIGRATIONS: &[&str] = &[

@@ -15,7 +15,7 @@ use tokio_rustls::rustls::pki_types::pem::PemObject;
 use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio_rustls::server::TlsStream;
 
-use super::HubError;
+use super::error::HubError;
 
 /// Time a client has to finish its handshake.
 const HANDSHAKE: Duration = Duration::from_secs(10);

@@ -8,8 +8,8 @@ use std::sync::atomic::Ordering;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Map, Value, json};
 
-use super::Delivery;
 use super::confirm::{self, Answer};
+use super::delivery::Delivery;
 use crate::api::Contact;
 use crate::hub::apply;
 use crate::hub::state::HubState;
