@@ -19,7 +19,7 @@ use std::collections::HashSet;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
-use super::HubClient;
+use super::client::HubClient;
 use crate::api::{ApiError, Contact, Message, MessageStatus};
 use crate::index::sync::SyncError;
 use crate::index::{Index, IndexAccess, IndexError, Thread};

@@ -6,9 +6,9 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use super::client::{HubClient, REFUSED_TOKEN};
 use super::events::HubEvent;
 use super::sse::SseParser;
-use super::{HubClient, REFUSED_TOKEN};
 use crate::api::ApiError;
 
 /// Pauses between reconnection attempts: `first`, doubling up to `max`;
