@@ -11,9 +11,12 @@ use serde::Serialize;
 
 use super::error::CliError;
 
+mod inert;
 mod progress;
 mod table;
 
+pub use inert::sanitize;
+pub(crate) use inert::sanitize_multiline;
 pub(crate) use progress::Progress;
 pub use progress::{LINE_EVERY, LINE_EVERY_ENV, ProgressMode};
 pub(crate) use table::render_table;
@@ -25,19 +28,6 @@ pub enum Format {
     Table,
     Json,
     Jsonl,
-}
-
-/// Makes server text inert for one table cell or record line (see
-/// `crate::text::sanitize`: escape sequences show as `␛[…`, controls as
-/// their visible pictures; line breaks become `⏎ `).
-pub fn sanitize(s: &str) -> String {
-    crate::text::sanitize_line(s)
-}
-
-/// Like `sanitize`, but keeps line breaks (for multi-line record values such
-/// as notes).
-pub(crate) fn sanitize_multiline(s: &str) -> String {
-    crate::text::sanitize(s, true).into_owned()
 }
 
 /// A timestamp in local time for a table cell; empty when unknown.

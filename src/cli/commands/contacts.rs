@@ -12,12 +12,10 @@ use crate::cli::error::{CliError, api_err};
 use crate::cli::output::{Recordable, Tabular, local_time, local_time_long};
 use crate::triage::bulk::Action;
 
-/// The longest note the service accepts, in characters.
-pub const MAX_NOTE_CHARS: usize = 1000;
-
 mod more;
 mod write;
 
+pub use write::MAX_NOTE_CHARS;
 pub use write::{BotArg, CreateArgs, UpdateArgs, check_note, custom_fields_body, parse_field_arg, patch_from_args};
 
 #[derive(Debug, Subcommand)]

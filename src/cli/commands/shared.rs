@@ -11,6 +11,7 @@ use crate::api::{ApiError, Page, PageRequest};
 use crate::cli::ctx::Ctx;
 use crate::cli::error::CliError;
 use crate::cli::output::{ListWriter, Progress, Tabular};
+use crate::index::IndexError;
 
 /// Where a cursor-paged list starts: `--page N | --after CURSOR | --all`.
 #[derive(Debug, Clone, Default, Args)]
@@ -129,4 +130,9 @@ pub(crate) fn non_empty<'s>(what: &str, s: &'s str) -> Result<&'s str, CliError>
     } else {
         Ok(t)
     }
+}
+
+/// An index failure as a command's error.
+pub(crate) fn index_err(e: IndexError) -> CliError {
+    CliError::Other(e.to_string())
 }

@@ -11,10 +11,12 @@ use crate::hubclient::SnapshotReport;
 use crate::index::sync::{
     Budget, STARTED_OVER, STATES_PER_PASS, SyncError, check_account, full_sync, incremental_sync, learn_states,
 };
-use crate::index::{Index, IndexError};
+use crate::index::Index;
 
 mod follow;
 mod reach;
+
+pub(crate) use super::shared::index_err;
 
 #[derive(Debug, Args)]
 pub struct SyncArgs {
@@ -52,10 +54,6 @@ fn finish_search(index: &mut Index) -> Result<(), CliError> {
         index.build_all_search().map_err(index_err)?;
     }
     Ok(())
-}
-
-pub(crate) fn index_err(e: IndexError) -> CliError {
-    CliError::Other(e.to_string())
 }
 
 /// With a hub configured: the index filled from the hub's snapshot instead

@@ -2,7 +2,7 @@
 
 use comfy_table::{Attribute, Cell, ContentArrangement, Table, presets};
 
-use super::sanitize;
+use super::inert::sanitize;
 
 /// Renders rows as an aligned table (no borders, like `ls -l`).
 pub(crate) fn render_table(headers: &[&str], rows: &[Vec<String>], color: bool) -> String {

@@ -5,13 +5,15 @@ use std::collections::BTreeMap;
 
 use clap::{Args, ValueEnum};
 
-use super::MAX_NOTE_CHARS;
 use crate::api::{
     BotAction, ContactFilter, ContactPatch, FieldMeta, FieldValue, NewContact, split_list, validate_field_value,
 };
 use crate::cli::commands::shared::{non_empty, print_object};
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, api_err};
+
+/// The longest note the service accepts, in characters.
+pub const MAX_NOTE_CHARS: usize = 1000;
 
 /// `--bot start|end`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

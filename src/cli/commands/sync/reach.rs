@@ -13,7 +13,7 @@ use crate::cli::ctx::Ctx;
 use crate::cli::error::CliError;
 use crate::index::Index;
 
-use super::index_err;
+use crate::cli::commands::shared::index_err;
 
 /// How long the service has to answer before it counts as unreachable.
 pub const REACH_WITHIN: Duration = Duration::from_secs(5);
