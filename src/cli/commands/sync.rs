@@ -8,10 +8,10 @@ use crate::cli::ctx::Ctx;
 use crate::cli::error::CliError;
 use crate::cli::output::Progress;
 use crate::hubclient::SnapshotReport;
+use crate::index::Index;
 use crate::index::sync::{
     Budget, STARTED_OVER, STATES_PER_PASS, SyncError, check_account, full_sync, incremental_sync, learn_states,
 };
-use crate::index::Index;
 
 mod follow;
 mod reach;

@@ -6,7 +6,7 @@ use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use super::fx::ThreadEffect;
+use super::effect::ThreadEffect;
 use super::state::{Popup, Thread};
 use crate::api::{ApiError, Contact};
 use crate::text::clean_line;

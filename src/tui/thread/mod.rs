@@ -6,13 +6,16 @@
 //! root when a thread was seen or a newest page arrived (the index may
 //! store it). The composer's outbox lines are handed to its view.
 
+mod effect;
 mod funnel;
 mod fx;
 pub mod layout;
 mod msg;
 mod note;
 mod open;
+mod refresh;
 mod rich;
+mod selected;
 mod state;
 mod update;
 mod view;
@@ -21,8 +24,9 @@ mod viewport;
 #[cfg(test)]
 mod tests;
 
+pub use effect::ThreadEffect;
 pub use funnel::open_funnels;
-pub use fx::{ThreadEffect, perform};
+pub use fx::perform;
 pub use layout::{Kind, Layout, Side, wrap};
 pub use msg::{Opened, ThreadFetch, ThreadMsg};
 pub use note::open_note;

@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::widgets::Clear;
 
-use super::fx::ThreadEffect;
+use super::effect::ThreadEffect;
 use super::state::{Popup, Thread};
 use crate::api::ApiError;
 use crate::tui::form::{FieldId, FieldKind, FieldSpec, Form, FormOutcome, FormValue};
@@ -95,7 +95,7 @@ pub fn on_noted(t: &mut Thread, out: &mut O, id: crate::tui::shared::ReqId, resu
             out.toast(ToastKind::Success, "note written (colleagues only)");
             out.note(Note::Wrote(None));
             if t.contact.as_deref() == Some(contact.as_str()) {
-                super::update::fetch_refresh(t, out);
+                super::refresh::fetch_refresh(t, out);
             }
         }
         Err(e) => {

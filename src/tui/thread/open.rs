@@ -4,7 +4,7 @@
 //! local clipboard with OSC 52 instead, and the toast says so. A message
 //! with several links opens the next one at each press.
 
-use super::fx::ThreadEffect;
+use super::effect::ThreadEffect;
 use super::msg::{Opened, ThreadMsg};
 use super::state::Thread;
 use crate::api::{Message, is_web_link};
@@ -28,7 +28,7 @@ pub fn links(m: &Message) -> Vec<String> {
 
 /// `o` on the selected message.
 pub fn open_link(t: &mut Thread, cx: &Cx, out: &mut O) {
-    let Some(m) = super::update::selected_message(t, cx, out) else {
+    let Some(m) = super::selected::selected_message(t, cx, out) else {
         return;
     };
     let all = links(&m);

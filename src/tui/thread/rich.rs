@@ -8,7 +8,7 @@
 use crate::api::Message;
 use crate::text::{clean_line, truncate};
 
-use super::layout::wrap;
+use crate::tui::widgets::wrap;
 
 /// The lines above the text: `[forwarded]`, `> quoted text` (one line).
 pub fn lead(m: &Message, w: usize) -> Vec<String> {

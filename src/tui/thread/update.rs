@@ -5,12 +5,14 @@ use std::time::Duration;
 
 use crossterm::event::KeyEvent;
 
-use super::fx::ThreadEffect;
+use super::effect::ThreadEffect;
 use super::msg::{ThreadFetch, ThreadMsg};
+pub use super::refresh::fetch_refresh;
+use super::selected::selected_message;
 use super::state::{Delivery, Geometry, Popup, Thread};
 use crate::api::{ApiError, DeliveryStatus, Message, MessageStatus, Page, PageRequest};
 use crate::tui::keymap::{Action, Mode, ModeAction as M};
-use crate::tui::shared::{Cx, Note, Out, Pane, ReqId, ToastKind};
+use crate::tui::shared::{Cx, Note, Out, ReqId, ToastKind};
 
 type O<'a> = Out<'a, ThreadEffect>;
 
@@ -49,24 +51,6 @@ pub fn open(st: &mut Thread, out: &mut O, uuid: &str) {
         id,
         contact: uuid.to_string(),
         fetch: ThreadFetch::Initial,
-        at: PageRequest::First,
-    });
-}
-
-/// The periodic (or `r`) refresh of the newest batch.
-pub fn fetch_refresh(st: &mut Thread, out: &mut O) {
-    let Some(uuid) = st.contact.clone() else {
-        return;
-    };
-    if st.loading.is_some() {
-        return;
-    }
-    let id = out.id();
-    st.refreshing = Some(id);
-    out.fx(ThreadEffect::Fetch {
-        id,
-        contact: uuid,
-        fetch: ThreadFetch::Refresh,
         at: PageRequest::First,
     });
 }
@@ -227,19 +211,6 @@ pub fn scroll(t: &mut Thread, cx: &Cx, out: &mut O, action: Action) {
 /// Back to the newest message (after a send of ours).
 pub fn scroll_to_newest(t: &mut Thread) {
     t.scroll_to_newest();
-}
-
-/// The selected message, if the thread pane has the focus and a message.
-pub(super) fn selected_message(t: &Thread, cx: &Cx, out: &mut O) -> Option<Message> {
-    if cx.focus != Pane::Thread {
-        out.toast(ToastKind::Info, "move to the thread (Tab) and pick a message with j/k");
-        return None;
-    }
-    let m = t.selected().map(|i| t.messages[i].clone());
-    if m.is_none() {
-        out.toast(ToastKind::Info, "no message to pick in this thread");
-    }
-    m
 }
 
 /// `d`: asks to delete the selected message, or says why it cannot be.
