@@ -6,7 +6,7 @@ use chrono::Utc;
 use serde_json::{Value, json};
 
 use super::args::{self, Args};
-use super::{ASSISTANT, Inbox, Reply, contact_json};
+use super::{ASSISTANT, Inbox, Reply, contact_json, details_json};
 use crate::api::{ContactId, Message, PageRequest, Pager, SendMessage};
 use crate::drafts::Draft;
 use crate::triage::bulk::Action;
@@ -140,13 +140,7 @@ impl Inbox {
             .get_contact(&ContactId::from(uuid.as_str()), false)
             .await
             .map_err(|e| e.to_string())?;
-        let mut v = contact_json(&c);
-        v["custom_fields"] = serde_json::to_value(&c.custom_fields).unwrap_or(Value::Null);
-        v["note"] = json!(c.note);
-        v["created_at"] = json!(c.created_at);
-        v["asOf"] = json!(Utc::now().to_rfc3339());
-        v["complete"] = json!(true);
-        Ok(Reply::quoted(format!("Contact {uuid}"), v))
+        Ok(Reply::quoted(format!("Contact {uuid}"), details_json(&c)))
     }
 
     /// Keeps a draft for a contact the service knows, within its text
