@@ -24,6 +24,12 @@ mod contract;
 #[path = "mcp/prompts.rs"]
 mod prompts;
 
+#[path = "hub/support.rs"]
+mod hub_support;
+
+#[path = "mcp/hub.rs"]
+mod hub;
+
 use serde_json::json;
 use support::{data, start};
 

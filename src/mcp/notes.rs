@@ -64,7 +64,7 @@ impl Inbox {
     }
 
     pub(super) async fn by_phone(&self, args: &Args) -> Result<Reply, String> {
-        args::only(args, &["phone"])?;
+        args::only(args, &["phone", "channel"])?;
         let typed = args::text(args, "phone")?;
         let phone: String = typed
             .chars()
@@ -77,8 +77,40 @@ impl Inbox {
                 crate::text::sanitize_line(&typed)
             ));
         }
+        let channel = args::opt_text(args, "channel")?;
         let what = format!("the phone number {phone}");
-        found(&what, self.client.contact_by_phone(&phone, None).await)
+        let asked = self.client.contact_by_phone(&phone, channel.as_deref()).await;
+        if channel.is_none()
+            && matches!(asked, Err(ApiError::NotFound { .. }))
+            && let Some(uuid) = self.phone_in_index(digits).await
+        {
+            // The service looks on the main channel only: the index knows
+            // the contacts of every channel.
+            let c = self.client.get_contact(&ContactId::from(uuid.as_str()), false).await;
+            return found(&what, c);
+        }
+        found(&what, asked)
+    }
+
+    /// The one contact of the index with these digits as its number.
+    async fn phone_in_index(&self, digits: &str) -> Option<String> {
+        let wanted = digits.to_string();
+        let same = move |p: &str| p.chars().filter(char::is_ascii_digit).collect::<String>() == wanted;
+        let hits = self
+            .read(move |ix| {
+                Ok(ix
+                    .list(crate::index::Order::Activity, usize::MAX >> 1, 0)?
+                    .into_iter()
+                    .filter(|c| same(&c.phone_number))
+                    .map(|c| c.uuid)
+                    .collect::<Vec<_>>())
+            })
+            .await
+            .ok()?;
+        match hits.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
     }
 
     pub(super) async fn by_bsuid(&self, args: &Args) -> Result<Reply, String> {

@@ -330,12 +330,14 @@ fn lookups() -> Vec<Tool> {
             "contact_by_phone",
             "Find by phone",
             "The contact with this phone number (digits with the country code, +15551234567), as \
-             contact_details gives it; a tool error when nobody has it",
+             contact_details gives it; a tool error when nobody has it. The service looks on the main \
+             channel (or `channel`); a number found there on no contact is looked for in the index's others",
             READ_SERVICE,
             input(
                 &["phone"],
                 json!({ "phone": { "type": "string", "minLength": 3, "maxLength": 32,
-                "description": "The phone number, with its country code" } }),
+                "description": "The phone number, with its country code" },
+                "channel": { "type": "string", "minLength": 1, "description": "A channel's uuid" } }),
             ),
             details_out(),
         ),
