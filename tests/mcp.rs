@@ -30,6 +30,12 @@ mod hub_support;
 #[path = "mcp/hub.rs"]
 mod hub;
 
+#[path = "mcp/undo.rs"]
+mod undo;
+
+#[path = "mcp/lookup.rs"]
+mod lookup;
+
 use serde_json::json;
 use support::{data, start};
 

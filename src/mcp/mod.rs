@@ -140,6 +140,9 @@ fn details_json(c: &crate::api::Contact) -> Value {
     v["custom_fields"] = serde_json::to_value(&c.custom_fields).unwrap_or(Value::Null);
     v["note"] = json!(c.note);
     v["created_at"] = json!(c.created_at);
+    if let Some(b) = c.bsuid.as_deref().filter(|b| !b.trim().is_empty()) {
+        v["bsuid"] = json!(b);
+    }
     v["asOf"] = json!(chrono::Utc::now().to_rfc3339());
     v["complete"] = json!(true);
     v

@@ -224,7 +224,16 @@ impl Inbox {
     pub(super) async fn write(&self, args: &Args, allowed: &[&str], action: Action) -> Result<Reply, String> {
         args::only(args, allowed)?;
         let uuid = args::text(args, "contact")?;
-        let done = write_one(&self.client, &uuid, "", &action, None).await;
+        let mut done = write_one(&self.client, &uuid, "", &action, None).await;
+        // The history names the contact, as it was before the write (or
+        // its number when it has no name).
+        if let Some(c) = done.before.as_ref().or(done.after()) {
+            done.name = if c.name.trim().is_empty() {
+                c.phone_number.clone()
+            } else {
+                c.name.clone()
+            };
+        }
         (self.record)(&action, &done);
         match &done.settled {
             Settled::Applied(c) => {

@@ -79,6 +79,7 @@ fn details_out() -> Value {
     details["properties"]["note"] = json!({ "type": ["string", "null"] });
     details["properties"]["custom_fields"] = json!({});
     details["properties"]["created_at"] = json!({ "type": ["string", "null"] });
+    details["properties"]["bsuid"] = json!({ "type": "string" });
     details
 }
 
