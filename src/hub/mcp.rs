@@ -53,8 +53,26 @@ const KEPT: usize = 256;
 /// How long a call waits on the tools' requests to the hub itself.
 const SELF_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// `/mcp` for this hub. Sessions end when the hub stops.
-pub fn service(state: Arc<HubState>) -> McpService {
+/// `/mcp` for this hub, as a service for the agent routes. Sessions end
+/// when the hub stops.
+pub fn service(state: Arc<HubState>) -> axum::Router {
+    axum::Router::new()
+        .route_service("/mcp", tools(state))
+        .layer(axum::middleware::from_fn(ended))
+}
+
+/// A session ended by the client (DELETE) is answered 200, not rmcp's
+/// 202: the official Python SDK warns on anything but 200 or 204.
+async fn ended(req: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    let delete = req.method() == axum::http::Method::DELETE;
+    let mut resp = next.run(req).await;
+    if delete && resp.status() == axum::http::StatusCode::ACCEPTED {
+        *resp.status_mut() = axum::http::StatusCode::OK;
+    }
+    resp
+}
+
+fn tools(state: Arc<HubState>) -> McpService {
     // The token check guards every request, so any Host may ask (a public
     // hub answers to its own name); a browser's Origin gains nothing
     // without a token either.

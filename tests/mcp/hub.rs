@@ -160,6 +160,17 @@ async fn the_hub_serves_the_tools_over_http_with_the_agents_token() {
             .expect("messages")
             .is_empty()
     );
+
+    // The client ends its session: 200 (the official SDK warns on 202).
+    let ended = s
+        .http
+        .delete(&s.url)
+        .bearer_auth(&s.token)
+        .header("Mcp-Session-Id", s.session.clone().unwrap_or_default())
+        .send()
+        .await
+        .expect("delete");
+    assert_eq!(ended.status(), StatusCode::OK);
 }
 
 #[tokio::test]
