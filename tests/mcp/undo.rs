@@ -84,6 +84,24 @@ fn the_assistants_writes_are_in_the_history_by_contact_and_undo_takes_back_what_
     assert!(thread.to_string().contains("Called back, all good"), "{thread}");
     let (err, out) = s.call("add_note", json!({ "contact": "no-such-contact", "text": "x" }));
     assert!(err, "{out}");
+    let (_, templates) = s.call("list_templates", json!({}));
+    let template = data(&templates)["templates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["status"] == "approved")
+        .expect("an approved template")
+        .clone();
+    let text = template["text"].as_str().unwrap();
+    let values: Vec<&str> = (1..=20)
+        .take_while(|n| text.contains(&format!("{{{{{n}}}}}")))
+        .map(|_| "x")
+        .collect();
+    let (err, out) = s.call(
+        "send_template",
+        json!({ "contact": ub, "template": template["uuid"], "values": values, "confirm": true }),
+    );
+    assert!(!err && data(&out)["sent"] == json!(true), "{out}");
 
     let (code, out, errs) = cli(&server, home.path(), &["history", "--json"]);
     assert_eq!(code, 0, "{errs}");
