@@ -1,6 +1,7 @@
 //! The contact list with the strip of views above it. Only the rows on
 //! screen are formatted.
 
+pub mod found;
 pub mod tabs;
 
 use ratatui::Frame;
@@ -140,7 +141,11 @@ pub fn render(st: InboxRef, vcx: &ViewCx, frame: &mut Frame, area: Rect, sending
         header.push_str(&fit("Tags", c.tags));
     }
     lines.push(Line::styled(truncate(&header, w).into_owned(), theme.dim()));
-    let rows = inner.height.saturating_sub(2) as usize;
+    // `/`'s lookup on the service takes the last row (above the query).
+    let lookup = list.view.search.as_ref().and_then(|s| found::line(&s.lookup, vcx, w));
+    let editing = list.view.search.as_ref().is_some_and(|s| s.editing);
+    let below = lookup.as_ref().map_or(0, |_| 1 + usize::from(editing));
+    let rows = (inner.height.saturating_sub(2) as usize).saturating_sub(below);
     let searching = list.view.searched().is_some();
     if let Some(why) = st
         .views
@@ -170,10 +175,30 @@ pub fn render(st: InboxRef, vcx: &ViewCx, frame: &mut Frame, area: Rect, sending
     if selected >= offset + rows.max(1) {
         offset = selected + 1 - rows.max(1);
     }
+    // The found customer has the cursor until Up or Down picks a match.
+    let found_first = list
+        .view
+        .search
+        .as_ref()
+        .is_some_and(|s| s.lookup.found_first().is_some());
     for r in offset..(offset + rows).min(len) {
         let Some(contact) = list.row(r) else { continue };
         let greyed = st.views.greyed.contains(&contact.uuid);
-        lines.push(row(st, vcx, sending, contact, r == selected, greyed, &c));
+        lines.push(row(
+            st,
+            vcx,
+            sending,
+            contact,
+            r == selected && !found_first,
+            greyed,
+            &c,
+        ));
+    }
+    if let Some(l) = lookup {
+        while lines.len() < 2 + rows {
+            lines.push(Line::raw(""));
+        }
+        lines.push(l);
     }
     if let Some(s) = &list.view.search
         && s.editing
