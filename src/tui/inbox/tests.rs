@@ -1,6 +1,7 @@
 //! The inbox slice's tests: its frames (view.rs).
 
 mod assign_picker;
+mod funnel;
 mod lookup;
 mod moved;
 mod new_above;
