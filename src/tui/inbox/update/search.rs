@@ -36,9 +36,7 @@ pub fn key(st: &mut Inbox, cx: &Cx, out: &mut O, key: KeyEvent) -> Option<Action
             if lookup::open_found(st, cx, out) {
                 return None;
             }
-            let Some(search) = st.list.view.search.as_mut() else {
-                return None;
-            };
+            let search = st.list.view.search.as_mut()?;
             search.editing = false;
             if search.query.is_empty() {
                 st.list.view.search = None;
