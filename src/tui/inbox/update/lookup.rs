@@ -1,15 +1,14 @@
 //! `/` asks the service for a customer the list and the index do not
 //! hold: when the query reads as a phone number or a bsuid and no match
 //! has it, the lookup goes (after a moment, if the query stays); its
-//! answer is a row of its own, which Enter opens. The contact then joins
-//! the list and the index like one created here.
+//! answer is a row of its own, which Enter opens (`moves::search_key`):
+//! the contact then joins the list and the index like one created here.
 
-use super::super::fx::{InboxEffect, IndexAsk};
+use super::super::fx::InboxEffect;
 use super::super::state::Inbox;
 use super::super::state::contact_list::{Looked, LookupJob};
-use super::{O, moves, search};
+use super::O;
 use crate::api::{ApiError, Contact};
-use crate::tui::shared::{Cx, Note, Pane};
 
 /// How many matches are read for the bsuid they hold (a bsuid is not on
 /// the row: each is read back whole).
@@ -75,31 +74,9 @@ pub fn looked_up(st: &mut Inbox, id: u64, result: Result<Box<Contact>, ApiError>
     });
 }
 
-/// Enter while the found contact has the cursor: the search closes, the
-/// contact joins the list (first, selected) and the index, and opens.
-/// False when there is none to open.
-pub fn open_found(st: &mut Inbox, cx: &Cx, out: &mut O) -> bool {
-    let Some(contact) = st
-        .list
-        .view
-        .search
-        .as_ref()
-        .and_then(|s| s.lookup.found_first())
-        .cloned()
-    else {
-        return false;
-    };
-    search::clear_search(st, cx);
-    let uuid = contact.uuid.clone();
-    out.note(Note::Learned(Box::new(contact.clone())));
-    if st.sync.enabled() {
-        out.fx(InboxEffect::Index(IndexAsk::Store(Box::new(contact.clone()))));
-    }
-    moves::add_created(st, cx, out, contact);
-    *st.settle = None;
-    out.note(Note::Show(uuid));
-    if !cx.is_wide() {
-        out.note(Note::Focus(Pane::Thread));
-    }
-    true
+/// Enter while the found contact has the cursor: the contact to open
+/// (the caller closes the search and adds it to the list); none when
+/// there is none to open.
+pub fn found_to_open(st: &Inbox) -> Option<Contact> {
+    st.list.view.search.as_ref()?.lookup.found_first().cloned()
 }

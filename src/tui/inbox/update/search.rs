@@ -32,11 +32,6 @@ pub fn key(st: &mut Inbox, cx: &Cx, out: &mut O, key: KeyEvent) -> Option<Action
             return None;
         }
         Some(M::Done) => {
-            // A customer found on the service has the cursor: it opens.
-            if lookup::open_found(st, cx, out) {
-                return None;
-            }
-            let search = st.list.view.search.as_mut()?;
             search.editing = false;
             if search.query.is_empty() {
                 st.list.view.search = None;
