@@ -380,7 +380,7 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             Msg::Applied { id, uuid, answer }
         }
         Effect::Runs(e) => Msg::Runs(crate::tui::act::perform_runs(e)),
-        Effect::Inbox(e) => Msg::Inbox(crate::tui::inbox::perform(e).await?),
+        Effect::Inbox(e) => Msg::Inbox(crate::tui::inbox::perform(client, e).await?),
         Effect::Compose(e) => Msg::Compose(super::compose::perform(client, e).await),
         Effect::Details(e) => Msg::Details(super::details::perform(client, e).await),
         Effect::Thread(e) => Msg::Thread(super::thread::perform(client, e).await),
