@@ -50,7 +50,7 @@ async fn two_agents_assigning_at_once_one_is_assigned_and_the_other_is_told() {
             .unwrap();
         let seen = Seen {
             assignee: None,
-            open: c.is_open(),
+            open: Some(c.is_open()),
         };
         let (to_alex, to_bea) = (Action::Assign(ALEX.into()), Action::Assign(BEA.into()));
         let (a, b) = tokio::join!(
