@@ -9,6 +9,7 @@ mod history_close;
 mod macro_send;
 mod macros;
 mod no_op;
+mod owner;
 mod runs;
 pub(crate) mod undo;
 mod undo_send;

@@ -214,6 +214,7 @@ fn go(model: &mut Model, actions: Vec<Action>, only: Option<String>, fx: &mut Ve
             jobs,
             already,
             rerun: None,
+            single: None,
         })));
         return;
     }
@@ -222,6 +223,9 @@ fn go(model: &mut Model, actions: Vec<Action>, only: Option<String>, fx: &mut Ve
 
 /// `y` on the question: the run starts.
 pub(crate) fn confirmed(model: &mut Model, c: Confirm, fx: &mut Vec<Effect>) {
+    if let Some(single) = c.single {
+        return super::owner::confirmed(model, *single, fx);
+    }
     if let Some(index) = c.rerun {
         return super::bulk::run_macro(model, index, true, fx);
     }
