@@ -260,6 +260,9 @@ pub async fn handle(
             contact = contact.or(sent_to);
         }
         record(&st, &who, &method, &path, answer.status, contact.as_deref());
+        if answer.status.is_success() {
+            super::timeline::note(&st.store, &who.agent.name, &method, &path, &body, contact.as_deref());
+        }
     }
     let mut answer = answer;
     if method == Method::GET

@@ -11,6 +11,7 @@ mod macros;
 mod no_op;
 mod owner;
 mod runs;
+mod timeline;
 pub(crate) mod undo;
 mod undo_send;
 pub(crate) mod view;

@@ -348,6 +348,7 @@ pub(crate) fn applied(model: &mut Model, id: ReqId, uuid: &str, answer: crate::t
                     .status
                     .push(ToastKind::Success, format!("{}: {name}", kind.done()), now);
             }
+            super::owner::own_timeline(model, &contact.uuid);
         }
         Err(e) => {
             super::record::write_failed(model, id);

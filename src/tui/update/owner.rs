@@ -150,3 +150,75 @@ pub(crate) fn reply_kept(model: &mut Model, id: ReqId, now: Contact, what: &str)
         now_t,
     );
 }
+
+/// The thread's timeline learns this agent's own writes on `uuid` from
+/// the history (when its thread is the one shown).
+pub(crate) fn own_timeline(model: &mut Model, uuid: &str) {
+    if model.thread.contact.as_deref() != Some(uuid) {
+        return;
+    }
+    for (at, action) in act::own_writes(&model.act.undo, uuid) {
+        if let Some(what) = crate::tui::thread::timeline::own(&action) {
+            let event = crate::tui::thread::timeline::Event {
+                at,
+                what,
+                by: Some("you".into()),
+                reason: None,
+            };
+            model.thread.timeline.add(uuid, event);
+        }
+    }
+}
+
+/// Through a hub: asks it for `uuid`'s timeline (who did what through the
+/// hub, closes with their reason), for the thread.
+pub(crate) fn fetch_timeline(model: &Model, uuid: &str, fx: &mut Vec<Effect>) {
+    if let Some(hub) = model.session.hub.clone() {
+        fx.push(Effect::Runs(act::RunsEffect::Timeline {
+            hub: act::Hub(hub),
+            contact: uuid.to_string(),
+        }));
+    }
+}
+
+/// The hub's timeline of `contact`: its events join the thread's (a
+/// failure only goes to the log: the thread shows what it has).
+pub(crate) fn hub_timeline(
+    model: &mut Model,
+    contact: &str,
+    result: Result<Vec<crate::api::hub::TimelineEvent>, String>,
+) {
+    let events = match result {
+        Ok(events) => events,
+        Err(e) => {
+            return tracing::warn!(
+                "the hub's timeline could not be read: {}",
+                crate::text::sanitize_line(&e)
+            );
+        }
+    };
+    if model.thread.contact.as_deref() != Some(contact) {
+        return;
+    }
+    let me = model.session.agent.clone();
+    for e in events {
+        let Ok(at) = chrono::DateTime::parse_from_rfc3339(&e.at) else {
+            continue;
+        };
+        // This agent's own writes through the hub are "you".
+        let by = e.agent.map(|a| {
+            if me.as_deref() == Some(a.as_str()) {
+                "you".to_string()
+            } else {
+                a
+            }
+        });
+        let event = crate::tui::thread::timeline::Event {
+            at: at.with_timezone(&chrono::Utc),
+            what: e.what,
+            by,
+            reason: e.reason,
+        };
+        model.thread.timeline.add(contact, event);
+    }
+}
