@@ -222,3 +222,17 @@ pub(crate) fn hub_timeline(
         model.thread.timeline.add(contact, event);
     }
 }
+
+/// A change of the conversation the thread shows, heard on the hub's
+/// stream: its timeline is read again (who did it, and a close's reason).
+pub(crate) fn event_timeline(model: &Model, event: &crate::api::hub::HubEvent, fx: &mut Vec<Effect>) {
+    use crate::api::hub::HubEvent;
+    let changes = matches!(
+        event,
+        HubEvent::ContactChanged { .. } | HubEvent::ConversationOpened(_) | HubEvent::ConversationClosed(_)
+    );
+    let shown = model.thread.contact.as_deref();
+    if let Some(uuid) = shown.filter(|u| changes && event.contact() == Some(*u)) {
+        fetch_timeline(model, uuid, fx);
+    }
+}

@@ -150,3 +150,35 @@ fn the_hubs_timeline_joins_the_thread_naming_who_did_what() {
     let theirs = line_of(&lines, "— closed by someone: spam");
     assert!(assigned < mine && mine < theirs && theirs < line_of(&lines, "Sure, let me look"));
 }
+
+#[test]
+fn through_a_hub_the_timeline_is_read_when_the_conversation_changes_on_the_stream() {
+    use crate::api::hub::{ConversationChange, HubClient, HubEvent};
+    use crate::tui::msg::index::{HubNote, IndexMsg};
+    let mut m = model_with(20, 120, 40);
+    load_thread(&mut m, 2, None);
+    m.session.hub = Some(HubClient::new("http://127.0.0.1:9", "token", std::time::Duration::from_secs(1)).unwrap());
+    let uuid = m.thread.contact.clone().unwrap();
+    let closed = |contact: &str| {
+        Msg::Index(IndexMsg::Hub(HubNote::Event(Box::new(HubEvent::ConversationClosed(
+            ConversationChange {
+                contact: contact.into(),
+                agent: Some("alex".into()),
+                at: Some(now()),
+            },
+        )))))
+    };
+    let asked = |fx: &[Effect]| -> Vec<String> {
+        fx.iter()
+            .filter_map(|e| match e {
+                Effect::Runs(crate::tui::act::RunsEffect::Timeline { contact, .. }) => Some(contact.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(asked(&update(&mut m, closed(&uuid))), vec![uuid.clone()]);
+    assert!(
+        asked(&update(&mut m, closed("another"))).is_empty(),
+        "not the thread shown"
+    );
+}
