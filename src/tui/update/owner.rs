@@ -236,3 +236,26 @@ pub(crate) fn event_timeline(model: &Model, event: &crate::api::hub::HubEvent, f
         fetch_timeline(model, uuid, fx);
     }
 }
+
+/// Before closing or (un)assigning many: "dana is replying now (Ana, +1
+/// more)" when a colleague is answering one of them or just did.
+pub(crate) fn busy_among(model: &Model, actions: &[Action], jobs: &[act::Job]) -> Option<String> {
+    let owner = actions
+        .iter()
+        .any(|a| matches!(a, Action::Close | Action::Assign(_) | Action::Unassign));
+    if !owner {
+        return None;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let busy: Vec<(String, &str)> = jobs
+        .iter()
+        .filter(|j| seen.insert(j.uuid.as_str()))
+        .filter_map(|j| Some((model.colleagues.before_macro(&j.uuid, model.now)?, j.name.as_str())))
+        .collect();
+    let (why, name) = busy.first()?;
+    let more = match busy.len() - 1 {
+        0 => String::new(),
+        k => format!(", +{k} more"),
+    };
+    Some(format!("{why} ({name}{more})"))
+}

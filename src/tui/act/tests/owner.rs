@@ -291,3 +291,29 @@ fn assign_on_reply_leaves_an_owned_conversation_and_can_be_turned_off() {
     let fx = reply(&mut m);
     assert!(apply(&fx).is_none());
 }
+
+#[test]
+fn closing_marked_conversations_one_of_which_a_colleague_answers_asks_first() {
+    let mut m = setup();
+    let (ana, bia) = (contact(0).uuid, contact(1).uuid);
+    m.marks.insert(&ana);
+    m.marks.insert(&bia);
+    m.colleagues.set(
+        "dana",
+        &bia,
+        Some(Doing::Composing),
+        now() + chrono::Duration::seconds(30),
+    );
+    let fx = update(&mut m, key('c'));
+    assert!(apply(&fx).is_none(), "nothing is sent before a yes");
+    let Some(Overlay::Confirm(c)) = &m.overlay else {
+        panic!("a question, got {:?}", m.overlay)
+    };
+    assert!(
+        c.question.starts_with("dana is replying now (") && c.question.ends_with("Close 2 conversations?"),
+        "{}",
+        c.question
+    );
+    let fx = update(&mut m, key('y'));
+    assert!(apply(&fx).is_some(), "y runs it");
+}
