@@ -34,6 +34,7 @@ pub mod snoozes;
 mod sse;
 mod state;
 pub mod store;
+pub mod timeline;
 pub mod tls;
 pub mod wire;
 mod writers;
@@ -269,6 +270,7 @@ fn router(state: Arc<HubState>) -> Router {
         .route("/hub/v1/whoami", get(snapshot::whoami))
         .route("/hub/v1/presence", post(presence::post))
         .route("/hub/v1/audit", get(audit::get))
+        .route("/hub/v1/timeline/{contact}", get(timeline::get))
         .route("/hub/v1/snippets", get(snippets::get))
         .route("/hub/v1/snoozes", get(snoozes::list))
         .route("/hub/v1/snoozes/{contact}", put(snoozes::set).delete(snoozes::wake))

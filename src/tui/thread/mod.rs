@@ -14,6 +14,7 @@ mod note;
 mod open;
 mod rich;
 mod state;
+pub mod timeline;
 mod update;
 mod view;
 mod viewport;

@@ -14,6 +14,7 @@ mod many;
 mod mouse;
 pub(crate) mod notes;
 mod overlays;
+mod owner;
 pub(crate) mod recheck;
 mod record;
 mod search;
