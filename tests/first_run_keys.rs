@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+mod common;
 mod pty;
 
 /// First run: no key, no config file (HOME and XDG_CONFIG_HOME in `tmp`).
@@ -61,4 +62,54 @@ fn q_and_esc_leave_without_saving_and_restore_the_terminal() {
             "no demo opened: {log}"
         );
     }
+}
+
+/// Issue 35: the first run checks the key with GET /auth/me and says
+/// whose it is; a refused key says so and asks for the key alone again.
+#[test]
+fn the_key_is_checked_and_named_and_a_refused_one_keeps_the_rest() {
+    let server = common::spawn_blocking(common::config(5, 7));
+    let raw = common::Raw::new(&server);
+    let me = common::runtime().block_on(raw.ok("/auth/me"));
+    let name = me["user_name"].as_str().expect("the key's user has a name").to_string();
+    let tmp = tempfile::tempdir().unwrap();
+    let mut tui = first_run(tmp.path());
+    tui.press(b"s");
+    tui.wait_for("the URL prompt", Duration::from_secs(20), |s| {
+        s.contents().contains("Base URL")
+    });
+    tui.press(format!("{}\r", server.base_url).as_bytes());
+    tui.wait_for("the uuid prompt", Duration::from_secs(20), |s| {
+        s.contents().contains("user uuid")
+    });
+    tui.press(b"\r");
+    tui.wait_for("the email prompt", Duration::from_secs(20), |s| {
+        s.contents().contains("collaborator email")
+    });
+    tui.press(b"\r");
+    tui.wait_for("the key prompt", Duration::from_secs(20), |s| {
+        s.contents().contains("API key")
+    });
+    tui.press(b"not-the-key\r");
+    tui.wait_for("the refusal", Duration::from_secs(30), |s| {
+        s.contents().contains("That did not work")
+    });
+    // Only the key is asked again: the URL typed is kept.
+    tui.wait_for("the key asked again", Duration::from_secs(20), |s| {
+        s.contents().matches("API key").count() >= 2 && s.contents().matches("Base URL").count() == 1
+    });
+    tui.press(format!("{}\r", server.api_key).as_bytes());
+    // Said before the inbox opens (on the plain screen, so in the bytes).
+    tui.wait_for("the inbox", Duration::from_secs(60), |s| s.alternate_screen());
+    let said = String::from_utf8_lossy(&tui.screen.lock().unwrap().raw).into_owned();
+    assert!(said.contains(&format!("The key works: the key of {name} <")), "{said}");
+    tui.press(b"q");
+    let config = tmp.path().join("config/frontdesk/config.toml");
+    assert!(
+        common::wait_until(Duration::from_secs(20), || config.exists()),
+        "the account is saved"
+    );
+    let saved = std::fs::read_to_string(&config).unwrap();
+    assert!(saved.contains(&server.base_url), "{saved}");
+    let _ = tui.finish();
 }

@@ -42,3 +42,6 @@ mod deliveries;
 mod redteam;
 #[path = "hub/redteam_conn.rs"]
 mod redteam_conn;
+
+#[path = "hub/timeline.rs"]
+mod timeline;

@@ -24,6 +24,18 @@ mod contract;
 #[path = "mcp/prompts.rs"]
 mod prompts;
 
+#[path = "hub/support.rs"]
+mod hub_support;
+
+#[path = "mcp/hub.rs"]
+mod hub;
+
+#[path = "mcp/undo.rs"]
+mod undo;
+
+#[path = "mcp/lookup.rs"]
+mod lookup;
+
 use serde_json::json;
 use support::{data, start};
 

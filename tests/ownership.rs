@@ -50,7 +50,7 @@ async fn two_agents_assigning_at_once_one_is_assigned_and_the_other_is_told() {
             .unwrap();
         let seen = Seen {
             assignee: None,
-            open: c.is_open(),
+            open: Some(c.is_open()),
         };
         let (to_alex, to_bea) = (Action::Assign(ALEX.into()), Action::Assign(BEA.into()));
         let (a, b) = tokio::join!(
@@ -194,4 +194,116 @@ fn the_cli_refuses_to_close_what_a_colleague_took_since_its_index_saw_it_unless_
     assert_eq!(code, 0, "{err}");
     let now = rt.block_on(raw.ok(&format!("/contacts/{uuid}")));
     assert!(!now["contact"][0]["closedAt"].is_null(), "closed: {now}");
+}
+
+/// The TUI's write pipeline (`tui::act::perform`, what `Effect::Apply`
+/// runs) for two agents on one server: an owner write carries what the
+/// agent saw; the one who writes second finds the first one's assignment
+/// and is asked (not written), naming them; the first is assigned.
+#[tokio::test]
+async fn two_tui_agents_taking_one_conversation_one_is_assigned_and_the_other_is_asked_naming_them() {
+    use frontdesk::tui::act::{Guard, perform};
+    let srv = common::spawn(ServerConfig {
+        bot_enabled: false,
+        ..common::config(5, 39)
+    })
+    .await;
+    let (alex, bea) = (client(&srv), client(&srv));
+    let c = alex.all_contacts(ContactFilter::default()).await.unwrap().remove(0);
+    let id = ContactId::from(c.uuid.as_str());
+    alex.update_contact(&id, &Action::Unassign.patch().unwrap())
+        .await
+        .unwrap();
+    // Both screens show it unassigned.
+    let seen = alex.get_contact(&id, false).await.unwrap();
+    let guard = |me: &str| Guard::Owner {
+        seen: Seen::of(&seen),
+        me: Some(me.into()),
+    };
+    let first = perform(&alex, &c.uuid, &Action::Assign(ALEX.into()), Some(&guard(ALEX))).await;
+    assert_eq!(first.changed, None);
+    assert_eq!(
+        first.result.as_ref().map(|c| c.assigned_user.clone()),
+        Ok(Some(ALEX.into())),
+        "{first:?}"
+    );
+    let second = perform(&bea, &c.uuid, &Action::Assign(BEA.into()), Some(&guard(BEA))).await;
+    assert_eq!(
+        second.changed.as_deref(),
+        Some(format!("{ALEX} took it since you last saw it (it was unassigned)").as_str())
+    );
+    assert_eq!(
+        bea.get_contact(&id, false).await.unwrap().assigned_user.as_deref(),
+        Some(ALEX),
+        "nothing was overwritten"
+    );
+    // Bea answers yes: the write goes without the check.
+    let forced = perform(&bea, &c.uuid, &Action::Assign(BEA.into()), None).await;
+    assert_eq!(forced.result.map(|c| c.assigned_user), Ok(Some(BEA.into())));
+}
+
+/// `frontdesk messages send` with `assign_on_reply` (on by default): the
+/// reply to an Unassigned conversation assigns it to the sender; one a
+/// colleague holds stays theirs; `assign_on_reply = false` leaves it.
+#[test]
+fn messages_send_assigns_an_unassigned_conversation_to_the_sender_but_never_takes_a_colleagues() {
+    let srv = common::spawn_blocking(ServerConfig {
+        bot_enabled: false,
+        ..common::config(6, 40)
+    });
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("config.toml");
+    std::fs::write(&config, format!("user_email = \"{ALEX}\"\n")).unwrap();
+    let raw = common::Raw::new(&srv);
+    let rt = common::runtime();
+    let list = rt.block_on(raw.ok("/contacts?page=1"));
+    let uuids: Vec<String> = list["contacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(3)
+        .map(|c| c["uuid"].as_str().unwrap().to_string())
+        .collect();
+    let (code, out, err) = frontdesk(&srv, home.path(), &["templates", "list", "--all", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let templates: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let template = templates
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["status"] == "approved")
+        .expect("an approved template")["uuid"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let assign = |uuid: &str, body: serde_json::Value| {
+        rt.block_on(raw.call(reqwest::Method::PATCH, &format!("/contacts/{uuid}"), Some(body)));
+    };
+    let owner = |uuid: &str| {
+        let now = rt.block_on(raw.ok(&format!("/contacts/{uuid}")));
+        now["contact"][0]["assignedUser"].as_str().map(str::to_string)
+    };
+    let send = |uuid: &str| {
+        let (code, _, err) = frontdesk(
+            &srv,
+            home.path(),
+            &["messages", "send", uuid, "--template", &template, "--value", "Ann"],
+        );
+        assert_eq!(code, 0, "{err}");
+        err
+    };
+    // Unassigned: the reply takes it.
+    assign(&uuids[0], serde_json::json!({ "unassign_user": true }));
+    let err = send(&uuids[0]);
+    assert_eq!(owner(&uuids[0]).as_deref(), Some(ALEX), "{err}");
+    assert!(err.contains("assigned to you"), "{err}");
+    // Bea's: it stays hers.
+    assign(&uuids[1], serde_json::json!({ "assigned_user": BEA }));
+    send(&uuids[1]);
+    assert_eq!(owner(&uuids[1]).as_deref(), Some(BEA));
+    // Off: an Unassigned one stays so.
+    std::fs::write(&config, format!("user_email = \"{ALEX}\"\nassign_on_reply = false\n")).unwrap();
+    assign(&uuids[2], serde_json::json!({ "unassign_user": true }));
+    send(&uuids[2]);
+    assert_eq!(owner(&uuids[2]), None);
 }

@@ -6,6 +6,7 @@
 //! breach_after = "4h"       # also makes the Breaching view (a view's own adds to it)
 //! notify_command = ["notify-send", "frontdesk"]   # or a string, split without a shell
 //! reopen_on_reply = true    # a customer writing in a closed conversation reopens it
+//! assign_on_reply = true    # (the default) your reply to an Unassigned conversation takes it
 //! ```
 //!
 //! Read by hand, like `[[views]]`: a bad value is a warning naming the
@@ -22,7 +23,13 @@ use crate::text::sanitize_line;
 use crate::triage::{Thresholds, parse_duration};
 
 /// The keys this file reads at the top level.
-pub const KEYS: &[&str] = &["warn_after", "breach_after", "notify_command", "reopen_on_reply"];
+pub const KEYS: &[&str] = &[
+    "warn_after",
+    "breach_after",
+    "notify_command",
+    "reopen_on_reply",
+    "assign_on_reply",
+];
 
 /// What the top level says about waits and notifications.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -33,6 +40,17 @@ pub struct Alerts {
     pub notify_command: Vec<String>,
     /// Reopen on the service a closed conversation the customer writes in.
     pub reopen_on_reply: bool,
+    /// `assign_on_reply` as the file sets it; see [`Alerts::assign_on_reply`].
+    pub assign_on_reply_set: Option<bool>,
+}
+
+impl Alerts {
+    /// Whether this agent's reply to an Unassigned conversation assigns it
+    /// to them (default on): after the send, through the checked owner
+    /// write, never taking one a colleague holds.
+    pub fn assign_on_reply(&self) -> bool {
+        self.assign_on_reply_set.unwrap_or(true)
+    }
 }
 
 fn line_of(text: &str, at: usize) -> usize {
@@ -76,6 +94,10 @@ pub(super) fn parse(path: &Path, text: &str, top: &toml::de::DeTable<'_>, warnin
             "notify_command" => match command(v) {
                 Ok(argv) => out.notify_command = argv,
                 Err(e) => warn(&e),
+            },
+            "assign_on_reply" => match v.get_ref() {
+                DeValue::Boolean(b) => out.assign_on_reply_set = Some(*b),
+                _ => warn("must be true or false"),
             },
             _ => match v.get_ref() {
                 DeValue::Boolean(b) => out.reopen_on_reply = *b,

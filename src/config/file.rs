@@ -117,6 +117,7 @@ const TOP_KEYS: &[&str] = &[
     "breach_after",
     "notify_command",
     "reopen_on_reply",
+    "assign_on_reply",
     "macros",
     "snippets",
 ];

@@ -255,6 +255,9 @@ pub async fn handle(
             .map(str::to_string)
             .or_else(|| json.as_ref().and_then(apply::contact_in).map(|c| c.uuid));
         if answer.status.is_success() {
+            // Kept before it is broadcast: a reader the event sends to the
+            // timeline finds it there.
+            super::timeline::note(&st.store, &who.agent.name, &method, &path, &body, contact.as_deref());
             // A send's contact is known once it is fetched again.
             let sent_to = after_write(&st, &who, &method, &path, &body, json.as_ref()).await;
             contact = contact.or(sent_to);

@@ -19,6 +19,7 @@ mod error;
 mod forward;
 pub mod guard;
 mod lost;
+mod mcp;
 mod pages;
 mod presence;
 mod receiver;
@@ -32,6 +33,7 @@ pub mod snoozes;
 mod sse;
 mod state;
 pub mod store;
+pub mod timeline;
 pub mod tls;
 pub mod wire;
 mod writers;
@@ -147,9 +149,11 @@ fn router(state: Arc<HubState>) -> Router {
         .route("/hub/v1/whoami", get(snapshot::whoami))
         .route("/hub/v1/presence", post(presence::post))
         .route("/hub/v1/audit", get(audit::get))
+        .route("/hub/v1/timeline/{contact}", get(timeline::get))
         .route("/hub/v1/snippets", get(snippets::get))
         .route("/hub/v1/snoozes", get(snoozes::list))
         .route("/hub/v1/snoozes/{contact}", put(snoozes::set).delete(snoozes::wake))
+        .route_service("/mcp", mcp::service(state.clone()))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::require_agent));
     Router::new()
         .route(

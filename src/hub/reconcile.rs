@@ -56,7 +56,7 @@ enum Pass {
 }
 
 /// The start of the last successful pass, from the hub's file.
-fn last_start(st: &HubState) -> Option<DateTime<Utc>> {
+pub(super) fn last_start(st: &HubState) -> Option<DateTime<Utc>> {
     let held = st.store.meta(SINCE_KEY).ok().flatten()?;
     DateTime::parse_from_rfc3339(&held).ok().map(|t| t.with_timezone(&Utc))
 }

@@ -55,7 +55,12 @@ fn rules() -> &'static [Rule] {
         vec![
             r(Method::GET, &[Lit("contacts")], Agent, CONTACTS_QUERY),
             r(Method::POST, &[Lit("contacts")], Agent, &[]),
-            r(Method::GET, &[Lit("contacts"), Lit("phone"), Phone], Agent, &[]),
+            r(
+                Method::GET,
+                &[Lit("contacts"), Lit("phone"), Phone],
+                Agent,
+                &["channel_uuid"],
+            ),
             r(Method::GET, &[Lit("contacts"), Lit("bsuid"), Id], Agent, &[]),
             r(Method::GET, &[Lit("contacts"), Uuid], Agent, &["include_field_types"]),
             r(Method::PATCH, &[Lit("contacts"), Uuid], Agent, &[]),

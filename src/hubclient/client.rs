@@ -284,6 +284,15 @@ impl HubClient {
         Ok(())
     }
 
+    /// `GET /hub/v1/timeline/{contact}`: who closed, opened, assigned or
+    /// tagged the conversation through the hub, and closes the webhooks
+    /// told of, oldest first. Text from the hub: inert before it is shown.
+    pub async fn timeline(&self, contact: &str) -> Result<Vec<TimelineEvent>, ApiError> {
+        let resp = self.open(&["timeline", contact], &[]).await?;
+        let wire: TimelineWire = self.json_capped("GET /hub/v1/timeline", resp, LIST_CAP).await?;
+        Ok(wire.events)
+    }
+
     /// `DELETE /hub/v1/snoozes/{contact}`: wakes it (nothing when it sleeps not).
     pub async fn wake(&self, contact: &str) -> Result<(), ApiError> {
         self.send(reqwest::Method::DELETE, &["snoozes", contact], &[], None)
@@ -317,4 +326,23 @@ impl HubClient {
 pub fn hub_root(url: &str) -> String {
     let t = url.trim().trim_end_matches('/');
     t.strip_suffix("/v1").unwrap_or(t).trim_end_matches('/').to_string()
+}
+
+/// One change of a conversation in the hub's timeline.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct TimelineEvent {
+    /// RFC 3339.
+    pub at: String,
+    /// The agent who made it through the hub (`None`: someone elsewhere).
+    #[serde(default)]
+    pub agent: Option<String>,
+    pub what: String,
+    /// A close's reason.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct TimelineWire {
+    events: Vec<TimelineEvent>,
 }

@@ -19,7 +19,7 @@ pub use snapshot::{SnapshotHeader, SnapshotReport};
 pub use sse::{SseEvent, SseParser};
 pub use stream::{Backoff, HubItem, HubStream};
 
-pub use client::{HubClient, REFUSED_TOKEN, TeamSnooze, WhoAmI, hub_root};
+pub use client::{HubClient, REFUSED_TOKEN, TeamSnooze, TimelineEvent, WhoAmI, hub_root};
 
 #[cfg(test)]
 mod tests;

@@ -99,6 +99,14 @@ impl Fresh {
         });
     }
 
+    /// Replaces what is known of the index (a team hub's `/mcp` says how
+    /// its own index stands before each call: `crate::hub::mcp`).
+    pub fn set(&self, seen: Seen) {
+        if let Ok(mut s) = self.seen.lock() {
+            *s = seen;
+        }
+    }
+
     pub fn seen(&self) -> Seen {
         self.seen.lock().map(|s| s.clone()).unwrap_or_default()
     }

@@ -27,24 +27,13 @@ impl Inbox {
         args::only(args, &["limit", "cursor"])?;
         let (limit, capped) = args::limit(args, 10, MAX_RUNS)?;
         let offset = args::cursor(args, "history", "")?;
-        let (base_url, profile) = &self.account;
-        let mut runs = crate::triage::history::load(base_url, profile)?;
-        runs.reverse();
+        let runs = match &self.remote {
+            // Through the hub: this agent's writes in the hub's audit.
+            Some(remote) => (remote.history)()?,
+            None => self.local_runs()?,
+        };
         let total = runs.len();
-        let shown: Vec<Value> = runs
-            .iter()
-            .skip(offset)
-            .take(limit)
-            .map(|r| {
-                let contacts: Vec<Value> = r
-                    .contacts
-                    .iter()
-                    .map(|e| json!({ "uuid": e.uuid, "name": e.name, "outcome": e.outcome, "error": e.error }))
-                    .collect();
-                json!({ "id": r.id, "at": r.at, "action": r.action.done(), "what": r.what, "total": r.total,
-                    "interrupted": r.interrupted, "undoOf": r.undo_of, "contacts": contacts })
-            })
-            .collect();
+        let shown: Vec<Value> = runs.into_iter().skip(offset).take(limit).collect();
         let end = offset + shown.len();
         let mut data = json!({
             "runs": shown,
@@ -61,6 +50,25 @@ impl Inbox {
             format!("{} of {total} runs, newest first", end - offset),
             data,
         ))
+    }
+
+    /// This machine's run history, newest first.
+    fn local_runs(&self) -> Result<Vec<Value>, String> {
+        let (base_url, profile) = &self.account;
+        let mut runs = crate::triage::history::load(base_url, profile)?;
+        runs.reverse();
+        Ok(runs
+            .iter()
+            .map(|r| {
+                let contacts: Vec<Value> = r
+                    .contacts
+                    .iter()
+                    .map(|e| json!({ "uuid": e.uuid, "name": e.name, "outcome": e.outcome, "error": e.error }))
+                    .collect();
+                json!({ "id": r.id, "at": r.at, "action": r.action.done(), "what": r.what, "total": r.total,
+                    "interrupted": r.interrupted, "undoOf": r.undo_of, "contacts": contacts })
+            })
+            .collect())
     }
 
     pub(super) async fn send_template(&self, args: &Args) -> Result<Reply, String> {

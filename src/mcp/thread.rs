@@ -6,7 +6,7 @@ use chrono::Utc;
 use serde_json::{Value, json};
 
 use super::args::{self, Args};
-use super::{ASSISTANT, Inbox, Reply, contact_json};
+use super::{ASSISTANT, Inbox, Reply, contact_json, details_json};
 use crate::api::{ContactId, Message, PageRequest, Pager, SendMessage};
 use crate::drafts::Draft;
 use crate::triage::bulk::Action;
@@ -140,13 +140,7 @@ impl Inbox {
             .get_contact(&ContactId::from(uuid.as_str()), false)
             .await
             .map_err(|e| e.to_string())?;
-        let mut v = contact_json(&c);
-        v["custom_fields"] = serde_json::to_value(&c.custom_fields).unwrap_or(Value::Null);
-        v["note"] = json!(c.note);
-        v["created_at"] = json!(c.created_at);
-        v["asOf"] = json!(Utc::now().to_rfc3339());
-        v["complete"] = json!(true);
-        Ok(Reply::quoted(format!("Contact {uuid}"), v))
+        Ok(Reply::quoted(format!("Contact {uuid}"), details_json(&c)))
     }
 
     /// Keeps a draft for a contact the service knows, within its text
@@ -230,7 +224,16 @@ impl Inbox {
     pub(super) async fn write(&self, args: &Args, allowed: &[&str], action: Action) -> Result<Reply, String> {
         args::only(args, allowed)?;
         let uuid = args::text(args, "contact")?;
-        let done = write_one(&self.client, &uuid, "", &action, None).await;
+        let mut done = write_one(&self.client, &uuid, "", &action, None).await;
+        // The history names the contact, as it was before the write (or
+        // its number when it has no name).
+        if let Some(c) = done.before.as_ref().or(done.after()) {
+            done.name = if c.name.trim().is_empty() {
+                c.phone_number.clone()
+            } else {
+                c.name.clone()
+            };
+        }
         (self.record)(&action, &done);
         match &done.settled {
             Settled::Applied(c) => {

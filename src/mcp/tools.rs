@@ -22,6 +22,7 @@ pub const WRITES: &[&str] = &[
     "unsnooze",
     "send_reply",
     "send_template",
+    "add_note",
 ];
 
 fn schema(v: Value) -> Arc<JsonObject> {
@@ -70,6 +71,16 @@ fn contact_out() -> Value {
 /// An output schema: an object with these properties (some required).
 fn output(required: &[&str], properties: Value) -> Value {
     json!({ "type": "object", "properties": properties, "required": required })
+}
+
+/// One contact as the service has it now (`contact_details`, the lookups).
+fn details_out() -> Value {
+    let mut details = contact_out();
+    details["properties"]["note"] = json!({ "type": ["string", "null"] });
+    details["properties"]["custom_fields"] = json!({});
+    details["properties"]["created_at"] = json!({ "type": ["string", "null"] });
+    details["properties"]["bsuid"] = json!({ "type": "string" });
+    details
 }
 
 fn listing() -> Value {
@@ -139,10 +150,6 @@ fn reads() -> Vec<Tool> {
             "asOf": { "type": "string" }, "complete": { "type": "boolean" }
         }),
     );
-    let mut details = contact_out();
-    details["properties"]["note"] = json!({ "type": ["string", "null"] });
-    details["properties"]["custom_fields"] = json!({});
-    details["properties"]["created_at"] = json!({ "type": ["string", "null"] });
     vec![
         tool(
             "list_views",
@@ -200,7 +207,7 @@ fn reads() -> Vec<Tool> {
              or closed",
             READ_SERVICE,
             one,
-            details,
+            details_out(),
         ),
         tool(
             "draft_reply",
@@ -317,139 +324,36 @@ fn history() -> Tool {
     )
 }
 
-fn send_template() -> Tool {
-    let s = json!({ "type": "string" });
-    tool(
-        "send_template",
-        "Send a template",
-        "Send an approved template with its values (what the service allows after the 24-hour window closes). \
-         Without confirm: true it only previews the filled text and sends nothing",
-        Hints(false, true, false, true),
-        input(
-            &["contact", "template"],
-            json!({ "contact": contact(),
-            "template": { "type": "string", "minLength": 1, "description": "The template's uuid or title" },
-            "values": { "type": "array", "items": { "type": "string" }, "description": "{{1}}, {{2}}… in order" },
-            "confirm": { "type": "boolean", "description": "true: send it; otherwise a preview" } }),
-        ),
-        output(
-            &["contact", "template", "text", "sent"],
-            json!({ "contact": s, "template": s, "title": s,
-            "text": s, "sent": { "type": "boolean" }, "message": s }),
-        ),
-    )
-}
-
-fn writes() -> Vec<Tool> {
-    let one = input(&["contact"], json!({ "contact": contact() }));
-    let tags = input(
-        &["contact", "tags"],
-        json!({ "contact": contact(),
-        "tags": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } }),
-    );
-    let woken = output(
-        &["woken", "name"],
-        json!({ "woken": { "type": "string" }, "name": { "type": "string" } }),
-    );
+/// Finding a contact by how the customer reaches the account.
+fn lookups() -> Vec<Tool> {
     vec![
         tool(
-            "close",
-            "Close conversation",
-            "Close the contact's conversation (undoable: `frontdesk undo`)",
-            Hints(false, false, true, false),
-            one.clone(),
-            written(),
-        ),
-        tool(
-            "open",
-            "Reopen conversation",
-            "Reopen the contact's conversation",
-            Hints(false, false, true, false),
-            one.clone(),
-            written(),
-        ),
-        tool(
-            "tag",
-            "Add tags",
-            "Add tags to the contact, keeping the others",
-            Hints(false, false, true, false),
-            tags.clone(),
-            written(),
-        ),
-        tool(
-            "untag",
-            "Remove tags",
-            "Remove tags from the contact",
-            Hints(false, true, true, false),
-            tags,
-            written(),
-        ),
-        tool(
-            "assign",
-            "Assign",
-            "Assign the contact to a collaborator (`email`) or a team (`team`), replacing the current one; see \
-             list_collaborators for who is available and their load",
-            Hints(false, true, true, false),
+            "contact_by_phone",
+            "Find by phone",
+            "The contact with this phone number (digits with the country code, +15551234567), as \
+             contact_details gives it; a tool error when nobody has it. The service looks on the main \
+             channel (or `channel`); a number found there on no contact is looked for in the index's others",
+            READ_SERVICE,
             input(
-                &["contact"],
-                json!({ "contact": contact(),
-                "email": { "type": "string", "minLength": 1, "description": "The collaborator's email" },
-                "team": { "type": "string", "minLength": 1, "description": "A team's name or uuid" } }),
+                &["phone"],
+                json!({ "phone": { "type": "string", "minLength": 3, "maxLength": 32,
+                "description": "The phone number, with its country code" },
+                "channel": { "type": "string", "minLength": 1, "description": "A channel's uuid" } }),
             ),
-            written(),
+            details_out(),
         ),
         tool(
-            "unassign",
-            "Unassign",
-            "Take the contact's assignee away (it goes to Unassigned)",
-            Hints(false, true, true, false),
-            one.clone(),
-            written(),
-        ),
-        tool(
-            "snooze",
-            "Snooze",
-            "Snooze the contact's conversation on this machine: it leaves the agent's work views until the time \
-             comes or the customer writes, then comes back marked in the inbox",
-            Hints(false, false, true, false),
+            "contact_by_bsuid",
+            "Find by bsuid",
+            "The contact with this business-scoped user id (bsuid: a customer known without a phone \
+             number), as contact_details gives it; a tool error when nobody has it",
+            READ_SERVICE,
             input(
-                &["contact", "until"],
-                json!({ "contact": contact(),
-                "until": { "type": "string", "minLength": 1, "description": "When it comes back, as the agent \
-                    would type it, in this machine's time zone: 10m, 2h, 3d, tonight, tomorrow (9:00), tomorrow \
-                    14:00, fri 14:00, next monday, 14:00, or reply (until the customer writes)" } }),
+                &["bsuid"],
+                json!({ "bsuid": { "type": "string", "minLength": 1, "maxLength": 128,
+                "description": "The contact's bsuid" } }),
             ),
-            output(
-                &["snoozed", "name", "until", "comes_back"],
-                json!({ "snoozed": { "type": "string" },
-                "name": { "type": "string" }, "until": { "type": ["string", "null"] },
-                "comes_back": { "type": "string" } }),
-            ),
-        ),
-        tool(
-            "unsnooze",
-            "Wake",
-            "Wake a snoozed conversation now: it comes back marked in the inbox",
-            Hints(false, false, true, false),
-            one,
-            woken,
-        ),
-        tool(
-            "send_reply",
-            "Send a reply",
-            "Send a text reply to the customer now: it cannot be taken back (the service refuses free text 24 \
-             hours after the customer last wrote). At most 4,096 characters",
-            Hints(false, true, false, true),
-            input(
-                &["contact", "text"],
-                json!({ "contact": contact(),
-                "text": { "type": "string", "minLength": 1, "maxLength": 4096 } }),
-            ),
-            output(
-                &["sent", "message", "status"],
-                json!({ "sent": { "type": "string" }, "message": { "type": "string" },
-                "status": { "type": "string" } }),
-            ),
+            details_out(),
         ),
     ]
 }
@@ -471,12 +375,16 @@ pub fn all(with_writes: bool) -> Vec<Tool> {
             "properties": { "name": { "type": "string" }, "text": { "type": "string" } } }),
         ),
     ));
+    out.extend(lookups());
     if with_writes {
-        out.extend(writes());
-        out.push(send_template());
+        out.extend(writes::writes());
+        out.push(writes::send_template());
+        out.push(writes::add_note());
     }
     out
 }
+
+mod writes;
 
 #[cfg(test)]
 mod tests;

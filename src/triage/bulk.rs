@@ -133,6 +133,11 @@ impl Action {
         let assignee = before.assigned_user.clone().filter(|a| !a.trim().is_empty());
         let or_nothing = |a: Action, changed: bool| if changed { Reverse::Do(a) } else { Reverse::Nothing };
         match self {
+            // Read from a list that carries no state: whether it was open
+            // is not known, so neither is what takes it back.
+            Action::Close | Action::Reopen if before.state_unknown => {
+                Reverse::Cannot("whether the conversation was open before is not known")
+            }
             Action::Close => or_nothing(Action::Reopen, before.is_open()),
             Action::Reopen => or_nothing(Action::Close, !before.is_open()),
             Action::Assign(who) => match assignee {

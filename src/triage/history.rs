@@ -79,7 +79,10 @@ pub fn unchanged(action: &Action, before: &Contact, after: &Contact) -> bool {
     let mut tags = (before.tags.clone(), after.tags.clone());
     tags.0.sort();
     tags.1.sort();
-    before.closed_at.is_some() == after.closed_at.is_some()
+    // A state not known before (a list's contact) may have changed.
+    !before.state_unknown
+        && !after.state_unknown
+        && before.closed_at.is_some() == after.closed_at.is_some()
         && tags.0 == tags.1
         && before.assigned_user == after.assigned_user
         && before.team.as_ref().map(|t| &t.uuid) == after.team.as_ref().map(|t| &t.uuid)

@@ -29,7 +29,9 @@ pub const SETTLE_MAX: Duration = Duration::from_secs(2);
 pub struct Seen {
     /// The assigned collaborator's email (`None`: nobody).
     pub assignee: Option<String>,
-    pub open: bool,
+    /// Whether it was open; `None` when the copy did not say (a list's
+    /// contact carries no state): nothing to compare the state with.
+    pub open: Option<bool>,
 }
 
 impl Seen {
@@ -37,7 +39,7 @@ impl Seen {
     pub fn of(contact: &Contact) -> Seen {
         Seen {
             assignee: assignee(contact),
-            open: contact.is_open(),
+            open: (!contact.state_unknown).then(|| contact.is_open()),
         }
     }
 }
@@ -91,12 +93,17 @@ pub fn changed_since(seen: &Seen, now: &Contact, action: &Action, me: Option<&st
             None => format!("it was unassigned since you last saw it (it was {was})"),
         });
     }
-    if seen.open != now.is_open() {
+    // A state this agent never knew, or the service did not say, is no
+    // change it missed.
+    if let Some(was_open) = seen.open
+        && !now.state_unknown
+        && was_open != now.is_open()
+    {
         let verb = if now.is_open() { "reopened" } else { "closed" };
         return Some(match owner_now.as_deref() {
             Some(b) if mine(b) => format!("your conversation was {verb} since you last saw it"),
             Some(b) => format!("{b}'s conversation was {verb} since you last saw it"),
-            None => format!("it was {verb} since you last saw it"),
+            None => format!("someone {verb} it since you last saw it"),
         });
     }
     None

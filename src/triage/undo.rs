@@ -37,7 +37,12 @@ pub struct UndoPlan {
 }
 
 fn state(c: &Contact) -> String {
-    if c.is_open() { "open" } else { "closed" }.into()
+    match c.state() {
+        crate::api::ConversationState::Open => "open",
+        crate::api::ConversationState::Closed => "closed",
+        crate::api::ConversationState::Unknown => "unknown",
+    }
+    .into()
 }
 
 fn assignee(c: &Contact) -> Option<String> {
@@ -71,6 +76,10 @@ pub fn plan_undo(action: &Action, before: &Contact, after: &Contact, now: &Conta
         }
     };
     match action {
+        Action::Close | Action::Reopen if before.state_unknown => {
+            plan.cannot
+                .push("whether the conversation was open before is not known");
+        }
         Action::Close | Action::Reopen => {
             let revert = if before.is_open() {
                 Action::Reopen

@@ -379,8 +379,8 @@ async fn perform(client: Client, effect: Effect) -> Option<Msg> {
             let answer = crate::tui::act::perform(&client, &uuid, &action, guard.as_deref()).await;
             Msg::Applied { id, uuid, answer }
         }
-        Effect::Runs(e) => Msg::Runs(crate::tui::act::perform_runs(e)),
-        Effect::Inbox(e) => Msg::Inbox(crate::tui::inbox::perform(e).await?),
+        Effect::Runs(e) => Msg::Runs(crate::tui::act::perform_runs(e).await),
+        Effect::Inbox(e) => Msg::Inbox(crate::tui::inbox::perform(client, e).await?),
         Effect::Compose(e) => Msg::Compose(super::compose::perform(client, e).await),
         Effect::Details(e) => Msg::Details(super::details::perform(client, e).await),
         Effect::Thread(e) => Msg::Thread(super::thread::perform(client, e).await),

@@ -3,8 +3,8 @@
 //! an account, chosen with one key (d or s; q or Esc leaves) read in raw
 //! mode, cooked mode given back before anything else is asked: the base
 //! URL, the key typed without echo, an optional user uuid and collaborator
-//! email. The key is checked with one cheap request (GET /plan) before
-//! saving with `config init`'s rules (commented file, mode 0600).
+//! email. The key is checked with GET /auth/me, which names whose key it
+//! is (GET /plan where the server lacks it), before saving with `config init`'s rules (commented file, mode 0600).
 
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -170,11 +170,11 @@ pub async fn run(settings: &Settings, global: &GlobalArgs) -> Result<Choice, Str
         }
         println!("Checking the key…");
         let checked = match crate::api::Client::new(&base_url, &key, settings.timeout) {
-            Ok(client) => client.plan().await.map(|_| ()),
+            Ok(client) => check_key(&client).await,
             Err(e) => Err(e),
         };
         match checked {
-            Ok(()) => {
+            Ok(owner) => {
                 let profile = NewProfile {
                     profile: global.profile.clone().unwrap_or_else(|| DEFAULT_PROFILE.to_string()),
                     base_url: base_url.clone(),
@@ -183,7 +183,11 @@ pub async fn run(settings: &Settings, global: &GlobalArgs) -> Result<Choice, Str
                     user_email: user_email.clone(),
                 };
                 write(&path, &render(&profile), false)?;
-                println!("The key works. Saved to {} (mode 0600).", crate::config::shown(&path));
+                println!(
+                    "{} Saved to {} (mode 0600).",
+                    works(owner.as_ref()),
+                    crate::config::shown(&path)
+                );
                 return Ok(Choice::Saved);
             }
             Err(e) => println!("That did not work: {}", crate::text::sanitize_line(&e.to_string())),
@@ -191,6 +195,32 @@ pub async fn run(settings: &Settings, global: &GlobalArgs) -> Result<Choice, Str
     }
     println!("Opening the demo instead; run `frontdesk config init` to try again.");
     Ok(Choice::Demo)
+}
+
+/// Checks the key with GET /auth/me, which says whose it is; a server
+/// without it is asked for the plan (GET /plan) instead. The key's user,
+/// when the server said.
+async fn check_key(client: &crate::api::Client) -> Result<Option<crate::api::KeyUser>, crate::api::ApiError> {
+    match client.key_user().await {
+        Ok(user) => Ok(Some(user)),
+        Err(crate::api::ApiError::NotOffered { .. }) => client.plan().await.map(|_| None),
+        Err(e) => Err(e),
+    }
+}
+
+/// "The key works: the key of Ana Silva <ana@example.com>." (as `doctor`
+/// says it), or without a name when the server gave none.
+fn works(owner: Option<&crate::api::KeyUser>) -> String {
+    let clean = |s: &str| crate::text::sanitize_line(s.trim());
+    match owner {
+        Some(u) if !u.name.trim().is_empty() && !u.email.trim().is_empty() => {
+            format!("The key works: the key of {} <{}>.", clean(&u.name), clean(&u.email))
+        }
+        Some(u) if !u.name.trim().is_empty() || !u.email.trim().is_empty() => {
+            format!("The key works: the key of {}{}.", clean(&u.name), clean(&u.email))
+        }
+        _ => "The key works.".to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -184,6 +184,7 @@ pub fn empty_model(w: u16, h: u16) -> Model {
         macros: Vec::new(),
         hub: None,
         agent: None,
+        assign_on_reply: false,
     };
     let mut m = Model::new(session, Some("user-1".into()), now());
     update(&mut m, Msg::Resize(w, h));

@@ -226,6 +226,7 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
         macros: settings.looks.macros.clone(),
         hub: hub.clone(),
         agent: agent.clone(),
+        assign_on_reply: settings.alerts.assign_on_reply(),
     };
     let mut model = Model::new(session, user, now);
     // Its own presence and sends are not a colleague's.

@@ -19,7 +19,7 @@ use crate::mcp::{ASSISTANT, Fresh, Inbox, serve};
 
 #[derive(Debug, Args)]
 pub struct McpArgs {
-    /// Offer the tools that change the account (close, open, tag, untag, assign, unassign, snooze, unsnooze, send_reply, send_template)
+    /// Offer the tools that change the account (close, open, tag, untag, assign, unassign, snooze, unsnooze, send_reply, send_template, add_note)
     #[arg(long)]
     pub allow_writes: bool,
 }
@@ -92,6 +92,7 @@ pub async fn run(ctx: &mut Ctx<'_>, args: McpArgs) -> Result<(), CliError> {
         account,
         snippets,
         record: Box::new(record),
+        remote: None,
     };
     serve(inbox).await.map_err(CliError::Other)
 }

@@ -135,6 +135,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
                 }
             })?;
             note_sent(ctx, &uuid);
+            assign::after_reply(ctx, &client, &uuid, &contact).await;
             print_object(ctx, &sent)
         }
         MessagesCmd::Status { message_uuid } => {
@@ -215,6 +216,8 @@ impl Recordable for MessageSendRequest {
         f
     }
 }
+
+mod assign;
 
 #[cfg(test)]
 mod tests;

@@ -54,3 +54,22 @@ fn being_given_it_or_losing_it_reads_from_the_agents_side() {
     let what = changed_since(&seen, &contact(Some("DANA@example.com"), true), &Action::Close, ME).unwrap();
     assert_eq!(what, "it was assigned to you since you last saw it (it was unassigned)");
 }
+
+#[test]
+fn a_state_never_known_is_no_change_missed() {
+    // The list's copy carried no state: the agent never saw it open.
+    let mut listed = contact(None, true);
+    listed.state_unknown = true;
+    let seen = Seen::of(&listed);
+    assert_eq!(seen.open, None);
+    let closed = contact(None, false);
+    assert_eq!(
+        changed_since(&seen, &closed, &Action::Assign("dana@example.com".into()), ME),
+        None,
+        "an unknown state read as open would call this a close by a colleague"
+    );
+    // Known open, closed since by nobody's conversation: someone did it.
+    let seen = Seen::of(&contact(None, true));
+    let what = changed_since(&seen, &closed, &Action::Assign("dana@example.com".into()), ME).unwrap();
+    assert_eq!(what, "someone closed it since you last saw it");
+}

@@ -11,6 +11,7 @@ use crate::index::{Preview, Who};
 mod bulk;
 mod durations;
 mod undo;
+mod unknown;
 
 fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).single().unwrap()

@@ -5,7 +5,7 @@
 //! move freely.
 
 use super::msg::{AccountMsg, RenameTarget, Renamed};
-use crate::api::{Client, EventQuery, collect_pages};
+use crate::api::{ApiError, Client, EventQuery, collect_pages};
 use crate::tui::shared::ReqId;
 use crate::tui::shared::catalog::Part;
 
@@ -71,9 +71,16 @@ pub async fn perform(client: Client, effect: AccountEffect) -> AccountMsg {
             id,
             result: collect_pages(client.walk_templates()).await,
         },
+        // Only active channels are offered (a new conversation's channel);
+        // a server that refuses the `active` filter lists them all.
         AccountEffect::FetchChannels { id } => AccountMsg::Channels {
             id,
-            result: collect_pages(client.walk_channels(None)).await,
+            result: match client.active_channels().await {
+                Err(ApiError::Validation { .. } | ApiError::Rejected { .. }) => {
+                    collect_pages(client.walk_channels(None)).await
+                }
+                other => other,
+            },
         },
         AccountEffect::FetchTeams { id } => AccountMsg::Teams {
             id,

@@ -48,6 +48,11 @@ pub struct Answer {
     /// Not written: the contact no longer matches the view it was chosen
     /// in (`result` holds it as it is now).
     pub skipped: bool,
+    /// Not written: a colleague changed its owner or state since this
+    /// agent saw it (`result` holds it as it is now), in words naming
+    /// them (`triage::owner::changed_since`; from the service: inert
+    /// before it is shown). The agent is asked.
+    pub changed: Option<String>,
 }
 
 impl Answer {
@@ -59,6 +64,7 @@ impl Answer {
             conflicts: Vec::new(),
             reverted: None,
             skipped: false,
+            changed: None,
         }
     }
 
@@ -70,6 +76,7 @@ impl Answer {
             conflicts: Vec::new(),
             reverted: None,
             skipped: false,
+            changed: None,
         }
     }
 }
@@ -93,7 +100,11 @@ pub async fn perform(client: &Client, uuid: &str, action: &Action, guard: Option
             conflicts: r.conflicts,
             reverted: Some(r.reverted),
             skipped: false,
+            changed: None,
         };
+    }
+    if let Some(Guard::Owner { seen, me }) = guard {
+        return owner_checked(client, uuid, action, seen, me.as_deref()).await;
     }
     let done = write_one(client, uuid, "", action, chosen).await;
     let skipped = matches!(done.settled, Settled::Skipped(_));
@@ -108,6 +119,40 @@ pub async fn perform(client: &Client, uuid: &str, action: &Action, guard: Option
         conflicts: Vec::new(),
         reverted: None,
         skipped,
+        changed: None,
+    }
+}
+
+/// An owner or state write checked against what the agent saw
+/// (`triage::owner::write_checked`): a colleague's change since comes
+/// back unwritten, with the contact as it is now.
+async fn owner_checked(
+    client: &Client,
+    uuid: &str,
+    action: &Action,
+    seen: &crate::triage::owner::Seen,
+    me: Option<&str>,
+) -> Answer {
+    use crate::triage::owner::{Checked, write_checked};
+    match write_checked(client, uuid, "", action, Some(seen), me).await {
+        Ok(Checked::Changed(c)) => Answer {
+            changed: Some(c.what),
+            ..Answer::ok(c.now)
+        },
+        Ok(Checked::Done(done)) => {
+            let before = done.before.map(Box::new);
+            let result = match done.settled {
+                Settled::Applied(c) | Settled::Skipped(c) => Ok(c),
+                Settled::Failed(e) => Err(e),
+                Settled::Unknown(e) => Err(format!("unknown whether it was applied: {e}")),
+            };
+            Answer {
+                result,
+                before,
+                ..Answer::failed("")
+            }
+        }
+        Err(e) => Answer::failed(e.to_string()),
     }
 }
 

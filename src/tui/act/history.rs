@@ -241,6 +241,8 @@ fn changed_since(action: &Action, item: &Item, after: &Contact, list: &dyn Conta
         v
     };
     match action {
+        // A row whose state is unknown cannot tell: the API judges.
+        Action::Close | Action::Reopen if row.state_unknown || after.state_unknown => false,
         Action::Close | Action::Reopen => row.closed_at.is_some() != after.closed_at.is_some(),
         Action::Assign(_) | Action::Unassign => {
             norm(row.assigned_user.as_deref()) != norm(after.assigned_user.as_deref())

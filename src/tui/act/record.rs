@@ -194,3 +194,21 @@ fn record<F>(st: &mut Act, cx: &Cx, out: &mut Out<F>, action: Action, label: Opt
         secs: Some(WINDOW_SECS),
     });
 }
+
+/// This agent's writes on `uuid` in the history (this session's and the
+/// runs of the CLI and an assistant it merged), oldest first: when, and
+/// what was done. For the thread's timeline.
+pub fn own_writes(h: &super::history::History, uuid: &str) -> Vec<(chrono::DateTime<chrono::Utc>, Action)> {
+    let mut out: Vec<_> = h
+        .entries
+        .iter()
+        .flat_map(|e| {
+            e.items
+                .iter()
+                .filter(|i| i.uuid == uuid && !i.undone)
+                .map(move |i| (e.at, i.action.clone()))
+        })
+        .collect();
+    out.sort_by_key(|(at, _)| *at);
+    out
+}

@@ -35,6 +35,14 @@ pub enum Guard {
     /// A run on the marks of a whole view (`*`): a contact that no longer
     /// matches the view (a colleague answered it, took it) is skipped.
     Chosen(crate::triage::write::Chosen),
+    /// An owner or state write (assign, unassign, close, reopen): when the
+    /// service's copy differs from what this agent last saw (`seen`), it
+    /// is not written and the agent is asked (`triage::owner`). `me` is
+    /// this agent's email.
+    Owner {
+        seen: crate::triage::owner::Seen,
+        me: Option<String>,
+    },
 }
 
 /// One contact's part of a run.
@@ -267,6 +275,21 @@ pub struct Confirm {
     pub already: Vec<String>,
     /// A macro's (by its index in the session): `y` runs it again, asked.
     pub rerun: Option<u16>,
+    /// One contact's write instead of a run: `y` sends it.
+    pub single: Option<Box<Single>>,
+}
+
+/// One contact's owner or state write put to the agent before it is sent
+/// (a colleague changed the conversation since, or is replying to it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Single {
+    pub uuid: String,
+    pub action: Action,
+    /// The contact as the agent now knows it (what `seen` is taken from).
+    pub before: Contact,
+    /// Whether the write still checks the service's copy against `before`
+    /// (false once the agent answered that check: they know).
+    pub checked: bool,
 }
 
 /// More contacts than this and an action on many asks first.

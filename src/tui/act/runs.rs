@@ -27,6 +27,18 @@ pub enum RunsEffect {
     },
     /// Appends `record` (an undo) to `file`.
     Keep { file: PathBuf, record: Box<Record> },
+    /// Reads the hub's timeline of `contact` (the thread shows it).
+    Timeline { hub: Hub, contact: String },
+}
+
+/// The team hub a request goes to.
+#[derive(Debug, Clone)]
+pub struct Hub(pub crate::hubclient::HubClient);
+
+impl PartialEq for Hub {
+    fn eq(&self, other: &Hub) -> bool {
+        self.0.root() == other.0.root()
+    }
 }
 
 /// Their answers.
@@ -34,11 +46,20 @@ pub enum RunsEffect {
 pub enum RunsMsg {
     Loaded(Result<Vec<Record>, String>),
     Kept(Result<(), String>),
+    Timeline {
+        contact: String,
+        result: Result<Vec<crate::hubclient::TimelineEvent>, String>,
+    },
 }
 
-/// Runs a request (a small file, read or appended at once).
-pub fn perform(effect: RunsEffect) -> RunsMsg {
+/// Runs a request (a small file, read or appended at once; the hub's
+/// timeline of one contact).
+pub async fn perform(effect: RunsEffect) -> RunsMsg {
     match effect {
+        RunsEffect::Timeline { hub, contact } => {
+            let result = hub.0.timeline(&contact).await.map_err(|e| e.to_string());
+            RunsMsg::Timeline { contact, result }
+        }
         RunsEffect::Load {
             file,
             base_url,

@@ -28,6 +28,9 @@ pub struct Act {
     pub recheck: Option<String>,
     /// That lookup, in flight.
     pub finding: Option<ReqId>,
+    /// The writes of `assign_on_reply` in flight: one that finds a
+    /// colleague's change is not asked about, only said.
+    pub replies: std::collections::HashSet<ReqId>,
 }
 
 /// What a form is for (the root's overlay holds it).

@@ -24,8 +24,13 @@ pub fn render_confirm(c: &Confirm, vcx: &ViewCx, frame: &mut Frame, area: Rect) 
     let theme = vcx.theme;
     let w = area.width.clamp(20, 64);
     let text_w = w.saturating_sub(4) as usize;
-    let lines = vec![
-        Line::raw(truncate(&clean(&c.question), text_w).into_owned()),
+    // Wrapped, at most three lines: the question ends with what it asks.
+    let mut lines: Vec<Line> = crate::tui::widgets::wrap(&clean(&c.question), text_w)
+        .into_iter()
+        .take(3)
+        .map(Line::raw)
+        .collect();
+    lines.extend([
         Line::raw(""),
         Line::from(vec![
             Span::styled("y", theme.accent()),
@@ -33,8 +38,14 @@ pub fn render_confirm(c: &Confirm, vcx: &ViewCx, frame: &mut Frame, area: Rect) 
             Span::styled("n Esc", theme.accent()),
             Span::raw(" do nothing"),
         ]),
-    ];
-    boxed(frame, area, w, lines, " Act on many? ", theme);
+    ]);
+    // One contact's write asked about (a colleague's change or reply).
+    let title = if c.single.is_some() {
+        " Ask first "
+    } else {
+        " Act on many? "
+    };
+    boxed(frame, area, w, lines, title, theme);
 }
 
 /// Counts, the failures by name with why (scrolled), and what next.

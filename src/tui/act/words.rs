@@ -39,3 +39,23 @@ pub fn question(known: &Known, actions: &[Action], n: usize) -> String {
         }
     }
 }
+
+/// The end of the question before one contact's owner or state write:
+/// "assign it to you anyway?", "close it anyway?". `me` is this agent's
+/// email.
+pub fn anyway(action: &Action, me: Option<&str>) -> String {
+    let mine = |who: &str| me.is_some_and(|m| crate::triage::same(m, who));
+    match action {
+        Action::Assign(who) if mine(who) => "assign it to you anyway?".into(),
+        Action::Assign(who) => format!("assign it to {} anyway?", crate::text::sanitize_line(who)),
+        other => format!("{} it anyway?", other.verb()),
+    }
+}
+
+/// The question when a colleague changed the conversation since this
+/// agent saw it (`what`, from `triage::owner`) or is replying to it:
+/// "alex@… took it since you last saw it (it was unassigned): assign it
+/// to you anyway?". Inert.
+pub fn owner_question(what: &str, action: &Action, me: Option<&str>) -> String {
+    format!("{}: {}", crate::text::sanitize_line(what), anyway(action, me))
+}

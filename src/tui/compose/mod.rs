@@ -16,6 +16,7 @@
 //! start) and `$EDITOR` (`C-e`; the app loop runs `editor` with the
 //! terminal handed over) have a file each under `update/`.
 
+pub mod attach;
 pub mod editor;
 mod fx;
 mod msg;

@@ -76,6 +76,8 @@ pub enum Stage {
         template: Template,
         form: Form,
     },
+    /// `C-o`: the URL and kind of a file for the reply.
+    Attach(Form),
     /// The template filled with `values`, shown before it is sent; the
     /// form is kept to go back to.
     Preview {
@@ -95,6 +97,7 @@ impl std::fmt::Debug for Stage {
             Stage::Snippets { picker, slash } => write!(f, "Snippets({:?} at {slash:?})", picker.query()),
             Stage::Values { template, .. } => write!(f, "Values({})", template.uuid),
             Stage::Preview { template, .. } => write!(f, "Preview({})", template.uuid),
+            Stage::Attach(_) => f.write_str("Attach"),
         }
     }
 }
@@ -123,6 +126,8 @@ pub struct Compose {
     pub kept: KeptDrafts,
     /// The canned replies (`crate::snippets`), read at start.
     pub snippets: crate::snippets::Snippets,
+    /// The file by URL each contact's reply carries (`C-o`), by contact.
+    pub attachments: HashMap<String, super::attach::Attachment>,
 }
 
 /// What the composer knows of the drafts directory, which another process
@@ -166,6 +171,7 @@ impl Default for Compose {
             dirty: None,
             kept: KeptDrafts::default(),
             snippets: crate::snippets::Snippets::default(),
+            attachments: HashMap::new(),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The compose slice's tests: its transitions through the root's update
 //! (update.rs) and its frames (view.rs).
 
+mod attach;
 mod drafts;
 mod own;
 mod preview;

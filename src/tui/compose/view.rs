@@ -81,8 +81,21 @@ pub fn render(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &mut Fram
     let Some(uuid) = shown(st, thread) else { return };
     let theme = vcx.theme;
     frame.render_widget(Clear, area);
+    // The file the reply carries, before it is sent (`C-o` changes it).
+    let title = match st.attachments.get(uuid) {
+        Some(a) => format!(
+            " Reply + {}: {} ({} changes) ",
+            a.kind,
+            crate::tui::widgets::clean(&a.file_name()),
+            vcx.keys.mode_key(
+                crate::tui::keymap::Mode::Compose,
+                crate::tui::keymap::ModeAction::Attach
+            )
+        ),
+        None => " Reply ".to_string(),
+    };
     let block = Block::bordered()
-        .title(truncate(" Reply ", area.width.saturating_sub(2) as usize).into_owned())
+        .title(truncate(&title, area.width.saturating_sub(2) as usize).into_owned())
         .border_style(theme.border_focused());
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -149,7 +162,7 @@ fn confirm_keys(vcx: &ViewCx) -> (String, String) {
 pub fn floats(st: &Compose) -> bool {
     matches!(
         st.stage,
-        Stage::Templates(_) | Stage::Snippets { .. } | Stage::Values { .. } | Stage::Preview { .. }
+        Stage::Templates(_) | Stage::Snippets { .. } | Stage::Values { .. } | Stage::Preview { .. } | Stage::Attach(_)
     )
 }
 
@@ -182,6 +195,12 @@ pub fn render_overlay(st: &Compose, vcx: &ViewCx, thread: Option<&str>, frame: &
             }
         }
         Stage::Preview { template, values, .. } => render_preview(vcx, frame, area, template, values),
+        Stage::Attach(form) => {
+            form.render(frame, area, theme, vcx.keys);
+            if let Some(pos) = form.cursor_position(area, vcx.keys) {
+                frame.set_cursor_position(pos);
+            }
+        }
         _ => {}
     }
 }

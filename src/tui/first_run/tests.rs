@@ -35,3 +35,30 @@ fn the_chooser_follows_the_keys_table() {
     assert_eq!(pick(&keys, &k('d')), None);
     assert_eq!(super::first_key(&keys, crate::tui::keymap::ModeAction::Demo), "x");
 }
+
+#[test]
+fn the_check_names_whose_key_it_is() {
+    use crate::api::KeyUser;
+    let ana = KeyUser {
+        name: "Ana Silva".into(),
+        email: "ana@example.com".into(),
+    };
+    assert_eq!(
+        super::works(Some(&ana)),
+        "The key works: the key of Ana Silva <ana@example.com>."
+    );
+    let nameless = KeyUser {
+        name: " ".into(),
+        email: "ana@example.com".into(),
+    };
+    assert_eq!(
+        super::works(Some(&nameless)),
+        "The key works: the key of ana@example.com."
+    );
+    assert_eq!(super::works(None), "The key works.");
+    let hostile = KeyUser {
+        name: "Ana\x1b[2J".into(),
+        email: "a@b.c".into(),
+    };
+    assert!(!super::works(Some(&hostile)).contains('\x1b'));
+}

@@ -50,6 +50,9 @@ pub enum FieldId {
     OlderThan,
     /// The name to save a view under.
     ViewName,
+    /// A file's web address and its kind (the composer's `C-o`).
+    Url,
+    MediaKind,
 }
 
 /// One field of a form.

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::list_walk::Walk;
 use super::msg::InboxMsg;
-use super::state::contact_list::SearchJob;
+use super::state::contact_list::{LookupJob, LookupKey, SearchJob};
 use crate::tui::shared::ReqId;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -28,6 +28,9 @@ pub enum InboxEffect {
     Index(IndexAsk),
     /// The root's: memory freed (every contact of the index read) goes back.
     ReleaseMemory,
+    /// `/` looks a phone number or bsuid up on the service (after a
+    /// moment, if the query is still the same).
+    LookUp(LookupJob),
 }
 
 /// What the inbox asks of the local index's worker.
@@ -39,11 +42,30 @@ pub enum IndexAsk {
     Incremental,
     /// Last messages of these rows.
     Previews(Vec<crate::index::Wanted>),
+    /// A contact read from the service (found by `/`'s lookup).
+    Store(Box<crate::api::Contact>),
 }
 
+/// How long a lookup waits for the agent to stop typing before it goes.
+pub const LOOKUP_AFTER: Duration = Duration::from_millis(350);
+
 /// Runs `effect`; `None` when a search was stopped (a newer one runs).
-pub async fn perform(effect: InboxEffect) -> Option<InboxMsg> {
+pub async fn perform(client: crate::api::Client, effect: InboxEffect) -> Option<InboxMsg> {
     Some(match effect {
+        InboxEffect::LookUp(job) => {
+            tokio::time::sleep(LOOKUP_AFTER).await;
+            if job.stale() {
+                return None;
+            }
+            let result = match &job.key {
+                LookupKey::Phone(p) => client.contact_by_phone(p, None).await,
+                LookupKey::Bsuid(b) => client.contact_by_bsuid(b).await,
+            };
+            InboxMsg::LookedUp {
+                id: job.id,
+                result: result.map(Box::new),
+            }
+        }
         InboxEffect::SearchContacts(job) => {
             InboxMsg::ContactsSearched(tokio::task::spawn_blocking(move || job.run()).await.ok().flatten()?)
         }

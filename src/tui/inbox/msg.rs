@@ -40,4 +40,9 @@ pub enum InboxMsg {
     CountTimeout(ReqId),
     /// The selection has stayed on one contact long enough to load it.
     SelectionSettled(ReqId),
+    /// What the service answered for the lookup `id` of `/`.
+    LookedUp {
+        id: u64,
+        result: Result<Box<crate::api::Contact>, crate::api::ApiError>,
+    },
 }

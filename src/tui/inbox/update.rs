@@ -4,6 +4,7 @@
 //! contact's thread and details now), `Note::Learned`, toasts, the bell.
 
 pub mod index;
+pub mod lookup;
 pub mod marks;
 pub mod moves;
 pub mod search;

@@ -1,6 +1,7 @@
 //! The contact list with the strip of views above it. Only the rows on
 //! screen are formatted.
 
+pub mod found;
 pub mod tabs;
 
 use ratatui::Frame;
@@ -28,14 +29,24 @@ struct Cols {
     who: bool,
     source: usize,
     assignee: usize,
+    /// The conversation's funnel, on wide lists only; 0: hidden.
+    funnel: usize,
     tags: usize,
 }
+
+/// The list's inner width from which it shows the funnel column (the
+/// list is 44% of a wide screen: from about 255 columns).
+pub const FUNNEL_FROM: usize = 110;
+/// The funnel column's width.
+const FUNNEL_W: usize = 14;
 
 fn cols(w: usize, previews: bool) -> Cols {
     // Fixed: cursor, marker and mark 3 (`▸●*`), the space after the name, time 4 and its
     // space, state 7, bot 1; with previews, who wrote last and a space.
     let fixed = if previews { 19 } else { 17 };
-    let avail = w.saturating_sub(fixed);
+    // A wide list shows the funnel too, its column and the space after it.
+    let funnel = if w >= FUNNEL_FROM { FUNNEL_W } else { 0 };
+    let avail = w.saturating_sub(fixed + funnel + usize::from(funnel > 0));
     // The name is never hidden; tags go first, then the assignee, then the
     // source, when the width runs out (the CLI's tables follow one rule
     // too). With previews, the source, then the last message, go before
@@ -66,6 +77,7 @@ fn cols(w: usize, previews: bool) -> Cols {
         who: previews,
         source: width(1 + k),
         assignee: width(2 + k),
+        funnel,
         tags: width(3 + k),
     };
     // What is left widens the preview, else the tags, or the name when
@@ -136,11 +148,19 @@ pub fn render(st: InboxRef, vcx: &ViewCx, frame: &mut Frame, area: Rect, sending
         header.push_str(&fit("Assignee", c.assignee));
         header.push(' ');
     }
+    if c.funnel > 0 {
+        header.push_str(&fit("Funnel", c.funnel));
+        header.push(' ');
+    }
     if c.tags > 0 {
         header.push_str(&fit("Tags", c.tags));
     }
     lines.push(Line::styled(truncate(&header, w).into_owned(), theme.dim()));
-    let rows = inner.height.saturating_sub(2) as usize;
+    // `/`'s lookup on the service takes the last row (above the query).
+    let lookup = list.view.search.as_ref().and_then(|s| found::line(&s.lookup, vcx, w));
+    let editing = list.view.search.as_ref().is_some_and(|s| s.editing);
+    let below = lookup.as_ref().map_or(0, |_| 1 + usize::from(editing));
+    let rows = (inner.height.saturating_sub(2) as usize).saturating_sub(below);
     let searching = list.view.searched().is_some();
     if let Some(why) = st
         .views
@@ -170,10 +190,30 @@ pub fn render(st: InboxRef, vcx: &ViewCx, frame: &mut Frame, area: Rect, sending
     if selected >= offset + rows.max(1) {
         offset = selected + 1 - rows.max(1);
     }
+    // The found customer has the cursor until Up or Down picks a match.
+    let found_first = list
+        .view
+        .search
+        .as_ref()
+        .is_some_and(|s| s.lookup.found_first().is_some());
     for r in offset..(offset + rows).min(len) {
         let Some(contact) = list.row(r) else { continue };
         let greyed = st.views.greyed.contains(&contact.uuid);
-        lines.push(row(st, vcx, sending, contact, r == selected, greyed, &c));
+        lines.push(row(
+            st,
+            vcx,
+            sending,
+            contact,
+            r == selected && !found_first,
+            greyed,
+            &c,
+        ));
+    }
+    if let Some(l) = lookup {
+        while lines.len() < 2 + rows {
+            lines.push(Line::raw(""));
+        }
+        lines.push(l);
     }
     if let Some(s) = &list.view.search
         && s.editing
@@ -309,6 +349,19 @@ fn row(
             .map(|a| a.split('@').next().unwrap_or(a))
             .unwrap_or("—");
         spans.push(Span::raw(fit(&clean(who), cols.assignee)));
+        spans.push(Span::raw(" "));
+    }
+    if cols.funnel > 0 {
+        // The funnel's name as the service lists it (no emoji: its width
+        // is the terminal's guess), else the start of its uuid.
+        let name = match c.funnel() {
+            Some(f) => match vcx.known.funnels.get(f) {
+                Some((_, name)) if !name.trim().is_empty() => clean(name),
+                _ => f.chars().take(8).collect(),
+            },
+            None => "—".to_string(),
+        };
+        spans.push(Span::styled(fit(&clean(&name), cols.funnel), theme.dim()));
         spans.push(Span::raw(" "));
     }
     if cols.tags > 0 {

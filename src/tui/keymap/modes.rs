@@ -114,6 +114,7 @@ pub enum ModeAction {
     Templates,
     Snippet,
     Editor,
+    Attach,
     Cancel,
     Recheck,
     NextPeriod,
@@ -293,6 +294,14 @@ pub(super) static MODE_KEYMAP: &[ModeBinding] = &[
         "Pick a template"
     ),
     row!(Compose, Editor, [ctrl('e')], "C-e", "compose.editor", "Edit in $EDITOR"),
+    row!(
+        Compose,
+        Attach,
+        [ctrl('o')],
+        "C-o",
+        "compose.attach",
+        "Attach a file by URL"
+    ),
     row!(Compose, Snippet, [ch('/')], "/", "compose.snippet", "Pick a snippet"),
     row!(
         Message,

@@ -45,7 +45,9 @@ pub fn help_rows(map: &Keymap) -> Vec<HelpRow> {
     // One heading for every mode (each row's name says which), so the
     // whole help still fits a 160x48 terminal without scrolling.
     rows.push(HelpRow::Heading("In the other modes (MODE.name):"));
-    for mode in Mode::ALL {
+    // The first-run screen names its own keys, and help is the inbox's:
+    // its rows stay in `[keys]` and the README, not here.
+    for mode in Mode::ALL.into_iter().filter(|m| *m != Mode::FirstRun) {
         rows.extend(map.mode_rows(mode).iter().map(|b| key(&b.label, &b.help, &b.name)));
     }
     rows

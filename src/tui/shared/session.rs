@@ -29,4 +29,7 @@ pub struct Session {
     /// This agent's name on the hub (`GET /hub/v1/whoami`), when known.
     /// Text from a server: inert before it is shown.
     pub agent: Option<String>,
+    /// `assign_on_reply`: this agent's reply to an Unassigned conversation
+    /// assigns it to them (through the checked owner write).
+    pub assign_on_reply: bool,
 }

@@ -17,6 +17,7 @@ mod refresh;
 mod rich;
 mod selected;
 mod state;
+pub mod timeline;
 mod update;
 mod view;
 mod viewport;

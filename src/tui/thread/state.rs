@@ -90,6 +90,8 @@ pub struct Thread {
     pub note_draft: Option<(String, String)>,
     /// The funnel move in flight.
     pub moving: Option<ReqId>,
+    /// The conversation's timeline, drawn between messages (`timeline`).
+    pub timeline: super::timeline::Timeline,
 }
 
 impl Thread {

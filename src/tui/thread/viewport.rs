@@ -20,12 +20,13 @@ impl Thread {
         usize::from(i == 0 && self.top_line_shown())
             + usize::from(self.day_break(i, g))
             + usize::from(self.new_from == Some(i))
+            + self.events_above(i, g).len()
     }
 
     /// Lines of message `i`'s block.
     pub fn height(&self, i: usize, g: Geometry) -> usize {
         let body = self.layout.with_body(&self.messages[i], g.width, |b| b.len());
-        self.lead(i, g) + 1 + body
+        self.lead(i, g) + 1 + body + self.events_below(i, g).len()
     }
 
     /// Message `i`'s block as lines. `mark` is a sent message's delivery
@@ -50,6 +51,8 @@ impl Thread {
         {
             out.push((Kind::Day, day_line(t, g.tz)));
         }
+        // The conversation's timeline since the message before (dim rows).
+        out.extend(self.events_above(i, g).into_iter().map(|r| (Kind::Day, r)));
         if self.new_from == Some(i) {
             out.push((Kind::NewMark, "── new ──".into()));
         }
@@ -60,6 +63,7 @@ impl Thread {
         ));
         self.layout
             .with_body(m, g.width, |b| out.extend(b.iter().map(|l| (Kind::Body(s), l.clone()))));
+        out.extend(self.events_below(i, g).into_iter().map(|r| (Kind::Day, r)));
         out
     }
 

@@ -160,6 +160,20 @@ pub(crate) fn submit(model: &mut Model, fx: &mut Vec<Effect>) {
                     model.overlay = None;
                     return model.status.push(ToastKind::Info, "nothing changed", now);
                 }
+                Ok(patch) if write == WriteKind::Assign => {
+                    let action = write.action(patch);
+                    // A colleague replying, or who just replied: asked
+                    // first (the form goes; `y` sends it).
+                    if super::owner::ask_if_busy(model, &contact, &action) {
+                        return;
+                    }
+                    Ok(Effect::Apply {
+                        id,
+                        uuid: uuid.clone(),
+                        guard: super::owner::guard(model, &contact),
+                        action,
+                    })
+                }
                 other => other.map(|patch| Effect::Apply {
                     id,
                     uuid: uuid.clone(),
@@ -212,44 +226,13 @@ pub(crate) fn toggle_closed(model: &mut Model, and_next: bool, fx: &mut Vec<Effe
         return model.status.push(ToastKind::Info, "still saving the last change", now);
     }
     if !and_next || c.is_open() {
-        let id = model.next_id();
-        let kind = if c.is_open() {
-            WriteKind::Close
-        } else {
-            WriteKind::Reopen
-        };
-        let closed_at = if c.is_open() { Some(now) } else { None };
-        // If it leaves the view, its row stays (greyed) until the
-        // selection moves: the list does not jump under the cursor.
-        super::views::keep(model, &c.uuid);
-        model.list.store.update(&c.uuid, |row| {
-            row.closed_at = closed_at;
-            row.state_unknown = false;
-        });
-        if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == c.uuid) {
-            full.set_closed_at(if c.is_open() { Some(now) } else { None });
+        let action = if c.is_open() { Action::Close } else { Action::Reopen };
+        // A colleague replying, or who just replied: asked first.
+        if action == Action::Close && super::owner::ask_if_busy(model, &c, &action) {
+            return;
         }
-        model.list.pending.insert(
-            c.uuid.clone(),
-            PendingWrite {
-                id,
-                kind,
-                before: Some(c.clone()),
-            },
-        );
-        let action = if kind == WriteKind::Close {
-            Action::Close
-        } else {
-            Action::Reopen
-        };
-        super::record::will_write(model, id, action.clone(), c.clone(), None);
-        model.act.writes.insert(id, action.clone());
-        fx.push(Effect::Apply {
-            id,
-            uuid: c.uuid.clone(),
-            action,
-            guard: None,
-        });
+        let guard = super::owner::guard(model, &c);
+        close_or_reopen(model, c, action, guard, fx);
     }
     if and_next {
         let len = model.list.visible_len();
@@ -269,6 +252,47 @@ pub(crate) fn toggle_closed(model: &mut Model, and_next: bool, fx: &mut Vec<Effe
     }
 }
 
+/// Closes or reopens `c` at once (optimistic), checked by `guard`.
+pub(crate) fn close_or_reopen(
+    model: &mut Model,
+    c: Contact,
+    action: Action,
+    guard: Option<Box<crate::tui::act::Guard>>,
+    fx: &mut Vec<Effect>,
+) {
+    let now = model.now;
+    let id = model.next_id();
+    let closing = action == Action::Close;
+    let kind = if closing { WriteKind::Close } else { WriteKind::Reopen };
+    let closed_at = if closing { Some(now) } else { None };
+    // If it leaves the view, its row stays (greyed) until the selection
+    // moves: the list does not jump under the cursor.
+    super::views::keep(model, &c.uuid);
+    model.list.store.update(&c.uuid, |row| {
+        row.closed_at = closed_at;
+        row.state_unknown = false;
+    });
+    if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == c.uuid) {
+        full.set_closed_at(closed_at);
+    }
+    model.list.pending.insert(
+        c.uuid.clone(),
+        PendingWrite {
+            id,
+            kind,
+            before: Some(c.clone()),
+        },
+    );
+    super::record::will_write(model, id, action.clone(), c.clone(), None);
+    model.act.writes.insert(id, action.clone());
+    fx.push(Effect::Apply {
+        id,
+        uuid: c.uuid.clone(),
+        action,
+        guard,
+    });
+}
+
 /// One action's answer: one contact's write `id` (a run of one action),
 /// else a job of the run on many.
 pub(crate) fn applied(model: &mut Model, id: ReqId, uuid: &str, answer: crate::tui::act::Answer, fx: &mut Vec<Effect>) {
@@ -283,6 +307,20 @@ pub(crate) fn applied(model: &mut Model, id: ReqId, uuid: &str, answer: crate::t
     };
     let saving = model.act.saving.remove(&id);
     let overlay_is_this = matches!(&model.overlay, Some(Overlay::Form { saving: Some(s), .. }) if *s == id);
+    let reply = model.act.replies.remove(&id);
+    if let (Some(what), Ok(now_c)) = (&answer.changed, &answer.result) {
+        // A colleague's change since this agent saw it: not written.
+        if let Some((u, fk, _)) = &saving {
+            model.act.drafts.remove(&(u.clone(), *fk));
+        }
+        if overlay_is_this {
+            model.overlay = None;
+        }
+        if reply {
+            return super::owner::reply_kept(model, id, now_c.clone(), what);
+        }
+        return super::owner::changed(model, id, action, now_c.clone(), what, fx);
+    }
     match answer.result {
         Ok(mut contact) => {
             settled(model, &contact, saving.as_ref(), overlay_is_this, fx);
@@ -297,11 +335,20 @@ pub(crate) fn applied(model: &mut Model, id: ReqId, uuid: &str, answer: crate::t
                 super::views::keep(model, &contact.uuid);
             }
             model.list.store.replace(contact.clone());
-            if !super::record::wrote(model, id, answer.before.as_deref(), &contact) {
+            if reply {
+                // Undo stays offered; the toast says why it happened.
+                super::record::wrote(model, id, answer.before.as_deref(), &contact);
+                model.status.push(
+                    ToastKind::Success,
+                    format!("assigned to you (you replied): {name}"),
+                    now,
+                );
+            } else if !super::record::wrote(model, id, answer.before.as_deref(), &contact) {
                 model
                     .status
                     .push(ToastKind::Success, format!("{}: {name}", kind.done()), now);
             }
+            super::owner::own_timeline(model, &contact.uuid);
         }
         Err(e) => {
             super::record::write_failed(model, id);

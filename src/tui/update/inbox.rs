@@ -23,6 +23,7 @@ pub(crate) fn wrap(e: InboxEffect) -> Effect {
         InboxEffect::Index(IndexAsk::Load { generation, skip }) => Effect::Index(IndexCmd::Load { generation, skip }),
         InboxEffect::Index(IndexAsk::Incremental) => Effect::Index(IndexCmd::Incremental),
         InboxEffect::Index(IndexAsk::Previews(wanted)) => Effect::Index(IndexCmd::Previews(wanted)),
+        InboxEffect::Index(IndexAsk::Store(contact)) => Effect::Index(IndexCmd::Store(contact)),
         InboxEffect::ReleaseMemory => Effect::ReleaseMemory,
         e => Effect::Inbox(e),
     }

@@ -53,6 +53,7 @@ pub(crate) fn on_msg(model: &mut Model, msg: IndexMsg, fx: &mut Vec<Effect>) {
                 model.slices.snooze.checked = None;
                 super::slices::tick(model, fx);
             }
+            super::owner::event_timeline(model, &event, fx);
             crate::tui::hub::event(&mut model.colleagues, &event, model.now)
         }
     }

@@ -95,6 +95,7 @@ pub(crate) fn start(model: &mut Model, index: u16, asked: bool, fx: &mut Vec<Eff
             jobs,
             already: Vec::new(),
             rerun: Some(index),
+            single: None,
         })));
         return None;
     }

@@ -205,8 +205,13 @@ fn go(model: &mut Model, actions: Vec<Action>, only: Option<String>, fx: &mut Ve
     }
     let doing = act::doing(&actions).to_string();
     let n = contacts.len();
-    if n > CONFIRM_ABOVE {
-        let question = act::question(&model.known, &actions, n);
+    // Closing or assigning what a colleague is answering asks first.
+    let busy = super::owner::busy_among(model, &actions, &jobs);
+    if n > CONFIRM_ABOVE || busy.is_some() {
+        let mut question = act::question(&model.known, &actions, n);
+        if let Some(why) = busy {
+            question = format!("{why}: {question}");
+        }
         model.overlay = Some(Overlay::Confirm(Box::new(Confirm {
             question,
             doing,
@@ -214,6 +219,7 @@ fn go(model: &mut Model, actions: Vec<Action>, only: Option<String>, fx: &mut Ve
             jobs,
             already,
             rerun: None,
+            single: None,
         })));
         return;
     }
@@ -222,6 +228,9 @@ fn go(model: &mut Model, actions: Vec<Action>, only: Option<String>, fx: &mut Ve
 
 /// `y` on the question: the run starts.
 pub(crate) fn confirmed(model: &mut Model, c: Confirm, fx: &mut Vec<Effect>) {
+    if let Some(single) = c.single {
+        return super::owner::confirmed(model, *single, fx);
+    }
     if let Some(index) = c.rerun {
         return super::bulk::run_macro(model, index, true, fx);
     }

@@ -14,6 +14,7 @@ mod many;
 mod mouse;
 pub(crate) mod notes;
 mod overlays;
+mod owner;
 pub(crate) mod recheck;
 mod record;
 mod search;
@@ -102,6 +103,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             result,
         } => list::contacts_loaded(model, id, generation, fetch, result, &mut fx),
         Msg::Inbox(InboxMsg::ContactsSearched(done)) => search::searched(model, done, &mut fx),
+        Msg::Inbox(InboxMsg::LookedUp { id, result }) => search::looked_up(model, id, result, &mut fx),
         Msg::ContactFound { id, identifier, result } => recheck::found(model, id, &identifier, result, &mut fx),
         Msg::Created { id, result } => actions::created(model, id, result, &mut fx),
         Msg::Applied { id, uuid, answer } => actions::applied(model, id, &uuid, answer, &mut fx),

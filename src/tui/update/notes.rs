@@ -87,6 +87,7 @@ pub(crate) fn route(model: &mut Model, notes: Vec<Note>, fx: &mut Vec<Effect>) {
             Note::Sent { contact, text, at } => {
                 sent(model, &contact, &text, at);
                 after_write(model, fx);
+                super::owner::assign_on_reply(model, &contact, fx);
             }
             Note::Sending { .. } => {
                 model.thread.scroll_to_newest();

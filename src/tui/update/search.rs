@@ -22,3 +22,14 @@ pub(crate) fn searched(model: &mut Model, done: SearchDone, fx: &mut Vec<Effect>
 pub(crate) fn clear_search(model: &mut Model, fx: &mut Vec<Effect>) {
     inbox!(model, fx, |st, cx, _out| search::clear_search(st, cx));
 }
+
+pub(crate) fn looked_up(
+    model: &mut Model,
+    id: u64,
+    result: Result<Box<crate::api::Contact>, crate::api::ApiError>,
+    fx: &mut Vec<Effect>,
+) {
+    inbox!(model, fx, |st, _cx, _out| crate::tui::inbox::update::lookup::looked_up(
+        st, id, result
+    ));
+}

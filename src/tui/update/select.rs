@@ -16,6 +16,8 @@ pub(crate) fn load(model: &mut Model, uuid: &str, fx: &mut Vec<Effect>) {
     call!(model, fx, thread, Effect::Thread, |st, _cx, out| {
         crate::tui::thread::open(st, out, uuid)
     });
+    super::owner::own_timeline(model, uuid);
+    super::owner::fetch_timeline(model, uuid, fx);
     call!(model, fx, details, Effect::Details, |st, cx, out| {
         crate::tui::details::open(st, cx, out, uuid)
     });

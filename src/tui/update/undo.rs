@@ -56,6 +56,7 @@ pub(crate) fn runs(model: &mut Model, msg: act::RunsMsg) {
             let text = format!("could not read the run history: {}", crate::text::sanitize_line(&e));
             model.status.push(ToastKind::Error, text, now);
         }
+        act::RunsMsg::Timeline { contact, result } => super::owner::hub_timeline(model, &contact, result),
         act::RunsMsg::Kept(Ok(())) => {}
         act::RunsMsg::Kept(Err(e)) => {
             let text = format!(

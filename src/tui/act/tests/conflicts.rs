@@ -37,6 +37,7 @@ fn an_undo_that_finds_a_colleagues_edit_leaves_it_and_says_so() {
                 conflicts: vec!["assignee is now bob@x.co (the run left me@x.co)".into()],
                 reverted: Some(0),
                 skipped: false,
+                changed: None,
             }
         } else {
             crate::tui::act::Answer {

@@ -4,7 +4,7 @@ use crossterm::event::KeyEvent;
 
 use super::super::fx::ComposeEffect;
 use super::super::state::{Compose, Stage};
-use super::{drafts, editor, send, snippets, templates};
+use super::{attach, drafts, editor, send, snippets, templates};
 use crate::tui::form::{FieldId, FormOutcome, FormValue, PickOutcome};
 use crate::tui::keymap::{Mode, ModeAction as M};
 use crate::tui::shared::{Cx, Note, Out, Pane, ToastKind};
@@ -42,7 +42,7 @@ pub fn paste(st: &mut Compose, out: &mut Out<ComposeEffect>, text: &str) -> bool
         }
         Stage::Templates(p) => p.handle_paste(text),
         Stage::Snippets { picker, .. } => snippets::paste(picker, text),
-        Stage::Values { form, .. } => form.handle_paste(text),
+        Stage::Values { form, .. } | Stage::Attach(form) => form.handle_paste(text),
         Stage::LoadingTemplates | Stage::Colleague(_) | Stage::Preview { .. } => {}
     }
     true
@@ -70,6 +70,7 @@ pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEven
             Some(M::Send) => send::send_text(st, cx, out, false),
             Some(M::Templates) => templates::open_templates(st, cx, out),
             Some(M::Editor) => editor::open(st, out),
+            Some(M::Attach) => attach::open(st),
             Some(M::Snippet) if snippets::pressed(st, out, &key) => {}
             _ => {
                 let uuid = st.open.clone().unwrap_or_default();
@@ -125,6 +126,7 @@ pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEven
             }
         },
         Stage::Preview { .. } => preview_key(st, cx, out, key),
+        Stage::Attach(_) => attach::key(st, cx, out, key),
     }
 }
 

@@ -93,6 +93,7 @@ pub fn run_action(st: &mut Compose, cx: &Cx, out: &mut O, action: M) {
         M::Snippet if st.snippets.items.is_empty() => out.toast(ToastKind::Info, snippets::NO_SNIPPETS),
         M::Snippet => snippets::show_picker(st, None),
         M::Templates => templates::open_templates(st, cx, out),
+        M::Attach => super::attach::open(st),
         M::Send => send::send_text(st, cx, out, false),
         _ => {}
     }

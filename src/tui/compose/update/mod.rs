@@ -4,6 +4,7 @@
 //! disk, restored, discarded), canned replies (the `/` picker) and
 //! `$EDITOR` on the draft.
 
+mod attach;
 mod drafts;
 mod editor;
 mod keys;

@@ -47,7 +47,8 @@ pub(super) fn fail(st: &mut Compose, out: &mut Out<ComposeEffect>, uuid: &str, m
 pub(super) fn send_text(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, anyway: bool) {
     let Some(uuid) = st.open.clone() else { return };
     let text = st.draft(&uuid);
-    if text.trim().is_empty() {
+    let file = st.attachments.get(&uuid).cloned();
+    if text.trim().is_empty() && file.is_none() {
         return out.toast(ToastKind::Info, "nothing to send");
     }
     if !anyway && let Some(why) = cx.colleagues.before_send(&uuid, st.since, cx.now) {
@@ -60,15 +61,15 @@ pub(super) fn send_text(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>,
         Ok(a) => a,
         Err(e) => return fail(st, out, &uuid, e),
     };
-    send(
-        st,
-        cx,
-        out,
-        &uuid,
-        SendMessage::text(to, from, text.clone()),
-        text,
-        true,
-    );
+    // A file by URL goes with the text as its caption (`C-o`).
+    let (body, shown) = match &file {
+        Some(f) => (
+            SendMessage::media(to, from, f.kind, f.url.clone(), text.clone()),
+            f.shown(&text),
+        ),
+        None => (SendMessage::text(to, from, text.clone()), text),
+    };
+    send(st, cx, out, &uuid, body, shown, true);
 }
 
 pub(super) fn send_template(
@@ -189,6 +190,7 @@ fn sent(
             let (text, at, is_text) = (o.text.clone(), o.at, o.is_text);
             if is_text {
                 super::drafts::sent(st, cx, out, contact);
+                st.attachments.remove(contact);
             }
             st.errors.remove(contact);
             st.needs_template.remove(contact);

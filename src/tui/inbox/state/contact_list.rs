@@ -6,6 +6,7 @@
 //! - [`PendingWrites`]: writes in flight, with what to restore on failure;
 //! - the bot state per contact.
 
+pub mod lookup;
 mod paging;
 mod search;
 mod store;
@@ -15,6 +16,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
+pub use lookup::{Looked, Lookup, LookupJob, LookupKey};
 pub use paging::{PAGE_ROWS, Paging, TopUp};
 pub use search::{Search, SearchDone, SearchJob};
 pub use store::{ContactStore, Haystacks, LastMessage, Row, Upserted};

@@ -3,7 +3,7 @@
 
 use super::super::state::Inbox;
 use super::selection::selection_changed;
-use super::{O, search, views, walk};
+use super::{O, lookup, search, views, walk};
 use crate::api::Contact;
 use crate::tui::keymap::Action;
 use crate::tui::shared::Cx;
@@ -61,8 +61,14 @@ pub fn click(st: &mut Inbox, cx: &Cx, out: &mut O, y: u16) {
     }
 }
 
-/// A key while the query is typed: Up and Down move the list.
+/// A key while the query is typed: Up and Down move the list; Enter on
+/// a customer the service found opens it.
 pub fn search_key(st: &mut Inbox, cx: &Cx, out: &mut O, key: crossterm::event::KeyEvent) {
+    if cx.keys.mode_action_for(crate::tui::keymap::Mode::Search, &key) == Some(crate::tui::keymap::ModeAction::Done)
+        && let Some(contact) = lookup::found_to_open(st)
+    {
+        return open_found(st, cx, out, contact);
+    }
     if let Some(motion) = search::key(st, cx, out, key) {
         move_selection(st, cx, out, motion);
     }
@@ -80,4 +86,24 @@ pub fn add_created(st: &mut Inbox, cx: &Cx, out: &mut O, contact: Contact) {
     search::recompute_search(st, out);
     views::select(st, cx, out, &uuid);
     selection_changed(st, cx, out);
+}
+
+/// Enter on the customer `/` found on the service: the search closes, the
+/// contact joins the list (first, selected) and the index, and opens.
+fn open_found(st: &mut Inbox, cx: &Cx, out: &mut O, contact: Contact) {
+    use crate::tui::shared::{Note, Pane};
+    search::clear_search(st, cx);
+    let uuid = contact.uuid.clone();
+    out.note(Note::Learned(Box::new(contact.clone())));
+    if st.sync.enabled() {
+        out.fx(super::super::fx::InboxEffect::Index(super::super::fx::IndexAsk::Store(
+            Box::new(contact.clone()),
+        )));
+    }
+    add_created(st, cx, out, contact);
+    *st.settle = None;
+    out.note(Note::Show(uuid));
+    if !cx.is_wide() {
+        out.note(Note::Focus(Pane::Thread));
+    }
 }

@@ -9,7 +9,7 @@ use super::super::fx::InboxEffect;
 use super::super::msg::SearchDone;
 use super::super::state::contact_list::{ContactStore, Search, SearchJob};
 use super::super::state::{ContactList, Inbox};
-use super::{O, selection};
+use super::{O, lookup, selection};
 use crate::tui::keymap::{Action, Mode, ModeAction as M};
 use crate::tui::shared::{Cx, Note, Pane};
 
@@ -53,8 +53,14 @@ pub fn key(st: &mut Inbox, cx: &Cx, out: &mut O, key: KeyEvent) -> Option<Action
         Some(M::DeleteChar) => {
             search.query.pop();
         }
-        Some(M::Down) => return Some(Action::MoveDown),
-        Some(M::Up) => return Some(Action::MoveUp),
+        Some(M::Down) => {
+            search.lookup.picked = true;
+            return Some(Action::MoveDown);
+        }
+        Some(M::Up) => {
+            search.lookup.picked = true;
+            return Some(Action::MoveUp);
+        }
         Some(_) => return None,
         // The line's editing keys, as readline's (the cursor is at the end).
         None => match cx.keys.mode_action_for(Mode::Text, &key) {
@@ -82,6 +88,7 @@ pub fn paste(st: &mut Inbox, cx: &Cx, out: &mut O, text: &str) {
 /// The query changed: search for it (narrowing the last matches when it
 /// only got longer); the best match is selected when the result arrives.
 fn query_changed(st: &mut Inbox, cx: &Cx, out: &mut O) {
+    lookup::query_changed(st);
     let selected = st.list.selected_uuid();
     let store = &st.list.store;
     let (layout, version) = (store.layout(), store.version());
@@ -182,6 +189,8 @@ pub fn searched(st: &mut Inbox, cx: &Cx, out: &mut O, done: SearchDone) {
     }
     if again {
         recompute_search(st, out);
+    } else {
+        lookup::after_search(st, out);
     }
 }
 
@@ -210,6 +219,7 @@ pub fn clear_search(st: &mut Inbox, cx: &Cx) {
     let selected = st.list.selected_uuid();
     if let Some(s) = st.list.view.search.take() {
         s.latest.store(u64::MAX, std::sync::atomic::Ordering::Relaxed); // stops a run
+        s.lookup.stop();
     }
     if let Some(uuid) = selected
         && let Some(row) = st.list.row_of(&uuid)

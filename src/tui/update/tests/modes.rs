@@ -172,13 +172,17 @@ type Press<'a> = &'a dyn Fn(&Arc<Keymap>, KeyEvent) -> bool;
 
 /// Walks `press` with `every` key and the `keys` it starts with.
 fn walk_with(what: &str, keys: &Arc<Keymap>, press: Press, table: Table, text: Text, every: &[KeyEvent]) {
-    let help: Vec<String> = help_rows(keys)
+    let mut help: Vec<String> = help_rows(keys)
         .into_iter()
         .filter_map(|r| match r {
             HelpRow::Key { name, .. } => Some(name),
             HelpRow::Heading(_) => None,
         })
         .collect();
+    // The first-run screen names its keys itself (help is the inbox's).
+    if let Table::Mode(Mode::FirstRun, _) = table {
+        help.extend(keys.mode_rows(Mode::FirstRun).iter().map(|r| r.name.to_string()));
+    }
     let mut unbound = Vec::new();
     for &k in every {
         if is_text(&k, text) || !press(keys, k) {

@@ -43,6 +43,8 @@ pub struct Search {
     pub version: u64,
     /// The newest generation: a superseded run sees it and stops early.
     pub latest: Arc<AtomicU64>,
+    /// The query looked up on the service (a phone number or a bsuid).
+    pub lookup: super::lookup::Lookup,
 }
 
 impl Search {

@@ -341,6 +341,11 @@ impl Row {
         }
     }
 
+    /// The uuid of the funnel the conversation is in, when the list said.
+    pub fn funnel(&self) -> Option<&str> {
+        self.common.as_deref().and_then(|c| c.funnel.as_deref())
+    }
+
     /// The name, or the phone number for a contact without one.
     pub fn label(&self) -> &str {
         if self.name.is_empty() {
