@@ -4,8 +4,9 @@
 //! another contact, a refresh, a view change, a narrow screen's pane
 //! switch), the keys go back to what shows instead.
 
-use super::{Model, Pane};
+use super::state::Model;
 use crate::tui::compose;
+use crate::tui::shared::pane::Pane;
 
 /// The layer that takes keys, from the top of the drawing down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

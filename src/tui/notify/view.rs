@@ -25,7 +25,8 @@ pub fn render(st: &Notify, vcx: &ViewCx, frame: &mut Frame, area: Rect) {
         .border_style(theme.border_focused())
         .title(" Notifications ");
     let mut lines: Vec<Line> = Vec::new();
-    let now = super::status(st, vcx.now, vcx.session.tz).map_or_else(|| "now: on".to_string(), |s| format!("now: {s}"));
+    let now = super::update::status(st, vcx.now, vcx.session.tz)
+        .map_or_else(|| "now: on".to_string(), |s| format!("now: {s}"));
     lines.push(Line::styled(fit(&now, inner), theme.dim()));
     for (i, c) in Choice::ALL.iter().enumerate() {
         let label = match c {
