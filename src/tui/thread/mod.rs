@@ -18,6 +18,7 @@ mod rich;
 mod selected;
 mod state;
 pub mod timeline;
+mod timeline_rows;
 mod update;
 mod view;
 mod viewport;
