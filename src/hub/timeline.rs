@@ -21,7 +21,7 @@ use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::HubError;
+use super::error::HubError;
 use super::state::HubState;
 use super::store::Store;
 use super::wire;

@@ -5,7 +5,7 @@
 //! whatever happens here: anything that goes wrong is a line on stderr.
 
 use crate::api::{Client, Contact};
-use crate::cli::Ctx;
+use crate::cli::ctx::Ctx;
 use crate::triage::bulk::Action;
 use crate::triage::owner::{Checked, Seen, write_checked};
 use crate::triage::write::Settled;
