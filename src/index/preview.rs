@@ -14,7 +14,7 @@ use super::{Index, IndexError};
 use crate::api::{Message, MessageStatus};
 
 mod wait;
-pub use wait::{AUTOMATIC, Behind, Wait, Waiting, waiting};
+pub use wait::{AUTOMATIC, Author, Behind, Said, Wait, Waiting, authors, waiting};
 
 /// Who wrote a conversation's last message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

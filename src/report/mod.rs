@@ -164,7 +164,7 @@ enum FirstResponse {
     Unknown,
     /// No customer message, or none answered yet.
     None,
-    /// The first customer message, and the first agent answer after it.
+    /// The first customer message, and the first answer by a person after it.
     Answered(DateTime<Utc>, DateTime<Utc>),
 }
 
@@ -176,7 +176,12 @@ fn first_response(row: &ReportRow) -> FirstResponse {
         return FirstResponse::None;
     };
     let asked = page.messages[start].at;
-    match page.messages[start..].iter().find(|m| m.who == Who::Agent) {
+    // Only a person's answer: a bot's or an automation's is not one (the
+    // waiting rule tells them apart).
+    match page.messages[start..]
+        .iter()
+        .find(|m| m.who == Who::Agent && !m.automatic)
+    {
         Some(m) => FirstResponse::Answered(asked, m.at),
         None => FirstResponse::None,
     }
