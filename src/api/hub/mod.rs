@@ -6,6 +6,7 @@
 
 mod apply;
 mod events;
+mod reports;
 mod snapshot;
 mod sse;
 mod stream;
@@ -14,6 +15,7 @@ pub use apply::apply_to_index;
 pub use events::{
     BadEvent, ConversationChange, HubEvent, Presence, PresenceState, ServiceState, ServiceStatus, SnoozeChange,
 };
+pub use reports::{HubCounts, HubViewCount, ReportSpan};
 pub use snapshot::{SnapshotHeader, SnapshotReport};
 pub use sse::{SseEvent, SseParser};
 pub use stream::{Backoff, HubItem, HubStream};
