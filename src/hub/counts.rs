@@ -7,7 +7,9 @@
 //! "count", "stateUnknown"}]}`: `complete` is false until the hub has
 //! walked the whole account once (the counts are lower bounds then);
 //! `stateUnknown` counts the conversations whose state (open or closed) the
-//! hub does not know yet and that may belong to the view.
+//! hub does not know yet and that may belong to the view; `lastUnknown`
+//! those whose last message it has not read yet, for a view on who wrote
+//! last (Waiting). Either makes the count a lower bound.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -32,11 +34,21 @@ pub async fn counts(State(st): State<Arc<HubState>>, Extension(who): Extension<A
             let contacts = ix.list(Order::Activity, usize::MAX >> 1, 0)?;
             let previews: HashMap<String, Preview> = ix.all_previews()?.into_iter().collect();
             let facts: Vec<Facts> = contacts.iter().map(|c| Facts::new(c, previews.get(&c.uuid))).collect();
-            Ok((facts, ix.sync_state()?.full_walk_finished_at.is_some()))
+            // Whether the hub holds the conversation's last message as of
+            // its activity now (else who wrote last is not known yet).
+            let known: Vec<bool> = contacts
+                .iter()
+                .map(|c| {
+                    previews
+                        .get(&c.uuid)
+                        .is_some_and(|p| p.activity.is_none() || p.activity == c.last_activity())
+                })
+                .collect();
+            Ok((facts, known, ix.sync_state()?.full_walk_finished_at.is_some()))
         })
     })
     .await;
-    let (facts, complete) = match read {
+    let (facts, known, complete) = match read {
         Ok(Ok(v)) => v,
         Ok(Err(e)) => {
             tracing::error!("counts: {e}");
@@ -59,7 +71,18 @@ pub async fn counts(State(st): State<Arc<HubState>>, Extension(who): Extension<A
                 .iter()
                 .filter(|f| v.filter.may_match_unknown_state(*f, me, now))
                 .count();
-            json!({ "name": v.name, "short": v.short, "count": count, "stateUnknown": unknown })
+            // Who wrote last decides, and the hub has not read it yet.
+            let last_unknown = if v.filter.needs_last_message() {
+                facts
+                    .iter()
+                    .zip(&known)
+                    .filter(|(f, k)| !**k && v.filter.matches_but_waiting(*f, me, now))
+                    .count()
+            } else {
+                0
+            };
+            json!({ "name": v.name, "short": v.short, "count": count, "stateUnknown": unknown,
+                    "lastUnknown": last_unknown })
         })
         .collect();
     Json(json!({

@@ -29,6 +29,10 @@ pub struct HubViewCount {
     /// Conversations of unknown state (open or closed) that may belong.
     #[serde(default)]
     pub state_unknown: u64,
+    /// For a view on who wrote last: conversations whose last message the
+    /// hub has not read yet.
+    #[serde(default)]
+    pub last_unknown: u64,
 }
 
 /// `GET /hub/v1/counts`. Text from the hub: make it inert before showing it.

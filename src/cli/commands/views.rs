@@ -218,10 +218,14 @@ async fn from_hub(ctx: &mut Ctx<'_>, views: &[View]) -> Result<Option<Vec<ViewRo
             name: v.name.clone(),
             short: v.short.clone(),
             count: usize::try_from(c.count).unwrap_or(usize::MAX),
-            at_least: unknown > 0 || !counts.complete,
+            at_least: unknown > 0 || c.last_unknown > 0 || !counts.complete,
             state_unknown: unknown,
             rules: v.filter.describe(),
-            note: v.why_empty(me.as_deref()),
+            note: match (v.why_empty(me.as_deref()), c.last_unknown) {
+                (why, 0) => why,
+                (None, n) => Some(format!("{n} whose last message the hub has not read yet")),
+                (Some(why), n) => Some(format!("{why}; {n} whose last message the hub has not read yet")),
+            },
             complete: Some(counts.complete),
         });
     }
