@@ -99,7 +99,11 @@ async fn two_agents_through_one_hub_read_one_report_equal_to_the_services_data()
     let deadline = tokio::time::Instant::now() + support::PATIENCE;
     let previews = || t.hub.state.counters.previews.load(std::sync::atomic::Ordering::Relaxed);
     while previews() < 30 {
-        assert!(tokio::time::Instant::now() < deadline, "the hub read {} pages of 30", previews());
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the hub read {} pages of 30",
+            previews()
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     // Dana closes two conversations through the hub.
@@ -120,7 +124,10 @@ async fn two_agents_through_one_hub_read_one_report_equal_to_the_services_data()
     }
     let deadline = tokio::time::Instant::now() + support::PATIENCE;
     while hub_report(&t.dana).await.groups[0].closed < 2 {
-        assert!(tokio::time::Instant::now() < deadline, "the closes never reached the report");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the closes never reached the report"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     // Both agents, as people use it: `frontdesk report` through the hub.
@@ -138,7 +145,9 @@ async fn two_agents_through_one_hub_read_one_report_equal_to_the_services_data()
     let client = frontdesk::api::Client::new(&t.server.base_url, &t.server.api_key, Duration::from_secs(10)).unwrap();
     let mut index = Index::in_memory().unwrap();
     let budget = Budget::new(0.0);
-    full_sync(&client, &mut index, &budget, &mut |_| {}).await.expect("sync");
+    full_sync(&client, &mut index, &budget, &mut |_| {})
+        .await
+        .expect("sync");
     let wanted: Vec<_> = index
         .with(|ix| ix.list(Order::Activity, usize::MAX >> 1, 0))
         .unwrap()
@@ -163,7 +172,10 @@ async fn views_through_a_hub_answer_from_the_hubs_counts_on_a_fresh_index() {
     let rows: Value = serde_json::from_str(&out).expect("json");
     let rows = rows.as_array().expect("a list");
     let count = |name: &str| {
-        let row = rows.iter().find(|r| r["name"] == name).unwrap_or_else(|| panic!("{name}: {out}"));
+        let row = rows
+            .iter()
+            .find(|r| r["name"] == name)
+            .unwrap_or_else(|| panic!("{name}: {out}"));
         assert_eq!(row["complete"], true, "{row}");
         row["count"].as_u64().unwrap()
     };

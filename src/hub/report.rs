@@ -74,7 +74,8 @@ pub async fn report(State(st): State<Arc<HubState>>, body: axum::body::Bytes) ->
             Ok(a) => a,
             Err(e) => {
                 let msg = format!("the report's question does not read: {e}");
-                return wire::error(StatusCode::UNPROCESSABLE_ENTITY, &crate::text::sanitize_line(&msg)).into_response();
+                return wire::error(StatusCode::UNPROCESSABLE_ENTITY, &crate::text::sanitize_line(&msg))
+                    .into_response();
             }
         }
     };

@@ -8,9 +8,9 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use super::preview::{Author, Said, Who, authors};
-use crate::api::MessageStatus;
 use super::store::{parse_stamp, stamp};
 use super::{Index, IndexError};
+use crate::api::MessageStatus;
 
 /// One message of a cached page, as a report sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,16 +1,17 @@
 //! `frontdesk report`: conversations opened and closed per day, first
 //! response and resolution times, and what waits now, per agent, team or
-//! tag, from the local index only (no API request). The figures are
-//! computed in `crate::report` and defined in docs/reports.md.
+//! tag, from the local index only (no API request); through a hub, the
+//! team's one report as the hub computes it from its index. The figures
+//! are computed in `crate::report` and defined in docs/reports.md.
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use clap::Args;
 
 use super::cache::open_index;
 use super::sync::index_err;
+use crate::api::hub::ReportSpan;
 use crate::cli::output::{json_safe, render_table, sanitize};
 use crate::cli::{CliError, Ctx, Format};
-use crate::api::hub::ReportSpan;
 use crate::report::{self, BUCKET_LABELS, GroupBy, Period, Report, Timing, human};
 
 #[derive(Debug, Args)]
@@ -188,15 +189,19 @@ fn footnote(r: &Report, source: Source) -> String {
         ),
         Source::Local(None) => "Read from the local index, which no full sync has completed yet (`frontdesk sync`); no API request was made.\n".into(),
     };
+    let (whose, fetches) = match source {
+        Source::Hub => ("the hub's index", "the hub reads it in the background"),
+        Source::Local(_) => ("the index", "`frontdesk views` fetches it"),
+    };
     if r.unknown.first_response > 0 {
         s.push_str(&format!(
-            "First response: {} conversation(s) active in the period are not measured: the index holds no page of their messages, or not their first one.\n",
+            "First response: {} conversation(s) active in the period are not measured: {whose} holds no page of their messages, or not their first one.\n",
             r.unknown.first_response
         ));
     }
     if r.unknown.waiting > 0 {
         s.push_str(&format!(
-            "Waiting now: {} open conversation(s) left out: the index does not hold their latest message (`frontdesk views` fetches it).\n",
+            "Waiting now: {} open conversation(s) left out: {whose} does not hold their latest message ({fetches}).\n",
             r.unknown.waiting
         ));
     }
