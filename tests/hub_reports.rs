@@ -210,3 +210,87 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// The hub's Waiting count and how many it may still miss.
+async fn hub_waiting(agent: &support::Agent) -> (u64, u64) {
+    let (st, v) = agent.json("/hub/v1/counts").await;
+    assert!(st.is_success(), "{v}");
+    let w = v["views"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "Waiting")
+        .unwrap();
+    (w["count"].as_u64().unwrap(), w["lastUnknown"].as_u64().unwrap())
+}
+
+/// The `hubPreview` of `uuid`'s snapshot line.
+async fn hub_preview(agent: &support::Agent, uuid: &str) -> Value {
+    let text = agent.snapshot_text().await;
+    text.lines()
+        .skip(1)
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|c| c["uuid"] == uuid)
+        .map(|c| c["hubPreview"].clone())
+        .unwrap_or(Value::Null)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bots_answer_by_webhook_leaves_the_customer_waiting_on_the_hub() {
+    let t = support::team_with(30, |c| c.budget = 100.0).await;
+    support::subscribe(&t).await;
+    support::wait_for_contacts(&t.dana, 30).await;
+    let deadline = tokio::time::Instant::now() + support::PATIENCE;
+    while hub_waiting(&t.dana).await.1 > 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the hub never read every last message"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // An open conversation a person answered last: nobody waits.
+    let text = t.dana.snapshot_text().await;
+    let answered = text
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|c| {
+            let p = &c["hubPreview"];
+            let at = |k: &str| p[k].as_str().and_then(|s| chrono::DateTime::parse_from_rfc3339(s).ok());
+            c["closedAt"].is_null()
+                && p["status"] == "sent"
+                && at("lastCustomerAt")
+                    .zip(at("createdAt"))
+                    .is_some_and(|(asked, said)| said - asked > chrono::Duration::minutes(1))
+        })
+        .expect("an open conversation a person answered");
+    let uuid = answered["uuid"].as_str().unwrap().to_string();
+    let (before, _) = hub_waiting(&t.dana).await;
+    // The customer writes; the bot answers at once (a send no hub names).
+    assert!(t.server.customer_writes(&uuid, "where is my order?").await.unwrap());
+    let client = frontdesk::api::Client::new(&t.server.base_url, &t.server.api_key, Duration::from_secs(10)).unwrap();
+    let bot = "Thanks! An agent will be with you shortly";
+    client
+        .send_to_contact(
+            &frontdesk::api::ContactId::from(uuid.as_str()),
+            frontdesk::api::SendMessage::text("", "", bot),
+        )
+        .await
+        .expect("the bot answers");
+    // Once the hub holds the bot's answer as the last message…
+    let deadline = tokio::time::Instant::now() + support::PATIENCE;
+    while hub_preview(&t.dana, &uuid).await["text"] != bot {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the bot's answer never reached the hub"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // …the customer still waits for a person.
+    assert_eq!(
+        hub_waiting(&t.dana).await.0,
+        before + 1,
+        "a bot's answer ended the wait"
+    );
+    t.hub.stop().await;
+}
