@@ -318,7 +318,10 @@ class Shift:
                                env=self.hub_env(ag), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
               for ag in ("alex", "bea")]
         for p in ps:
-            p.wait()
+            try:
+                p.wait(120)
+            except subprocess.TimeoutExpired:
+                p.kill()
         who = ("alex", "bea")[n % 2]
         self.cli(who, ["messages", "send", target, "--text", "Hello, I am looking into it."])
         if n % 3 == 2 and len(uuids) > 1:
@@ -366,10 +369,15 @@ def main():
     ap.add_argument("--label", default="run")
     ap.add_argument("--out", help="write the figures as JSON here")
     a = ap.parse_args()
+    # A TERM (or an INT, also when started in the background) ends the
+    # shift cleanly: the servers, the hub and the TUIs are stopped.
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: sys.exit(130))
     if not shutil.which("tmux"):
         raise SystemExit("tmux is needed")
     s = Shift(a)
     result = {"label": a.label, "minutes": a.minutes, "contacts": a.contacts, "agent_bin": a.agent_bin}
+    series = []
     try:
         s.start()
         start = time.time()
@@ -377,6 +385,11 @@ def main():
         end_at = start + a.minutes * 60
         worst = {"tui": 0, "cli": 0}
         worst_at = {}
+        # After each face first showed the whole account (All equal to the
+        # service's, no `≥`): the drift of a running shift, not the load.
+        loaded = {}
+        worst_loaded = {}
+        series = []
         samples, n, next_act = 0, 0, start + 30
         stopped, settled = None, None
         while time.time() < end_at:
@@ -394,6 +407,8 @@ def main():
             if stopped is None or samples % 3 == 0:
                 faces["chen CLI"] = s.cli_views("chen")
             samples += 1
+            series.append({"t": round(now - start, 1), "service": truth["chen"], "faces": faces,
+                           "traffic": stopped is None})
             for face, counts in faces.items():
                 agent = face.split()[0]
                 d = diff(counts, truth[agent])
@@ -402,6 +417,11 @@ def main():
                     worst[kind] = d
                     worst_at[kind] = {"face": face, "seconds": round(now - start), "face_counts": counts,
                                       "service": truth[agent]}
+                if counts is not None and face not in loaded and counts.get("All") == truth[agent]["All"]:
+                    loaded[face] = round(now - start, 1)
+                if face in loaded and d is not None and d > worst_loaded.get(face, {}).get("difference", -1):
+                    worst_loaded[face] = {"difference": d, "seconds": round(now - start), "face_counts": counts,
+                                          "service": truth[agent]}
             if stopped is not None and settled is None:
                 if all(equal(c, truth[f.split()[0]]) for f, c in faces.items() if "TUI" in f):
                     settled = time.time() - stopped
@@ -414,6 +434,7 @@ def main():
         mcp = s.mcp_waiting("chen")
         result.update({
             "largest_difference": worst, "largest_difference_at": worst_at,
+            "whole_account_shown_after_s": loaded, "largest_difference_once_loaded": worst_loaded,
             "settled_after_traffic_stopped_s": None if settled is None else round(settled, 1),
             "final": final,
             "waiting": {"service": truth["chen"]["Waiting"], "CLI": (final["chen CLI"] or {}).get("Waiting"),
@@ -424,10 +445,10 @@ def main():
         })
     finally:
         s.close()
-    print(json.dumps(result, indent=2))
     if a.out:
         with open(a.out, "w") as f:
-            json.dump(result, f, indent=2)
+            json.dump({**result, "series": series}, f, indent=2)
+    print(json.dumps(result, indent=2))
 
 
 if __name__ == "__main__":
