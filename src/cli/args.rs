@@ -107,7 +107,7 @@ pub enum Command {
     Cache(super::commands::cache::CacheCmd),
     /// The views (Mine, Unassigned, Waiting, Open, All and the config file's) and how many contacts each holds
     Views(super::commands::views::ViewsArgs),
-    /// Opened and closed per day, first response and resolution times, what waits now; per agent, team or tag (from the local index)
+    /// Opened and closed per day, first response and resolution times, what waits now; per agent, team or tag (from the local index, or the team's hub)
     Report(super::commands::report::ReportArgs),
     /// Serve the inbox to an AI assistant over the Model Context Protocol on stdio
     Mcp(super::commands::mcp::McpArgs),

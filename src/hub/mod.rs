@@ -15,6 +15,7 @@ pub mod audit;
 mod auth;
 pub mod bus;
 mod config;
+mod counts;
 mod error;
 mod forward;
 pub mod guard;
@@ -24,6 +25,7 @@ mod pages;
 mod presence;
 mod receiver;
 mod reconcile;
+mod report;
 mod rich;
 pub mod route;
 pub mod sent;
@@ -147,6 +149,8 @@ fn router(state: Arc<HubState>) -> Router {
         .route("/hub/v1/events", get(sse::events))
         .route("/hub/v1/snapshot", get(snapshot::snapshot))
         .route("/hub/v1/whoami", get(snapshot::whoami))
+        .route("/hub/v1/counts", get(counts::counts))
+        .route("/hub/v1/report", post(report::report))
         .route("/hub/v1/presence", post(presence::post))
         .route("/hub/v1/audit", get(audit::get))
         .route("/hub/v1/timeline/{contact}", get(timeline::get))

@@ -307,7 +307,20 @@ pub fn keep_last_message(st: &HubState, contact: &Contact, payload: &Value) {
         if newer {
             return Ok(());
         }
-        ix.store_messages(&contact.uuid, activity, std::slice::from_ref(&message))
+        // On top of the page held, not instead of it: the waiting rule must
+        // still see the customer's message a bot's answer follows (issue
+        // 36). A delivery carries no uuid: a redelivered one is the same
+        // time, kind and text.
+        let mut page = ix.messages(&contact.uuid)?.map(|(_, m)| m).unwrap_or_default();
+        if page
+            .iter()
+            .any(|m| m.created_at == message.created_at && m.status == message.status && m.text == message.text)
+        {
+            return Ok(());
+        }
+        page.insert(0, message);
+        page.truncate(crate::report::FULL_PAGE);
+        ix.store_messages(&contact.uuid, activity, &page)
     });
     if let Err(e) = kept {
         tracing::warn!("a conversation's last message could not be kept: {e}");

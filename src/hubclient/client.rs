@@ -134,7 +134,7 @@ impl HubClient {
 
     /// One request to the hub's own path; the answer once its status is a
     /// success.
-    async fn send(
+    pub(super) async fn send(
         &self,
         method: reqwest::Method,
         path: &[&str],
@@ -205,7 +205,7 @@ impl HubClient {
     }
 
     /// A JSON answer's body of at most `cap` bytes, read within the timeout.
-    async fn json_capped<T: serde::de::DeserializeOwned>(
+    pub(super) async fn json_capped<T: serde::de::DeserializeOwned>(
         &self,
         what: &str,
         resp: reqwest::Response,

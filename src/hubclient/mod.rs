@@ -7,6 +7,7 @@
 mod apply;
 mod client;
 mod events;
+mod reports;
 mod snapshot;
 mod sse;
 mod stream;
@@ -15,6 +16,7 @@ pub use apply::apply_to_index;
 pub use events::{
     BadEvent, ConversationChange, HubEvent, Presence, PresenceState, ServiceState, ServiceStatus, SnoozeChange,
 };
+pub use reports::{HubCounts, HubViewCount, ReportSpan};
 pub use snapshot::{SnapshotHeader, SnapshotReport};
 pub use sse::{SseEvent, SseParser};
 pub use stream::{Backoff, HubItem, HubStream};

@@ -16,7 +16,7 @@ use crate::api::Message;
 
 mod wait;
 mod who;
-pub use wait::{AUTOMATIC, Behind, Wait, Waiting, waiting};
+pub use wait::{AUTOMATIC, Author, Behind, Said, Wait, Waiting, authors, waiting};
 pub use who::Who;
 
 /// A contact's uuid and its activity now: a conversation whose last

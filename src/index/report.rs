@@ -11,12 +11,18 @@ use super::db::Index;
 use super::error::IndexError;
 use super::preview::Who;
 use super::stamps::{parse_stamp, stamp};
+use super::preview::{Author, Said, authors};
+use crate::api::MessageStatus;
 
 /// One message of a cached page, as a report sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HeldMessage {
     pub at: DateTime<Utc>,
     pub who: Who,
+    /// A sent message the waiting rule takes as a bot's or an
+    /// automation's (see `crate::index::preview::wait`): not a person's
+    /// answer, so not a first response.
+    pub automatic: bool,
 }
 
 /// The cached page of a conversation.
@@ -58,8 +64,14 @@ pub struct ReportRow {
 struct Slim {
     #[serde(default, with = "crate::api::model::time::opt")]
     created_at: Option<DateTime<Utc>>,
-    #[serde(default)]
-    status: String,
+    #[serde(default = "unknown_status")]
+    status: MessageStatus,
+    #[serde(default, rename = "sentBy")]
+    sent_by: Option<String>,
+}
+
+fn unknown_status() -> MessageStatus {
+    MessageStatus::Other(String::new())
 }
 
 fn who(status: &str) -> Option<Who> {
@@ -71,22 +83,36 @@ fn who(status: &str) -> Option<Who> {
     }
 }
 
-/// A page's messages of a known kind and time, oldest first.
+/// A page's messages of a known kind and time, oldest first, each with
+/// who wrote it under the waiting rule.
 fn held(json: &str) -> Result<(Vec<HeldMessage>, usize), IndexError> {
-    let slim: Vec<Slim> = serde_json::from_str(json)?;
+    let mut slim: Vec<Slim> = serde_json::from_str(json)?;
     let len = slim.len();
-    let mut out: Vec<HeldMessage> = slim
+    // Pages come newest first; equal stamps keep the page's order reversed
+    // (the order the rule reads them in).
+    slim.reverse();
+    slim.sort_by_key(|m| m.created_at);
+    let said = authors(slim.iter().map(|m| Said {
+        status: &m.status,
+        named: m.sent_by.as_deref().is_some_and(|s| !s.trim().is_empty()),
+        at: m.created_at,
+    }));
+    let out = slim
         .iter()
-        .filter_map(|m| {
+        .zip(said)
+        .filter_map(|(m, author)| {
+            let who = match author? {
+                Author::Customer => Who::Customer,
+                Author::Person | Author::Automatic => Who::Agent,
+                Author::Note => Who::Note,
+            };
             Some(HeldMessage {
                 at: m.created_at?,
-                who: who(&m.status)?,
+                who,
+                automatic: author == Some(Author::Automatic),
             })
         })
         .collect();
-    // Pages come newest first; equal stamps keep the page's order reversed.
-    out.reverse();
-    out.sort_by_key(|m| m.at);
     Ok((out, len))
 }
 
@@ -109,7 +135,11 @@ impl Index {
                 let last_status: Option<String> = r.get(9)?;
                 let last_at = parse_stamp(r.get(10)?);
                 let last = match (last_status.as_deref().and_then(who), last_at) {
-                    (Some(who), Some(at)) => Some(HeldMessage { at, who }),
+                    (Some(who), Some(at)) => Some(HeldMessage {
+                        at,
+                        who,
+                        automatic: false,
+                    }),
                     _ => None,
                 };
                 let json: Option<String> = r.get(11)?;

@@ -9,7 +9,7 @@ mod stats;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::index::{ReportRow, Who};
 pub use stats::{BUCKET_LABELS, Timing, Waiting, bucket, human, percentile};
@@ -23,7 +23,7 @@ pub const FULL_PAGE: usize = 20;
 pub const ALL: &str = "all";
 
 /// The period a report covers: from `from` up to (not including) `to`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Period {
     pub from: DateTime<Utc>,
     pub to: DateTime<Utc>,
@@ -62,7 +62,7 @@ impl Period {
 }
 
 /// How conversations are grouped besides [`ALL`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum GroupBy {
     /// The assigned agent's email; `(unassigned)`.
@@ -90,7 +90,7 @@ impl GroupBy {
 }
 
 /// Conversations opened and closed on one UTC day.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Day {
     pub day: NaiveDate,
     pub opened: u64,
@@ -100,7 +100,7 @@ pub struct Day {
 }
 
 /// The figures of one group.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Group {
     pub group: String,
     pub opened: u64,
@@ -112,7 +112,7 @@ pub struct Group {
 }
 
 /// What the index could not tell, for the footnote.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unknown {
     /// Conversations active in the period whose first response the index
     /// cannot tell: no cached page, or a full one (older messages missing).
@@ -123,7 +123,7 @@ pub struct Unknown {
 }
 
 /// A whole report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Report {
     pub period: Period,
     /// When "waiting now" was measured.
@@ -164,7 +164,7 @@ enum FirstResponse {
     Unknown,
     /// No customer message, or none answered yet.
     None,
-    /// The first customer message, and the first agent answer after it.
+    /// The first customer message, and the first answer by a person after it.
     Answered(DateTime<Utc>, DateTime<Utc>),
 }
 
@@ -176,7 +176,12 @@ fn first_response(row: &ReportRow) -> FirstResponse {
         return FirstResponse::None;
     };
     let asked = page.messages[start].at;
-    match page.messages[start..].iter().find(|m| m.who == Who::Agent) {
+    // Only a person's answer: a bot's or an automation's is not one (the
+    // waiting rule tells them apart).
+    match page.messages[start..]
+        .iter()
+        .find(|m| m.who == Who::Agent && !m.automatic)
+    {
         Some(m) => FirstResponse::Answered(asked, m.at),
         None => FirstResponse::None,
     }

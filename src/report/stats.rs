@@ -2,7 +2,7 @@
 //! durations and the age buckets of waiting conversations.
 
 use chrono::Duration;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The nearest-rank percentile `p` (0-100) of `sorted` (ascending): the
 /// smallest value at least `p`% of the values are at or below. The median
@@ -17,7 +17,7 @@ pub fn percentile(sorted: &[i64], p: u32) -> Option<i64> {
 }
 
 /// Median and p90 of a set of durations, in seconds.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Timing {
     /// How many durations were measured.
     pub count: u64,
@@ -54,7 +54,7 @@ pub fn bucket(age: Duration) -> usize {
 }
 
 /// Conversations waiting now, by age.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Waiting {
     pub total: u64,
     /// Counts in the order of [`BUCKET_LABELS`].

@@ -8,7 +8,11 @@ fn at(d: u32, h: u32, m: u32) -> DateTime<Utc> {
 }
 
 fn msg(t: DateTime<Utc>, who: Who) -> HeldMessage {
-    HeldMessage { at: t, who }
+    HeldMessage {
+        at: t,
+        who,
+        automatic: false,
+    }
 }
 
 fn page(messages: Vec<HeldMessage>, activity: Option<DateTime<Utc>>) -> HeldPage {

@@ -1,7 +1,8 @@
 //! `frontdesk report`: conversations opened and closed per day, first
 //! response and resolution times, and what waits now, per agent, team or
-//! tag, from the local index only (no API request). The figures are
-//! computed in `crate::report` and defined in docs/reports.md.
+//! tag, from the local index only (no API request); through a hub, the
+//! team's one report as the hub computes it from its index. The figures
+//! are computed in `crate::report` and defined in docs/reports.md.
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use clap::Args;
@@ -11,6 +12,7 @@ use super::sync::index_err;
 use crate::cli::ctx::Ctx;
 use crate::cli::error::CliError;
 use crate::cli::output::Format;
+use crate::hubclient::ReportSpan;
 use crate::cli::output::{json_safe, render_table, sanitize};
 use crate::report::{self, BUCKET_LABELS, GroupBy, Period, Report, Timing, human};
 
@@ -66,27 +68,53 @@ pub async fn run(ctx: &mut Ctx<'_>, args: ReportArgs) -> Result<(), CliError> {
     }
     let now = Utc::now();
     let period = period(&args, now)?;
-    let index = open_index(ctx)?;
-    if index.count().map_err(index_err)? == 0 {
-        return Err(CliError::Other(
-            "the local index is empty: run `frontdesk sync` to fill it (a report reads only the index and makes no API request)"
-                .into(),
-        ));
-    }
-    let synced = index.sync_state().map_err(index_err)?.full_walk_finished_at;
-    let rows = index.report_rows(period.from).map_err(index_err)?;
-    let report = report::compute(&rows, period, now, args.by);
+    // Through a hub: the team's one report, computed by the hub from its
+    // facts, so every agent reads the same figures.
+    let (report, source) = match ctx.settings()?.hub().map_err(|e| CliError::Usage(e.to_string()))? {
+        Some(hub) => {
+            let span = match (args.from, args.to) {
+                (Some(first), Some(last)) => ReportSpan::Dates(first, last),
+                _ => ReportSpan::Since(args.since.unwrap_or(Duration::days(7))),
+            };
+            let report = hub.report(span, args.by).await.map_err(|source| CliError::Api {
+                what: "asking the hub for the team's report".into(),
+                source,
+            })?;
+            (report, Source::Hub)
+        }
+        None => {
+            let index = open_index(ctx)?;
+            if index.count().map_err(index_err)? == 0 {
+                return Err(CliError::Other(
+                    "the local index is empty: run `frontdesk sync` to fill it (a report reads only the index and makes no API request)"
+                        .into(),
+                ));
+            }
+            let synced = index.sync_state().map_err(index_err)?.full_walk_finished_at;
+            let rows = index.report_rows(period.from).map_err(index_err)?;
+            (report::compute(&rows, period, now, args.by), Source::Local(synced))
+        }
+    };
     let doc = if args.csv {
-        let _ = writeln!(ctx.err, "{}", footnote(&report, synced).replace('\n', " "));
+        let _ = writeln!(ctx.err, "{}", footnote(&report, source).replace('\n', " "));
         csv(&report)
     } else {
         match ctx.format {
-            Format::Table => table(&report, synced, ctx.color),
+            Format::Table => table(&report, source, ctx.color),
             Format::Json => json_safe(serde_json::to_string_pretty(&report).map_err(encode_err)?) + "\n",
             Format::Jsonl => json_safe(serde_json::to_string(&report).map_err(encode_err)?) + "\n",
         }
     };
     ctx.emit(&doc)
+}
+
+/// Where a report's figures come from.
+#[derive(Debug, Clone, Copy)]
+enum Source {
+    /// The local index, and when its last full sync ended.
+    Local(Option<DateTime<Utc>>),
+    /// The team's hub.
+    Hub,
 }
 
 fn encode_err(e: serde_json::Error) -> CliError {
@@ -97,7 +125,7 @@ fn pair(t: &Timing) -> String {
     format!("{} / {}", human(t.median_secs), human(t.p90_secs))
 }
 
-fn table(r: &Report, synced: Option<DateTime<Utc>>, color: bool) -> String {
+fn table(r: &Report, source: Source, color: bool) -> String {
     let mut s = format!(
         "Report {} to {} (UTC)\n\n",
         r.period.from.format("%Y-%m-%d %H:%M"),
@@ -149,28 +177,33 @@ fn table(r: &Report, synced: Option<DateTime<Utc>>, color: bool) -> String {
         s.push_str(&render_table(&["DAY (UTC)", "OPENED", "CLOSED"], &days, color));
         s.push('\n');
     }
-    s.push_str(&footnote(r, synced));
+    s.push_str(&footnote(r, source));
     s
 }
 
 /// What the figures rest on and what the index could not tell.
-fn footnote(r: &Report, synced: Option<DateTime<Utc>>) -> String {
-    let mut s = match synced {
-        Some(t) => format!(
+fn footnote(r: &Report, source: Source) -> String {
+    let mut s = match source {
+        Source::Hub => "Computed by the team's hub from its index: every agent through it reads the same figures.\n".into(),
+        Source::Local(Some(t)) => format!(
             "Read from the local index (last full sync {} UTC); no API request was made.\n",
             t.format("%Y-%m-%d %H:%M")
         ),
-        None => "Read from the local index, which no full sync has completed yet (`frontdesk sync`); no API request was made.\n".into(),
+        Source::Local(None) => "Read from the local index, which no full sync has completed yet (`frontdesk sync`); no API request was made.\n".into(),
+    };
+    let (whose, fetches) = match source {
+        Source::Hub => ("the hub's index", "the hub reads it in the background"),
+        Source::Local(_) => ("the index", "`frontdesk views` fetches it"),
     };
     if r.unknown.first_response > 0 {
         s.push_str(&format!(
-            "First response: {} conversation(s) active in the period are not measured: the index holds no page of their messages, or not their first one.\n",
+            "First response: {} conversation(s) active in the period are not measured: {whose} holds no page of their messages, or not their first one.\n",
             r.unknown.first_response
         ));
     }
     if r.unknown.waiting > 0 {
         s.push_str(&format!(
-            "Waiting now: {} open conversation(s) left out: the index does not hold their latest message (`frontdesk views` fetches it).\n",
+            "Waiting now: {} open conversation(s) left out: {whose} does not hold their latest message ({fetches}).\n",
             r.unknown.waiting
         ));
     }

@@ -114,6 +114,10 @@ struct ViewRow {
     /// Why the view is empty whatever the account holds (no email for Mine).
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<String>,
+    /// Through a hub: whether it had walked the whole account when it
+    /// counted (false: every count is a lower bound).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    complete: Option<bool>,
 }
 
 impl Tabular for ViewRow {
@@ -142,6 +146,10 @@ impl Tabular for ViewRow {
 
 pub async fn run(ctx: &mut Ctx<'_>, _args: ViewsArgs) -> Result<(), CliError> {
     let (views, me) = all_views(ctx)?;
+    if let Some(rows) = from_hub(ctx, &views).await? {
+        let doc = list_doc(ctx.format, ctx.color, &rows)?;
+        return ctx.emit(&doc);
+    }
     let me = super::whoami::me(ctx, me).await;
     let mut index = open_index(ctx)?;
     let now = Utc::now();
@@ -166,6 +174,7 @@ pub async fn run(ctx: &mut Ctx<'_>, _args: ViewsArgs) -> Result<(), CliError> {
             state_unknown: unknown,
             rules: v.filter.describe(),
             note: v.why_empty(me.as_deref()),
+            complete: None,
         })
         .collect();
     let doc = list_doc(ctx.format, ctx.color, &rows)?;
@@ -174,4 +183,52 @@ pub async fn run(ctx: &mut Ctx<'_>, _args: ViewsArgs) -> Result<(), CliError> {
 
 fn is_zero(n: &usize) -> bool {
     *n == 0
+}
+
+/// Through a hub, the built-in views are counted by the hub from its facts
+/// (Mine: the agent's email as the hub knows it) and nothing waits for a
+/// local index to fill. `None`: no hub, views of the config file (only
+/// this machine knows them), or a hub too old to count: then the index is
+/// filled from the hub's snapshot as before.
+async fn from_hub(ctx: &mut Ctx<'_>, views: &[View]) -> Result<Option<Vec<ViewRow>>, CliError> {
+    let settings = ctx.settings()?;
+    if !settings.views.is_empty() {
+        return Ok(None);
+    }
+    let Some(hub) = settings.hub().map_err(|e| CliError::Usage(e.to_string()))? else {
+        return Ok(None);
+    };
+    let counts = match hub.counts().await {
+        Ok(c) => c,
+        Err(crate::api::ApiError::NotOffered { .. }) => return Ok(None),
+        Err(source) => {
+            return Err(CliError::Api {
+                what: "asking the hub how many contacts each view holds".into(),
+                source,
+            });
+        }
+    };
+    let me = counts.me.as_deref().map(crate::text::sanitize_line);
+    let mut rows = Vec::with_capacity(views.len());
+    for v in views {
+        let Some(c) = counts.views.iter().find(|c| c.name == v.name) else {
+            return Ok(None);
+        };
+        let unknown = usize::try_from(c.state_unknown).unwrap_or(usize::MAX);
+        rows.push(ViewRow {
+            name: v.name.clone(),
+            short: v.short.clone(),
+            count: usize::try_from(c.count).unwrap_or(usize::MAX),
+            at_least: unknown > 0 || c.last_unknown > 0 || !counts.complete,
+            state_unknown: unknown,
+            rules: v.filter.describe(),
+            note: match (v.why_empty(me.as_deref()), c.last_unknown) {
+                (why, 0) => why,
+                (None, n) => Some(format!("{n} whose last message the hub has not read yet")),
+                (Some(why), n) => Some(format!("{why}; {n} whose last message the hub has not read yet")),
+            },
+            complete: Some(counts.complete),
+        });
+    }
+    Ok(Some(rows))
 }

@@ -92,7 +92,7 @@ pub fn waiting(wait: Wait, who: Option<Who>, at: Option<DateTime<Utc>>) -> Optio
 
 /// Who wrote each message as the rule sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Author {
+pub enum Author {
     Customer,
     Person,
     Automatic,
@@ -107,11 +107,14 @@ impl Wait {
         // (pages come newest first).
         sorted.reverse();
         sorted.sort_by_key(|m| m.created_at);
+        let said = authors(sorted.iter().map(|m| Said {
+            status: &m.status,
+            named: m.sent_by.as_deref().is_some_and(|s| !s.trim().is_empty()),
+            at: m.created_at,
+        }));
         let mut wait = Wait::Answered;
-        // The previous message that is not a note, and who wrote it.
-        let mut prev: Option<(Author, Option<DateTime<Utc>>)> = None;
-        for m in sorted {
-            let Some(author) = author(m, prev) else { continue };
+        for (m, author) in sorted.iter().zip(said) {
+            let Some(author) = author else { continue };
             wait = match (author, wait) {
                 (Author::Customer, Wait::Since { since, .. }) => Wait::Since { since, behind: None },
                 (Author::Customer, _) => Wait::Since {
@@ -129,9 +132,6 @@ impl Wait {
                 },
                 (_, w) => w,
             };
-            if author != Author::Note {
-                prev = Some((author, m.created_at));
-            }
         }
         wait
     }
@@ -168,14 +168,41 @@ impl Wait {
     }
 }
 
-fn author(m: &Message, prev: Option<(Author, Option<DateTime<Utc>>)>) -> Option<Author> {
+/// One message as the rule reads it: its status, whether a team hub
+/// named who sent it (`sentBy`), and when.
+#[derive(Debug, Clone, Copy)]
+pub struct Said<'a> {
+    pub status: &'a MessageStatus,
+    pub named: bool,
+    pub at: Option<DateTime<Utc>>,
+}
+
+/// Who wrote each of `messages` (oldest first) under the rule; `None` for
+/// a message of an unknown kind. Reports read it for first responses, so
+/// a bot's answer is never a person's there either.
+pub fn authors<'a>(messages: impl IntoIterator<Item = Said<'a>>) -> Vec<Option<Author>> {
+    // The previous message that is not a note, and who wrote it.
+    let mut prev: Option<(Author, Option<DateTime<Utc>>)> = None;
+    messages
+        .into_iter()
+        .map(|m| {
+            let author = author(m, prev);
+            if let Some(a) = author.filter(|a| *a != Author::Note) {
+                prev = Some((a, m.at));
+            }
+            author
+        })
+        .collect()
+}
+
+fn author(m: Said<'_>, prev: Option<(Author, Option<DateTime<Utc>>)>) -> Option<Author> {
     match m.status {
         MessageStatus::Received => Some(Author::Customer),
         MessageStatus::Note => Some(Author::Note),
         MessageStatus::Other(_) => None,
-        MessageStatus::Sent if m.sent_by.as_deref().is_some_and(|s| !s.trim().is_empty()) => Some(Author::Person),
+        MessageStatus::Sent if m.named => Some(Author::Person),
         MessageStatus::Sent => {
-            let quick = match (prev, m.created_at) {
+            let quick = match (prev, m.at) {
                 (Some((Author::Customer | Author::Automatic, Some(before))), Some(at)) => at - before <= AUTOMATIC,
                 _ => false,
             };

@@ -54,3 +54,35 @@ fn report_rows_give_groups_and_the_page_oldest_first_only_for_recent_conversatio
         "the last message is known all the same"
     );
 }
+
+#[test]
+fn a_bots_answer_is_not_the_first_response_the_persons_after_it_is() {
+    let mut ix = Index::in_memory().unwrap();
+    let c = contact("c", "Ada", "+1", 1_000);
+    ix.upsert_contacts(std::slice::from_ref(&c), at(2_000)).unwrap();
+    // Newest first: the customer at 100, the bot 2 s later, a person at 700.
+    let page = vec![
+        said(MessageStatus::Sent, 700),
+        said(MessageStatus::Sent, 102),
+        said(MessageStatus::Received, 100),
+    ];
+    ix.store_messages("c", c.last_activity(), &page).unwrap();
+    let rows = ix.report_rows(at(0)).unwrap();
+    let auto: Vec<bool> = rows[0]
+        .page
+        .as_ref()
+        .unwrap()
+        .messages
+        .iter()
+        .map(|m| m.automatic)
+        .collect();
+    assert_eq!(auto, [false, true, false]);
+    let period = crate::report::Period {
+        from: at(0),
+        to: at(5_000),
+    };
+    let report = crate::report::compute(&rows, period, at(5_000), None);
+    let first = report.groups[0].first_response;
+    assert_eq!(first.count, 1);
+    assert_eq!(first.median_secs, Some(600), "the person's answer, not the bot's 2 s");
+}

@@ -24,11 +24,13 @@ pub(super) fn rows() -> Vec<ReportRow> {
         let mut messages = vec![HeldMessage {
             at: asked,
             who: Who::Customer,
+            automatic: false,
         }];
         if i % 4 != 3 {
             messages.push(HeldMessage {
                 at: answered,
                 who: Who::Agent,
+                automatic: false,
             });
         }
         let last = messages.last().copied();

@@ -27,6 +27,7 @@ fn compute(st: &mut Reports, cx: &Cx, out: &mut O) {
         days: st.days(),
         by: st.by,
         now: cx.now,
+        hub: cx.session.hub.clone().map(super::fx::Team),
     });
 }
 
