@@ -90,6 +90,8 @@ pub struct Thread {
     pub note_draft: Option<(String, String)>,
     /// The funnel move in flight.
     pub moving: Option<ReqId>,
+    /// Inline image previews (off unless the terminal shows images).
+    pub previews: super::preview::Previews,
 }
 
 impl Thread {
