@@ -205,7 +205,8 @@ fn forced_protocol(name: &str) -> Option<ProtocolType> {
 #[allow(clippy::field_reassign_with_default)]
 fn query() -> Option<Picker> {
     use std::io::IsTerminal;
-    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() || !worth_asking(&|k| std::env::var(k).ok())
+    {
         return None;
     }
     let mut options = ratatui_image::picker::cap_parser::QueryStdioOptions::default();
@@ -218,6 +219,38 @@ fn query() -> Option<Picker> {
             None
         }
     }
+}
+
+/// Whether the environment names a terminal that may show images (inside
+/// tmux too, where the outer terminal's variables are inherited). The
+/// query's reader keeps waiting on stdin when nothing answers (a plain
+/// pty; tmux with no image terminal outside) and would take the first
+/// key: a terminal that names nothing of the kind is not asked, and
+/// `FRONTDESK_IMAGE_PROTOCOL` forces a protocol there.
+pub fn worth_asking(env: &dyn Fn(&str) -> Option<String>) -> bool {
+    let set = |k: &str| env(k).is_some_and(|v| !v.is_empty());
+    let term = env("TERM").unwrap_or_default();
+    let program = env("TERM_PROGRAM").unwrap_or_default();
+    [
+        "KITTY_WINDOW_ID",
+        "ITERM_SESSION_ID",
+        "WEZTERM_EXECUTABLE",
+        "KONSOLE_VERSION",
+    ]
+    .iter()
+    .any(|k| set(k))
+        || [
+            "xterm-kitty",
+            "xterm-ghostty",
+            "foot",
+            "foot-extra",
+            "mlterm",
+            "contour",
+            "wezterm",
+        ]
+        .iter()
+        .any(|t| term == *t)
+        || ["iTerm.app", "WezTerm", "ghostty"].iter().any(|p| program == *p)
 }
 
 /// Whether `url` may be fetched for a preview: http or https only.

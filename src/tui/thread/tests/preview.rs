@@ -13,7 +13,7 @@ use crate::api::Message;
 use crate::tui::fixtures::now;
 use crate::tui::model::Model;
 use crate::tui::theme::Theme;
-use crate::tui::thread::preview::{MAX_BYTES, Previews, decode, fetchable};
+use crate::tui::thread::preview::{MAX_BYTES, Previews, decode, fetchable, worth_asking};
 
 const URL: &str = "https://files.example.com/u/2/photo.png";
 
@@ -134,4 +134,37 @@ fn oversized_or_non_image_bodies_and_non_http_urls_are_refused_with_a_message() 
         assert!(!fetchable(url), "{url:?} is not fetched");
     }
     assert!(fetchable(URL));
+}
+
+#[test]
+fn only_a_terminal_that_may_show_images_is_asked_so_no_keys_are_taken() {
+    let env = |pairs: &'static [(&'static str, &'static str)]| {
+        move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+    };
+    assert!(
+        !worth_asking(&env(&[("TERM", "xterm-256color")])),
+        "a plain xterm (the test pty)"
+    );
+    assert!(!worth_asking(&env(&[])));
+    assert!(worth_asking(&env(&[("TERM", "xterm-kitty")])));
+    assert!(worth_asking(&env(&[
+        ("TERM", "xterm-256color"),
+        ("TERM_PROGRAM", "iTerm.app")
+    ])));
+    assert!(
+        !worth_asking(&env(&[
+            ("TERM", "tmux-256color"),
+            ("TERM_PROGRAM", "tmux"),
+            ("TMUX", "/t,1,0")
+        ])),
+        "tmux alone: nothing outside may answer"
+    );
+    assert!(
+        worth_asking(&env(&[
+            ("TERM", "tmux-256color"),
+            ("TMUX", "/t,1,0"),
+            ("KITTY_WINDOW_ID", "1")
+        ])),
+        "kitty outside"
+    );
 }
