@@ -274,6 +274,7 @@ pub fn load_from(
             theme: file.theme.filter(|t| !t.trim().is_empty()),
             mouse: file.mouse.unwrap_or(false),
             title: file.title.unwrap_or(true),
+            image_previews: file.image_previews.unwrap_or(true),
             keys: file.keys,
             macros: file.macros,
             snippets: file.snippets,

@@ -45,6 +45,8 @@ pub(super) struct FileConfig {
     pub theme: Option<String>,
     pub mouse: Option<bool>,
     pub title: Option<bool>,
+    /// Inline image previews in the thread (default true).
+    pub image_previews: Option<bool>,
     /// Keep the local index on disk (default true).
     pub cache: Option<bool>,
     pub sync_rate: Option<f64>,
@@ -108,6 +110,7 @@ const TOP_KEYS: &[&str] = &[
     "theme",
     "mouse",
     "title",
+    "image_previews",
     "cache",
     "sync_rate",
     "full_sync_minutes",

@@ -96,6 +96,9 @@ pub struct Looks {
     pub mouse: bool,
     /// Set the terminal title (on by default).
     pub title: bool,
+    /// Inline previews of image attachments in terminals that show
+    /// images (on by default; off where the terminal does not answer).
+    pub image_previews: bool,
     /// The `[keys]` table, in file order.
     pub keys: Vec<KeyEntry>,
     /// `[macros.NAME]`, in name order (each with a key is a keymap row).

@@ -312,6 +312,7 @@ fn looks_and_keys_come_from_the_file_with_lines() {
         s.looks,
         Looks {
             title: true,
+            image_previews: true,
             ..Default::default()
         },
         "defaults: no mouse, title on"

@@ -13,6 +13,7 @@ pub mod layout;
 mod msg;
 mod note;
 mod open;
+pub mod preview;
 mod refresh;
 mod rich;
 mod selected;
@@ -33,6 +34,7 @@ pub use layout::{Kind, Layout, Side, wrap};
 pub use msg::{Opened, ThreadFetch, ThreadMsg};
 pub use note::open_note;
 pub use open::{links, open_link};
+pub use preview::Previews;
 pub use state::{Delivery, Geometry, Popup, Pos, Thread};
 pub use update::{
     STATUS_POLL, ask_delete, fetch_refresh, on_msg, open, open_info, popup_key, scroll, scroll_to_newest,

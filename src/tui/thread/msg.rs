@@ -41,6 +41,8 @@ pub enum ThreadMsg {
     },
     /// The system's opener was given `url` (`o`).
     Opened { url: String, outcome: Opened },
+    /// An image preview was fetched (or failed): draw again.
+    PreviewReady,
 }
 
 /// What became of an `o`.

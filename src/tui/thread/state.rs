@@ -92,6 +92,8 @@ pub struct Thread {
     pub moving: Option<ReqId>,
     /// The conversation's timeline, drawn between messages (`timeline`).
     pub timeline: super::timeline::Timeline,
+    /// Inline image previews (off unless the terminal shows images).
+    pub previews: super::preview::Previews,
 }
 
 impl Thread {

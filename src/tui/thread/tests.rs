@@ -3,6 +3,7 @@
 
 mod funnel;
 mod note;
+mod preview;
 mod rich;
 mod update;
 mod view;

@@ -44,6 +44,7 @@ pub fn open(st: &mut Thread, out: &mut O, uuid: &str) {
         contact: Some(uuid.to_string()),
         loading: Some(id),
         me: st.me.take(),
+        previews: st.previews.clone(),
         ..Default::default()
     };
     out.note(Note::Seen(uuid.to_string()));
@@ -314,6 +315,8 @@ pub fn on_msg(t: &mut Thread, cx: &Cx, out: &mut O, msg: ThreadMsg) {
         ThreadMsg::FunnelSet { id, result } => super::funnel::on_moved(t, cx, out, id, result),
         ThreadMsg::Noted { id, result } => super::note::on_noted(t, out, id, result),
         ThreadMsg::Opened { url, outcome } => super::open::on_opened(out, url, outcome),
+        // Only a frame: the preview is in the shared cache.
+        ThreadMsg::PreviewReady => {}
         ThreadMsg::Status { id, result } => {
             let Some(Popup::Info {
                 message,

@@ -90,6 +90,7 @@ pub fn render(t: &Thread, vcx: &ViewCx, frame: &mut Frame, area: Rect, extras: i
     // Only a spinner on screen keeps the clock ticking: ask for one only then.
     let spin = if t.loading_older.is_some() { vcx.spinner() } else { "" };
     let visible = t.visible_lines(g, spin, focused, |u| marks.get(u).cloned(), outbox);
+    let preview_rows = super::preview::selected_rows(&visible);
     let lines: Vec<Line> = visible
         .into_iter()
         .map(|(k, text)| {
@@ -108,6 +109,7 @@ pub fn render(t: &Thread, vcx: &ViewCx, frame: &mut Frame, area: Rect, extras: i
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);
+    super::preview::draw_selected(t, frame, inner, preview_rows);
     if let Some(Popup::Note { form }) = &t.popup {
         super::note::render(form, vcx, frame, area);
     } else if let Some(Popup::Funnel { picker }) = &t.popup {
