@@ -10,8 +10,8 @@ use serde::Deserialize;
 use super::db::Index;
 use super::error::IndexError;
 use super::preview::Who;
-use super::stamps::{parse_stamp, stamp};
 use super::preview::{Author, Said, authors};
+use super::stamps::{parse_stamp, stamp};
 use crate::api::MessageStatus;
 
 /// One message of a cached page, as a report sees it.

@@ -12,8 +12,8 @@ use super::sync::index_err;
 use crate::cli::ctx::Ctx;
 use crate::cli::error::CliError;
 use crate::cli::output::Format;
-use crate::hubclient::ReportSpan;
 use crate::cli::output::{json_safe, render_table, sanitize};
+use crate::hubclient::ReportSpan;
 use crate::report::{self, BUCKET_LABELS, GroupBy, Period, Report, Timing, human};
 
 #[derive(Debug, Args)]
