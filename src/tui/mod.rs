@@ -328,7 +328,11 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     };
     let mut guard = terminal::setup_with(options).map_err(|e| eyre!("cannot set up the terminal: {e}"))?;
     // Asked before the input source reads the terminal.
-    model.thread.previews = thread::Previews::start(settings.looks.image_previews, tx.clone());
+    let wake = tx.clone();
+    let wake: thread::preview::Wake = std::sync::Arc::new(move || {
+        let _ = wake.send(Msg::Thread(thread::ThreadMsg::PreviewReady));
+    });
+    model.thread.previews = thread::Previews::start(settings.looks.image_previews, wake);
     let sources = app::spawn_sources(&tx, settings.refresh_interval);
     let ending = sources.ending.clone();
     let mut runner = effect::Runner::new(client, tx.clone());

@@ -6,7 +6,7 @@
 //! forces one: `halfblocks`, `sixel`, `kitty`, `iterm2`, or `off`). An
 //! image is fetched only over http(s), at most [`MAX_BYTES`], decoded off
 //! the draw (`spawn_blocking`) and kept per URL; the loop is woken with
-//! [`ThreadMsg::PreviewReady`] to draw it. A failure leaves the attachment
+//! `ThreadMsg::PreviewReady` to draw it. A failure leaves the attachment
 //! lines as they are.
 
 use std::collections::HashMap;
@@ -22,13 +22,9 @@ use ratatui::widgets::Clear;
 use ratatui_image::picker::{Picker, ProtocolType};
 use ratatui_image::protocol::Protocol;
 use ratatui_image::{Image, Resize};
-use tokio::sync::mpsc::UnboundedSender;
 
-use super::layout::{Kind, Side, side};
-use super::msg::ThreadMsg;
-use super::state::Thread;
+use super::layout::Kind;
 use crate::api::{AttachmentKind, Message};
-use crate::tui::msg::Msg;
 
 /// The largest image body fetched.
 pub const MAX_BYTES: usize = 5 * 1024 * 1024;
@@ -51,13 +47,17 @@ enum Entry {
 struct Shared {
     picker: Picker,
     cache: Mutex<HashMap<String, Entry>>,
-    wake: Option<UnboundedSender<Msg>>,
+    wake: Option<Wake>,
 }
 
 /// The previews of a session: off (`None`) or a protocol and a cache.
 /// Cloning shares the cache.
 #[derive(Clone, Default)]
 pub struct Previews(Option<Arc<Shared>>);
+
+/// Told when an image is ready, so the loop draws a frame
+/// (`ThreadMsg::PreviewReady`).
+pub type Wake = Arc<dyn Fn() + Send + Sync>;
 
 impl std::fmt::Debug for Previews {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -70,7 +70,7 @@ impl std::fmt::Debug for Previews {
 
 impl Previews {
     /// Previews drawn with `picker`; `wake` is told when an image is ready.
-    pub fn with_picker(picker: Picker, wake: Option<UnboundedSender<Msg>>) -> Previews {
+    pub fn with_picker(picker: Picker, wake: Option<Wake>) -> Previews {
         Previews(Some(Arc::new(Shared {
             picker,
             cache: Mutex::new(HashMap::new()),
@@ -80,7 +80,7 @@ impl Previews {
 
     /// At start, in the alternate screen and before the loop reads input:
     /// the setting, the override, then the terminal's answer decide.
-    pub fn start(enabled: bool, wake: UnboundedSender<Msg>) -> Previews {
+    pub fn start(enabled: bool, wake: Wake) -> Previews {
         if !enabled {
             return Previews::default();
         }
@@ -154,7 +154,7 @@ impl Previews {
             };
             me.put(&url, result);
             if let Some(w) = wake {
-                let _ = w.send(Msg::Thread(ThreadMsg::PreviewReady));
+                w();
             }
         });
     }
@@ -365,18 +365,4 @@ pub fn selected_rows(visible: &[(Kind, String)]) -> Option<Range<u16>> {
         .position(|(k, _)| !matches!(k, Kind::Body(_)))
         .map_or(visible.len(), |n| head + 1 + n);
     Some(head as u16..end as u16)
-}
-
-/// The selected message's image under its rows, when previews are on.
-pub fn draw_selected(t: &Thread, frame: &mut Frame, inner: Rect, rows: Option<Range<u16>>) {
-    let (Some(rows), true) = (rows, t.previews.on()) else {
-        return;
-    };
-    let Some(m) = t.selected().and_then(|i| t.messages.get(i)) else {
-        return;
-    };
-    let Some(url) = image_url(m) else { return };
-    if let Some(area) = place(inner, rows, side(m) == Side::Sent) {
-        t.previews.draw(&url, frame, area);
-    }
 }

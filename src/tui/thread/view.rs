@@ -109,7 +109,7 @@ pub fn render(t: &Thread, vcx: &ViewCx, frame: &mut Frame, area: Rect, extras: i
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);
-    super::preview::draw_selected(t, frame, inner, preview_rows);
+    draw_preview(t, frame, inner, preview_rows);
     if let Some(Popup::Note { form }) = &t.popup {
         super::note::render(form, vcx, frame, area);
     } else if let Some(Popup::Funnel { picker }) = &t.popup {
@@ -204,4 +204,20 @@ fn sent_by(m: &crate::api::Message, me: Option<&str>, marks: &HashMap<String, St
         None if m.uuid.as_ref().is_some_and(|u| marks.contains_key(u)) => "you, from this frontdesk".into(),
         None => "unknown (not sent through a team hub)".into(),
     })
+}
+
+/// The selected message's image under its rows, when previews are on.
+fn draw_preview(t: &Thread, frame: &mut Frame, inner: Rect, rows: Option<std::ops::Range<u16>>) {
+    let (Some(rows), true) = (rows, t.previews.on()) else {
+        return;
+    };
+    let Some(m) = t.selected().and_then(|i| t.messages.get(i)) else {
+        return;
+    };
+    let Some(url) = super::preview::image_url(m) else {
+        return;
+    };
+    if let Some(area) = super::preview::place(inner, rows, side(m) == Side::Sent) {
+        t.previews.draw(&url, frame, area);
+    }
 }

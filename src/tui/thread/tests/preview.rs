@@ -96,8 +96,7 @@ fn a_decoded_image_is_drawn_by_the_selected_message_inside_the_thread_pane() {
 
 #[test]
 fn previews_turned_off_draw_nothing_and_a_failure_keeps_the_attachment_line() {
-    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
-    let off = Previews::start(false, tx);
+    let off = Previews::start(false, std::sync::Arc::new(|| {}));
     assert!(!off.on(), "image_previews = false: off, the terminal not even asked");
     let mut m = thread_with(photo(), 80, 24);
     m.thread.previews = off;
