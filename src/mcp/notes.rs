@@ -8,6 +8,8 @@ use serde_json::json;
 use super::args::{self, Args};
 use super::{Inbox, Reply, details_json};
 use crate::api::{ApiError, ContactId};
+use crate::triage::bulk::Action;
+use crate::triage::write::{Done, Settled};
 
 /// The longest note taken (the service's limit on a message's text, as
 /// `frontdesk contacts note` applies it).
@@ -41,9 +43,27 @@ impl Inbox {
         }
         // An unknown contact is refused before anything is written.
         let c = self.contact(&uuid).await?;
+        let name = if c.name.trim().is_empty() {
+            c.phone_number.clone()
+        } else {
+            c.name.clone()
+        };
+        // In the run history like the other writes (which cannot take a
+        // note back: the service cannot delete one).
+        let record = |settled: Settled| {
+            let done = Done {
+                uuid: uuid.clone(),
+                name: name.clone(),
+                before: Some(c.clone()),
+                settled,
+                missing: false,
+            };
+            (self.record)(&Action::ConversationNote(text.clone()), &done);
+        };
         match self.client.add_note(&ContactId::from(uuid.as_str()), &text).await {
-            Ok(()) => {}
+            Ok(()) => record(Settled::Applied(c.clone())),
             Err(e) if e.may_have_applied() => {
+                record(Settled::Unknown(e.to_string()));
                 return Err(format!(
                     "whether the note was written is unknown ({}): read_thread shows it before writing it again",
                     crate::text::sanitize_line(&e.to_string())
@@ -52,11 +72,6 @@ impl Inbox {
             Err(e) => return Err(format!("the note was not written: {e}")),
         }
         self.fresh.nudge();
-        let name = if c.name.trim().is_empty() {
-            c.phone_number.clone()
-        } else {
-            c.name.clone()
-        };
         Ok(Reply::quoted(
             format!("Note added to {uuid}'s conversation (seen by the team, not the customer)"),
             json!({ "noted": uuid, "name": name, "text": text }),

@@ -36,6 +36,9 @@ pub enum Action {
     Note(String),
     /// Start (`true`) or stop the bot.
     Bot(bool),
+    /// Write an internal note on the conversation (the team sees it, the
+    /// customer does not). The service cannot delete one.
+    ConversationNote(String),
     /// Set the name and these custom fields (a contact's edit form); a
     /// field left out stays as it is.
     Edit {
@@ -72,6 +75,7 @@ impl Action {
             Action::Bot(true) => "start the bot of",
             Action::Bot(false) => "stop the bot of",
             Action::Edit { .. } => "edit",
+            Action::ConversationNote(_) => "write a note on",
         }
     }
 
@@ -90,6 +94,7 @@ impl Action {
             Action::Bot(true) => "starting the bot",
             Action::Bot(false) => "stopping the bot",
             Action::Edit { .. } => "editing",
+            Action::ConversationNote(_) => "writing a note",
         }
     }
 
@@ -110,6 +115,7 @@ impl Action {
             Action::Bot(true) => "bot started".into(),
             Action::Bot(false) => "bot stopped".into(),
             Action::Edit { .. } => "edited".into(),
+            Action::ConversationNote(_) => "internal note written".into(),
         }
     }
 
@@ -172,6 +178,7 @@ impl Action {
                 None => Reverse::Cannot("the bot's state before is not known"),
             },
             Action::Edit { .. } => Reverse::Cannot("an edit of fields is not taken back"),
+            Action::ConversationNote(_) => Reverse::Cannot("the service cannot delete a note"),
         }
     }
 }
@@ -233,6 +240,11 @@ pub async fn apply_one(client: &Client, uuid: &str, action: &Action) -> Result<C
             };
             client.update_contact(&id, &patch).await
         }
+        // Its own request; the contact as it is after.
+        Action::ConversationNote(text) => {
+            client.add_note(&id, text).await?;
+            client.get_contact(&id, false).await
+        }
         other => client.update_contact(&id, &other.patch().unwrap_or_default()).await,
     }
 }
@@ -244,7 +256,9 @@ impl Action {
     pub fn patch(&self) -> Option<ContactPatch> {
         let p = ContactPatch::default();
         Some(match self {
-            Action::Close | Action::Reopen | Action::Tag(_) | Action::Untag(_) => return None,
+            Action::Close | Action::Reopen | Action::Tag(_) | Action::Untag(_) | Action::ConversationNote(_) => {
+                return None;
+            }
             Action::Assign(who) => ContactPatch {
                 assigned_user: Some(who.clone()),
                 ..p

@@ -73,7 +73,10 @@ impl Entry {
 /// A bot's start or stop and an edit of fields write what the contact
 /// does not show here: never called unchanged.
 pub fn unchanged(action: &Action, before: &Contact, after: &Contact) -> bool {
-    if matches!(action, Action::Bot(_) | Action::Edit { .. }) {
+    if matches!(
+        action,
+        Action::Bot(_) | Action::Edit { .. } | Action::ConversationNote(_)
+    ) {
         return false;
     }
     let mut tags = (before.tags.clone(), after.tags.clone());

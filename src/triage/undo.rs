@@ -173,6 +173,7 @@ pub fn plan_undo(action: &Action, before: &Contact, after: &Contact, now: &Conta
         }
         Action::Bot(_) => plan.cannot.push("the bot's state is not part of the contact"),
         Action::Edit { .. } => plan.cannot.push("an edit of fields is not taken back"),
+        Action::ConversationNote(_) => plan.cannot.push("the service cannot delete a note"),
     }
     plan
 }

@@ -118,7 +118,7 @@ pub fn shows(action: &Action, contact: &Contact) -> Option<bool> {
         Action::Team(team) => contact.team_uuid() == Some(team.as_str()),
         Action::SetTags(tags) => tags.len() == contact.tags.len() && tags.iter().all(has),
         Action::Note(note) => contact.note.as_deref().unwrap_or_default() == note,
-        Action::Bot(_) | Action::Edit { .. } => return None,
+        Action::Bot(_) | Action::Edit { .. } | Action::ConversationNote(_) => return None,
     })
 }
 

@@ -1,8 +1,8 @@
 //! The assistant's writes through `frontdesk mcp --allow-writes` and the
 //! CLI's run history: each appears in `frontdesk history` naming its
 //! contact, and `frontdesk undo` takes back what can be taken back and
-//! says what cannot. A note and a template leave no run (nothing undoes
-//! them).
+//! says what cannot. A note is a run undo says it cannot take back (the
+//! service cannot delete a note); a template leaves no run.
 
 use std::process::Command;
 
@@ -76,7 +76,7 @@ fn the_assistants_writes_are_in_the_history_by_contact_and_undo_takes_back_what_
     assert!(!err, "{out}");
     assert_eq!(on_server(&server, ub)["team"]["uuid"], json!(team.uuid));
 
-    // A note and a template preview: no run in the history.
+    // A note: a run in the history; a template: none.
     let (err, out) = s.call("add_note", json!({ "contact": ua, "text": "Called back, all good" }));
     assert!(!err, "{out}");
     let raw = common::Raw::new(&server);
@@ -106,16 +106,22 @@ fn the_assistants_writes_are_in_the_history_by_contact_and_undo_takes_back_what_
     let (code, out, errs) = cli(&server, home.path(), &["history", "--json"]);
     assert_eq!(code, 0, "{errs}");
     let runs: Vec<Value> = serde_json::from_str(&out).unwrap();
-    assert_eq!(runs.len(), 3, "{out}");
+    assert_eq!(runs.len(), 4, "{out}");
     // Newest first, each naming its contact.
-    for (run, c) in runs.iter().zip([&b, &a, &a]) {
+    for (run, c) in runs.iter().zip([&a, &b, &a, &a]) {
         let named = run["contact"].as_str().unwrap();
         assert!(named.contains(c["name"].as_str().unwrap()), "{run}");
         assert!(run["what"].as_str().unwrap().contains("by assistant"), "{run}");
         assert_eq!(run["applied"], 1, "{run}");
     }
     let id = |i: usize| runs[i]["id"].as_str().unwrap().to_string();
-    let (team_run, unassign_run, assign_run) = (id(0), id(1), id(2));
+    let (note_run, team_run, unassign_run, assign_run) = (id(0), id(1), id(2), id(3));
+    assert!(runs[0]["what"].as_str().unwrap().contains("note"), "{}", runs[0]);
+
+    // The service cannot delete a note: undo says so and writes nothing.
+    let (_, out, errs) = cli(&server, home.path(), &["undo", &note_run]);
+    let said = format!("{out}{errs}");
+    assert!(said.contains("cannot delete a note"), "{said}");
 
     // The unassign, then the assign: the contact is back as it was.
     let (code, out, errs) = cli(&server, home.path(), &["undo", &unassign_run, "--jsonl"]);

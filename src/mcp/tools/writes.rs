@@ -149,8 +149,8 @@ pub(super) fn add_note() -> Tool {
         "add_note",
         "Add an internal note",
         "Write an internal note on the contact's conversation: the team sees it, the customer does not. Tag \
-         a colleague with @ and their name (@Dana) as in the inbox. It cannot be taken back and is not in \
-         the run history (the service cannot delete a note)",
+         a colleague with @ and their name (@Dana) as in the inbox. It is recorded in the run history but \
+         cannot be taken back (the service cannot delete a note)",
         Hints(false, false, false, false),
         input(
             &["contact", "text"],

@@ -259,7 +259,7 @@ fn changed_since(action: &Action, item: &Item, after: &Contact, list: &dyn Conta
             (Some(now), Some(after)) => now != after,
             _ => false,
         },
-        Action::Edit { .. } => false,
+        Action::Edit { .. } | Action::ConversationNote(_) => false,
     }
 }
 

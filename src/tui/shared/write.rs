@@ -43,7 +43,7 @@ impl WriteKind {
             A::Reopen => WriteKind::Reopen,
             A::Assign(_) | A::Unassign => WriteKind::Assign,
             A::Team(_) => WriteKind::Team,
-            A::Note(_) => WriteKind::Note,
+            A::Note(_) | A::ConversationNote(_) => WriteKind::Note,
             A::Tag(_) | A::Untag(_) | A::SetTags(_) => WriteKind::Tags,
             A::Bot(_) | A::Edit { .. } => WriteKind::Edit,
         }

@@ -109,6 +109,7 @@ pub fn own(action: &crate::triage::bulk::Action) -> Option<String> {
         Action::Untag(t) => format!("untagged {}", clean(&t.join(", "))),
         Action::SetTags(t) => format!("tags set to {}", clean(&t.join(", "))),
         Action::Team(_) => "moved to another team".into(),
-        Action::Note(_) | Action::Bot(_) | Action::Edit { .. } => return None,
+        // A conversation's note shows in the thread itself.
+        Action::Note(_) | Action::Bot(_) | Action::Edit { .. } | Action::ConversationNote(_) => return None,
     })
 }

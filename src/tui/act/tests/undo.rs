@@ -60,7 +60,7 @@ pub(crate) fn server(c: &Contact, a: &Act) -> Contact {
             })
         }
         Act::Note(n) => c.note = Some(n.clone()),
-        Act::Bot(_) | Act::Edit { .. } => {}
+        Act::Bot(_) | Act::Edit { .. } | Act::ConversationNote(_) => {}
     }
     c
 }
