@@ -76,6 +76,7 @@ fn under_sh_with_stty(args: &[&str]) -> CommandBuilder {
     ]);
     cmd.args(args);
     cmd.env("FRONTDESK_BIN", env!("CARGO_BIN_EXE_frontdesk"));
+    cmd.env("FRONTDESK_IMAGE_PROTOCOL", "off");
     cmd
 }
 
@@ -206,6 +207,7 @@ async fn triage_in_a_pseudo_terminal() {
     // Each run its own local index: nothing shared between tests or runs.
     cmd.env("XDG_CACHE_HOME", tmp.path().join("cache"));
     cmd.env("TERM", "xterm-256color");
+    cmd.env("FRONTDESK_IMAGE_PROTOCOL", "off");
     cmd.env_remove("NO_COLOR");
     let mut child = pair.slave.spawn_command(cmd).unwrap();
     drop(pair.slave);
@@ -410,6 +412,7 @@ fn demo_quits_cleanly_on(signal: &str) {
     // Each run its own local index: nothing shared between tests or runs.
     cmd.env("XDG_CACHE_HOME", tmp.path().join("cache"));
     cmd.env("TERM", "xterm-256color");
+    cmd.env("FRONTDESK_IMAGE_PROTOCOL", "off");
     for k in ["FRONTDESK_BASE_URL", "FRONTDESK_API_KEY", "FRONTDESK_USER_UUID"] {
         cmd.env_remove(k);
     }
@@ -530,6 +533,7 @@ async fn delete_a_sent_message_from_the_thread() {
     // Each run its own local index: nothing shared between tests or runs.
     cmd.env("XDG_CACHE_HOME", tmp.path().join("cache"));
     cmd.env("TERM", "xterm-256color");
+    cmd.env("FRONTDESK_IMAGE_PROTOCOL", "off");
     let mut child = pair.slave.spawn_command(cmd).unwrap();
     drop(pair.slave);
     let (screen, reader_thread) = watch(&*pair.master, 30, 100);
@@ -641,6 +645,7 @@ async fn first_run_sets_up_an_account_after_checking_the_key() {
     // Each run its own local index: nothing shared between tests or runs.
     cmd.env("XDG_CACHE_HOME", tmp.path().join("cache"));
     cmd.env("TERM", "xterm-256color");
+    cmd.env("FRONTDESK_IMAGE_PROTOCOL", "off");
     for k in [
         "FRONTDESK_BASE_URL",
         "FRONTDESK_API_KEY",
@@ -728,6 +733,7 @@ fn start_tui(tmp: &std::path::Path, base: &str, key: &str) -> Running {
     cmd.env("FRONTDESK_LOG", tmp.join("frontdesk.log"));
     cmd.env("XDG_CACHE_HOME", tmp.join("cache"));
     cmd.env("TERM", "xterm-256color");
+    cmd.env("FRONTDESK_IMAGE_PROTOCOL", "off");
     let child = pair.slave.spawn_command(cmd).unwrap();
     drop(pair.slave);
     let (screen, reader) = watch(&*pair.master, 30, 120);

@@ -41,6 +41,9 @@ pub fn command(tmp: &Path, args: &[&str]) -> CommandBuilder {
     cmd.env("XDG_STATE_HOME", tmp.join("state"));
     cmd.env("HOME", tmp.join("home"));
     cmd.env("TERM", "xterm-256color");
+    // No image-terminal query, even when the tests run inside kitty or
+    // iTerm2 (their variables are inherited): the pty answers nothing.
+    cmd.env("FRONTDESK_IMAGE_PROTOCOL", "off");
     for k in [
         "FRONTDESK_BASE_URL",
         "FRONTDESK_API_KEY",
