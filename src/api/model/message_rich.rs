@@ -157,8 +157,9 @@ pub fn is_web_link(url: &str) -> bool {
     !rest.is_empty() && !rest.starts_with('/') && !url.chars().any(char::is_control)
 }
 
-/// The last path segment of a URL, without its query.
-fn file_name_of(url: &str) -> String {
+/// The last path segment of a URL, without its query (`file` when it
+/// has none).
+pub fn file_name_of(url: &str) -> String {
     let path = url.split(['?', '#']).next().unwrap_or_default();
     path.trim_end_matches('/')
         .rsplit('/')

@@ -13,7 +13,9 @@ pub use contact::{Contact, ContactTeam, ConversationState};
 pub use custom_field::checked_email;
 pub use custom_field::{FieldMeta, FieldType, FieldValue, split_list, validate_custom_fields, validate_field_value};
 pub use ids::{ContactId, MessageId, TemplateId};
-pub use message_rich::{Attachment, AttachmentKind, CardPerson, Choices, Location, Quoted, Rich, is_web_link};
+pub use message_rich::{
+    Attachment, AttachmentKind, CardPerson, Choices, Location, Quoted, Rich, file_name_of, is_web_link,
+};
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

@@ -106,21 +106,7 @@ pub async fn perform(client: &Client, uuid: &str, action: &Action, guard: Option
     if let Some(Guard::Owner { seen, me }) = guard {
         return owner_checked(client, uuid, action, seen, me.as_deref()).await;
     }
-    let done = write_one(client, uuid, "", action, chosen).await;
-    let skipped = matches!(done.settled, Settled::Skipped(_));
-    let result = match done.settled {
-        Settled::Applied(c) | Settled::Skipped(c) => Ok(c),
-        Settled::Failed(e) => Err(e),
-        Settled::Unknown(e) => Err(format!("unknown whether it was applied: {e}")),
-    };
-    Answer {
-        result,
-        before: done.before.map(Box::new),
-        conflicts: Vec::new(),
-        reverted: None,
-        skipped,
-        changed: None,
-    }
+    Answer::from(write_one(client, uuid, "", action, chosen).await)
 }
 
 /// An owner or state write checked against what the agent saw
@@ -139,20 +125,28 @@ async fn owner_checked(
             changed: Some(c.what),
             ..Answer::ok(c.now)
         },
-        Ok(Checked::Done(done)) => {
-            let before = done.before.map(Box::new);
-            let result = match done.settled {
-                Settled::Applied(c) | Settled::Skipped(c) => Ok(c),
-                Settled::Failed(e) => Err(e),
-                Settled::Unknown(e) => Err(format!("unknown whether it was applied: {e}")),
-            };
-            Answer {
-                result,
-                before,
-                ..Answer::failed("")
-            }
-        }
+        Ok(Checked::Done(done)) => Answer::from(*done),
         Err(e) => Answer::failed(e.to_string()),
+    }
+}
+
+impl From<crate::triage::write::Done> for Answer {
+    /// One contact's settled write: the contact, or why not.
+    fn from(done: crate::triage::write::Done) -> Answer {
+        let skipped = matches!(done.settled, Settled::Skipped(_));
+        let result = match done.settled {
+            Settled::Applied(c) | Settled::Skipped(c) => Ok(c),
+            Settled::Failed(e) => Err(e),
+            Settled::Unknown(e) => Err(format!("unknown whether it was applied: {e}")),
+        };
+        Answer {
+            result,
+            before: done.before.map(Box::new),
+            conflicts: Vec::new(),
+            reverted: None,
+            skipped,
+            changed: None,
+        }
     }
 }
 

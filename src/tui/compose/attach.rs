@@ -20,13 +20,7 @@ pub struct Attachment {
 impl Attachment {
     /// The file's name as the composer shows it (the URL's last segment).
     pub fn file_name(&self) -> String {
-        let path = self.url.split(['?', '#']).next().unwrap_or_default();
-        path.trim_end_matches('/')
-            .rsplit('/')
-            .next()
-            .filter(|s| !s.is_empty() && !s.contains(':'))
-            .unwrap_or("file")
-            .to_string()
+        crate::api::file_name_of(&self.url)
     }
 
     /// What the thread shows of it before the service's copy comes back.

@@ -160,6 +160,25 @@ impl Colleagues {
         self.answering(contact, now)
     }
 
+    /// "dana is replying now (Ana, +1 more)": the first of `targets`
+    /// (uuid, name) a colleague is answering or just answered, and how
+    /// many more are.
+    pub fn busy_among<'a>(
+        &self,
+        targets: impl Iterator<Item = (&'a str, &'a str)>,
+        now: DateTime<Utc>,
+    ) -> Option<String> {
+        let busy: Vec<(String, &str)> = targets
+            .filter_map(|(uuid, name)| Some((self.before_macro(uuid, now)?, name)))
+            .collect();
+        let (why, name) = busy.first()?;
+        let more = match busy.len() - 1 {
+            0 => String::new(),
+            k => format!(", +{k} more"),
+        };
+        Some(format!("{why} ({name}{more})"))
+    }
+
     /// "dana is replying now", when a colleague composes to `contact`.
     fn answering(&self, contact: &str, now: DateTime<Utc>) -> Option<String> {
         let seen = self.here(contact, now);

@@ -253,10 +253,10 @@ pub fn worth_asking(env: &dyn Fn(&str) -> Option<String>) -> bool {
         || ["iTerm.app", "WezTerm", "ghostty"].iter().any(|p| program == *p)
 }
 
-/// Whether `url` may be fetched for a preview: http or https only.
+/// Whether `url` may be fetched for a preview: an http(s) link, as `o`
+/// opens.
 pub fn fetchable(url: &str) -> bool {
-    let u = url.trim_start().to_ascii_lowercase();
-    (u.starts_with("https://") || u.starts_with("http://")) && !url.chars().any(char::is_control)
+    crate::api::is_web_link(url)
 }
 
 /// The body at `url`, refused past [`MAX_BYTES`].

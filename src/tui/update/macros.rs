@@ -157,16 +157,8 @@ fn plan(model: &Model, m: &Macro) -> Result<(Vec<Action>, Option<String>), Strin
 /// "dana is replying now (Ana)", "dana replied 20 s ago (Ana, +2 more)":
 /// the targets a colleague is answering or just answered, through a hub.
 fn colleagues_busy(model: &Model, targets: &[(String, String)]) -> Option<String> {
-    let busy: Vec<(String, &str)> = targets
-        .iter()
-        .filter_map(|(uuid, name)| Some((model.colleagues.before_macro(uuid, model.now)?, name.as_str())))
-        .collect();
-    let (why, name) = busy.first()?;
-    let more = match busy.len() - 1 {
-        0 => String::new(),
-        k => format!(", +{k} more"),
-    };
-    Some(format!("{why} ({name}{more})"))
+    let targets = targets.iter().map(|(uuid, name)| (uuid.as_str(), name.as_str()));
+    model.colleagues.busy_among(targets, model.now)
 }
 
 /// The macro's message for each contact (uuid, text), and the contacts

@@ -247,15 +247,9 @@ pub(crate) fn busy_among(model: &Model, actions: &[Action], jobs: &[act::Job]) -
         return None;
     }
     let mut seen = std::collections::HashSet::new();
-    let busy: Vec<(String, &str)> = jobs
+    let targets = jobs
         .iter()
         .filter(|j| seen.insert(j.uuid.as_str()))
-        .filter_map(|j| Some((model.colleagues.before_macro(&j.uuid, model.now)?, j.name.as_str())))
-        .collect();
-    let (why, name) = busy.first()?;
-    let more = match busy.len() - 1 {
-        0 => String::new(),
-        k => format!(", +{k} more"),
-    };
-    Some(format!("{why} ({name}{more})"))
+        .map(|j| (j.uuid.as_str(), j.name.as_str()));
+    model.colleagues.busy_among(targets, model.now)
 }
