@@ -445,3 +445,107 @@ async fn a_new_agents_waiting_count_is_exact_after_the_snapshot() {
     assert!(shared.with(|ix| ix.is_consistent()).expect("check"));
     t.hub.stop().await;
 }
+
+/// An agent connected before the hub had read the conversations' last
+/// messages learns each one as the hub reads it (`last_message`): its
+/// Waiting count becomes the service's without loading the snapshot again
+/// and without reading the messages itself (issue 36: a TUI's Waiting
+/// stayed `≥80` of 398 all shift).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_connected_before_the_hub_read_the_last_messages_learns_them_as_it_does() {
+    use frontdesk::server::{FaultKnobs, HoldGate, ServerConfig};
+    // Every read of a conversation's messages waits at the gate: the hub's
+    // trickle stops at its first until the agent is connected.
+    let gate = HoldGate::new();
+    let server = common::spawn(ServerConfig {
+        knobs: FaultKnobs {
+            gate: Some(gate.clone()),
+            hold_path: Some("/contacts/*/messages".into()),
+            ..FaultKnobs::default()
+        },
+        ..common::config(40, 42)
+    })
+    .await;
+    let t = support::team_on(server, |_| {}).await;
+    support::wait_for_contacts(&t.dana, 40).await;
+    gate.held().await;
+
+    let hub = HubClient::new(&t.hub.url, &t.dana.token, Duration::from_secs(10)).expect("hub client");
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let _link = index_worker::spawn(
+        index_worker::Worker {
+            client: t.dana.client(),
+            index: SharedIndex::new(Index::in_memory().expect("index")),
+            // Next to nothing of its own: one read, then one in 1,000 s.
+            sync_rate: 0.001,
+            full_every: Duration::from_secs(3600),
+            in_memory: true,
+            hub: Some(hub),
+        },
+        tx,
+    );
+    let mut contacts: std::collections::HashMap<String, Contact> = Default::default();
+    let mut previews: std::collections::HashMap<String, Preview> = Default::default();
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    let take = |m: IndexMsg,
+                    contacts: &mut std::collections::HashMap<String, Contact>,
+                    previews: &mut std::collections::HashMap<String, Preview>| match m {
+        IndexMsg::Changed(c) => {
+            contacts.extend(c.upserted.into_iter().map(|c| (c.uuid.clone(), c)));
+            false
+        }
+        IndexMsg::Previews(p) => {
+            previews.extend(p);
+            false
+        }
+        IndexMsg::Status(s) => s.hub == Some(frontdesk::fill::msg::HubLink::Live),
+        _ => false,
+    };
+    // The snapshot loaded and the stream is live, before the hub has read
+    // any last message.
+    loop {
+        let msg = tokio::time::timeout_at(deadline, rx.recv())
+            .await
+            .expect("the worker goes on")
+            .expect("the worker runs");
+        if let Msg::Index(m) = msg
+            && take(m, &mut contacts, &mut previews)
+        {
+            break;
+        }
+    }
+    let open = contacts.values().filter(|c| c.is_open()).count();
+    assert!(
+        previews.len() < open / 2,
+        "the snapshot already held {} of {open} last messages",
+        previews.len()
+    );
+    for _ in 0..100_000 {
+        gate.release();
+    }
+    let me = truth(&t)
+        .await
+        .into_values()
+        .find_map(|c| c.assigned_user)
+        .expect("someone is assigned");
+    let want = service_counts(&t, &me).await;
+    assert!(want[2] > 0, "some customers are waiting: {want:?}");
+    let views: Vec<_> = builtin_views().into_iter().take(3).collect();
+    loop {
+        let facts: Vec<Facts> = contacts
+            .values()
+            .map(|c| Facts::new(c, previews.get(&c.uuid)))
+            .collect();
+        let got = count_views(&facts, &views, Some(&me), chrono::Utc::now());
+        if got == want {
+            break;
+        }
+        let msg = tokio::time::timeout_at(deadline, rx.recv()).await.unwrap_or_else(|_| {
+            panic!("the agent's Mine, Unassigned, Waiting stayed {got:?}, the service's {want:?}")
+        });
+        if let Some(Msg::Index(m)) = msg {
+            take(m, &mut contacts, &mut previews);
+        }
+    }
+    t.hub.stop().await;
+}
