@@ -209,6 +209,12 @@ async fn snapshot<M: Outbox>(
 /// One event into the index; what changed goes to the screen, and a new
 /// message becomes the contact's last message at once (no fetch of it).
 fn apply<M: Outbox>(index: &mut SharedIndex, event: &HubEvent, tx: &UnboundedSender<M>) {
+    // The CLI beside this TUI may have stored this very change in the
+    // file already: then the event finds nothing to store, and only this
+    // tells the screen.
+    if let Err(e) = index.with(|ix| ix.note_outside_writes()) {
+        tracing::debug!("looking for other processes' writes to the index failed: {e}");
+    }
     let changed = match index.with(|ix| apply_to_index(ix, event)) {
         Ok(changed) => changed,
         Err(e) => {

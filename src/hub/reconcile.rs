@@ -285,7 +285,11 @@ async fn trickle(st: &HubState) -> usize {
 /// shaped as a snapshot line's `hubPreview`): an agent connected before
 /// the hub had read them learns them now, so its Waiting view and counts
 /// become whole as the hub's do, without loading the snapshot again.
-fn announce_last_messages(st: &HubState, index: &mut crate::index::SharedIndex, got: &[(String, crate::index::Preview)]) {
+fn announce_last_messages(
+    st: &HubState,
+    index: &mut crate::index::SharedIndex,
+    got: &[(String, crate::index::Preview)],
+) {
     if got.is_empty() {
         return;
     }

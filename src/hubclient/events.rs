@@ -8,8 +8,8 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use crate::api::model::time;
 use super::snapshot::LinePreview;
+use crate::api::model::time;
 use crate::api::{Contact, DeliveryStatus, Message};
 
 /// What a colleague is doing with a contact.

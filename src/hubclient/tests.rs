@@ -174,9 +174,17 @@ fn a_last_message_the_hub_read_becomes_the_conversations_and_never_an_older_one(
     let p = held(&index);
     assert_eq!(p.text, "An agent will be with you shortly");
     let waiting = p.waiting_now().expect("the customer still waits behind the bot");
-    assert_eq!(waiting.since.map(|t| t.to_rfc3339()), Some("2026-11-20T09:59:58+00:00".into()));
     assert_eq!(
-        index.get("c1").unwrap().unwrap().last_activity().map(|t| t.to_rfc3339()),
+        waiting.since.map(|t| t.to_rfc3339()),
+        Some("2026-11-20T09:59:58+00:00".into())
+    );
+    assert_eq!(
+        index
+            .get("c1")
+            .unwrap()
+            .unwrap()
+            .last_activity()
+            .map(|t| t.to_rfc3339()),
         Some("2026-11-20T10:00:00+00:00".into()),
         "the contact's activity follows its last message"
     );

@@ -488,8 +488,8 @@ async fn an_agent_connected_before_the_hub_read_the_last_messages_learns_them_as
     let mut previews: std::collections::HashMap<String, Preview> = Default::default();
     let deadline = tokio::time::Instant::now() + PATIENCE;
     let take = |m: IndexMsg,
-                    contacts: &mut std::collections::HashMap<String, Contact>,
-                    previews: &mut std::collections::HashMap<String, Preview>| match m {
+                contacts: &mut std::collections::HashMap<String, Contact>,
+                previews: &mut std::collections::HashMap<String, Preview>| match m {
         IndexMsg::Changed(c) => {
             contacts.extend(c.upserted.into_iter().map(|c| (c.uuid.clone(), c)));
             false
@@ -540,11 +540,92 @@ async fn an_agent_connected_before_the_hub_read_the_last_messages_learns_them_as
         if got == want {
             break;
         }
-        let msg = tokio::time::timeout_at(deadline, rx.recv()).await.unwrap_or_else(|_| {
-            panic!("the agent's Mine, Unassigned, Waiting stayed {got:?}, the service's {want:?}")
-        });
+        let msg = tokio::time::timeout_at(deadline, rx.recv())
+            .await
+            .unwrap_or_else(|_| panic!("the agent's Mine, Unassigned, Waiting stayed {got:?}, the service's {want:?}"));
         if let Some(Msg::Index(m)) = msg {
             take(m, &mut contacts, &mut previews);
+        }
+    }
+    t.hub.stop().await;
+}
+
+/// The CLI beside the TUI (same home, same index file) closes a
+/// conversation: it stores the close in the file itself, so the hub's
+/// event finds nothing to change there. The TUI's worker still tells the
+/// screen (issue 36: after a shift a TUI's Open read 10
+/// over, while its own index file matched the service exactly).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_close_the_cli_stored_in_the_shared_index_file_reaches_the_tuis_screen() {
+    let t = support::team_with(20, |_| {}).await;
+    support::wait_for_contacts(&t.dana, 20).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("index.sqlite");
+    let hub = HubClient::new(&t.hub.url, &t.dana.token, Duration::from_secs(10)).expect("hub client");
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let _link = index_worker::spawn(
+        index_worker::Worker {
+            client: t.dana.client(),
+            index: SharedIndex::new(Index::open(&path).expect("index file").index),
+            sync_rate: 0.0,
+            full_every: Duration::from_secs(3600),
+            in_memory: false,
+            hub: Some(hub),
+        },
+        tx,
+    );
+    let mut contacts: std::collections::HashMap<String, Contact> = Default::default();
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    let mut next = async || -> IndexMsg {
+        loop {
+            let msg = tokio::time::timeout_at(deadline, rx.recv())
+                .await
+                .expect("the worker goes on")
+                .expect("the worker runs");
+            if let Msg::Index(m) = msg {
+                return m;
+            }
+        }
+    };
+    // Live, every contact in, and the last message of every open one read
+    // (each read stores the contact's activity, which would report it by
+    // chance).
+    let mut live = false;
+    let mut read = std::collections::HashSet::new();
+    while !(live
+        && contacts.len() == 20
+        && contacts
+            .values()
+            .filter(|c| c.is_open())
+            .all(|c| read.contains(&c.uuid)))
+    {
+        match next().await {
+            IndexMsg::Changed(c) => contacts.extend(c.upserted.into_iter().map(|c| (c.uuid.clone(), c))),
+            IndexMsg::Previews(p) => read.extend(p.into_iter().map(|(uuid, _)| uuid)),
+            IndexMsg::Status(s) => live |= s.hub == Some(frontdesk::fill::msg::HubLink::Live),
+            _ => {}
+        }
+    }
+    let open = contacts
+        .values()
+        .find(|c| c.is_open())
+        .expect("an open conversation")
+        .clone();
+    // The CLI stores its close's answer in the file. Whether the hub's
+    // events then bring anything depends on the order (and on what the
+    // hub's copy says): here none comes, as when they found the file
+    // holding the change already.
+    let mut closed = open.clone();
+    closed.closed_at = Some(chrono::Utc::now());
+    let mut cli = Index::open(&path).expect("the same file").index;
+    cli.upsert_contacts(std::slice::from_ref(&closed), chrono::Utc::now())
+        .expect("stored");
+    loop {
+        if let IndexMsg::Changed(c) = next().await
+            && let Some(c) = c.upserted.into_iter().find(|c| c.uuid == open.uuid)
+            && !c.is_open()
+        {
+            break;
         }
     }
     t.hub.stop().await;
