@@ -57,7 +57,7 @@ pub use settings::{
     ENV_BASE_URL, ENV_CONFIG, ENV_HUB_TOKEN, ENV_HUB_URL, ENV_PROFILE, ENV_USER_EMAIL, ENV_USER_UUID, GLOBAL_HEADING,
     GlobalArgs, Looks, Settings, Source,
 };
-pub use views::save_view;
+pub use views::{from_toml as views_from_toml, save_view, views_toml};
 
 /// The platform's config file path: `<config dir>/frontdesk/config.toml`.
 pub fn default_config_path() -> Option<PathBuf> {

@@ -56,6 +56,32 @@ fn line_of(text: &str, at: usize) -> usize {
     text[..at.min(text.len())].matches('\n').count() + 1
 }
 
+/// The `[[views]]` of a TOML text (a config file, or the part of one a
+/// CLI sends a team hub to count): the views that read, and a line for
+/// each that did not.
+pub fn from_toml(text: &str) -> (Vec<View>, Vec<String>) {
+    let mut warnings = Vec::new();
+    let doc = match toml::de::DeTable::parse(text) {
+        Ok(d) => d,
+        Err(e) => return (Vec::new(), vec![format!("the views do not read as TOML: {e}")]),
+    };
+    let views = match doc.get_ref().get("views") {
+        Some(v) => parse(Path::new("views"), text, v, &mut warnings),
+        None => Vec::new(),
+    };
+    (views, warnings)
+}
+
+/// The `[[views]]` part of a config file's text, as TOML of its own
+/// (`None`: the file has none, or does not read).
+pub fn views_toml(config_text: &str) -> Option<String> {
+    let mut table = config_text.parse::<toml::Table>().ok()?;
+    let views = table.remove("views")?;
+    let mut only = toml::Table::new();
+    only.insert("views".into(), views);
+    toml::to_string(&only).ok()
+}
+
 /// The views of `[[views]]`, in file order. A view with a problem is left
 /// out and the problem (`FILE line N: view "X": problem`) goes to
 /// `warnings`; the others load.

@@ -28,6 +28,40 @@ use crate::index::{IndexAccess, Order, Preview};
 use crate::triage::{Facts, builtin_views, count_views};
 
 pub async fn counts(State(st): State<Arc<HubState>>, Extension(who): Extension<Authed>) -> Response {
+    answer(st, who, Vec::new()).await
+}
+
+/// `POST /hub/v1/counts` `{"views": "<TOML: [[views]] tables>"}`: the
+/// built-in views and the agent's own views of its config file, read as
+/// the config file reads them, so `frontdesk views` with views of its own
+/// is answered by the hub too (without filling a local index). A view
+/// that does not read answers 422 naming it.
+pub async fn counts_of(
+    State(st): State<Arc<HubState>>,
+    Extension(who): Extension<Authed>,
+    body: axum::body::Bytes,
+) -> Response {
+    #[derive(serde::Deserialize)]
+    struct Ask {
+        #[serde(default)]
+        views: String,
+    }
+    let ask = match serde_json::from_slice::<Ask>(&body) {
+        Ok(a) => a,
+        Err(e) => {
+            let msg = format!("the question does not read: {e}");
+            return wire::error(StatusCode::UNPROCESSABLE_ENTITY, &crate::text::sanitize_line(&msg)).into_response();
+        }
+    };
+    let (views, problems) = crate::config::views_from_toml(&ask.views);
+    if let Some(first) = problems.first() {
+        return wire::error(StatusCode::UNPROCESSABLE_ENTITY, &crate::text::sanitize_line(first)).into_response();
+    }
+    answer(st, who, views).await
+}
+
+/// The counts of the built-in views and `own` (after them), for `who`.
+async fn answer(st: Arc<HubState>, who: Authed, own: Vec<crate::triage::View>) -> Response {
     let mut index = st.index.clone();
     let read = tokio::task::spawn_blocking(move || {
         index.with(|ix| -> Result<_, crate::index::IndexError> {
@@ -61,7 +95,14 @@ pub async fn counts(State(st): State<Arc<HubState>>, Extension(who): Extension<A
     };
     let me = Some(who.agent.email.trim()).filter(|e| !e.is_empty());
     let now = Utc::now();
-    let views = builtin_views();
+    let mut views = builtin_views();
+    // The agent's own views may share a built-in's name: theirs is not
+    // asked for twice.
+    for v in own {
+        if !views.iter().any(|b| b.name == v.name) {
+            views.push(v);
+        }
+    }
     let counts = count_views(&facts, &views, me, now);
     let rows: Vec<serde_json::Value> = views
         .iter()

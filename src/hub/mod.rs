@@ -149,7 +149,7 @@ fn router(state: Arc<HubState>) -> Router {
         .route("/hub/v1/events", get(sse::events))
         .route("/hub/v1/snapshot", get(snapshot::snapshot))
         .route("/hub/v1/whoami", get(snapshot::whoami))
-        .route("/hub/v1/counts", get(counts::counts))
+        .route("/hub/v1/counts", get(counts::counts).post(counts::counts_of))
         .route("/hub/v1/report", post(report::report))
         .route("/hub/v1/presence", post(presence::post))
         .route("/hub/v1/audit", get(audit::get))

@@ -66,6 +66,16 @@ impl HubClient {
         self.json_capped("POST /hub/v1/report", resp, REPORT_CAP).await
     }
 
+    /// [`HubClient::counts`] with the agent's own views too (`views`: TOML
+    /// `[[views]]` tables, as in the config file), counted by the hub.
+    pub async fn counts_with(&self, views: &str) -> Result<HubCounts, ApiError> {
+        let body = serde_json::json!({ "views": views });
+        let resp = self
+            .send(reqwest::Method::POST, &["counts"], &[], Some(body.to_string()))
+            .await?;
+        self.json_capped("POST /hub/v1/counts", resp, REPORT_CAP).await
+    }
+
     /// How many contacts each built-in view holds on the hub now.
     pub async fn counts(&self) -> Result<HubCounts, ApiError> {
         let resp = self.open(&["counts"], &[]).await?;

@@ -185,22 +185,40 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
-/// Through a hub, the built-in views are counted by the hub from its facts
+/// Through a hub, the views (built-in, and those of the config file, sent
+/// to it as the file writes them) are counted by the hub from its facts
 /// (Mine: the agent's email as the hub knows it) and nothing waits for a
-/// local index to fill. `None`: no hub, views of the config file (only
-/// this machine knows them), or a hub too old to count: then the index is
-/// filled from the hub's snapshot as before.
+/// local index to fill. `None`: no hub, a config file that cannot be read
+/// again, or a hub too old to count: then the index is filled from the
+/// hub's snapshot as before.
 async fn from_hub(ctx: &mut Ctx<'_>, views: &[View]) -> Result<Option<Vec<ViewRow>>, CliError> {
     let settings = ctx.settings()?;
-    if !settings.views.is_empty() {
-        return Ok(None);
-    }
     let Some(hub) = settings.hub().map_err(|e| CliError::Usage(e.to_string()))? else {
         return Ok(None);
     };
-    let counts = match hub.counts().await {
+    // Views of the config file go to the hub as the file writes them, and
+    // it counts them with the built-in ones.
+    let own = if settings.views.is_empty() {
+        None
+    } else {
+        let text = settings
+            .config_path
+            .as_deref()
+            .and_then(|p| std::fs::read_to_string(p).ok());
+        match text.as_deref().and_then(crate::config::views_toml) {
+            Some(t) => Some(t),
+            None => return Ok(None),
+        }
+    };
+    let asked = match &own {
+        Some(t) => hub.counts_with(t).await,
+        None => hub.counts().await,
+    };
+    let counts = match asked {
         Ok(c) => c,
         Err(crate::api::ApiError::NotOffered { .. }) => return Ok(None),
+        // A hub from before it counted the agent's own views.
+        Err(crate::api::ApiError::Rejected { status: 405, .. }) if own.is_some() => return Ok(None),
         Err(source) => {
             return Err(CliError::Api {
                 what: "asking the hub how many contacts each view holds".into(),
