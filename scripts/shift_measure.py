@@ -181,7 +181,7 @@ class Shift:
         with self.sql() as c:
             contacts = c.execute("SELECT id, uuid, assigned_user, closed_at FROM contacts").fetchall()
             msgs = c.execute("SELECT contact_id, created_at, status FROM messages ORDER BY contact_id, created_at, id")
-            waiting, behind_bot = {}, set()
+            waiting, behind_bot, last = {}, set(), {}
             cur, state = None, None
             for cid, at, status in list(msgs) + [(None, 0, "")]:
                 if cid != cur:
@@ -192,6 +192,7 @@ class Shift:
                     cur, state = cid, {"since": None, "bot": False, "prev": None}
                 if cid is None:
                     break
+                last[cid] = (status, at)
                 if status == "received":
                     if state["since"] is None:
                         state["since"] = at
@@ -207,12 +208,20 @@ class Shift:
                     else:
                         state["since"], state["bot"] = None, False
                         state["prev"] = ("person", at)
+        # README "Who is waiting": a closed conversation the customer wrote
+        # in after the close counts as open (nobody has answered them).
+        def closed_now(cid, closed):
+            if closed is None:
+                return False
+            status, at = last.get(cid, ("", 0))
+            return not (status == "received" and at > closed)
+
         out = {}
         for agent, email in self.emails.items():
             n = {v: 0 for v in VIEWS}
             for cid, _uuid, assignee, closed in contacts:
                 n["All"] += 1
-                if closed is not None:
+                if closed_now(cid, closed):
                     continue
                 n["Open"] += 1
                 if not assignee:
@@ -222,7 +231,7 @@ class Shift:
                 if cid in waiting:
                     n["Waiting"] += 1
             out[agent] = n
-        open_ids = {cid for cid, _u, _a, closed in contacts if closed is None}
+        open_ids = {cid for cid, _u, _a, closed in contacts if not closed_now(cid, closed)}
         return out, len(behind_bot & open_ids)
 
     def tui(self, agent):

@@ -22,8 +22,10 @@ pub struct Facts {
     pub tags: Vec<String>,
     pub custom_fields: BTreeMap<String, FieldValue>,
     pub note: Option<String>,
-    /// The conversation is closed.
+    /// The conversation is closed (on the service).
     pub closed: bool,
+    /// When it was closed, when known.
+    pub closed_at: Option<DateTime<Utc>>,
     /// Whether it is open or closed is not known (the list answer does
     /// not say): `closed` means nothing then.
     pub state_unknown: bool,
@@ -97,9 +99,22 @@ pub trait Subject {
     }
 }
 
+/// A closed conversation the customer wrote in after it was closed: every
+/// face counts it as open (and so waiting) until a person answers or it
+/// is closed again, the service's state notwithstanding. Nobody has
+/// answered that customer. Known only from the last message: who wrote it
+/// and when (a message from before the close reopens nothing).
+pub fn reopened_by_customer(
+    closed_at: Option<DateTime<Utc>>,
+    last_who: Option<Who>,
+    last_at: Option<DateTime<Utc>>,
+) -> bool {
+    matches!((closed_at, last_who, last_at), (Some(closed), Some(Who::Customer), Some(at)) if at > closed)
+}
+
 impl Subject for Facts {
     fn closed(&self) -> bool {
-        self.closed
+        self.closed && !reopened_by_customer(self.closed_at, self.last_who, self.last_at)
     }
     fn state_unknown(&self) -> bool {
         self.state_unknown
@@ -183,6 +198,7 @@ impl Facts {
             custom_fields: contact.custom_fields.clone(),
             note: contact.note.clone(),
             closed: contact.closed_at.is_some(),
+            closed_at: contact.closed_at,
             state_unknown: contact.state_unknown,
             last_activity: activity,
             last_who: preview.and_then(|p| p.who),

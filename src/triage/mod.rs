@@ -22,7 +22,7 @@ pub mod write;
 
 pub use count::{Keyed, abbreviate_count, count_views, select, sort_positions};
 pub use duration::{format_duration, parse_duration};
-pub use facts::{Facts, Subject, contains_ci, field_is, same};
+pub use facts::{Facts, Subject, contains_ci, field_is, reopened_by_customer, same};
 pub use view::{
     Assignee, BREACHING, Breach, SET_EMAIL, SHORT_MAX, Sort, State, Thresholds, View, ViewFilter, WaitLevel,
     breaching_view, breaching_view_of, builtin_views, find_view, short_name,

@@ -53,7 +53,9 @@ pub fn contact(i: usize) -> Contact {
             2 => vec!["标签".into()],
             _ => vec![],
         },
-        closed_at: (i % 5 == 4).then(|| now() - Duration::hours(2)),
+        // Closed a minute after its last activity: a customer who wrote
+        // after the close would count it open again.
+        closed_at: (i % 5 == 4).then(|| now() - Duration::minutes(7 * i as i64 + 2)),
         activity_at: Some(now() - Duration::minutes(7 * i as i64 + 3)),
         team: (i % 3 == 1).then(|| ContactTeam {
             uuid: Some("team-1".into()),

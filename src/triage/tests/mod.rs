@@ -359,3 +359,25 @@ fn a_filter_reads_as_words() {
         "customer waiting > 2h, tags vip or gold, plan = gold, idle > 7d"
     );
 }
+
+/// A customer who wrote after the close is owed an answer: every face
+/// counts the conversation as open and waiting (README "Who is waiting");
+/// a message from before the close reopens nothing, nor does an agent's.
+#[test]
+fn a_customer_writing_after_the_close_counts_it_open_and_waiting() {
+    let closed_at = ago(2 * H);
+    let closed = Facts {
+        closed: true,
+        closed_at: Some(closed_at),
+        ..facts("c")
+    };
+    let views = builtin_views();
+    let open_view = views.iter().find(|v| v.name == "Open").expect("Open").filter.clone();
+    let waiting_view = views.iter().find(|v| v.name == "Waiting").expect("Waiting").filter.clone();
+    let after = wrote(closed.clone(), Who::Customer, ago(H));
+    assert!(m(open_view.clone(), &after) && m(waiting_view.clone(), &after), "wrote after the close");
+    let before = wrote(closed.clone(), Who::Customer, ago(3 * H));
+    assert!(!m(open_view.clone(), &before) && !m(waiting_view.clone(), &before), "wrote before it");
+    let agent = wrote(closed, Who::Agent, ago(H));
+    assert!(!m(open_view, &agent) && !m(waiting_view, &agent), "our side wrote");
+}

@@ -217,12 +217,13 @@ impl<'a> RowFacts<'a> {
 
 impl Subject for RowFacts<'_> {
     fn closed(&self) -> bool {
-        // A reply in a closed conversation counts it as open here.
-        !self.row.is_open() && !self.has_badge(crate::tui::shared::badges::REOPENED.name)
+        // The customer wrote in it after the close: open, on every face
+        // alike (`triage::reopened_by_customer`); the `reopen` badge only
+        // marks the row.
+        !self.row.is_open() && !crate::triage::reopened_by_customer(self.row.closed_at, self.last_who(), self.last_at())
     }
     fn state_unknown(&self) -> bool {
-        // A reply seen in it opened it.
-        self.row.state_unknown && !self.has_badge(crate::tui::shared::badges::REOPENED.name)
+        self.row.state_unknown
     }
     fn assignee(&self) -> Option<&str> {
         self.row.assigned_user.as_deref().filter(|a| !a.trim().is_empty())
