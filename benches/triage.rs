@@ -55,6 +55,7 @@ fn account() -> Vec<Facts> {
                 custom_fields: fields,
                 note: rng.random_bool(0.1).then(|| "called back about the refund".to_string()),
                 closed: rng.random_bool(0.6),
+                closed_at: None,
                 state_unknown: false,
                 last_activity: Some(active),
                 last_who: Some([Who::Customer, Who::Agent, Who::Note][rng.random_range(0..3)]),
