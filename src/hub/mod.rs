@@ -23,6 +23,7 @@ mod lost;
 mod mcp;
 mod pages;
 mod presence;
+mod probe;
 mod receiver;
 mod reconcile;
 mod report;
@@ -108,7 +109,7 @@ pub async fn start(listener: HubListener, config: HubConfig) -> Result<RunningHu
         tokio::spawn(presence::sweep(state.clone())),
         tokio::spawn(state::watch_agents(state.clone())),
         tokio::spawn(reconcile::run(state.clone())),
-        tokio::spawn(guard::probe(state.clone())),
+        tokio::spawn(probe::run(state.clone())),
     ];
     let (tx, rx) = oneshot::channel::<()>();
     let limits = state.config.limits;
