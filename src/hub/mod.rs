@@ -158,7 +158,7 @@ fn router(state: Arc<HubState>) -> Router {
         .route("/hub/v1/snippets", get(snippets::get))
         .route("/hub/v1/snoozes", get(snoozes::list))
         .route("/hub/v1/snoozes/{contact}", put(snoozes::set).delete(snoozes::wake))
-        .route_service("/mcp", mcp::service(state.clone()))
+        .route_service("/mcp", mcp::service(state.clone(), router))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::require_agent));
     Router::new()
         .route(
