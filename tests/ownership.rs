@@ -219,6 +219,7 @@ async fn two_tui_agents_taking_one_conversation_one_is_assigned_and_the_other_is
     let guard = |me: &str| Guard::Owner {
         seen: Seen::of(&seen),
         me: Some(me.into()),
+        hub: None,
     };
     let first = perform(&alex, &c.uuid, &Action::Assign(ALEX.into()), Some(&guard(ALEX))).await;
     assert_eq!(first.changed, None);

@@ -142,6 +142,7 @@ fn for_the_screen(event: &HubEvent) -> bool {
             | HubEvent::ConversationOpened(_)
             | HubEvent::ConversationClosed(_)
             | HubEvent::MessageStatus { .. }
+            | HubEvent::LastMessage { .. }
             | HubEvent::Resync { .. }
     )
 }
@@ -208,8 +209,26 @@ async fn snapshot<M: Outbox>(
 /// One event into the index; what changed goes to the screen, and a new
 /// message becomes the contact's last message at once (no fetch of it).
 fn apply<M: Outbox>(index: &mut SharedIndex, event: &HubEvent, tx: &UnboundedSender<M>) {
-    if let Err(e) = index.with(|ix| apply_to_index(ix, event)) {
-        tracing::warn!("applying a hub event to the index failed: {e}");
+    // The CLI beside this TUI may have stored this very change in the
+    // file already: then the event finds nothing to store, and only this
+    // tells the screen.
+    if let Err(e) = index.with(|ix| ix.note_outside_writes()) {
+        tracing::debug!("looking for other processes' writes to the index failed: {e}");
+    }
+    let changed = match index.with(|ix| apply_to_index(ix, event)) {
+        Ok(changed) => changed,
+        Err(e) => {
+            tracing::warn!("applying a hub event to the index failed: {e}");
+            false
+        }
+    };
+    // A last message the hub read itself: the Waiting view and the counts
+    // take it as a snapshot's.
+    if let HubEvent::LastMessage { contact, preview } = event
+        && changed
+    {
+        let p = Preview::of(&preview.clone().page(), preview.activity());
+        let _ = tx.send(M::from(IndexMsg::Previews(vec![(contact.clone(), p)])));
     }
     if let HubEvent::MessageCreated { contact, message, .. } = event
         && let Some(preview) = store_message(index, contact, message)

@@ -56,6 +56,18 @@ pub(super) fn forward_changes<M: Outbox>(index: &mut SharedIndex, tx: &Unbounded
     })
 }
 
+/// What another process stored in the index file since the last look (the
+/// CLI beside this TUI; see `Index::note_outside_writes`), to the screen.
+pub(super) fn forward_outside_writes<M: Outbox>(index: &mut SharedIndex, tx: &UnboundedSender<M>) {
+    match index.with(|ix| ix.note_outside_writes()) {
+        Ok(true) => {
+            forward_changes(index, tx);
+        }
+        Ok(false) => {}
+        Err(e) => tracing::debug!("looking for other processes' writes to the index failed: {e}"),
+    }
+}
+
 /// [`forward_changes`] through `send`.
 pub(super) fn forward_changes_to(index: &mut SharedIndex, send: &impl Fn(IndexMsg)) -> bool {
     match index.with(|ix| ix.take_changes()) {

@@ -47,6 +47,8 @@ use load::load;
 
 /// Last messages fetched per task (the budget paces them).
 const PREVIEW_BATCH: usize = 8;
+/// How often the worker looks whether another process wrote the index.
+const OUTSIDE_EVERY: Duration = Duration::from_secs(2);
 /// After a failed preview fetch, the trickle rests this long.
 const TRICKLE_REST: Duration = Duration::from_secs(30);
 /// With nothing left to fetch, the trickle looks again after this (or as
@@ -194,6 +196,8 @@ async fn run<M: Outbox>(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<I
             // Notice a rate limit's pause while tasks wait on it.
             wake = wake.min(Instant::now() + Duration::from_secs(1));
         }
+        // What another process (the CLI beside this TUI) stored.
+        wake = wake.min(Instant::now() + OUTSIDE_EVERY);
         tokio::select! {
             cmd = cmds.recv() => match cmd {
                 None => break,
@@ -203,6 +207,7 @@ async fn run<M: Outbox>(w: Worker, budget: Budget, mut cmds: UnboundedReceiver<I
             _ = tokio::time::sleep_until(wake) => {}
         }
         hub::renew(&mut st.presence, st.hub.as_ref());
+        load::forward_outside_writes(&mut index, &tx);
         if let Some(held) = st.trickle.take_due(Instant::now()) {
             send(IndexMsg::Previews(held));
         }

@@ -272,11 +272,41 @@ async fn trickle(st: &HubState) -> usize {
         let (got, error) = sync::fetch_previews(&st.api, &mut index, &st.budget, &wanted).await;
         read += got.len();
         st.counters.previews.fetch_add(got.len() as u64, Ordering::Relaxed);
+        announce_last_messages(st, &mut index, &got);
         if let Some(e) = error {
             tracing::warn!("reading last messages stopped, trying again after the next pass: {e}");
             return read;
         }
         after = Some(last);
+    }
+}
+
+/// Tells every agent the last messages the trickle read (`last_message`,
+/// shaped as a snapshot line's `hubPreview`): an agent connected before
+/// the hub had read them learns them now, so its Waiting view and counts
+/// become whole as the hub's do, without loading the snapshot again.
+fn announce_last_messages(
+    st: &HubState,
+    index: &mut crate::index::SharedIndex,
+    got: &[(String, crate::index::Preview)],
+) {
+    if got.is_empty() {
+        return;
+    }
+    let pages = index.with(|ix| {
+        got.iter()
+            .map(|(uuid, _)| {
+                let page = ix.messages(uuid).ok().flatten().map(|(_, m)| m).unwrap_or_default();
+                crate::index::WaitingFacts::of(&page)
+            })
+            .collect::<Vec<_>>()
+    });
+    for ((uuid, preview), facts) in got.iter().zip(pages) {
+        let data = serde_json::json!({
+            "contact": uuid,
+            "hubPreview": super::snapshot::preview_json(preview, &facts),
+        });
+        st.bus.publish(super::wire::kind::LAST_MESSAGE, &data);
     }
 }
 

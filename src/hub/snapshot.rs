@@ -129,7 +129,7 @@ fn write_line(
     Ok(())
 }
 
-fn preview_json(p: &Preview, f: &WaitingFacts) -> serde_json::Value {
+pub(super) fn preview_json(p: &Preview, f: &WaitingFacts) -> serde_json::Value {
     let stamp =
         |t: Option<chrono::DateTime<chrono::Utc>>| t.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Micros, true));
     let status = p.who.map(|w| match w {

@@ -24,6 +24,9 @@ pub mod kind {
     pub const PRESENCE: &str = "presence";
     pub const AGENT_STATUS: &str = "agent_status";
     pub const RESYNC: &str = "resync";
+    /// A conversation's last message the hub read itself (its trickle),
+    /// as a snapshot line's `hubPreview`: no new message, so no alert.
+    pub const LAST_MESSAGE: &str = "last_message";
     /// A snooze set or woken (`hub::snoozes`).
     pub const SNOOZE_CHANGED: &str = "snooze_changed";
 }

@@ -40,6 +40,30 @@ pub fn apply_to_index(index: &mut Index, event: &HubEvent) -> Result<bool, Index
             stored.activity_at = Some(at);
             Ok(index.upsert_contacts(&[stored], Utc::now())? > 0)
         }
+        HubEvent::LastMessage { contact, preview } => {
+            let Some(mut stored) = index.get(contact)? else {
+                return Ok(false);
+            };
+            let Some(activity) = preview.activity() else {
+                return Ok(false);
+            };
+            // Older than what the index knows: a newer message will come
+            // (or came) by its own event.
+            if stored.last_activity().is_some_and(|held| held > activity) {
+                return Ok(false);
+            }
+            // A page held at that activity is the same last message, whole.
+            let held = index.previews(&[contact.as_str()])?.remove(contact);
+            if held.is_some_and(|p| p.activity == Some(activity)) {
+                return Ok(false);
+            }
+            if stored.last_activity() != Some(activity) {
+                stored.activity_at = Some(activity);
+                index.upsert_contacts(&[stored], Utc::now())?;
+            }
+            index.store_messages(contact, Some(activity), &preview.clone().page())?;
+            Ok(true)
+        }
         HubEvent::MessageStatus { .. }
         | HubEvent::Presence(_)
         | HubEvent::AgentStatus { .. }

@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+use super::snapshot::LinePreview;
 use crate::api::model::time;
 use crate::api::{Contact, DeliveryStatus, Message};
 
@@ -59,6 +60,12 @@ pub enum HubEvent {
     /// Events were missed: fetch a fresh snapshot.
     Resync {
         reason: String,
+    },
+    /// A conversation's last message the hub read itself (not a new
+    /// message: nobody is alerted), as a snapshot line's `hubPreview`.
+    LastMessage {
+        contact: String,
+        preview: LinePreview,
     },
     /// A kind this client does not know; ignored.
     Unknown {
@@ -162,6 +169,13 @@ struct Resync {
     reason: String,
 }
 
+#[derive(Deserialize)]
+struct LastMessage {
+    contact: String,
+    #[serde(rename = "hubPreview")]
+    preview: LinePreview,
+}
+
 /// Why an event's data could not be read (the kind is known).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("the hub's {kind} event could not be read: {reason}")]
@@ -185,6 +199,7 @@ impl HubEvent {
             HubEvent::SnoozeChanged(_) => "snooze_changed",
             HubEvent::ServiceStatus(_) => "service_status",
             HubEvent::Resync { .. } => "resync",
+            HubEvent::LastMessage { .. } => "last_message",
             HubEvent::Unknown { kind } => kind,
         }
     }
@@ -194,7 +209,9 @@ impl HubEvent {
         match self {
             HubEvent::ContactChanged { contact } => Some(&contact.uuid),
             HubEvent::ContactDeleted { uuid } => Some(uuid),
-            HubEvent::MessageCreated { contact, .. } | HubEvent::MessageStatus { contact, .. } => Some(contact),
+            HubEvent::MessageCreated { contact, .. }
+            | HubEvent::MessageStatus { contact, .. }
+            | HubEvent::LastMessage { contact, .. } => Some(contact),
             HubEvent::ConversationOpened(c) | HubEvent::ConversationClosed(c) => Some(&c.contact),
             HubEvent::Presence(p) => Some(&p.contact),
             HubEvent::SnoozeChanged(s) => Some(&s.contact),
@@ -266,6 +283,13 @@ impl HubEvent {
             "resync" => HubEvent::Resync {
                 reason: read::<Resync>(kind, data)?.reason,
             },
+            "last_message" => {
+                let m: LastMessage = read(kind, data)?;
+                HubEvent::LastMessage {
+                    contact: m.contact,
+                    preview: m.preview,
+                }
+            }
             other => HubEvent::Unknown {
                 kind: other.to_string(),
             },

@@ -17,7 +17,7 @@ pub use events::{
     BadEvent, ConversationChange, HubEvent, Presence, PresenceState, ServiceState, ServiceStatus, SnoozeChange,
 };
 pub use reports::{HubCounts, HubViewCount, ReportSpan};
-pub use snapshot::{SnapshotHeader, SnapshotReport};
+pub use snapshot::{LinePreview, SnapshotHeader, SnapshotReport};
 pub use sse::{SseEvent, SseParser};
 pub use stream::{Backoff, HubItem, HubStream};
 

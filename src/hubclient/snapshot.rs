@@ -197,10 +197,10 @@ impl HubClient {
     }
 }
 
-/// The `hubPreview` of a snapshot line.
-#[derive(Debug, Deserialize)]
+/// The `hubPreview` of a snapshot line (and of a `last_message` event).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct LinePreview {
+pub struct LinePreview {
     #[serde(default, with = "crate::api::model::time::opt")]
     activity: Option<DateTime<Utc>>,
     #[serde(default)]
@@ -230,6 +230,36 @@ fn message(status: &str, text: String, created_at: Option<DateTime<Utc>>) -> Mes
     }
 }
 
+impl LinePreview {
+    /// The contact's activity the last message is as of.
+    pub fn activity(&self) -> Option<DateTime<Utc>> {
+        self.activity
+    }
+
+    /// The page it stands for: the last message (none for a conversation
+    /// without messages), then the waiting facts where the last message is
+    /// not them already, as messages without text, newest first.
+    pub fn page(self) -> Vec<Message> {
+        let status = self.status.clone().unwrap_or_default();
+        let mut messages = if self.status.is_none() && self.created_at.is_none() && self.text.is_empty() {
+            Vec::new()
+        } else {
+            vec![message(&status, self.text, self.created_at)]
+        };
+        // All older than the last message (it is the newest).
+        for (kind, at) in [("received", self.last_customer_at), ("sent", self.last_reply_at)] {
+            let Some(at) = at else { continue };
+            let is_last = status == kind && self.created_at == Some(at);
+            if !is_last && self.created_at.is_none_or(|last| at <= last) {
+                messages.push(message(kind, String::new(), Some(at)));
+            }
+        }
+        let from = 1.min(messages.len());
+        messages[from..].sort_by_key(|m| std::cmp::Reverse(m.created_at));
+        messages
+    }
+}
+
 #[derive(Debug, Deserialize)]
 struct WithPreview {
     #[serde(default, rename = "hubPreview")]
@@ -249,24 +279,7 @@ fn preview_of(c: &Contact, line: &[u8]) -> Option<Thread> {
     if p.activity != activity {
         return None;
     }
-    let status = p.status.clone().unwrap_or_default();
-    let mut messages = if p.status.is_none() && p.created_at.is_none() && p.text.is_empty() {
-        Vec::new()
-    } else {
-        vec![message(&status, p.text, p.created_at)]
-    };
-    // The waiting facts, where the last message is not them already; all
-    // older than it (the last message is the newest).
-    for (kind, at) in [("received", p.last_customer_at), ("sent", p.last_reply_at)] {
-        let Some(at) = at else { continue };
-        let is_last = status == kind && p.created_at == Some(at);
-        if !is_last && p.created_at.is_none_or(|last| at <= last) {
-            messages.push(message(kind, String::new(), Some(at)));
-        }
-    }
-    let from = 1.min(messages.len());
-    messages[from..].sort_by_key(|m| std::cmp::Reverse(m.created_at));
-    Some((c.uuid.clone(), activity, messages))
+    Some((c.uuid.clone(), activity, p.page()))
 }
 
 /// Stores a batch of lines in one transaction: the contacts, and the

@@ -143,3 +143,60 @@ fn events_change_the_index_only_when_they_bring_something_newer() {
     assert!(apply_to_index(&mut index, &deleted).unwrap());
     assert_eq!(index.count().unwrap(), 0);
 }
+
+/// `last_message`: a bot's answer after the customer's message leaves them
+/// waiting; an older last message than the index knows, or one the index
+/// holds whole already, changes nothing.
+#[test]
+fn a_last_message_the_hub_read_becomes_the_conversations_and_never_an_older_one() {
+    use crate::index::{Index, Preview};
+    let mut index = Index::in_memory().unwrap();
+    let contact: crate::api::Contact =
+        serde_json::from_str(r#"{"uuid": "c1", "name": "Ana", "activityAt": "2026-11-20T09:00:00Z"}"#).unwrap();
+    index.upsert_contacts(&[contact], chrono::Utc::now()).unwrap();
+    let event = |activity: &str, text: &str| {
+        HubEvent::decode(
+            "last_message",
+            &format!(
+                r#"{{"contact": "c1", "hubPreview": {{"status": "sent", "text": "{text}",
+                   "createdAt": "{activity}", "activity": "{activity}",
+                   "lastCustomerAt": "2026-11-20T09:59:58Z", "lastReplyAt": "{activity}"}}}}"#
+            ),
+        )
+        .unwrap()
+    };
+    // The bot answered two seconds after the customer wrote.
+    let bot = event("2026-11-20T10:00:00Z", "An agent will be with you shortly");
+    assert_eq!(bot.kind(), "last_message");
+    assert_eq!(bot.contact(), Some("c1"));
+    assert!(apply_to_index(&mut index, &bot).unwrap());
+    let held = |index: &Index| -> Preview { index.previews(&["c1"]).unwrap().remove("c1").unwrap() };
+    let p = held(&index);
+    assert_eq!(p.text, "An agent will be with you shortly");
+    let waiting = p.waiting_now().expect("the customer still waits behind the bot");
+    assert_eq!(
+        waiting.since.map(|t| t.to_rfc3339()),
+        Some("2026-11-20T09:59:58+00:00".into())
+    );
+    assert_eq!(
+        index
+            .get("c1")
+            .unwrap()
+            .unwrap()
+            .last_activity()
+            .map(|t| t.to_rfc3339()),
+        Some("2026-11-20T10:00:00+00:00".into()),
+        "the contact's activity follows its last message"
+    );
+    // The same again, and an older one: nothing changes.
+    assert!(!apply_to_index(&mut index, &bot).unwrap());
+    assert!(!apply_to_index(&mut index, &event("2026-11-20T09:30:00Z", "old")).unwrap());
+    assert_eq!(held(&index).text, "An agent will be with you shortly");
+    // Unknown contacts wait for the next snapshot.
+    let other = HubEvent::decode(
+        "last_message",
+        r#"{"contact": "zz", "hubPreview": {"text": "", "activity": "2026-11-20T10:00:00Z"}}"#,
+    )
+    .unwrap();
+    assert!(!apply_to_index(&mut index, &other).unwrap());
+}

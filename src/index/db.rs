@@ -14,6 +14,18 @@ pub struct Index {
     pub(super) path: Option<PathBuf>,
     /// What changed since the last [`Index::take_changes`], when recorded.
     pub(super) journal: Option<Journal>,
+    /// What [`Index::note_outside_writes`] last saw of other connections'
+    /// commits.
+    pub(super) outside: Outside,
+}
+
+/// Other connections' commits as last seen: SQLite's `data_version` (it
+/// moves only when another connection commits) and the newest `seen_at`
+/// already reported.
+#[derive(Debug, Default)]
+pub(crate) struct Outside {
+    pub(super) version: Option<i64>,
+    pub(super) seen: Option<String>,
 }
 
 impl std::fmt::Debug for Index {
@@ -40,6 +52,7 @@ impl Index {
             conn,
             path: None,
             journal: None,
+            outside: Outside::default(),
         };
         super::schema::configure(&index.conn)?;
         super::schema::migrate(&mut index.conn)?;

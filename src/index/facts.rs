@@ -20,6 +20,25 @@ pub struct WaitingFacts {
     pub last_reply_at: Option<DateTime<Utc>>,
 }
 
+impl WaitingFacts {
+    /// The facts of one page of messages (any order): the newest received
+    /// and the newest sent message, as [`Index::waiting_facts`] reads them.
+    pub fn of(messages: &[crate::api::Message]) -> WaitingFacts {
+        use crate::api::MessageStatus;
+        let newest = |status: MessageStatus| {
+            messages
+                .iter()
+                .filter(|m| m.status == status)
+                .filter_map(|m| m.created_at)
+                .max()
+        };
+        WaitingFacts {
+            last_customer_at: newest(MessageStatus::Received),
+            last_reply_at: newest(MessageStatus::Sent),
+        }
+    }
+}
+
 impl Index {
     /// The waiting facts of every conversation with a cached page (by
     /// contact uuid), read by SQLite from the pages' JSON.

@@ -154,6 +154,7 @@ fn try_open(path: &Path, patience: Duration) -> Result<Index, Failure> {
         conn,
         path: Some(path.to_path_buf()),
         journal: None,
+        outside: super::db::Outside::default(),
     })
 }
 

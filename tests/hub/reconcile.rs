@@ -445,3 +445,188 @@ async fn a_new_agents_waiting_count_is_exact_after_the_snapshot() {
     assert!(shared.with(|ix| ix.is_consistent()).expect("check"));
     t.hub.stop().await;
 }
+
+/// An agent connected before the hub had read the conversations' last
+/// messages learns each one as the hub reads it (`last_message`): its
+/// Waiting count becomes the service's without loading the snapshot again
+/// and without reading the messages itself (issue 36: a TUI's Waiting
+/// stayed `≥80` of 398 all shift).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_connected_before_the_hub_read_the_last_messages_learns_them_as_it_does() {
+    use frontdesk::server::{FaultKnobs, HoldGate, ServerConfig};
+    // Every read of a conversation's messages waits at the gate: the hub's
+    // trickle stops at its first until the agent is connected.
+    let gate = HoldGate::new();
+    let server = common::spawn(ServerConfig {
+        knobs: FaultKnobs {
+            gate: Some(gate.clone()),
+            hold_path: Some("/contacts/*/messages".into()),
+            ..FaultKnobs::default()
+        },
+        ..common::config(40, 42)
+    })
+    .await;
+    let t = support::team_on(server, |_| {}).await;
+    support::wait_for_contacts(&t.dana, 40).await;
+    gate.held().await;
+
+    let hub = HubClient::new(&t.hub.url, &t.dana.token, Duration::from_secs(10)).expect("hub client");
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let _link = index_worker::spawn(
+        index_worker::Worker {
+            client: t.dana.client(),
+            index: SharedIndex::new(Index::in_memory().expect("index")),
+            // Next to nothing of its own: one read, then one in 1,000 s.
+            sync_rate: 0.001,
+            full_every: Duration::from_secs(3600),
+            in_memory: true,
+            hub: Some(hub),
+        },
+        tx,
+    );
+    let mut contacts: std::collections::HashMap<String, Contact> = Default::default();
+    let mut previews: std::collections::HashMap<String, Preview> = Default::default();
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    let take = |m: IndexMsg,
+                contacts: &mut std::collections::HashMap<String, Contact>,
+                previews: &mut std::collections::HashMap<String, Preview>| match m {
+        IndexMsg::Changed(c) => {
+            contacts.extend(c.upserted.into_iter().map(|c| (c.uuid.clone(), c)));
+            false
+        }
+        IndexMsg::Previews(p) => {
+            previews.extend(p);
+            false
+        }
+        IndexMsg::Status(s) => s.hub == Some(frontdesk::fill::msg::HubLink::Live),
+        _ => false,
+    };
+    // The snapshot loaded and the stream is live, before the hub has read
+    // any last message.
+    loop {
+        let msg = tokio::time::timeout_at(deadline, rx.recv())
+            .await
+            .expect("the worker goes on")
+            .expect("the worker runs");
+        if let Msg::Index(m) = msg
+            && take(m, &mut contacts, &mut previews)
+        {
+            break;
+        }
+    }
+    let open = contacts.values().filter(|c| c.is_open()).count();
+    assert!(
+        previews.len() < open / 2,
+        "the snapshot already held {} of {open} last messages",
+        previews.len()
+    );
+    for _ in 0..100_000 {
+        gate.release();
+    }
+    let me = truth(&t)
+        .await
+        .into_values()
+        .find_map(|c| c.assigned_user)
+        .expect("someone is assigned");
+    let want = service_counts(&t, &me).await;
+    assert!(want[2] > 0, "some customers are waiting: {want:?}");
+    let views: Vec<_> = builtin_views().into_iter().take(3).collect();
+    loop {
+        let facts: Vec<Facts> = contacts
+            .values()
+            .map(|c| Facts::new(c, previews.get(&c.uuid)))
+            .collect();
+        let got = count_views(&facts, &views, Some(&me), chrono::Utc::now());
+        if got == want {
+            break;
+        }
+        let msg = tokio::time::timeout_at(deadline, rx.recv())
+            .await
+            .unwrap_or_else(|_| panic!("the agent's Mine, Unassigned, Waiting stayed {got:?}, the service's {want:?}"));
+        if let Some(Msg::Index(m)) = msg {
+            take(m, &mut contacts, &mut previews);
+        }
+    }
+    t.hub.stop().await;
+}
+
+/// The CLI beside the TUI (same home, same index file) closes a
+/// conversation: it stores the close in the file itself, so the hub's
+/// event finds nothing to change there. The TUI's worker still tells the
+/// screen (issue 36: after a shift a TUI's Open read 10
+/// over, while its own index file matched the service exactly).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_close_the_cli_stored_in_the_shared_index_file_reaches_the_tuis_screen() {
+    let t = support::team_with(20, |_| {}).await;
+    support::wait_for_contacts(&t.dana, 20).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("index.sqlite");
+    let hub = HubClient::new(&t.hub.url, &t.dana.token, Duration::from_secs(10)).expect("hub client");
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let _link = index_worker::spawn(
+        index_worker::Worker {
+            client: t.dana.client(),
+            index: SharedIndex::new(Index::open(&path).expect("index file").index),
+            sync_rate: 0.0,
+            full_every: Duration::from_secs(3600),
+            in_memory: false,
+            hub: Some(hub),
+        },
+        tx,
+    );
+    let mut contacts: std::collections::HashMap<String, Contact> = Default::default();
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    let mut next = async || -> IndexMsg {
+        loop {
+            let msg = tokio::time::timeout_at(deadline, rx.recv())
+                .await
+                .expect("the worker goes on")
+                .expect("the worker runs");
+            if let Msg::Index(m) = msg {
+                return m;
+            }
+        }
+    };
+    // Live, every contact in, and the last message of every open one read
+    // (each read stores the contact's activity, which would report it by
+    // chance).
+    let mut live = false;
+    let mut read = std::collections::HashSet::new();
+    while !(live
+        && contacts.len() == 20
+        && contacts
+            .values()
+            .filter(|c| c.is_open())
+            .all(|c| read.contains(&c.uuid)))
+    {
+        match next().await {
+            IndexMsg::Changed(c) => contacts.extend(c.upserted.into_iter().map(|c| (c.uuid.clone(), c))),
+            IndexMsg::Previews(p) => read.extend(p.into_iter().map(|(uuid, _)| uuid)),
+            IndexMsg::Status(s) => live |= s.hub == Some(frontdesk::fill::msg::HubLink::Live),
+            _ => {}
+        }
+    }
+    let open = contacts
+        .values()
+        .find(|c| c.is_open())
+        .expect("an open conversation")
+        .clone();
+    // The CLI stores its close's answer in the file. Whether the hub's
+    // events then bring anything depends on the order (and on what the
+    // hub's copy says): here none comes, as when they found the file
+    // holding the change already.
+    let mut closed = open.clone();
+    closed.closed_at = Some(chrono::Utc::now());
+    let mut cli = Index::open(&path).expect("the same file").index;
+    cli.upsert_contacts(std::slice::from_ref(&closed), chrono::Utc::now())
+        .expect("stored");
+    loop {
+        if let IndexMsg::Changed(c) = next().await
+            && let Some(c) = c.upserted.into_iter().find(|c| c.uuid == open.uuid)
+            && !c.is_open()
+        {
+            break;
+        }
+    }
+    t.hub.stop().await;
+}

@@ -65,3 +65,39 @@ fn turning_recording_off_forgets_what_was_recorded() {
     ix.record_changes(false);
     assert!(ix.take_changes().unwrap().is_empty());
 }
+
+/// Another process (the CLI beside the TUI) closes a conversation in the
+/// same file: the same close arriving here afterwards stores nothing, so
+/// only `note_outside_writes` can put it in the journal (issue 36: a TUI's
+/// Open stayed 10 over while its own index file matched the service).
+#[test]
+fn a_contact_another_process_stored_in_the_file_is_reported_once_it_committed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("index.sqlite");
+    let mut tui = Index::open(&path).unwrap().index;
+    tui.upsert_contacts(&[contact("a", "Ada", "+1", 30), contact("b", "Bob", "+2", 20)], at(1))
+        .unwrap();
+    tui.upsert_contacts(&[contact("c", "Cy", "+3", 10)], at(100)).unwrap();
+    tui.record_changes(true);
+    assert!(!tui.note_outside_writes().unwrap(), "the first look only measures");
+    assert!(!tui.note_outside_writes().unwrap(), "nobody else wrote");
+
+    let mut cli = Index::open(&path).unwrap().index;
+    let mut ada = cli.get("a").unwrap().unwrap();
+    ada.closed_at = Some(at(40));
+    cli.upsert_contacts(std::slice::from_ref(&ada), Utc::now()).unwrap();
+
+    // The hub's close event, applied here, finds it closed already.
+    tui.upsert_contacts(std::slice::from_ref(&ada), Utc::now()).unwrap();
+    assert!(tui.take_changes().unwrap().is_empty(), "nothing new to this connection");
+    assert!(tui.note_outside_writes().unwrap());
+    let changes = tui.take_changes().unwrap();
+    // What it stored, and what was stored moments before the newest
+    // already reported (`c`: harmless); never what is older.
+    let got = upserted(&changes);
+    assert!(got.contains(&"a") && !got.contains(&"b"), "{got:?}");
+    let a = changes.upserted.iter().find(|c| c.uuid == "a").unwrap();
+    assert_eq!(a.closed_at, Some(at(40)), "as the other process stored it");
+    assert!(!tui.note_outside_writes().unwrap(), "reported once");
+    assert!(tui.take_changes().unwrap().is_empty());
+}

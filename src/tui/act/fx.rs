@@ -103,8 +103,8 @@ pub async fn perform(client: &Client, uuid: &str, action: &Action, guard: Option
             changed: None,
         };
     }
-    if let Some(Guard::Owner { seen, me }) = guard {
-        return owner_checked(client, uuid, action, seen, me.as_deref()).await;
+    if let Some(Guard::Owner { seen, me, hub }) = guard {
+        return owner_checked(client, uuid, action, seen, me.as_deref(), hub.as_ref()).await;
     }
     Answer::from(write_one(client, uuid, "", action, chosen).await)
 }
@@ -118,16 +118,64 @@ async fn owner_checked(
     action: &Action,
     seen: &crate::triage::owner::Seen,
     me: Option<&str>,
+    hub: Option<&super::runs::Hub>,
 ) -> Answer {
     use crate::triage::owner::{Checked, write_checked};
     match write_checked(client, uuid, "", action, Some(seen), me).await {
-        Ok(Checked::Changed(c)) => Answer {
-            changed: Some(c.what),
-            ..Answer::ok(c.now)
-        },
+        Ok(Checked::Changed(c)) => {
+            // When, as the hub's timeline of the conversation says (a
+            // short wait: the question matters more than its date).
+            let when = match hub {
+                Some(hub) => tokio::time::timeout(std::time::Duration::from_secs(2), hub.0.timeline(uuid))
+                    .await
+                    .ok()
+                    .and_then(Result::ok)
+                    .and_then(|events| last_owner_change(&events, chrono::Utc::now())),
+                None => None,
+            };
+            let what = match when {
+                Some(when) => format!("{}; {when}", c.what),
+                None => c.what,
+            };
+            Answer {
+                changed: Some(what),
+                ..Answer::ok(c.now)
+            }
+        }
         Ok(Checked::Done(done)) => Answer::from(*done),
         Err(e) => Answer::failed(e.to_string()),
     }
+}
+
+/// "bea assigned to bea@… 40 s ago": the newest change of the owner or
+/// the state in a conversation's timeline (oldest first), with who made
+/// it through the hub ("someone" when it was made elsewhere).
+pub fn last_owner_change(
+    events: &[crate::hubclient::TimelineEvent],
+    now: chrono::DateTime<chrono::Utc>,
+) -> Option<String> {
+    let owner_or_state = |w: &str| {
+        ["assigned", "unassigned", "closed", "opened"]
+            .iter()
+            .any(|k| w.starts_with(k))
+    };
+    let e = events.iter().rev().find(|e| owner_or_state(&e.what))?;
+    let at = chrono::DateTime::parse_from_rfc3339(&e.at)
+        .ok()?
+        .with_timezone(&chrono::Utc);
+    let secs = (now - at).num_seconds().max(0);
+    let ago = match secs {
+        0..60 => format!("{secs} s"),
+        60..3600 => format!("{} min", secs / 60),
+        3600..86400 => format!("{} h", secs / 3600),
+        _ => format!("{} d", secs / 86400),
+    };
+    let who = e
+        .agent
+        .as_deref()
+        .map(crate::text::sanitize_line)
+        .unwrap_or_else(|| "someone".into());
+    Some(format!("{who} {} {ago} ago", crate::text::sanitize_line(&e.what)))
 }
 
 impl From<crate::triage::write::Done> for Answer {

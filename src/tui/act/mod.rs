@@ -21,7 +21,7 @@ mod words;
 pub(crate) mod tests;
 
 pub use bulk::{cancel, ended, job_done, start, start_macro, summary, take_job};
-pub use fx::{ActEffect, Answer, perform};
+pub use fx::{ActEffect, Answer, last_owner_change, perform};
 pub use history::{Cursor, Entry, History, Item, KEEP, Offer, Pending, WINDOW_SECS};
 pub use record::{bot_wrote, own_writes, record_run, will_write, write_failed, wrote};
 pub use run::{CONFIRM_ABOVE, Confirm, Counts, Guard, IN_FLIGHT, Job, ManyForm, Named, Purpose, Run, Single, Summary};

@@ -38,10 +38,12 @@ pub enum Guard {
     /// An owner or state write (assign, unassign, close, reopen): when the
     /// service's copy differs from what this agent last saw (`seen`), it
     /// is not written and the agent is asked (`triage::owner`). `me` is
-    /// this agent's email.
+    /// this agent's email; through a team hub, its timeline says when the
+    /// colleague acted.
     Owner {
         seen: crate::triage::owner::Seen,
         me: Option<String>,
+        hub: Option<super::runs::Hub>,
     },
 }
 

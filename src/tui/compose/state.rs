@@ -128,6 +128,23 @@ pub struct Compose {
     pub snippets: crate::snippets::Snippets,
     /// The file by URL each contact's reply carries (`C-o`), by contact.
     pub attachments: HashMap<String, super::attach::Attachment>,
+    /// A template send held while the agent is asked whether to send it
+    /// although a colleague is answering (`Stage::Colleague`).
+    pub held_template: Option<HeldTemplate>,
+}
+
+/// A template ready to go, held while the agent is asked about a
+/// colleague: `form` (its values as typed) is where a "no" goes back to.
+pub struct HeldTemplate {
+    pub template: Template,
+    pub values: Vec<String>,
+    pub form: Option<Form>,
+}
+
+impl std::fmt::Debug for HeldTemplate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HeldTemplate({})", self.template.uuid)
+    }
 }
 
 /// What the composer knows of the drafts directory, which another process
@@ -172,6 +189,7 @@ impl Default for Compose {
             kept: KeptDrafts::default(),
             snippets: crate::snippets::Snippets::default(),
             attachments: HashMap::new(),
+            held_template: None,
         }
     }
 }

@@ -23,6 +23,7 @@ pub(crate) fn guard(model: &Model, before: &Contact) -> Option<Box<Guard>> {
     Some(Box::new(Guard::Owner {
         seen: Seen::of(before),
         me: model.views.me.clone(),
+        hub: model.session.hub.clone().map(crate::tui::act::Hub),
     }))
 }
 

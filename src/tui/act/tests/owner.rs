@@ -54,7 +54,7 @@ fn a_close_checks_what_the_agent_saw_and_a_colleagues_change_is_asked_naming_the
     let fx = update(&mut m, key('c'));
     let (id, action, guard) = apply(&fx).expect("a close");
     assert_eq!(action, Action::Close);
-    let Some(Guard::Owner { seen, me }) = guard else {
+    let Some(Guard::Owner { seen, me, .. }) = guard else {
         panic!("an owner write carries what the agent saw, got {guard:?}")
     };
     assert_eq!((seen.assignee, seen.open, me.as_deref()), (None, Some(true), Some(ME)));
@@ -316,4 +316,40 @@ fn closing_marked_conversations_one_of_which_a_colleague_answers_asks_first() {
     );
     let fx = update(&mut m, key('y'));
     assert!(apply(&fx).is_some(), "y runs it");
+}
+
+/// The question says when the colleague acted, from the hub's timeline:
+/// the newest change of the owner or the state, by whom, how long ago.
+#[test]
+fn the_question_says_when_the_colleague_acted() {
+    use crate::hubclient::TimelineEvent;
+    let ev = |at: &str, agent: Option<&str>, what: &str| TimelineEvent {
+        at: at.into(),
+        agent: agent.map(str::to_string),
+        what: what.into(),
+        reason: None,
+    };
+    let now = chrono::DateTime::parse_from_rfc3339("2026-11-20T10:01:00Z")
+        .unwrap()
+        .to_utc();
+    let events = vec![
+        ev("2026-11-20T09:00:00Z", Some("dana"), "closed"),
+        ev("2026-11-20T10:00:20Z", Some("bea"), "assigned to bea@example.com"),
+        ev("2026-11-20T10:00:50Z", Some("bea"), "tags set to vip"),
+    ];
+    assert_eq!(
+        crate::tui::act::last_owner_change(&events, now).as_deref(),
+        Some("bea assigned to bea@example.com 40 s ago")
+    );
+    let elsewhere = vec![ev("2026-11-20T08:01:00Z", None, "closed\x1b[2J")];
+    let said = crate::tui::act::last_owner_change(&elsewhere, now).expect("said");
+    assert!(
+        said.starts_with("someone closed") && said.ends_with(" 2 h ago"),
+        "{said}"
+    );
+    assert!(!said.contains('\x1b'), "the hub's text is made inert: {said:?}");
+    assert_eq!(
+        crate::tui::act::last_owner_change(&[ev("x", None, "tags set")], now),
+        None
+    );
 }

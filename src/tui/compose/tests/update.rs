@@ -410,3 +410,65 @@ fn a_send_over_a_colleagues_reply_asks_first() {
     assert!(sends(&submit(&mut m)).is_empty());
     assert!(matches!(&m.compose.stage, Stage::Colleague(why) if why == "dana is replying now"));
 }
+
+/// A template asks too while a colleague answers the customer (issue 36):
+/// "no" goes back to the filled template with its values, "yes" sends it.
+#[test]
+fn a_template_send_asks_while_a_colleague_is_replying_and_no_keeps_its_values() {
+    use crate::hubclient::{HubEvent, Presence, PresenceState};
+    let (mut m, uuid) = composing();
+    let fx = update(&mut m, ctrl('t'));
+    let tid = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Account(AccountEffect::FetchTemplates { id }) => Some(*id),
+            _ => None,
+        })
+        .expect("GET /templates");
+    update(
+        &mut m,
+        Msg::Account(AccountMsg::Templates {
+            id: tid,
+            result: Ok(templates()),
+        }),
+    );
+    update(&mut m, code(KeyCode::Enter));
+    type_text(&mut m, "Ana");
+    update(&mut m, code(KeyCode::Tab));
+    type_text(&mut m, "#42");
+    assert!(sends(&submit(&mut m)).is_empty(), "the preview");
+    // Meanwhile dana starts answering this customer.
+    let seen = HubEvent::Presence(Presence {
+        agent: "dana".into(),
+        contact: uuid.clone(),
+        state: PresenceState::Composing,
+        expires_at: None,
+    });
+    crate::tui::hub::event(&mut m.colleagues, &seen, m.now);
+    assert!(sends(&submit(&mut m)).is_empty(), "asked, not sent");
+    assert!(
+        matches!(&m.compose.stage, Stage::Colleague(why) if why == "dana is replying now"),
+        "{:?}",
+        m.compose.stage
+    );
+    update(&mut m, key('n'));
+    match &m.compose.stage {
+        Stage::Preview { values, .. } => assert_eq!(values, &vec!["Ana".to_string(), "#42".to_string()]),
+        other => panic!("back to the filled template, not {other:?}"),
+    }
+    assert!(sends(&submit(&mut m)).is_empty(), "asked again");
+    let fx = update(&mut m, key('y'));
+    let s = sends(&fx);
+    assert_eq!(s.len(), 1, "sent anyway");
+    let c = m.list.get(&uuid).unwrap();
+    assert_eq!(
+        s[0].2,
+        SendMessage::template(
+            c.phone_number.clone(),
+            "messaging_app",
+            "t-ok",
+            vec!["Ana".into(), "#42".into()]
+        )
+    );
+    assert!(matches!(m.compose.stage, Stage::Edit));
+}

@@ -52,6 +52,7 @@ pub fn paste(st: &mut Compose, out: &mut Out<ComposeEffect>, text: &str) -> bool
 /// (an emptied one goes).
 fn close(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>) {
     st.stage = Stage::Edit;
+    st.held_template = None;
     drafts::flush(st, cx, out);
     st.open = None;
     if let Some(back) = st.back.take() {
@@ -84,12 +85,25 @@ pub fn key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: KeyEven
             }
         },
         // "dana replied 20 s ago: send anyway? y/n".
+        // A held template goes (yes) or back to its filled form (no).
         Stage::Colleague(_) => match cx.keys.mode_action_for(Mode::Confirm, &key) {
             Some(M::Yes) => {
                 st.stage = Stage::Edit;
-                send::send_text(st, cx, out, true);
+                match st.held_template.take() {
+                    Some(h) => send::send_template(st, cx, out, &h.template, h.values, None, true),
+                    None => send::send_text(st, cx, out, true),
+                }
             }
-            Some(M::No) => st.stage = Stage::Edit,
+            Some(M::No) => {
+                st.stage = match st.held_template.take() {
+                    Some(super::super::state::HeldTemplate {
+                        template,
+                        values,
+                        form: Some(form),
+                    }) => Stage::Preview { template, values, form },
+                    _ => Stage::Edit,
+                };
+            }
             _ => {}
         },
         Stage::LoadingTemplates => {
@@ -144,7 +158,7 @@ fn preview_key(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>, key: Key
         return;
     };
     if send {
-        send::send_template(st, cx, out, &template, values);
+        send::send_template(st, cx, out, &template, values, Some(form), false);
     } else {
         st.stage = Stage::Values { template, form };
     }

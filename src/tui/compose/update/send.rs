@@ -3,7 +3,7 @@
 
 use super::super::fx::{ComposeEffect, MAX_POLLS, POLL_EVERY};
 use super::super::msg::ComposeMsg;
-use super::super::state::{Compose, Outgoing};
+use super::super::state::{Compose, HeldTemplate, Outgoing, Stage};
 use crate::api::{ApiError, DeliveryStatus, SendMessage, SentMessage, Template};
 use crate::tui::shared::{Cx, Note, Out, ToastKind};
 
@@ -52,7 +52,7 @@ pub(super) fn send_text(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>,
         return out.toast(ToastKind::Info, "nothing to send");
     }
     if !anyway && let Some(why) = cx.colleagues.before_send(&uuid, st.since, cx.now) {
-        st.stage = super::super::state::Stage::Colleague(why);
+        st.stage = Stage::Colleague(why);
         return;
     }
     // What a colleague did before this send was seen: asked about once.
@@ -72,14 +72,30 @@ pub(super) fn send_text(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEffect>,
     send(st, cx, out, &uuid, body, shown, true);
 }
 
+/// Sends a template; unless `anyway`, first asks (as for a text) when a
+/// colleague sent to this customer since the composer opened or is
+/// answering now, holding the template (and `form`, its values as typed)
+/// for the answer.
 pub(super) fn send_template(
     st: &mut Compose,
     cx: &Cx,
     out: &mut Out<ComposeEffect>,
     template: &Template,
     values: Vec<String>,
+    form: Option<crate::tui::form::Form>,
+    anyway: bool,
 ) {
     let Some(uuid) = st.open.clone() else { return };
+    if !anyway && let Some(why) = cx.colleagues.before_send(&uuid, st.since, cx.now) {
+        st.held_template = Some(HeldTemplate {
+            template: template.clone(),
+            values,
+            form,
+        });
+        st.stage = Stage::Colleague(why);
+        return;
+    }
+    st.since = cx.colleagues.heard();
     let (to, from) = match addressing(cx, &uuid) {
         Ok(a) => a,
         Err(e) => return fail(st, out, &uuid, e),

@@ -75,7 +75,7 @@ pub(super) fn choose_template(st: &mut Compose, cx: &Cx, out: &mut Out<ComposeEf
     let ph = placeholders(&t.text);
     if ph.is_empty() {
         st.stage = Stage::Edit;
-        return send_template(st, cx, out, &t, Vec::new());
+        return send_template(st, cx, out, &t, Vec::new(), None, false);
     }
     let fields = ph
         .iter()
