@@ -12,8 +12,6 @@
 //! embedded server's older `{"event", "payload": "<object kind>", "data"}`).
 
 mod confirm;
-pub(super) mod confirmer;
-pub(super) mod delivery;
 mod handle;
 
 use std::hash::{Hash, Hasher};
@@ -31,8 +29,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
 
-pub use delivery::{Delivery, WORKERS};
-
+use super::delivery::{Delivery, WORKERS};
 use super::state::HubState;
 use super::wire;
 use crate::webhook;

@@ -11,10 +11,10 @@ use tokio::sync::{mpsc, watch};
 
 use super::bus::Bus;
 use super::config::HubConfig;
+use super::confirmer::Confirmer;
+use super::delivery::{DEDUP_WINDOW, Delivery, WORKERS};
 use super::error::HubError;
 use super::guard::Guard;
-use super::receiver::confirmer::Confirmer;
-use super::receiver::delivery::{DEDUP_WINDOW, Delivery, WORKERS};
 use super::store::Store;
 use super::wire;
 use super::writers::Writers;

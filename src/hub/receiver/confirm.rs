@@ -11,7 +11,7 @@
 use axum::http::header;
 use serde_json::Value;
 
-pub use super::confirmer::Answer;
+pub use crate::hub::confirmer::Answer;
 use crate::hub::state::HubState;
 
 /// What the service says about the contact `key` (a uuid, or a phone

@@ -1,6 +1,6 @@
-//! What the receiver's lookups (`confirm`) keep between deliveries:
-//! answers reused for [`REUSE`], and the per-minute counts the caps
-//! read. Part of the hub's state.
+//! What the receiver's lookups (`receiver/confirm.rs`) keep between
+//! deliveries: answers reused for [`REUSE`], and the per-minute counts the
+//! caps read. Part of the hub's state.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
