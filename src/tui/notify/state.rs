@@ -24,6 +24,12 @@ pub struct Arrival {
     pub customer: Option<bool>,
     /// The conversation is closed (on the service).
     pub closed: bool,
+    /// When it was closed, when known.
+    pub closed_at: Option<DateTime<Utc>>,
+    /// When the last message was written, when known (`at` is the
+    /// contact's activity, which the list's order can move without a
+    /// message).
+    pub written: Option<DateTime<Utc>>,
     /// Assigned to me, or in a view with `notify = true`.
     pub watched: bool,
     /// Its row is in the list's window, or its thread shows.

@@ -148,8 +148,17 @@ pub fn arrivals(st: &mut Notify, cx: &Cx, out: &mut O, seen: Vec<Arrival>, away:
             st.announced.insert(a.uuid.clone(), at);
         }
         // Learned late (a fill of last messages, a catch-up): not news.
-        let news = a.at.is_none_or(|at| since - at <= STALE);
-        if a.closed {
+        // When it was written says so best; the activity can be learned
+        // from the list's order long after.
+        let news = a.written.or(a.at).is_none_or(|at| since - at <= STALE);
+        // Only a message written after the close reopens it: a closed
+        // conversation whose last message is the customer's from before
+        // the close (its activity learned late) is no reply.
+        let after_close = match (a.written, a.closed_at) {
+            (Some(w), Some(c)) => w > c,
+            _ => true,
+        };
+        if a.closed && after_close {
             reopen(st, cx, out, &a);
         }
         if a.watched && news && may_show(st, cx.now, away, a.on_screen) {

@@ -154,6 +154,8 @@ fn arrival(model: &Model, uuid: &str) -> Option<notify::Arrival> {
         at: row.activity_at.or(row.last_activity()),
         customer: model.list.customer_wrote_last(uuid),
         closed: !row.is_open(),
+        closed_at: row.closed_at,
+        written: preview.and_then(|p| p.at),
         watched,
         view,
         on_screen: on_screen(model, uuid),

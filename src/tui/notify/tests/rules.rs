@@ -145,3 +145,39 @@ fn with_reopen_on_reply_it_is_reopened_through_the_write_pipeline() {
     let fx = writes(&mut m, 9, Who::Agent, "bye");
     assert!(!fx.iter().any(|e| matches!(e, Effect::Apply { .. })));
 }
+
+/// A closed conversation whose activity is learned late (the list's
+/// order moved it, a hub's walk) while its last message is the customer's
+/// from before the close: no reply came, so it is not reopened and stays
+/// out of Open and Waiting (issue 36: after a shift both TUIs read Open
+/// 10 over, every one of them a closed conversation badged "reopen").
+#[test]
+fn a_customers_message_from_before_the_close_does_not_reopen_it() {
+    let mut m = started(10, |_| {});
+    let four = uuid(4);
+    let open_before = held(&m, "Open").len();
+    // Closed two hours ago; its activity is learned now, its last message
+    // is the customer's from three hours ago.
+    let mut c = contact(4);
+    c.activity_at = Some(now() - Duration::seconds(5));
+    let activity = c.last_activity();
+    update(
+        &mut m,
+        Msg::Index(IndexMsg::Changed(Changes {
+            upserted: vec![c.clone()],
+            removed: Vec::new(),
+        })),
+    );
+    let preview = Preview {
+        who: Some(Who::Customer),
+        text: "is it shipped?".into(),
+        at: Some(now() - Duration::hours(3)),
+        activity,
+        wait: Default::default(),
+    };
+    let fx = update(&mut m, Msg::Index(IndexMsg::Previews(vec![(four.clone(), preview)])));
+    assert!(!m.badges.has(&four, REOPENED.name), "no reply came after the close");
+    assert_eq!(held(&m, "Open").len(), open_before, "Open unchanged");
+    assert!(!held(&m, "Waiting").contains(&four));
+    assert_eq!(notified(&fx), None);
+}
