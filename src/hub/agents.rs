@@ -58,23 +58,6 @@ impl Agent {
     }
 }
 
-/// Adds the columns of issue 34 to a file written before it: agents
-/// already there keep working as `agent`s without expiry. Run by
-/// `Store::open` inside its migration transaction.
-pub fn upgrade(conn: &rusqlite::Connection) -> Result<(), rusqlite::Error> {
-    let mut stmt = conn.prepare("SELECT name FROM pragma_table_info('agents')")?;
-    let cols = stmt
-        .query_map([], |r| r.get::<_, String>(0))?
-        .collect::<Result<Vec<_>, _>>()?;
-    if !cols.iter().any(|c| c == "role") {
-        conn.execute_batch("ALTER TABLE agents ADD COLUMN role TEXT NOT NULL DEFAULT 'agent';")?;
-    }
-    if !cols.iter().any(|c| c == "expires_at") {
-        conn.execute_batch("ALTER TABLE agents ADD COLUMN expires_at TEXT;")?;
-    }
-    Ok(())
-}
-
 const COLUMNS: &str = "name, email, user_uuid, created_at, role, expires_at";
 
 fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Agent> {
@@ -294,6 +277,7 @@ pub fn set_role(store: &Store, name: &str, role: Role) -> Result<(), HubError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hub::store::upgrade_agents;
 
     #[test]
     fn agents_of_a_file_from_before_roles_become_agents() {
@@ -304,8 +288,8 @@ mod tests {
              INSERT INTO agents VALUES ('dana', 'dana@example.com', NULL, 'h', '2026-01-01T00:00:00Z');",
         )
         .expect("old schema");
-        upgrade(&conn).expect("upgraded");
-        upgrade(&conn).expect("twice is harmless");
+        upgrade_agents(&conn).expect("upgraded");
+        upgrade_agents(&conn).expect("twice is harmless");
         let a = conn
             .query_row(&format!("SELECT {COLUMNS} FROM agents"), [], from_row)
             .expect("row");

@@ -211,19 +211,6 @@ impl std::fmt::Debug for Guard {
     }
 }
 
-/// While the service is down or limiting, or quiet for a period, asks it
-/// for `/plan` (one cheap request), so agents hear when it is back even
-/// when none of them is making requests.
-pub async fn probe(st: std::sync::Arc<super::state::HubState>) {
-    let every = st.config.probe_every.max(Duration::from_millis(50));
-    loop {
-        tokio::time::sleep(every).await;
-        if st.guard.health.wants_probe(every) {
-            let _ = super::forward::upstream(&st, axum::http::Method::GET, "/plan", None, Default::default()).await;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -53,11 +53,15 @@ const KEPT: usize = 256;
 /// How long a call waits on the tools' requests to the hub itself.
 const SELF_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// `/mcp` for this hub, as a service for the agent routes. Sessions end
-/// when the hub stops.
-pub fn service(state: Arc<HubState>) -> axum::Router {
+/// The hub's routes, `/mcp` among them: what the loopback listener serves.
+/// Handed in by `mod.rs`, which builds them, so this file needs nothing above it.
+pub type Routes = fn(Arc<HubState>) -> axum::Router;
+
+/// `/mcp` for this hub, as a service for the agent routes (`routes`: the
+/// hub's own, for its loopback listener). Sessions end when the hub stops.
+pub fn service(state: Arc<HubState>, routes: Routes) -> axum::Router {
     axum::Router::new()
-        .route_service("/mcp", tools(state))
+        .route_service("/mcp", tools(state, routes))
         .layer(axum::middleware::from_fn(ended))
 }
 
@@ -72,7 +76,7 @@ async fn ended(req: axum::extract::Request, next: axum::middleware::Next) -> axu
     resp
 }
 
-fn tools(state: Arc<HubState>) -> McpService {
+fn tools(state: Arc<HubState>, routes: Routes) -> McpService {
     // The token check guards every request, so any Host may ask (a public
     // hub answers to its own name); a browser's Origin gains nothing
     // without a token either.
@@ -88,6 +92,7 @@ fn tools(state: Arc<HubState>) -> McpService {
     let shared = Arc::new(Shared {
         fresh: Fresh::new(&state.config.base_url),
         state,
+        routes,
         own: tokio::sync::OnceCell::new(),
         inboxes: Mutex::new(HashMap::new()),
     });
@@ -96,6 +101,8 @@ fn tools(state: Arc<HubState>) -> McpService {
 
 struct Shared {
     state: Arc<HubState>,
+    /// The routes the loopback listener serves.
+    routes: Routes,
     /// The hub's own loopback address, once opened.
     own: tokio::sync::OnceCell<String>,
     /// How the hub's index stands, as every agent's tools report it.
@@ -128,7 +135,7 @@ impl Shared {
                         .map_err(|e| format!("the hub could not reach itself: {e}"))?
                 );
                 let (tx, rx) = tokio::sync::oneshot::channel();
-                let app = super::router(self.state.clone());
+                let app = (self.routes)(self.state.clone());
                 tokio::spawn(crate::listen::serve(l, app, self.state.config.limits, rx));
                 let mut stopping = self.state.stopping.subscribe();
                 tokio::spawn(async move {

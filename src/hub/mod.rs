@@ -15,7 +15,9 @@ pub mod audit;
 mod auth;
 pub mod bus;
 mod config;
+mod confirmer;
 mod counts;
+mod delivery;
 mod error;
 mod forward;
 pub mod guard;
@@ -23,6 +25,7 @@ mod lost;
 mod mcp;
 mod pages;
 mod presence;
+mod probe;
 mod receiver;
 mod reconcile;
 mod report;
@@ -108,7 +111,7 @@ pub async fn start(listener: HubListener, config: HubConfig) -> Result<RunningHu
         tokio::spawn(presence::sweep(state.clone())),
         tokio::spawn(state::watch_agents(state.clone())),
         tokio::spawn(reconcile::run(state.clone())),
-        tokio::spawn(guard::probe(state.clone())),
+        tokio::spawn(probe::run(state.clone())),
     ];
     let (tx, rx) = oneshot::channel::<()>();
     let limits = state.config.limits;
@@ -157,7 +160,7 @@ fn router(state: Arc<HubState>) -> Router {
         .route("/hub/v1/snippets", get(snippets::get))
         .route("/hub/v1/snoozes", get(snoozes::list))
         .route("/hub/v1/snoozes/{contact}", put(snoozes::set).delete(snoozes::wake))
-        .route_service("/mcp", mcp::service(state.clone()))
+        .route_service("/mcp", mcp::service(state.clone(), router))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::require_agent));
     Router::new()
         .route(

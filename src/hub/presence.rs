@@ -2,8 +2,7 @@
 //! `presence_ttl` (30 s) after its last renewal; on expiry the others get
 //! an `idle` event.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
 use axum::Extension;
@@ -17,10 +16,6 @@ use serde_json::{Value, json};
 use super::auth::Authed;
 use super::state::HubState;
 use super::wire;
-
-/// (agent, contact) to when it expires.
-#[derive(Debug, Default)]
-pub struct Presence(Mutex<HashMap<(String, String), DateTime<Utc>>>);
 
 const STATES: &[&str] = &["viewing", "composing", "idle"];
 

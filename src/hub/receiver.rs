@@ -4,7 +4,7 @@
 //! `{"status": "ok"}`), caps bodies at [`HOOK_BODY`] (413 past it, before
 //! reading the rest), refuses timestamps in the future beyond [`SKEW`],
 //! recognizes redeliveries across restarts (the hub's file keeps recent
-//! deliveries' digests for [`DEDUP_WINDOW`]), and leaves the work to
+//! deliveries' digests for `DEDUP_WINDOW`), and leaves the work to
 //! [`WORKERS`] tasks, each fed by a bounded queue: deliveries about one
 //! contact go to the same worker (in order), others in parallel. A full
 //! queue answers 503, so the service retries later. The wrapped form
@@ -12,7 +12,6 @@
 //! embedded server's older `{"event", "payload": "<object kind>", "data"}`).
 
 mod confirm;
-mod delivery;
 mod handle;
 
 use std::hash::{Hash, Hasher};
@@ -30,22 +29,15 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
 
-pub use confirm::Confirmer;
-pub use delivery::Delivery;
-
+use super::delivery::{Delivery, WORKERS};
 use super::state::HubState;
 use super::wire;
 use crate::webhook;
 
 /// The largest delivery body read: 256 KiB.
 pub const HOOK_BODY: usize = 256 * 1024;
-/// Workers deliveries are shared out to, by contact.
-pub const WORKERS: usize = 4;
 /// A delivery's time may be this far ahead of the hub's clock.
 pub const SKEW: Duration = Duration::from_secs(5 * 60);
-/// Redeliveries are recognized this long (across restarts): longer than
-/// the service keeps retrying (it gives a receiver up after 6 hours).
-pub const DEDUP_WINDOW: Duration = Duration::from_secs(24 * 3600);
 
 /// The kind and payload of a delivery body; `None` when it is not an object.
 pub fn unwrap(body: Value) -> Option<Delivery> {

@@ -5,7 +5,7 @@
 //! served, what does not is logged once per version of the file and
 //! listed in `warnings`.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, PoisonError};
 
 use axum::Json;
 use axum::extract::State;
@@ -13,11 +13,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::state::HubState;
-use crate::stamp::{Stamp, stamp};
-
-/// The answer for the file as last read, and that version's stamp.
-#[derive(Debug, Default)]
-pub struct Cache(Mutex<Option<(Option<Stamp>, Arc<Value>)>>);
+use crate::stamp::stamp;
 
 /// The answer for the file at `path` as it is now.
 fn read(path: &std::path::Path) -> Value {

@@ -1,23 +1,27 @@
 //! What every handler and background task of the hub shares.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
+use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
 use super::bus::Bus;
 use super::config::HubConfig;
+use super::confirmer::Confirmer;
+use super::delivery::{DEDUP_WINDOW, Delivery, WORKERS};
 use super::error::HubError;
-use super::presence::Presence;
-use super::receiver::Delivery;
+use super::guard::Guard;
 use super::store::Store;
 use super::wire;
 use super::writers::Writers;
 use crate::api::Client;
 use crate::index::sync::{Budget, Foreground};
 use crate::index::{Index, IndexAccess, SharedIndex};
+use crate::stamp::Stamp;
 
 /// Webhook deliveries waiting for the workers (all queues together).
 pub const HOOK_QUEUE: usize = 1024;
@@ -28,6 +32,16 @@ const PRUNE_EVERY: u64 = 256;
 /// How often the agents table is checked for changes (a removed token
 /// ends its open streams).
 const AGENTS_POLL: Duration = Duration::from_millis(200);
+
+/// Who is looking at or answering which contact (`presence`): (agent,
+/// contact) to when it expires.
+#[derive(Debug, Default)]
+pub struct Presence(pub(super) Mutex<HashMap<(String, String), DateTime<Utc>>>);
+
+/// The team's snippets as last read (`snippets`): the answer for the file
+/// as last read, and that version's stamp.
+#[derive(Debug, Default)]
+pub struct SnippetsCache(pub(super) Mutex<Option<(Option<Stamp>, Arc<Value>)>>);
 
 /// Counters shown in the log.
 #[derive(Debug, Default)]
@@ -69,7 +83,7 @@ pub struct HubState {
     /// `--forward-to`: every delivery passed on.
     pub relay: Option<crate::webhook::relay::Relay>,
     /// Lookups confirming deliveries: coalesced and capped.
-    pub confirm: super::receiver::Confirmer,
+    pub confirm: Confirmer,
     /// Deliveries since the last pruning of old digests.
     since_prune: AtomicU64,
     /// Message uuid to contact uuid, for status events that name only the message.
@@ -82,12 +96,12 @@ pub struct HubState {
     /// Set when the hub stops: a reconciliation under way ends.
     pub stopping: watch::Sender<bool>,
     /// The team's snippets as last read (`snippets`).
-    pub snippets: super::snippets::Cache,
+    pub snippets: SnippetsCache,
     /// Starts the next reconciliation pass now instead of at the end of
     /// the period (tests; a pass under way is not interrupted).
     pub reconcile_now: tokio::sync::Notify,
     /// Per-agent request rate and the service's health (`guard`).
-    pub guard: super::guard::Guard,
+    pub guard: Guard,
 }
 
 impl std::fmt::Debug for HubState {
@@ -138,7 +152,7 @@ impl HubState {
             .map_err(|e| HubError::Config(format!("cannot build the HTTP client: {e}")))?;
         let foreground = Foreground::default();
         let budget = Budget::new(config.budget).yielding_to(foreground.clone());
-        let workers = super::receiver::WORKERS;
+        let workers = WORKERS;
         let (hooks, rx): (Vec<_>, Vec<_>) = (0..workers).map(|_| mpsc::channel(HOOK_QUEUE / workers)).unzip();
         let state = HubState {
             presence: Presence::default(),
@@ -161,7 +175,7 @@ impl HubState {
             stopping: watch::channel(false).0,
             snippets: Default::default(),
             reconcile_now: tokio::sync::Notify::new(),
-            guard: super::guard::Guard::new(config.agent_rate, config.down_after),
+            guard: Guard::new(config.agent_rate, config.down_after),
             config,
         };
         state.persist_event_floor();
@@ -186,7 +200,7 @@ impl HubState {
             .fetch_add(1, Ordering::Relaxed)
             .is_multiple_of(PRUNE_EVERY)
         {
-            let window = i64::try_from(super::receiver::DEDUP_WINDOW.as_secs()).unwrap_or(i64::MAX);
+            let window = i64::try_from(DEDUP_WINDOW.as_secs()).unwrap_or(i64::MAX);
             if let Err(e) = self.store.prune_deliveries(now.saturating_sub(window)) {
                 tracing::warn!("old delivery digests could not be pruned: {e}");
             }

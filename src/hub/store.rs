@@ -73,6 +73,23 @@ const HOOK_TABLES: &str = "CREATE TABLE IF NOT EXISTS deliveries (
     );
     CREATE TABLE IF NOT EXISTS echoes (sent INTEGER PRIMARY KEY);";
 
+/// Adds the agents' columns of issue 34 (`agents.rs`) to a file written
+/// before it: agents already there keep working as `agent`s without
+/// expiry. Run by `Store::open` inside its migration transaction.
+pub(super) fn upgrade_agents(conn: &rusqlite::Connection) -> Result<(), rusqlite::Error> {
+    let mut stmt = conn.prepare("SELECT name FROM pragma_table_info('agents')")?;
+    let cols = stmt
+        .query_map([], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    if !cols.iter().any(|c| c == "role") {
+        conn.execute_batch("ALTER TABLE agents ADD COLUMN role TEXT NOT NULL DEFAULT 'agent';")?;
+    }
+    if !cols.iter().any(|c| c == "expires_at") {
+        conn.execute_batch("ALTER TABLE agents ADD COLUMN expires_at TEXT;")?;
+    }
+    Ok(())
+}
+
 /// The hub's file, shared by the tasks of one process.
 #[derive(Clone)]
 pub struct Store {
@@ -118,7 +135,7 @@ impl Store {
         }
         tx.execute_batch(&format!("PRAGMA user_version = {};", MIGRATIONS.len()))?;
         tx.execute_batch(HOOK_TABLES)?;
-        super::agents::upgrade(&tx)?;
+        upgrade_agents(&tx)?;
         tx.commit()?;
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use super::snapshot::LinePreview;
+use super::preview::LinePreview;
 use crate::api::model::time;
 use crate::api::{Contact, DeliveryStatus, Message};
 

@@ -7,6 +7,7 @@
 mod apply;
 mod client;
 mod events;
+mod preview;
 mod reports;
 mod snapshot;
 mod sse;
@@ -16,8 +17,9 @@ pub use apply::apply_to_index;
 pub use events::{
     BadEvent, ConversationChange, HubEvent, Presence, PresenceState, ServiceState, ServiceStatus, SnoozeChange,
 };
+pub use preview::LinePreview;
 pub use reports::{HubCounts, HubViewCount, ReportSpan};
-pub use snapshot::{LinePreview, SnapshotHeader, SnapshotReport};
+pub use snapshot::{SnapshotHeader, SnapshotReport};
 pub use sse::{SseEvent, SseParser};
 pub use stream::{Backoff, HubItem, HubStream};
 

@@ -9,7 +9,8 @@ use chrono::Utc;
 use serde_json::{Value, json};
 
 use super::args::{self, Args};
-use super::{Inbox, Reply, fresh};
+use super::fresh;
+use super::inbox::{Inbox, Reply};
 use crate::api::{ApiError, MessageId, Page};
 use crate::index::Order;
 

@@ -15,6 +15,9 @@ pub type Args = JsonObject;
 pub const MAX_QUERY_BYTES: usize = 1024;
 /// ...and this many words.
 pub const MAX_QUERY_WORDS: usize = 32;
+/// The longest note `add_note` takes (the service's limit on a message's
+/// text, as `frontdesk contacts note` applies it).
+pub const NOTE_MAX_CHARS: usize = 4096;
 
 /// Refuses arguments the tool does not take.
 pub fn only(args: &Args, allowed: &[&str]) -> Result<(), String> {

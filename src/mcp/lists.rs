@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 
 use super::args::{self, Args};
 use super::filters::{self, Filters};
-use super::{Inbox, Reply, contact_json, fresh};
+use super::fresh;
+use super::inbox::{Inbox, Reply, contact_json};
 use crate::index::{Order, Preview, Wanted};
 use crate::triage::Facts;
 

@@ -5,15 +5,11 @@
 
 use serde_json::json;
 
-use super::args::{self, Args};
-use super::{Inbox, Reply, details_json};
+use super::args::{self, Args, NOTE_MAX_CHARS};
+use super::inbox::{Inbox, Reply, details_json};
 use crate::api::{ApiError, ContactId};
 use crate::triage::bulk::Action;
 use crate::triage::write::{Done, Settled};
-
-/// The longest note taken (the service's limit on a message's text, as
-/// `frontdesk contacts note` applies it).
-pub const NOTE_MAX_CHARS: usize = 4096;
 
 /// A lookup's answer: the contact, or what the service said as a tool
 /// error naming what was looked for.

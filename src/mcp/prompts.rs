@@ -13,7 +13,7 @@ use rmcp::model::{
 };
 use serde_json::{Value, json};
 
-use super::{Inbox, UNTRUSTED};
+use super::inbox::{Inbox, UNTRUSTED};
 
 /// The conversation resource's URI prefix.
 pub const CONTACT_URI: &str = "frontdesk://contact/";

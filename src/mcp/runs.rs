@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::args::{self, Args};
-use super::{Inbox, Reply};
+use super::inbox::{Inbox, Reply};
 use crate::api::{ContactId, SendMessage};
 
 /// Runs one `history` page gives at most.

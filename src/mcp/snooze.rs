@@ -5,8 +5,9 @@ use chrono::Utc;
 use serde_json::{Value, json};
 
 use super::args::{self, Args};
-use super::{ASSISTANT, Inbox, Reply};
+use super::inbox::{Inbox, Reply};
 use crate::api::ContactId;
+use crate::drafts::ASSISTANT;
 use crate::index::IndexAccess;
 
 impl Inbox {

@@ -6,8 +6,9 @@ use chrono::Utc;
 use serde_json::{Value, json};
 
 use super::args::{self, Args};
-use super::{ASSISTANT, Inbox, Reply, contact_json, details_json};
+use super::inbox::{Inbox, Reply, contact_json, details_json};
 use crate::api::{ContactId, Message, PageRequest, Pager, SendMessage};
+use crate::drafts::ASSISTANT;
 use crate::drafts::Draft;
 use crate::triage::bulk::Action;
 use crate::triage::write::{Settled, write_one};

@@ -2,12 +2,13 @@
 //! input schemas (`additionalProperties: false`), output schemas (each
 //! result's `structuredContent`) and the four hints, right on every tool.
 
-use std::sync::Arc;
-
-use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use rmcp::model::Tool;
 use serde_json::{Value, json};
 
 use super::args::{MAX_QUERY_BYTES, MAX_QUERY_WORDS};
+use blocks::{
+    Hints, READ_LOCAL, READ_SERVICE, contact, cursor, details_out, freshness, input, limit, listing, output, tool,
+};
 
 /// Tools that change the account: offered and run only with
 /// `--allow-writes`.
@@ -24,99 +25,6 @@ pub const WRITES: &[&str] = &[
     "send_template",
     "add_note",
 ];
-
-fn schema(v: Value) -> Arc<JsonObject> {
-    match v {
-        Value::Object(map) => Arc::new(map),
-        _ => Arc::new(JsonObject::new()),
-    }
-}
-
-fn contact() -> Value {
-    json!({ "type": "string", "minLength": 1, "description": "The contact's uuid" })
-}
-
-/// An input schema: these properties, these required, nothing else.
-fn input(required: &[&str], properties: Value) -> Value {
-    json!({ "type": "object", "properties": properties, "required": required, "additionalProperties": false })
-}
-
-fn limit(max: usize, default: usize) -> Value {
-    json!({ "type": "integer", "minimum": 1, "description":
-        format!("At most this many (default {default}; above {max} gives {max} and says so)") })
-}
-
-fn cursor() -> Value {
-    json!({ "type": "string", "description": "`nextCursor` from the previous page, with the same other arguments" })
-}
-
-/// How fresh and complete the answer is: on every listing.
-fn freshness() -> Value {
-    json!({
-        "asOf": { "type": ["string", "null"], "description": "When the index last matched the service (RFC 3339)" },
-        "complete": { "type": "boolean", "description": "false: a partial answer, `missing` says what is missing" },
-        "missing": { "type": "array", "items": { "type": "string" } }
-    })
-}
-
-fn contact_out() -> Value {
-    json!({ "type": "object", "required": ["uuid", "name", "open"], "properties": {
-        "uuid": { "type": "string" }, "name": { "type": "string" }, "open": { "type": "boolean" },
-        "phone": { "type": "string" }, "assignee": { "type": "string" }, "team": { "type": "string" },
-        "tags": { "type": "array", "items": { "type": "string" } },
-        "last_activity": { "type": "string" }
-    } })
-}
-
-/// An output schema: an object with these properties (some required).
-fn output(required: &[&str], properties: Value) -> Value {
-    json!({ "type": "object", "properties": properties, "required": required })
-}
-
-/// One contact as the service has it now (`contact_details`, the lookups).
-fn details_out() -> Value {
-    let mut details = contact_out();
-    details["properties"]["note"] = json!({ "type": ["string", "null"] });
-    details["properties"]["custom_fields"] = json!({});
-    details["properties"]["created_at"] = json!({ "type": ["string", "null"] });
-    details["properties"]["bsuid"] = json!({ "type": "string" });
-    details
-}
-
-fn listing() -> Value {
-    let mut p = freshness();
-    p["contacts"] = json!({ "type": "array", "items": contact_out() });
-    p["total"] = json!({ "type": "integer" });
-    p["nextCursor"] = json!({ "type": ["string", "null"] });
-    p["limitNote"] = json!({ "type": "string" });
-    output(&["contacts", "total", "nextCursor", "asOf", "complete", "missing"], p)
-}
-
-fn written() -> Value {
-    output(
-        &["done", "contact"],
-        json!({ "done": { "type": "string" }, "contact": contact_out() }),
-    )
-}
-
-/// The hints: (read only, destructive, idempotent, open world).
-struct Hints(bool, bool, bool, bool);
-
-const READ_LOCAL: Hints = Hints(true, false, true, false);
-const READ_SERVICE: Hints = Hints(true, false, true, true);
-
-fn tool(name: &'static str, title: &str, description: &'static str, hints: Hints, input: Value, out: Value) -> Tool {
-    let Hints(read_only, destructive, idempotent, open_world) = hints;
-    let annotations = ToolAnnotations::with_title(title)
-        .read_only(read_only)
-        .destructive(destructive)
-        .idempotent(idempotent)
-        .open_world(open_world);
-    Tool::new(name, description, schema(input))
-        .with_title(title)
-        .with_raw_output_schema(schema(out))
-        .with_annotations(annotations)
-}
 
 /// These properties and the filters'.
 fn filtered(mut props: Value) -> Value {
@@ -384,6 +292,7 @@ pub fn all(with_writes: bool) -> Vec<Tool> {
     out
 }
 
+mod blocks;
 mod writes;
 
 #[cfg(test)]

@@ -10,19 +10,16 @@
 //! assignment is read back once the other's write would have landed too
 //! (twice the time this write took, at least [`SETTLE_MIN`]). The one whose
 //! read-back shows the colleague is told it lost; the service's last write
-//! is the winner both see.
-
-use std::time::{Duration, Instant};
+//! is the winner both see. The read-back is part of every assignment, so it
+//! lives in [`write_one`] (`write.rs`); this file, above it, is the check
+//! before.
 
 use super::bulk::Action;
 use super::facts::same;
-use super::write::{Done, Settled, write_one};
+use super::write::{Done, shows, write_one};
 use crate::api::{ApiError, Client, Contact, ContactId};
 
-/// The shortest wait before an assignment is read back.
-pub const SETTLE_MIN: Duration = Duration::from_millis(150);
-/// The longest.
-pub const SETTLE_MAX: Duration = Duration::from_secs(2);
+pub use super::write::{SETTLE_MAX, SETTLE_MIN};
 
 /// What this agent last saw of a conversation's owner and state.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,7 +68,7 @@ pub struct Changed {
 /// `None` when nothing did, or when the service already shows `action`
 /// done (nothing to overwrite). `me` is this agent's email.
 pub fn changed_since(seen: &Seen, now: &Contact, action: &Action, me: Option<&str>) -> Option<String> {
-    if !is_owner_write(action) || super::write::shows(action, now) == Some(true) {
+    if !is_owner_write(action) || shows(action, now) == Some(true) {
         return None;
     }
     let mine = |a: &str| me.is_some_and(|m| same(m, a));
@@ -140,38 +137,6 @@ pub async fn write_checked(
     Ok(Checked::Done(Box::new(
         write_one(client, uuid, name, action, None).await,
     )))
-}
-
-/// Reads an assignment back once a colleague's write made at the same time
-/// would have landed (`took`: how long this write took): `answer` stands
-/// when the service still shows it, else the agent is told who has it.
-pub(super) async fn confirm_assignment(
-    client: &Client,
-    uuid: &str,
-    action: &Action,
-    answer: Contact,
-    took: Duration,
-) -> Settled {
-    let Action::Assign(to) = action else {
-        return Settled::Applied(answer);
-    };
-    tokio::time::sleep((took * 2).clamp(SETTLE_MIN, SETTLE_MAX)).await;
-    match client.get_contact(&ContactId::from(uuid), false).await {
-        Ok(now) => match assignee(&now) {
-            Some(a) if same(&a, to) => Settled::Applied(now),
-            Some(a) => Settled::Failed(format!(
-                "{a} was assigned at the same moment and the service kept theirs: it is {a}'s"
-            )),
-            None => Settled::Failed("unassigned again at the same moment: nobody has it".into()),
-        },
-        // The write's own answer showed it: keep it, unconfirmed.
-        Err(_) => Settled::Applied(answer),
-    }
-}
-
-/// How long a write took, for [`confirm_assignment`].
-pub(super) fn since(start: Instant) -> Duration {
-    start.elapsed()
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //! whether it was applied. What is reported is what the service shows.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use futures::StreamExt;
@@ -22,6 +23,11 @@ use crate::index::Preview;
 
 /// How many times a tag change lost to a concurrent write is tried again.
 pub const LOST_UPDATE_RETRIES: usize = 1;
+
+/// The shortest wait before an assignment is read back.
+pub const SETTLE_MIN: Duration = Duration::from_millis(150);
+/// The longest.
+pub const SETTLE_MAX: Duration = Duration::from_secs(2);
 
 /// What became of one contact, as the service shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -222,9 +228,8 @@ pub async fn write_one(client: &Client, uuid: &str, name: &str, action: &Action,
         };
         if matches!(action, Action::Assign(_)) {
             // Two agents assigning at once: the one the service did not
-            // keep is told (see `owner`).
-            let settled =
-                super::owner::confirm_assignment(client, uuid, action, answer, super::owner::since(start)).await;
+            // keep is told (why: `owner`'s doc).
+            let settled = confirm_assignment(client, uuid, action, answer, start.elapsed()).await;
             return done(Some(before), settled);
         }
         if !tags {
@@ -252,6 +257,27 @@ pub async fn write_one(client: &Client, uuid: &str, name: &str, action: &Action,
             "a concurrent edit replaced this change twice: the service {what}"
         )),
     )
+}
+
+/// Reads an assignment back once a colleague's write made at the same time
+/// would have landed (`took`: how long this write took): `answer` stands
+/// when the service still shows it, else the agent is told who has it.
+async fn confirm_assignment(client: &Client, uuid: &str, action: &Action, answer: Contact, took: Duration) -> Settled {
+    let Action::Assign(to) = action else {
+        return Settled::Applied(answer);
+    };
+    tokio::time::sleep((took * 2).clamp(SETTLE_MIN, SETTLE_MAX)).await;
+    match client.get_contact(&ContactId::from(uuid), false).await {
+        Ok(now) => match now.assigned_user.clone().filter(|a| !a.trim().is_empty()) {
+            Some(a) if same(&a, to) => Settled::Applied(now),
+            Some(a) => Settled::Failed(format!(
+                "{a} was assigned at the same moment and the service kept theirs: it is {a}'s"
+            )),
+            None => Settled::Failed("unassigned again at the same moment: nobody has it".into()),
+        },
+        // The write's own answer showed it: keep it, unconfirmed.
+        Err(_) => Settled::Applied(answer),
+    }
 }
 
 /// [`write_one`] for every target, at most `concurrency` at once; `on_done`

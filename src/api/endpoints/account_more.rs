@@ -5,7 +5,7 @@ use futures::StreamExt;
 use reqwest::Method;
 use serde_json::json;
 
-use super::{checked_id, page_param};
+use super::params::{checked_id, page_param};
 use crate::api::call::Call;
 use crate::api::client::Client;
 use crate::api::error::ApiError;

@@ -2,7 +2,7 @@
 
 use reqwest::Method;
 
-use super::checked_id;
+use super::params::checked_id;
 use crate::api::call::Call;
 use crate::api::client::Client;
 use crate::api::error::ApiError;

@@ -3,7 +3,7 @@
 use futures::stream::BoxStream;
 use reqwest::Method;
 
-use super::{checked_id, comma_joined};
+use super::params::{checked_id, comma_joined};
 use crate::api::call::Call;
 use crate::api::client::Client;
 use crate::api::error::ApiError;

@@ -3,7 +3,7 @@
 use futures::stream::BoxStream;
 use reqwest::{Method, StatusCode};
 
-use super::checked_id;
+use super::params::checked_id;
 use crate::api::call::Call;
 use crate::api::client::Client;
 use crate::api::error::ApiError;

@@ -3,7 +3,7 @@
 use futures::stream::BoxStream;
 use reqwest::Method;
 
-use super::{checked_id, page_param};
+use super::params::{checked_id, page_param};
 use crate::api::call::Call;
 use crate::api::client::Client;
 use crate::api::error::ApiError;

@@ -2,7 +2,7 @@
 
 use futures::stream::BoxStream;
 
-use super::{comma_joined, page_param};
+use super::params::{comma_joined, page_param};
 use crate::api::call::Call;
 use crate::api::client::Client;
 use crate::api::error::ApiError;

@@ -7,7 +7,10 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::{Channel, FieldMeta, FieldValue, null_as_default, time};
+use super::channel::Channel;
+use super::custom_field::{FieldMeta, FieldValue};
+use super::lenient::null_as_default;
+use super::time;
 
 /// The team a contact is assigned to (the reference shows `{}` for none).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -105,7 +105,7 @@ pub struct FieldMeta {
     pub value: FieldValue,
     #[serde(rename = "type", default = "unknown_field_type")]
     pub field_type: FieldType,
-    #[serde(default, deserialize_with = "super::null_as_default")]
+    #[serde(default, deserialize_with = "super::lenient::null_as_default")]
     pub options: Vec<String>,
 }
 

@@ -2,17 +2,21 @@
 //! tolerantly: unknown fields are ignored, open value sets keep unknown
 //! values, and missing optional fields take defaults.
 
+mod channel;
 mod contact;
 mod custom_field;
 mod ids;
+mod lenient;
 mod message_rich;
 mod open_enum;
 pub mod time;
 
+pub use channel::{Channel, ChannelType};
 pub use contact::{Contact, ContactTeam, ConversationState};
 pub use custom_field::checked_email;
 pub use custom_field::{FieldMeta, FieldType, FieldValue, split_list, validate_custom_fields, validate_field_value};
 pub use ids::{ContactId, MessageId, TemplateId};
+pub(crate) use lenient::null_as_default;
 pub use message_rich::{
     Attachment, AttachmentKind, CardPerson, Choices, Location, Quoted, Rich, file_name_of, is_web_link,
 };
@@ -46,18 +50,6 @@ open_enum!(
 open_enum!(
     /// Review status of a message template.
     TemplateStatus { Approved => "approved", Rejected => "rejected", Pending => "pending" }
-);
-
-open_enum!(
-    /// Type of a channel (extensions.md: the reference's `messaging_app`
-    /// and the types in public use).
-    ChannelType {
-        MessagingApp => "messaging_app",
-        Whatsapp => "whatsapp",
-        Facebook => "facebook",
-        Instagram => "instagram",
-        Telegram => "telegram",
-    }
 );
 
 open_enum!(
@@ -182,19 +174,6 @@ pub struct Template {
     pub text: String,
     #[serde(default, with = "time::opt")]
     pub created_at: Option<DateTime<Utc>>,
-}
-
-/// A channel messages are sent from.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Channel {
-    pub uuid: String,
-    #[serde(default)]
-    pub title: String,
-    /// Channel type (open set).
-    #[serde(default, rename = "type")]
-    pub channel_type: ChannelType,
-    #[serde(default)]
-    pub main: bool,
 }
 
 /// A sales funnel.
@@ -412,15 +391,6 @@ pub struct WebhookEvent {
     pub success: bool,
     #[serde(default, with = "time::opt")]
     pub created_at: Option<DateTime<Utc>>,
-}
-
-/// Reads `null` as the type's default (some servers send `"tags": null`).
-pub(crate) fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: Default + Deserialize<'de>,
-{
-    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 //! statuses).
 
 use chrono::{DateTime, FixedOffset, Utc};
-use serde::{Deserialize, Deserializer, Serializer};
 
 /// Parses any of the service's timestamp formats into UTC.
 pub fn parse_timestamp(s: &str) -> Option<DateTime<Utc>> {
@@ -33,7 +32,10 @@ pub fn parse_timestamp(s: &str) -> Option<DateTime<Utc>> {
 /// unparseable values all become `None` (a display field must never make a
 /// whole response undecodable).
 pub mod opt {
-    use super::*;
+    use chrono::{DateTime, Utc};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::api::model::time::parse_timestamp;
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<DateTime<Utc>>, D::Error> {
         let v = Option::<serde_json::Value>::deserialize(d)?;

@@ -7,14 +7,17 @@ use crate::api::{Client, RetryPolicy};
 use crate::cli::ctx::Ctx;
 use crate::cli::error::CliError;
 use crate::cli::output::Progress;
-use crate::hubclient::SnapshotReport;
 use crate::index::Index;
-use crate::index::sync::{
-    Budget, STARTED_OVER, STATES_PER_PASS, SyncError, check_account, full_sync, incremental_sync, learn_states,
-};
+use crate::index::sync::{Budget, STATES_PER_PASS, check_account, full_sync, incremental_sync, learn_states};
 
+mod finish;
 mod follow;
 mod reach;
+mod snapshot;
+
+pub(crate) use finish::sync_err;
+use finish::{finish_search, started_over};
+use snapshot::from_hub;
 
 pub(crate) use super::shared::index_err;
 
@@ -34,55 +37,6 @@ pub(crate) fn sync_client(ctx: &mut Ctx<'_>) -> Result<Client, CliError> {
         ..RetryPolicy::default()
     };
     Ok(ctx.client()?.with_retry(retry))
-}
-
-pub(crate) fn sync_err(e: SyncError) -> CliError {
-    match e {
-        SyncError::Api(source) => CliError::Api {
-            what: "syncing the local index".into(),
-            source,
-        },
-        SyncError::Index(e) => index_err(e),
-    }
-}
-
-/// Contacts stored without search rows (a hub's snapshot into an empty
-/// index, or one that ended half-way) get them now: a command has no
-/// screen to show first.
-fn finish_search(index: &mut Index) -> Result<(), CliError> {
-    if index.search_pending().map_err(index_err)? {
-        index.build_all_search().map_err(index_err)?;
-    }
-    Ok(())
-}
-
-/// With a hub configured: the index filled from the hub's snapshot instead
-/// of a walk of the account. `None` without a hub.
-async fn from_hub(ctx: &mut Ctx<'_>, index: &mut Index, label: &str) -> Result<Option<SnapshotReport>, CliError> {
-    let Some(hub) = ctx.settings()?.hub().map_err(|e| CliError::Usage(e.to_string()))? else {
-        return Ok(None);
-    };
-    let mut pb = Progress::new(ctx.progress, label, "contacts");
-    let report = hub
-        .snapshot_into(index, &mut |done, expected| {
-            pb.set_length(expected.max(done));
-            pb.set_position(done);
-        })
-        .await;
-    pb.finish_and_clear();
-    finish_search(index)?;
-    let report = report.map_err(sync_err)?;
-    if report.started_over {
-        started_over(ctx);
-    }
-    if report.skipped > 0 {
-        let _ = writeln!(
-            ctx.err,
-            "frontdesk: warning: {} contacts of the hub's snapshot could not be read and were skipped",
-            report.skipped
-        );
-    }
-    Ok(Some(report))
 }
 
 pub async fn run(ctx: &mut Ctx<'_>, args: SyncArgs) -> Result<(), CliError> {
@@ -192,9 +146,4 @@ pub(crate) async fn refresh(ctx: &mut Ctx<'_>, index: &mut Index) -> Result<(), 
         learn_states_now(&client, index, &budget).await?;
     }
     Ok(())
-}
-
-/// The one line saying the index started over, on stderr.
-fn started_over(ctx: &mut Ctx<'_>) {
-    let _ = writeln!(ctx.err, "frontdesk: notice: {STARTED_OVER}");
 }

@@ -9,9 +9,9 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Map, Value, json};
 
 use super::confirm::{self, Answer};
-use super::delivery::Delivery;
 use crate::api::Contact;
 use crate::hub::apply;
+use crate::hub::delivery::Delivery;
 use crate::hub::state::HubState;
 use crate::hub::wire;
 use crate::index::Merged;

@@ -4,7 +4,8 @@
 use rmcp::model::Tool;
 use serde_json::json;
 
-use super::{Hints, contact, input, output, tool, written};
+use super::blocks::{Hints, contact, input, output, tool, written};
+use crate::mcp::args::NOTE_MAX_CHARS;
 
 pub(super) fn send_template() -> Tool {
     let s = json!({ "type": "string" });
@@ -155,7 +156,7 @@ pub(super) fn add_note() -> Tool {
         input(
             &["contact", "text"],
             json!({ "contact": contact(),
-            "text": { "type": "string", "minLength": 1, "maxLength": super::super::notes::NOTE_MAX_CHARS,
+            "text": { "type": "string", "minLength": 1, "maxLength": NOTE_MAX_CHARS,
                 "description": "The note; @Name tags a colleague" } }),
         ),
         output(&["noted", "text"], json!({ "noted": s, "name": s, "text": s })),

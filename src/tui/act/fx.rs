@@ -118,7 +118,7 @@ async fn owner_checked(
     action: &Action,
     seen: &crate::triage::owner::Seen,
     me: Option<&str>,
-    hub: Option<&super::runs::Hub>,
+    hub: Option<&super::run::Hub>,
 ) -> Answer {
     use crate::triage::owner::{Checked, write_checked};
     match write_checked(client, uuid, "", action, Some(seen), me).await {

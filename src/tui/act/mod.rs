@@ -24,8 +24,10 @@ pub use bulk::{cancel, ended, job_done, start, start_macro, summary, take_job};
 pub use fx::{ActEffect, Answer, last_owner_change, perform};
 pub use history::{Cursor, Entry, History, Item, KEEP, Offer, Pending, WINDOW_SECS};
 pub use record::{bot_wrote, own_writes, record_run, will_write, write_failed, wrote};
-pub use run::{CONFIRM_ABOVE, Confirm, Counts, Guard, IN_FLIGHT, Job, ManyForm, Named, Purpose, Run, Single, Summary};
-pub use runs::{Hub, RunsEffect, RunsMsg, load as load_runs, merge as merge_runs, perform as perform_runs};
+pub use run::{
+    CONFIRM_ABOVE, Confirm, Counts, Guard, Hub, IN_FLIGHT, Job, ManyForm, Named, Purpose, Run, Single, Summary,
+};
+pub use runs::{RunsEffect, RunsMsg, load as load_runs, merge as merge_runs, perform as perform_runs};
 pub use state::{Act, FormKind, WriteKind};
 pub use undo::{undo_entry, undo_last};
 pub use view::{render_confirm, render_history, render_summary};

@@ -43,8 +43,18 @@ pub enum Guard {
     Owner {
         seen: crate::triage::owner::Seen,
         me: Option<String>,
-        hub: Option<super::runs::Hub>,
+        hub: Option<Hub>,
     },
+}
+
+/// The team hub a request goes to.
+#[derive(Debug, Clone)]
+pub struct Hub(pub crate::hubclient::HubClient);
+
+impl PartialEq for Hub {
+    fn eq(&self, other: &Hub) -> bool {
+        self.0.root() == other.0.root()
+    }
 }
 
 /// One contact's part of a run.

@@ -14,7 +14,7 @@ use crate::triage::history::{self, Record};
 use crate::tui::shared::session::Session;
 
 use super::history::{Entry, History, Item, KEEP};
-use super::run::Run;
+use super::run::{Hub, Run};
 
 /// The run history's requests.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,16 +29,6 @@ pub enum RunsEffect {
     Keep { file: PathBuf, record: Box<Record> },
     /// Reads the hub's timeline of `contact` (the thread shows it).
     Timeline { hub: Hub, contact: String },
-}
-
-/// The team hub a request goes to.
-#[derive(Debug, Clone)]
-pub struct Hub(pub crate::hubclient::HubClient);
-
-impl PartialEq for Hub {
-    fn eq(&self, other: &Hub) -> bool {
-        self.0.root() == other.0.root()
-    }
 }
 
 /// Their answers.

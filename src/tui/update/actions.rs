@@ -1,4 +1,5 @@
-//! Writes on contacts: close/reopen, the forms, drafts and rollbacks.
+//! Writes on contacts: close/reopen (the keys; the write is `close.rs`),
+//! the forms, drafts and rollbacks.
 
 use crate::api::{ApiError, Contact};
 use crate::triage::bulk::Action;
@@ -10,6 +11,7 @@ use crate::tui::keymap::Action as Key;
 use crate::tui::model::{FormKind, Model, Overlay, PendingWrite, ToastKind};
 use crate::tui::msg::{ReqId, WriteKind};
 
+use super::close::close_or_reopen;
 use super::inbox::selection_changed;
 use super::{list, recheck};
 
@@ -252,47 +254,6 @@ pub(crate) fn toggle_closed(model: &mut Model, and_next: bool, fx: &mut Vec<Effe
     }
 }
 
-/// Closes or reopens `c` at once (optimistic), checked by `guard`.
-pub(crate) fn close_or_reopen(
-    model: &mut Model,
-    c: Contact,
-    action: Action,
-    guard: Option<Box<crate::tui::act::Guard>>,
-    fx: &mut Vec<Effect>,
-) {
-    let now = model.now;
-    let id = model.next_id();
-    let closing = action == Action::Close;
-    let kind = if closing { WriteKind::Close } else { WriteKind::Reopen };
-    let closed_at = if closing { Some(now) } else { None };
-    // If it leaves the view, its row stays (greyed) until the selection
-    // moves: the list does not jump under the cursor.
-    super::views::keep(model, &c.uuid);
-    model.list.store.update(&c.uuid, |row| {
-        row.closed_at = closed_at;
-        row.state_unknown = false;
-    });
-    if let Some(full) = model.details.full.as_mut().filter(|f| f.uuid == c.uuid) {
-        full.set_closed_at(closed_at);
-    }
-    model.list.pending.insert(
-        c.uuid.clone(),
-        PendingWrite {
-            id,
-            kind,
-            before: Some(c.clone()),
-        },
-    );
-    super::record::will_write(model, id, action.clone(), c.clone(), None);
-    model.act.writes.insert(id, action.clone());
-    fx.push(Effect::Apply {
-        id,
-        uuid: c.uuid.clone(),
-        action,
-        guard,
-    });
-}
-
 /// One action's answer: one contact's write `id` (a run of one action),
 /// else a job of the run on many.
 pub(crate) fn applied(model: &mut Model, id: ReqId, uuid: &str, answer: crate::tui::act::Answer, fx: &mut Vec<Effect>) {
@@ -337,13 +298,13 @@ pub(crate) fn applied(model: &mut Model, id: ReqId, uuid: &str, answer: crate::t
             model.list.store.replace(contact.clone());
             if reply {
                 // Undo stays offered; the toast says why it happened.
-                super::record::wrote(model, id, answer.before.as_deref(), &contact);
+                super::recorded::wrote(model, id, answer.before.as_deref(), &contact);
                 model.status.push(
                     ToastKind::Success,
                     format!("assigned to you (you replied): {name}"),
                     now,
                 );
-            } else if !super::record::wrote(model, id, answer.before.as_deref(), &contact) {
+            } else if !super::recorded::wrote(model, id, answer.before.as_deref(), &contact) {
                 model
                     .status
                     .push(ToastKind::Success, format!("{}: {name}", kind.done()), now);

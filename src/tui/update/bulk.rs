@@ -80,7 +80,7 @@ pub(crate) fn ended(model: &mut Model, over: Option<Run>, fx: &mut Vec<Effect>) 
 
 /// The run is over: say what happened.
 fn finished(model: &mut Model, run: Run, fx: &mut Vec<Effect>) {
-    super::record::record_run(model, &run, fx);
+    super::recorded::record_run(model, &run, fx);
     let said = run
         .named
         .as_ref()

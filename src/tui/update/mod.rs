@@ -5,6 +5,7 @@ mod actions;
 pub(crate) mod bulk;
 pub(crate) mod call;
 mod catalog;
+mod close;
 pub(crate) mod inbox;
 pub(crate) mod index;
 mod keys;
@@ -17,6 +18,7 @@ mod overlays;
 mod owner;
 pub(crate) mod recheck;
 mod record;
+mod recorded;
 mod search;
 mod select;
 pub(crate) mod slices;
@@ -125,7 +127,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
     for note in std::mem::take(&mut model.later) {
         match note {
             crate::tui::shared::Note::BotWrote { id, uuid, running }
-                if !record::bot_wrote(model, id, &uuid, running) =>
+                if !recorded::bot_wrote(model, id, &uuid, running) =>
             {
                 let text = if running { "bot started" } else { "bot stopped" };
                 let now = model.now;

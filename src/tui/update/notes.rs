@@ -1,6 +1,7 @@
 //! Outward notes inside update: what a write sets off, and the routing of
 //! the notes slices hand back. Any part of update
-//! may call these; they call nothing in update.
+//! may call these; `call!` routes through `route`, so they call nothing in
+//! update that calls a slice (only `owner`, `catalog` and what they use).
 
 use crate::tui::effect::Effect;
 use crate::tui::index_worker::IndexCmd;

@@ -80,7 +80,7 @@ pub(crate) fn changed(model: &mut Model, id: ReqId, action: Action, now: Contact
 pub(crate) fn confirmed(model: &mut Model, s: Single, fx: &mut Vec<Effect>) {
     let guard = if s.checked { guard(model, &s.before) } else { None };
     match s.action {
-        Action::Close | Action::Reopen => super::actions::close_or_reopen(model, s.before, s.action, guard, fx),
+        Action::Close | Action::Reopen => super::close::close_or_reopen(model, s.before, s.action, guard, fx),
         action => {
             send(model, &s.before, action, guard, fx);
         }

@@ -1,14 +1,14 @@
-//! What undo remembers, called from the writers of update: the act slice
-//! keeps the history (`act/record.rs`); here the root lends it its state.
+//! What undo remembers before a write goes out, and forgets when it
+//! fails, called from the writers of update: the act slice keeps the
+//! history (`act/record.rs`); here the root lends it its state. Plain
+//! calls, below everything that calls a slice (`call!`); what is recorded
+//! once a write is answered is in `recorded.rs`.
 
-use crate::api::{BotStatus, Contact};
+use crate::api::Contact;
 use crate::triage::bulk::Action;
-use crate::tui::act::{self, Run};
-use crate::tui::effect::Effect;
+use crate::tui::act;
 use crate::tui::model::Model;
 use crate::tui::msg::ReqId;
-
-use super::call::call;
 
 /// A single write `id` is going out: remember the contact as it was.
 pub(crate) fn will_write(model: &mut Model, id: ReqId, action: Action, before: Contact, bot_before: Option<bool>) {
@@ -18,47 +18,4 @@ pub(crate) fn will_write(model: &mut Model, id: ReqId, action: Action, before: C
 /// The single write `id` failed: nothing to undo.
 pub(crate) fn write_failed(model: &mut Model, id: ReqId) {
     act::write_failed(&mut model.act, id);
-}
-
-/// The single write `id` succeeded with `after` (already in the list;
-/// `before` as the service showed it just before, when read); false when
-/// `id` was not one undo follows.
-pub(crate) fn wrote(model: &mut Model, id: ReqId, before: Option<&Contact>, after: &Contact) -> bool {
-    let mut fx = Vec::new();
-    call!(model, &mut fx, act, std::convert::identity, |st, cx, out| act::wrote(
-        st, cx, out, id, before, after
-    ))
-}
-
-/// The bot write `id` on `uuid` succeeded: the bot now runs (or not).
-pub(crate) fn bot_wrote(model: &mut Model, id: ReqId, uuid: &str, running: bool) -> bool {
-    let mut fx = Vec::new();
-    call!(model, &mut fx, act, std::convert::identity, |st, cx, out| {
-        act::bot_wrote(st, cx, out, id, uuid, running)
-    })
-}
-
-/// A run on many has ended: an action becomes one entry; an undo marks
-/// what it took back (and the bot panel shows what it put back).
-pub(crate) fn record_run(model: &mut Model, run: &Run, fx: &mut Vec<Effect>) {
-    if run.purpose == act::Purpose::Undo {
-        bot_panel_follows(model, run);
-    }
-    call!(model, fx, act, Effect::from, |st, cx, out| {
-        act::record_run(st, cx, out, run)
-    });
-}
-
-/// The bot panel shows the state an undo put back (the list's bot state
-/// is kept by the run itself).
-fn bot_panel_follows(model: &mut Model, run: &Run) {
-    let panel = &mut model.details.bot;
-    for (job, _) in &run.ok {
-        if let Action::Bot(on) = job.action
-            && panel.contact.as_deref() == Some(job.uuid.as_str())
-            && let Some(bot) = panel.bot.as_mut()
-        {
-            bot.status = if on { BotStatus::Started } else { BotStatus::Ended };
-        }
-    }
 }

@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use super::from_hub;
+use super::snapshot::from_hub;
 use crate::cli::commands::shared::index_err;
 use crate::cli::ctx::Ctx;
 use crate::cli::error::{CliError, api_err};
