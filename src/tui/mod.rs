@@ -333,6 +333,7 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
         let _ = wake.send(Msg::Thread(thread::ThreadMsg::PreviewReady));
     });
     model.thread.previews = thread::Previews::start(settings.looks.image_previews, wake);
+    model.thread.hyperlinks = settings.looks.hyperlinks;
     let sources = app::spawn_sources(&tx, settings.refresh_interval);
     let ending = sources.ending.clone();
     let mut runner = effect::Runner::new(client, tx.clone());

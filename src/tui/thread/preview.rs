@@ -356,13 +356,13 @@ pub fn place(inner: Rect, rows: std::ops::Range<u16>, right: bool) -> Option<Rec
 
 /// The pane rows of the selected message (its header, then its body),
 /// from the thread's visible lines.
-pub fn selected_rows(visible: &[(Kind, String)]) -> Option<Range<u16>> {
+pub fn selected_rows(visible: &[super::layout::Row]) -> Option<Range<u16>> {
     let head = visible
         .iter()
-        .position(|(k, t)| matches!(k, Kind::Header(_)) && t.starts_with('▶'))?;
+        .position(|(k, t, _)| matches!(k, Kind::Header(_)) && t.starts_with('▶'))?;
     let end = visible[head + 1..]
         .iter()
-        .position(|(k, _)| !matches!(k, Kind::Body(_)))
+        .position(|(k, _, _)| !matches!(k, Kind::Body(_)))
         .map_or(visible.len(), |n| head + 1 + n);
     Some(head as u16..end as u16)
 }
