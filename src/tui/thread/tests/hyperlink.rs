@@ -185,3 +185,12 @@ fn links_are_off_unless_the_setting_turns_them_on() {
     let (first, _) = frames(&linked(files_and_places(), false));
     assert_eq!(cells_with(&first, "\u{1b}"), 0);
 }
+
+#[test]
+fn the_setting_stays_when_another_thread_opens() {
+    let mut m = linked(files_and_places(), true);
+    let mut ids: crate::tui::shared::ReqId = 0;
+    let mut out = crate::tui::shared::Out::new(&mut ids);
+    crate::tui::thread::open(&mut m.thread, &mut out, &crate::tui::fixtures::contact(3).uuid);
+    assert!(m.thread.hyperlinks, "the session's setting, not the thread's");
+}
