@@ -160,8 +160,10 @@ impl Previews {
     }
 
     /// Draws `url`'s image into `area` if it is ready (fetching it if it
-    /// is unknown). Whether anything was drawn.
-    pub fn draw(&self, url: &str, frame: &mut Frame, area: Rect) -> bool {
+    /// is unknown). The rows it takes are cleared across `pane`, so no
+    /// piece of a covered line (half a link) shows beside it. Whether
+    /// anything was drawn.
+    pub fn draw(&self, url: &str, frame: &mut Frame, area: Rect, pane: Rect) -> bool {
         let Some(s) = &self.0 else { return false };
         self.request(url);
         let Ok(mut cache) = s.cache.lock() else { return false };
@@ -182,7 +184,10 @@ impl Previews {
         let Some((_, p)) = drawn else { return false };
         let fit = p.size();
         let area = Rect::new(area.x, area.y, fit.width.min(area.width), fit.height.min(area.height));
-        frame.render_widget(Clear, area);
+        frame.render_widget(
+            Clear,
+            Rect::new(pane.x, area.y, pane.width, area.height).intersection(pane),
+        );
         frame.render_widget(Image::new(p).allow_clipping(true), area);
         true
     }

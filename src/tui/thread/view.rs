@@ -236,6 +236,6 @@ fn draw_preview(t: &Thread, frame: &mut Frame, inner: Rect, rows: Option<std::op
         return;
     };
     if let Some(area) = super::preview::place(inner, rows, side(m) == Side::Sent) {
-        t.previews.draw(&url, frame, area);
+        t.previews.draw(&url, frame, area, inner);
     }
 }
