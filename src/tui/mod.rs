@@ -16,6 +16,7 @@ pub mod fixtures;
 pub(crate) mod form;
 pub mod hub;
 pub mod inbox;
+mod key_user;
 pub use crate::fill as index_worker;
 pub mod keymap;
 pub(crate) mod local_index;
@@ -140,14 +141,14 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
         )
     };
     tracing::info!(demo = demo_mode, account = %account, "starting");
-    // With no email configured, Mine is the key's user's (GET /auth/me, as
-    // the CLI's `whoami::me`): asked beside the first page, used when no
-    // hub says who this agent is.
-    let key_user = (me_email.as_deref().is_none_or(|e| e.trim().is_empty()) && !demo_mode).then(|| {
-        let client = client.clone();
-        tokio::spawn(async move { tokio::time::timeout(KEY_USER_WITHIN, client.key_user()).await })
-    });
     let local = local_index::open(&settings, demo_mode);
+    // With no email configured, Mine is the key's user's (GET /auth/me):
+    // asked beside the first page, used when no hub says who this agent is.
+    let kept = local.index.as_ref().filter(|_| !local.in_memory).and_then(|_| {
+        let url = settings.base_url.as_deref()?;
+        crate::index::default_path(&settings.profile, url)
+    });
+    let key_user = key_user::ask(&client, me_email.as_deref(), demo_mode, kept);
     let cached = local_index::first_rows(&local);
     // With nothing cached, one request (at most FIRST_SCREEN) before the
     // screen changes: a bad URL or key is one line. A server that cannot be
@@ -181,12 +182,10 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     } else {
         settings.hub().map_err(|e| eyre!("{e}"))?
     };
-    if let Some(ask) = key_user {
-        if hub.is_none() {
-            me_email = key_user_email(ask.await);
-        } else {
-            ask.abort();
-        }
+    match key_user {
+        Some(ask) if hub.is_none() => me_email = ask.email(first.is_some()).await,
+        Some(ask) => ask.drop_it(),
+        None => {}
     }
     let (agent, team_snippets) = match &hub {
         None => (None, None),
@@ -389,33 +388,6 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
         (Some(signalled), _) => Ok(Exit::Signal(signalled)),
         (None, Ok(())) => Ok(Exit::Quit),
         (None, Err(e)) => Err(eyre!("terminal error: {e}")),
-    }
-}
-
-/// How long the start waits for GET /auth/me (beside the first page).
-const KEY_USER_WITHIN: Duration = Duration::from_secs(3);
-
-type KeyUserAnswer =
-    Result<Result<Result<crate::api::KeyUser, ApiError>, tokio::time::error::Elapsed>, tokio::task::JoinError>;
-
-/// The key's user's email from GET /auth/me's answer, when it gave a
-/// usable one (an email is short and has no control characters).
-fn key_user_email(answer: KeyUserAnswer) -> Option<String> {
-    match answer {
-        Ok(Ok(Ok(u))) => {
-            let email = u.email.trim();
-            let usable = !email.is_empty() && email.len() <= 320 && !email.chars().any(char::is_control);
-            usable.then(|| email.to_string())
-        }
-        Ok(Ok(Err(e))) => {
-            tracing::info!("the key's user is not known, Mine is empty: {e}");
-            None
-        }
-        Ok(Err(_)) => {
-            tracing::info!("GET /auth/me did not answer in time: Mine is empty");
-            None
-        }
-        Err(_) => None,
     }
 }
 
