@@ -683,11 +683,16 @@ async fn delete_a_sent_message_from_the_thread() {
     wait_for(&screen, "the contact list", Duration::from_secs(30), |s| {
         s.contents().contains(" contacts │") && selected_row(s).is_some()
     });
-    // Without an email the inbox opens on Open; All lists the contacts
-    // in the API's order, as picked above.
-    press(b"]");
+    // The inbox opens on Mine (the key's user's, GET /auth/me); All (5)
+    // lists every contact, as picked above.
+    press(b"5");
     wait_for(&screen, "the All view", Duration::from_secs(10), |s| {
         s.contents().contains("[5 All")
+    });
+    // The selection stays on Mine's contact: from the top, then down.
+    press(b"g");
+    wait_for(&screen, "the top row", Duration::from_secs(10), |s| {
+        selected_row(s) == Some(3)
     });
     // The list is ordered by the activity frontdesk learned, which can
     // differ from the API's order: move down until the selected row is
