@@ -275,6 +275,7 @@ pub fn load_from(
             mouse: file.mouse.unwrap_or(false),
             title: file.title.unwrap_or(true),
             image_previews: file.image_previews.unwrap_or(true),
+            hyperlinks: file.hyperlinks.unwrap_or(true),
             keys: file.keys,
             macros: file.macros,
             snippets: file.snippets,

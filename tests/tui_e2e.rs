@@ -136,6 +136,18 @@ fn selected_row(s: &vt100::Screen) -> Option<usize> {
     s.contents().lines().position(|l| l.contains("│▸"))
 }
 
+/// The list's part of the selected row (up to the pane's right border).
+fn selected_line(s: &vt100::Screen) -> Option<String> {
+    let line = s.contents().lines().find(|l| l.contains("│▸"))?.to_string();
+    let start = line.find("│▸")?;
+    let rest = &line[start + "│".len()..];
+    Some(rest.split('│').next().unwrap_or(rest).to_string())
+}
+
+fn urlencoding(s: &str) -> String {
+    url::form_urlencoded::byte_serialize(s.as_bytes()).collect()
+}
+
 fn contact_of(v: &Value) -> Value {
     match &v["contact"] {
         Value::Array(a) => a[0].clone(),
@@ -180,13 +192,41 @@ async fn triage_in_a_pseudo_terminal() {
     let user = server.manifest.users[0].uuid.clone();
     let http = reqwest::Client::new();
 
-    // The first open contact after the top one: `j` moves there, `c` closes it.
-    let first = get_json(&http, &format!("{base}/contacts"), &key).await;
-    let contacts = first["contacts"].as_array().unwrap().clone();
-    let target = (1..contacts.len())
-        .find(|&i| contacts[i]["closedAt"].is_null())
-        .expect("an open contact");
-    let uuid = contacts[target]["uuid"].as_str().unwrap().to_string();
+    // With no email configured, "me" is the key's user (GET /auth/me): the
+    // list opens on Mine, their open conversations. The target is one of
+    // them, found on screen by its name (the view's order is the app's).
+    let me = get_json(&http, &format!("{base}/auth/me"), &key).await["user_email"]
+        .as_str()
+        .expect("the key's user's email")
+        .to_string();
+    let mut all: Vec<Value> = Vec::new();
+    let mut path = format!("{base}/contacts");
+    loop {
+        let page = get_json(&http, &path, &key).await;
+        all.extend(page["contacts"].as_array().unwrap().iter().cloned());
+        match page["meta"]["next"].as_str() {
+            Some(next) => path = format!("{base}/contacts?after={}", urlencoding(next)),
+            None => break,
+        }
+    }
+    let shown = |c: &Value| {
+        c["name"]
+            .as_str()
+            .unwrap_or_default()
+            .chars()
+            .take(12)
+            .collect::<String>()
+    };
+    let mine: Vec<&Value> = all
+        .iter()
+        .filter(|c| c["closedAt"].is_null() && c["assignedUser"] == me.as_str())
+        .collect();
+    // Names the list tells apart: no other contact's starts the same.
+    let unique = |c: &&Value| !shown(c).is_empty() && all.iter().filter(|o| shown(o) == shown(c)).count() == 1;
+    assert!(
+        mine.iter().copied().filter(unique).count() >= 2,
+        "the seed gives the key's user open conversations"
+    );
 
     let tmp = tempfile::tempdir().unwrap();
     let pty = native_pty_system();
@@ -219,20 +259,38 @@ async fn triage_in_a_pseudo_terminal() {
         keys.flush().unwrap();
     };
 
-    // The list appears (status bar count, the selection on the first row).
+    // The list appears (status bar count, the selection on the first row),
+    // on Mine.
     wait_for(&screen, "the contact list", Duration::from_secs(30), |s| {
         s.contents().contains(" contacts │") && selected_row(s).is_some()
     });
     assert!(screen.lock().unwrap().parser.screen().alternate_screen());
-    let top = selected_row(screen.lock().unwrap().parser.screen()).unwrap();
-
-    // Moving works.
-    for _ in 0..target {
-        press(b"j");
-    }
-    wait_for(&screen, "the selection to move", Duration::from_secs(10), |s| {
-        selected_row(s) == Some(top + target)
+    wait_for(&screen, "Mine, the key's user's", Duration::from_secs(10), |s| {
+        s.contents().contains("[1 Mine")
     });
+    // The target: one of Mine below the selected (top) row, by name.
+    let top = selected_line(screen.lock().unwrap().parser.screen()).unwrap();
+    let target = mine
+        .iter()
+        .copied()
+        .filter(unique)
+        .find(|c| !top.contains(&shown(c)))
+        .expect("another of Mine");
+    let uuid = target["uuid"].as_str().unwrap().to_string();
+    let name = shown(target);
+
+    // Moving works: `j` moves the selection down, row by row, to it.
+    let mut at = top;
+    while !at.contains(&name) {
+        press(b"j");
+        // Moved: another contact under the cursor (live activity may move
+        // one to the top meanwhile, the selection with it).
+        let before = at.clone();
+        wait_for(&screen, "the selection to move", Duration::from_secs(10), |s| {
+            selected_line(s).is_some_and(|l| l != before)
+        });
+        at = selected_line(screen.lock().unwrap().parser.screen()).unwrap();
+    }
 
     // `c` closes the selected conversation: checked through the API.
     press(b"c");
@@ -294,6 +352,87 @@ async fn triage_in_a_pseudo_terminal() {
     let log = std::fs::read_to_string(tmp.path().join("frontdesk.log")).unwrap_or_default();
     assert!(log.contains("starting"), "logs go to FRONTDESK_LOG");
     assert!(!log.contains(&key), "the API key must never be logged");
+    server.stop().await;
+}
+
+/// Issue 35: with no `user_email` configured and no hub, Mine is the key's
+/// user's (GET /auth/me): the list opens on it, counting and listing their
+/// open conversations.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mine_is_the_key_users_when_no_email_is_configured() {
+    let server = common::spawn(common::config(60, 7)).await;
+    let (base, key) = (server.base_url.clone(), server.api_key.clone());
+    let http = reqwest::Client::new();
+    let me = get_json(&http, &format!("{base}/auth/me"), &key).await["user_email"]
+        .as_str()
+        .expect("the key's user's email")
+        .to_string();
+    let mut all: Vec<Value> = Vec::new();
+    let mut path = format!("{base}/contacts");
+    loop {
+        let page = get_json(&http, &path, &key).await;
+        all.extend(page["contacts"].as_array().unwrap().iter().cloned());
+        match page["meta"]["next"].as_str() {
+            Some(next) => path = format!("{base}/contacts?after={}", urlencoding(next)),
+            None => break,
+        }
+    }
+    let mine: Vec<String> = all
+        .iter()
+        .filter(|c| c["closedAt"].is_null() && c["assignedUser"] == me.as_str())
+        .map(|c| c["name"].as_str().unwrap_or_default().chars().take(12).collect())
+        .collect();
+    assert!(!mine.is_empty(), "the seed gives the key's user open conversations");
+
+    let tmp = tempfile::tempdir().unwrap();
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 30,
+            cols: 100,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let config = tmp.path().join("no-such-config.toml");
+    let mut cmd = under_sh_with_stty(&["--config", config.to_str().unwrap()]);
+    cmd.env("FRONTDESK_BASE_URL", &base);
+    cmd.env("FRONTDESK_API_KEY", &key);
+    for k in [
+        "FRONTDESK_USER_UUID",
+        "FRONTDESK_USER_EMAIL",
+        "FRONTDESK_HUB_URL",
+        "FRONTDESK_PROFILE",
+    ] {
+        cmd.env_remove(k);
+    }
+    cmd.env("FRONTDESK_LOG", tmp.path().join("frontdesk.log"));
+    cmd.env("XDG_CACHE_HOME", tmp.path().join("cache"));
+    cmd.env("XDG_STATE_HOME", tmp.path().join("state"));
+    cmd.env("TERM", "xterm-256color");
+    let mut child = pair.slave.spawn_command(cmd).unwrap();
+    drop(pair.slave);
+    let (screen, reader_thread) = watch(&*pair.master, 30, 100);
+    let mut keys = pair.master.take_writer().unwrap();
+
+    // Mine is the current view, with the key's user's count (exact once
+    // the index knows the whole account), and its rows are theirs.
+    let tab = format!("[1 Mine {}]", mine.len());
+    wait_for(&screen, &tab, Duration::from_secs(30), |s| {
+        s.contents().contains(&tab) && selected_line(s).is_some_and(|l| mine.iter().any(|n| l.contains(n.as_str())))
+    });
+    keys.write_all(b"q").unwrap();
+    keys.flush().unwrap();
+    let end = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < end, "frontdesk did not exit after q");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "exit status {status:?}");
+    drop(pair.master);
+    let _ = reader_thread.join();
     server.stop().await;
 }
 
@@ -424,6 +563,15 @@ fn demo_quits_cleanly_on(signal: &str) {
         let c = s.contents();
         c.contains("DEMO") && c.contains("[Contacts]") && selected_row(s).is_some()
     });
+    // The title shows the waiting count once the views are counted: the
+    // signal comes after it, so the test sees it set, then given back.
+    assert!(
+        common::wait_until(Duration::from_secs(10), || {
+            let s = screen.lock().unwrap();
+            String::from_utf8_lossy(&s.raw).contains("\x1b]2;frontdesk · demo account · ")
+        }),
+        "the title was never set"
+    );
     let pid = child_of(child.process_id().expect("pid"));
     let mut demo = None;
     assert!(
@@ -546,31 +694,16 @@ async fn delete_a_sent_message_from_the_thread() {
     wait_for(&screen, "the contact list", Duration::from_secs(30), |s| {
         s.contents().contains(" contacts │") && selected_row(s).is_some()
     });
-    // Without an email the inbox opens on Open; All lists the contacts
-    // in the API's order, as picked above.
-    press(b"]");
-    wait_for(&screen, "the All view", Duration::from_secs(10), |s| {
-        s.contents().contains("[5 All")
-    });
-    // The list is ordered by the activity frontdesk learned, which can
-    // differ from the API's order: move down until the selected row is
-    // this contact's.
+    // The inbox opens on Mine (the key's user's, GET /auth/me), and live
+    // activity reorders the lists: `/` and the contact's name (unique,
+    // ASCII) select it wherever it is, Enter opens its thread.
     let name = contacts[index]["name"].as_str().unwrap().to_string();
-    let on_it = |s: &vt100::Screen| s.contents().lines().any(|l| l.contains("│▸") && l.contains(&name));
-    let mut moves = 0;
-    while !on_it(screen.lock().unwrap().parser.screen()) {
-        moves += 1;
-        assert!(
-            moves <= 40,
-            "{name} is in the list:\n{}",
-            screen.lock().unwrap().parser.screen().contents()
-        );
-        let at = selected_row(screen.lock().unwrap().parser.screen());
-        press(b"j");
-        wait_for(&screen, "the selection to move", Duration::from_secs(10), |s| {
-            selected_row(s) != at || on_it(s)
-        });
-    }
+    press(b"/");
+    press(name.as_bytes());
+    wait_for(&screen, "the search's match", Duration::from_secs(10), |s| {
+        s.contents().lines().any(|l| l.contains("│▸") && l.contains(&name))
+    });
+    press(b"\r");
     wait_for(&screen, "the thread of the contact", Duration::from_secs(10), |s| {
         s.contents().contains(&format!("Thread · {name}"))
     });

@@ -47,6 +47,8 @@ pub(super) struct FileConfig {
     pub title: Option<bool>,
     /// Inline image previews in the thread (default true).
     pub image_previews: Option<bool>,
+    /// Links in the thread as OSC 8 hyperlinks (default true).
+    pub hyperlinks: Option<bool>,
     /// Keep the local index on disk (default true).
     pub cache: Option<bool>,
     pub sync_rate: Option<f64>,
@@ -111,6 +113,7 @@ const TOP_KEYS: &[&str] = &[
     "mouse",
     "title",
     "image_previews",
+    "hyperlinks",
     "cache",
     "sync_rate",
     "full_sync_minutes",

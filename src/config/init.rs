@@ -74,6 +74,7 @@ pub fn render(p: &NewProfile) -> String {
          # mouse = false          # click and wheel (off keeps terminal selection working)\n\
          # title = true           # \"frontdesk · 3 waiting\" in the terminal title\n\
          # image_previews = true  # images inline in the thread (kitty, sixel, iTerm2 terminals)\n\
+         # hyperlinks = true      # links in the thread open with a click (OSC 8)\n\
          \n\
          # The local index of the account (customers' data on this machine; see the README):\n\
          # cache = true           # false: keep it in memory only (or pass --no-cache)\n\

@@ -99,6 +99,9 @@ pub struct Looks {
     /// Inline previews of image attachments in terminals that show
     /// images (on by default; off where the terminal does not answer).
     pub image_previews: bool,
+    /// Links in the thread as OSC 8 hyperlinks (on by default; terminals
+    /// without them show the text as before).
+    pub hyperlinks: bool,
     /// The `[keys]` table, in file order.
     pub keys: Vec<KeyEntry>,
     /// `[macros.NAME]`, in name order (each with a key is a keymap row).

@@ -266,7 +266,9 @@ fn search_with_index(
         if latest.load(std::sync::atomic::Ordering::Relaxed) != generation {
             return None;
         }
-        match index.try_with_for(INDEX_PATIENCE, |ix| ix.search_counted(&done.query, SEARCH_HITS)) {
+        // The words alone: `funnel:` filters the hits where they are merged.
+        let words = crate::tui::inbox::contact_list::words_of(&done.query);
+        match index.try_with_for(INDEX_PATIENCE, |ix| ix.search_counted(&words, SEARCH_HITS)) {
             Some(Ok(found)) => {
                 (done.hits, done.total) = (found.hits.into_iter().map(|(u, _)| u).collect(), found.total)
             }

@@ -16,6 +16,7 @@ pub mod fixtures;
 pub(crate) mod form;
 pub mod hub;
 pub mod inbox;
+mod key_user;
 pub use crate::fill as index_worker;
 pub mod keymap;
 pub(crate) mod local_index;
@@ -141,6 +142,13 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     };
     tracing::info!(demo = demo_mode, account = %account, "starting");
     let local = local_index::open(&settings, demo_mode);
+    // With no email configured, Mine is the key's user's (GET /auth/me):
+    // asked beside the first page, used when no hub says who this agent is.
+    let kept = local.index.as_ref().filter(|_| !local.in_memory).and_then(|_| {
+        let url = settings.base_url.as_deref()?;
+        crate::index::default_path(&settings.profile, url)
+    });
+    let key_user = key_user::ask(&client, me_email.as_deref(), demo_mode, kept);
     let cached = local_index::first_rows(&local);
     // With nothing cached, one request (at most FIRST_SCREEN) before the
     // screen changes: a bad URL or key is one line. A server that cannot be
@@ -174,6 +182,11 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
     } else {
         settings.hub().map_err(|e| eyre!("{e}"))?
     };
+    match key_user {
+        Some(ask) if hub.is_none() => me_email = ask.email(first.is_some()).await,
+        Some(ask) => ask.drop_it(),
+        None => {}
+    }
     let (agent, team_snippets) = match &hub {
         None => (None, None),
         Some(hub) => {
@@ -333,6 +346,7 @@ async fn run_logged(global: GlobalArgs, demo: bool, log_path: Option<std::path::
         let _ = wake.send(Msg::Thread(thread::ThreadMsg::PreviewReady));
     });
     model.thread.previews = thread::Previews::start(settings.looks.image_previews, wake);
+    model.thread.hyperlinks = settings.looks.hyperlinks;
     let sources = app::spawn_sources(&tx, settings.refresh_interval);
     let ending = sources.ending.clone();
     let mut runner = effect::Runner::new(client, tx.clone());

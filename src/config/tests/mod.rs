@@ -313,10 +313,20 @@ fn looks_and_keys_come_from_the_file_with_lines() {
         Looks {
             title: true,
             image_previews: true,
+            hyperlinks: true,
             ..Default::default()
         },
-        "defaults: no mouse, title on"
+        "defaults: no mouse, title on, previews and hyperlinks on"
     );
+}
+
+#[test]
+fn hyperlinks_can_be_turned_off() {
+    let f = Fixture::new();
+    let s = load_with(&args(&f.file("hyperlinks = false\n", 0o600)), &[]).unwrap();
+    assert!(!s.looks.hyperlinks);
+    assert!(s.looks.image_previews, "the other looks keep their defaults");
+    assert!(s.warnings.is_empty(), "a known key: {:?}", s.warnings);
 }
 
 #[test]

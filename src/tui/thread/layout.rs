@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, NaiveDate, Utc};
 
+use super::hyperlink::{LinkSpan, in_text, locate, target};
 use crate::api::{Message, MessageStatus};
 use crate::text::truncate;
 use crate::tui::zone::{Zone, local};
@@ -21,6 +22,9 @@ pub enum Kind {
     Header(Side),
     Body(Side),
 }
+
+/// A line of the thread as drawn: what it is, its text, its links.
+pub type Row = (Kind, String, Vec<LinkSpan>);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
@@ -44,10 +48,18 @@ pub fn side(m: &Message) -> Side {
 #[derive(Debug, Clone, Default)]
 pub struct LayoutCache {
     width: u16,
-    bodies: HashMap<String, Vec<String>>,
+    bodies: HashMap<String, Body>,
     /// How many bodies were wrapped since the cache was made: lets tests
     /// prove a scroll step does not lay out the thread again.
     pub wrapped: usize,
+}
+
+/// A message's body as laid out: its lines, and the links shown in them
+/// (by line; columns of the line as it is, indentation included).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Body {
+    pub lines: Vec<String>,
+    pub links: Vec<(usize, LinkSpan)>,
 }
 
 /// The width messages are wrapped to inside a pane of inner width `w`.
@@ -58,10 +70,16 @@ fn text_width(w: u16) -> usize {
 /// A message's body lines at inner width `w`: received messages and notes
 /// indented by two, sent ones (right-aligned) kept four short of the edge.
 pub fn body_lines(m: &Message, w: u16) -> Vec<String> {
+    body(m, w).lines
+}
+
+/// A message's body at inner width `w` ([`body_lines`]) with its links:
+/// its attachments', its map's and those written in its text.
+pub fn body(m: &Message, w: u16) -> Body {
     let w = text_width(w);
     let s = side(m);
-    let indent = if s == Side::Sent { 4 } else { 2 };
-    let tw = w - indent;
+    let indent = if s == Side::Sent { 0 } else { 2 };
+    let tw = w - if s == Side::Sent { 4 } else { 2 };
     let mut lines = super::rich::lead(m, tw);
     let tail = super::rich::tail(m, tw);
     // A message that is only a file or a card shows no empty text line.
@@ -69,16 +87,21 @@ pub fn body_lines(m: &Message, w: u16) -> Vec<String> {
         lines.extend(wrap(&crate::text::clean_text(&m.text), tw));
     }
     lines.extend(tail);
-    lines
-        .into_iter()
-        .map(|l| {
-            if s == Side::Sent {
-                l
-            } else {
-                format!("{}{l}", " ".repeat(indent))
-            }
-        })
-        .collect()
+    let rich = m.rich.links();
+    let mut urls: Vec<&str> = rich.iter().filter_map(|u| target(u)).collect();
+    urls.extend(in_text(&m.text));
+    let mut links = locate(&lines, &urls);
+    let pad = " ".repeat(indent);
+    if indent > 0 {
+        for (_, l) in &mut links {
+            l.start += indent as u16;
+            l.end += indent as u16;
+        }
+    }
+    Body {
+        lines: lines.into_iter().map(|l| format!("{pad}{l}")).collect(),
+        links,
+    }
 }
 
 impl LayoutCache {
@@ -91,15 +114,20 @@ impl LayoutCache {
 
     /// Calls `f` with `m`'s body at width `w`, wrapping it only if needed.
     pub fn with_body<R>(&mut self, m: &Message, w: u16, f: impl FnOnce(&[String]) -> R) -> R {
+        self.with_links(m, w, |b| f(&b.lines))
+    }
+
+    /// Calls `f` with `m`'s body and its links at width `w`.
+    pub fn with_links<R>(&mut self, m: &Message, w: u16, f: impl FnOnce(&Body) -> R) -> R {
         self.ensure_width(w);
         let key = message_key(m);
-        if let Some(lines) = self.bodies.get(&key) {
-            return f(lines);
+        if let Some(b) = self.bodies.get(&key) {
+            return f(b);
         }
         self.wrapped += 1;
-        let lines = body_lines(m, w);
-        let r = f(&lines);
-        self.bodies.insert(key, lines);
+        let b = body(m, w);
+        let r = f(&b);
+        self.bodies.insert(key, b);
         r
     }
 }
@@ -112,6 +140,9 @@ pub struct Layout(RefCell<LayoutCache>);
 impl Layout {
     pub fn with_body<R>(&self, m: &Message, w: u16, f: impl FnOnce(&[String]) -> R) -> R {
         self.0.borrow_mut().with_body(m, w, f)
+    }
+    pub fn with_links<R>(&self, m: &Message, w: u16, f: impl FnOnce(&Body) -> R) -> R {
+        self.0.borrow_mut().with_links(m, w, f)
     }
     /// Bodies wrapped so far (for tests).
     pub fn wrapped(&self) -> usize {

@@ -9,6 +9,7 @@
 mod effect;
 mod funnel;
 mod fx;
+pub mod hyperlink;
 pub mod layout;
 mod msg;
 mod note;
@@ -30,7 +31,7 @@ mod tests;
 pub use effect::ThreadEffect;
 pub use funnel::open_funnels;
 pub use fx::perform;
-pub use layout::{Kind, Layout, Side, wrap};
+pub use layout::{Kind, Layout, Row, Side, wrap};
 pub use msg::{Opened, ThreadFetch, ThreadMsg};
 pub use note::open_note;
 pub use open::{links, open_link};

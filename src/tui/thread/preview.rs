@@ -160,8 +160,10 @@ impl Previews {
     }
 
     /// Draws `url`'s image into `area` if it is ready (fetching it if it
-    /// is unknown). Whether anything was drawn.
-    pub fn draw(&self, url: &str, frame: &mut Frame, area: Rect) -> bool {
+    /// is unknown). The rows it takes are cleared across `pane`, so no
+    /// piece of a covered line (half a link) shows beside it. Whether
+    /// anything was drawn.
+    pub fn draw(&self, url: &str, frame: &mut Frame, area: Rect, pane: Rect) -> bool {
         let Some(s) = &self.0 else { return false };
         self.request(url);
         let Ok(mut cache) = s.cache.lock() else { return false };
@@ -182,7 +184,10 @@ impl Previews {
         let Some((_, p)) = drawn else { return false };
         let fit = p.size();
         let area = Rect::new(area.x, area.y, fit.width.min(area.width), fit.height.min(area.height));
-        frame.render_widget(Clear, area);
+        frame.render_widget(
+            Clear,
+            Rect::new(pane.x, area.y, pane.width, area.height).intersection(pane),
+        );
         frame.render_widget(Image::new(p).allow_clipping(true), area);
         true
     }
@@ -356,13 +361,13 @@ pub fn place(inner: Rect, rows: std::ops::Range<u16>, right: bool) -> Option<Rec
 
 /// The pane rows of the selected message (its header, then its body),
 /// from the thread's visible lines.
-pub fn selected_rows(visible: &[(Kind, String)]) -> Option<Range<u16>> {
+pub fn selected_rows(visible: &[super::layout::Row]) -> Option<Range<u16>> {
     let head = visible
         .iter()
-        .position(|(k, t)| matches!(k, Kind::Header(_)) && t.starts_with('▶'))?;
+        .position(|(k, t, _)| matches!(k, Kind::Header(_)) && t.starts_with('▶'))?;
     let end = visible[head + 1..]
         .iter()
-        .position(|(k, _)| !matches!(k, Kind::Body(_)))
+        .position(|(k, _, _)| !matches!(k, Kind::Body(_)))
         .map_or(visible.len(), |n| head + 1 + n);
     Some(head as u16..end as u16)
 }

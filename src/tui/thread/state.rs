@@ -94,6 +94,8 @@ pub struct Thread {
     pub timeline: super::timeline::Timeline,
     /// Inline image previews (off unless the terminal shows images).
     pub previews: super::preview::Previews,
+    /// Links drawn as OSC 8 hyperlinks (the `hyperlinks` setting).
+    pub hyperlinks: bool,
 }
 
 impl Thread {

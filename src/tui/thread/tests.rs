@@ -2,6 +2,7 @@
 //! (update.rs) and its frames (view.rs).
 
 mod funnel;
+mod hyperlink;
 mod note;
 mod preview;
 mod rich;

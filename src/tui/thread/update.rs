@@ -45,6 +45,7 @@ pub fn open(st: &mut Thread, out: &mut O, uuid: &str) {
         loading: Some(id),
         me: st.me.take(),
         previews: st.previews.clone(),
+        hyperlinks: st.hyperlinks,
         ..Default::default()
     };
     out.note(Note::Seen(uuid.to_string()));

@@ -91,9 +91,11 @@ pub fn render(t: &Thread, vcx: &ViewCx, frame: &mut Frame, area: Rect, extras: i
     let spin = if t.loading_older.is_some() { vcx.spinner() } else { "" };
     let visible = t.visible_lines(g, spin, focused, |u| marks.get(u).cloned(), outbox);
     let preview_rows = super::preview::selected_rows(&visible);
+    let mut links = Vec::new();
     let lines: Vec<Line> = visible
         .into_iter()
-        .map(|(k, text)| {
+        .enumerate()
+        .map(|(y, (k, text, spans))| {
             let selected = focused && matches!(k, Kind::Header(_)) && text.starts_with('▶');
             let (style, align): (Style, Alignment) = match k {
                 Kind::Day => (theme.dim(), Alignment::Center),
@@ -105,10 +107,26 @@ pub fn render(t: &Thread, vcx: &ViewCx, frame: &mut Frame, area: Rect, extras: i
                 Kind::Body(Side::Note) => (theme.note(), Alignment::Left),
             };
             let style = if selected { theme.selected() } else { style };
-            Line::styled(text, style).alignment(align)
+            let line = Line::styled(text, style).alignment(align);
+            if !spans.is_empty() {
+                // Where the line starts in the pane, as the paragraph aligns it.
+                let x = match align {
+                    Alignment::Right => inner.width.saturating_sub(line.width() as u16),
+                    _ => 0,
+                };
+                links.extend(spans.into_iter().map(|s| (y as u16, x, s)));
+            }
+            line
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);
+    if t.hyperlinks {
+        let buf = frame.buffer_mut();
+        for (y, x, s) in links {
+            let (start, end) = (inner.x + x + s.start, inner.x + x + s.end);
+            super::hyperlink::apply(buf, inner, inner.y + y, start, end, &s.url);
+        }
+    }
     draw_preview(t, frame, inner, preview_rows);
     if let Some(Popup::Note { form }) = &t.popup {
         super::note::render(form, vcx, frame, area);
@@ -218,6 +236,6 @@ fn draw_preview(t: &Thread, frame: &mut Frame, inner: Rect, rows: Option<std::op
         return;
     };
     if let Some(area) = super::preview::place(inner, rows, side(m) == Side::Sent) {
-        t.previews.draw(&url, frame, area);
+        t.previews.draw(&url, frame, area, inner);
     }
 }

@@ -2,7 +2,7 @@
 //! the blocks between the view's edges and the target, so its cost is what
 //! is on screen, however many messages are loaded.
 
-use super::layout::{Kind, day_line, header, local_date, side};
+use super::layout::{Kind, Row, day_line, header, local_date, side};
 use super::state::{Geometry, Pos, Thread};
 
 impl Thread {
@@ -31,39 +31,37 @@ impl Thread {
 
     /// Message `i`'s block as lines. `mark` is a sent message's delivery
     /// mark, `selected` draws the cursor, `spin` the spinner glyph.
-    pub fn block_lines(
-        &self,
-        i: usize,
-        g: Geometry,
-        spin: &str,
-        mark: Option<&str>,
-        selected: bool,
-    ) -> Vec<(Kind, String)> {
+    pub fn block_lines(&self, i: usize, g: Geometry, spin: &str, mark: Option<&str>, selected: bool) -> Vec<Row> {
         let m = &self.messages[i];
         let mut out = Vec::new();
         if i == 0
             && let Some(l) = self.top_line(spin)
         {
-            out.push((Kind::Day, l));
+            out.push((Kind::Day, l, Vec::new()));
         }
         if self.day_break(i, g)
             && let Some(t) = m.created_at
         {
-            out.push((Kind::Day, day_line(t, g.tz)));
+            out.push((Kind::Day, day_line(t, g.tz), Vec::new()));
         }
         // The conversation's timeline since the message before (dim rows).
-        out.extend(self.events_above(i, g).into_iter().map(|r| (Kind::Day, r)));
+        out.extend(self.events_above(i, g).into_iter().map(|r| (Kind::Day, r, Vec::new())));
         if self.new_from == Some(i) {
-            out.push((Kind::NewMark, "── new ──".into()));
+            out.push((Kind::NewMark, "── new ──".into(), Vec::new()));
         }
         let s = side(m);
         out.push((
             Kind::Header(s),
             header(m, g.width, g.tz, mark, selected, self.me.as_deref()),
+            Vec::new(),
         ));
-        self.layout
-            .with_body(m, g.width, |b| out.extend(b.iter().map(|l| (Kind::Body(s), l.clone()))));
-        out.extend(self.events_below(i, g).into_iter().map(|r| (Kind::Day, r)));
+        self.layout.with_links(m, g.width, |b| {
+            out.extend(b.lines.iter().enumerate().map(|(n, l)| {
+                let links = b.links.iter().filter(|(at, _)| *at == n).map(|(_, s)| s.clone());
+                (Kind::Body(s), l.clone(), links.collect())
+            }))
+        });
+        out.extend(self.events_below(i, g).into_iter().map(|r| (Kind::Day, r, Vec::new())));
         out
     }
 
@@ -228,14 +226,19 @@ impl Thread {
         focused: bool,
         mark: impl Fn(&str) -> Option<String>,
         outbox: Vec<(Kind, String)>,
-    ) -> Vec<(Kind, String)> {
+    ) -> Vec<Row> {
+        let outbox: Vec<Row> = outbox.into_iter().map(|(k, l)| (k, l, Vec::new())).collect();
         let sel = if focused { self.selected() } else { None };
         let block = |i: usize| {
             let m = self.messages[i].uuid.as_deref().and_then(&mark);
             self.block_lines(i, g, spin, m.as_deref(), sel == Some(i))
         };
         if self.messages.is_empty() {
-            let mut all: Vec<(Kind, String)> = self.top_line(spin).map(|l| (Kind::Day, l)).into_iter().collect();
+            let mut all: Vec<Row> = self
+                .top_line(spin)
+                .map(|l| (Kind::Day, l, Vec::new()))
+                .into_iter()
+                .collect();
             all.extend(outbox);
             return bottom(all, g.height);
         }
@@ -270,11 +273,11 @@ impl Thread {
 }
 
 /// The last `h` lines, padded at the top: a short thread sits on the bottom.
-fn bottom(mut all: Vec<(Kind, String)>, h: usize) -> Vec<(Kind, String)> {
+fn bottom(mut all: Vec<Row>, h: usize) -> Vec<Row> {
     if all.len() > h {
         all.drain(..all.len() - h);
     }
     let pad = h - all.len();
-    all.splice(0..0, std::iter::repeat_n((Kind::Day, String::new()), pad));
+    all.splice(0..0, std::iter::repeat_n((Kind::Day, String::new(), Vec::new()), pad));
     all
 }

@@ -18,7 +18,7 @@ use chrono::{DateTime, Utc};
 
 pub use lookup::{Looked, Lookup, LookupJob, LookupKey};
 pub use paging::{PAGE_ROWS, Paging, TopUp};
-pub use search::{Search, SearchDone, SearchJob};
+pub use search::{Funnels, Search, SearchDone, SearchJob, admits, funnel_filter, words_of};
 pub use store::{ContactStore, Haystacks, LastMessage, Row, Upserted};
 
 use crate::api::{Contact, ContactFilter};

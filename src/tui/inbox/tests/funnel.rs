@@ -54,3 +54,41 @@ fn a_narrower_list_keeps_its_columns() {
     assert!(!s.contains("Funnel"), "{s}");
     assert!(!s.contains("Negotiation"), "{s}");
 }
+
+/// At 80 columns there is no room for the column: `/funnel:NAME` lists the
+/// conversations of the funnel whose name starts with NAME.
+#[test]
+fn funnel_in_the_search_keeps_the_funnels_conversations_at_80_columns() {
+    use crate::tui::effect::Effect;
+    use crate::tui::inbox::InboxEffect;
+    use crate::tui::inbox::msg::InboxMsg;
+    use crate::tui::msg::Msg;
+    use crate::tui::update::update;
+    let mut items = contacts(0..6);
+    for i in [1, 4] {
+        items[i].funnel_id = Some("f-negotiation".into());
+    }
+    items[2].funnel_id = Some("f-won".into());
+    let mut m = model_of(items, None, 80, 24);
+    m.known
+        .funnels
+        .insert("f-negotiation".into(), ("🤝".into(), "Negotiation".into()));
+    m.known.funnels.insert("f-won".into(), ("🏆".into(), "Won".into()));
+    update(&mut m, key('/'));
+    let mut job = None;
+    for c in "funnel:neg".chars() {
+        for e in update(&mut m, key(c)) {
+            if let Effect::Inbox(InboxEffect::SearchContacts(j)) = e {
+                job = Some(j);
+            }
+        }
+    }
+    let done = job.expect("a search").run().expect("the newest");
+    update(&mut m, Msg::Inbox(InboxMsg::ContactsSearched(done)));
+    let shown: Vec<String> = (0..m.list.visible_len())
+        .filter_map(|r| m.list.row(r).map(|c| c.uuid.to_string()))
+        .collect();
+    assert_eq!(shown, vec![contact(1).uuid, contact(4).uuid]);
+    let s = screen(&m);
+    assert!(s.contains("/funnel:neg 2 found"), "{s}");
+}

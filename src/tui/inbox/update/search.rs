@@ -7,7 +7,7 @@ use crossterm::event::KeyEvent;
 
 use super::super::fx::InboxEffect;
 use super::super::msg::SearchDone;
-use super::super::state::contact_list::{ContactStore, Search, SearchJob};
+use super::super::state::contact_list::{ContactStore, Funnels, Search, SearchJob, admits, funnel_filter};
 use super::super::state::{ContactList, Inbox};
 use super::{O, lookup, selection};
 use crate::tui::keymap::{Action, Mode, ModeAction as M};
@@ -96,6 +96,7 @@ fn query_changed(st: &mut Inbox, cx: &Cx, out: &mut O) {
         return;
     };
     s.next_generation();
+    s.funnels = funnel_filter(&s.query, &cx.known.funnels);
     if s.query.is_empty() {
         s.matched.clear();
         s.matches.clear();
@@ -128,6 +129,7 @@ fn spawn(st: &mut Inbox, out: &mut O, within: Option<Vec<u32>>) {
         layout: store.layout(),
         version: store.version(),
         latest: s.latest.clone(),
+        funnels: s.funnels.clone(),
     }));
 }
 
@@ -166,7 +168,7 @@ pub fn searched(st: &mut Inbox, cx: &Cx, out: &mut O, done: SearchDone) {
     s.matched = done.query;
     s.capped = done.hits.len() >= SEARCH_HITS;
     s.total = done.total;
-    s.matches = merge_hits(&st.list.store, &done.hits, done.matches);
+    s.matches = merge_hits(&st.list.store, &done.hits, done.matches, s.funnels.as_ref());
     s.layout = done.layout;
     s.version = done.version;
     let again = done.version != version;
@@ -194,9 +196,9 @@ pub fn searched(st: &mut Inbox, cx: &Cx, out: &mut O, done: SearchDone) {
     }
 }
 
-/// The index's hits (those loaded), best first, then the rows' own
-/// matches not among them.
-fn merge_hits(store: &ContactStore, hits: &[String], matches: Vec<u32>) -> Vec<u32> {
+/// The index's hits (those loaded, in `funnel:`'s funnels), best first,
+/// then the rows' own matches not among them.
+fn merge_hits(store: &ContactStore, hits: &[String], matches: Vec<u32>, funnels: Option<&Funnels>) -> Vec<u32> {
     if hits.is_empty() {
         return matches;
     }
@@ -204,6 +206,7 @@ fn merge_hits(store: &ContactStore, hits: &[String], matches: Vec<u32>) -> Vec<u
     let mut out = Vec::with_capacity(hits.len() + matches.len());
     for uuid in hits {
         if let Some(i) = store.position(uuid)
+            && store.get(i).is_some_and(|r| admits(funnels, r.funnel()))
             && seen.insert(i as u32)
         {
             out.push(i as u32);

@@ -167,3 +167,27 @@ fn only_a_terminal_that_may_show_images_is_asked_so_no_keys_are_taken() {
         "kitty outside"
     );
 }
+
+/// Over the lines above the selected message, the preview's rows are
+/// cleared across the pane: no piece of a covered line shows beside it.
+#[test]
+fn the_rows_a_preview_covers_show_nothing_else() {
+    let mut older: Message = serde_json::from_value(json!({
+        "text": "zz ".repeat(200), "status": "received" }))
+    .unwrap();
+    older.created_at = Some(now() - chrono::Duration::minutes(5));
+    let mut thread = photo();
+    thread.push(older);
+    let mut m = thread_with(thread, 80, 24);
+    m.thread.previews = Previews::with_picker(Picker::halfblocks(), None);
+    m.thread.previews.put(URL, decode(&png(&red())));
+    let buf = frame(&m);
+    let rows: std::collections::BTreeSet<u16> = red_cells(&buf).iter().map(|c| c.1).collect();
+    assert!(!rows.is_empty());
+    let text = text(&buf);
+    for y in rows {
+        let line = text.lines().nth(usize::from(y)).unwrap_or_default();
+        assert!(!line.contains('z'), "row {y} beside the image: {line:?}\n{text}");
+    }
+    assert!(text.contains("zz zz"), "the lines not covered still show:\n{text}");
+}

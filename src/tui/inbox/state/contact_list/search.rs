@@ -1,4 +1,8 @@
-//! `/` over the loaded contacts. Matching runs off the UI thread: `update`
+//! `/` over the loaded contacts. `funnel:NAME` in the query keeps the
+//! conversations in a funnel whose name starts with NAME (any case; the
+//! start of its uuid too, as the list shows an unknown one); the other
+//! words are matched as usual, and with none every conversation of the
+//! funnel is listed. Matching runs off the UI thread: `update`
 //! hands a [`SearchJob`] (the query and a shared snapshot of the haystacks)
 //! to the effect runner, which runs it on tokio's blocking pool; the
 //! [`SearchDone`] comes back as a message tagged with the query's
@@ -12,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 
-use super::store::Haystacks;
+use super::store::{FUNNEL_MARK, Haystacks};
 pub use crate::tui::inbox::msg::SearchDone;
 use crate::tui::widgets::thousands;
 
@@ -45,6 +49,59 @@ pub struct Search {
     pub latest: Arc<AtomicU64>,
     /// The query looked up on the service (a phone number or a bsuid).
     pub lookup: super::lookup::Lookup,
+    /// The funnels `funnel:` names (by uuid), when the query has it.
+    pub funnels: Option<Funnels>,
+}
+
+/// The uuids of the funnels a query's `funnel:` names.
+pub type Funnels = Arc<[String]>;
+
+/// The prefix `funnel:` filters on.
+const FUNNEL: &str = "funnel:";
+
+/// The query's `funnel:` prefix (the last one), if it has one.
+fn funnel_word(query: &str) -> Option<&str> {
+    query
+        .split_whitespace()
+        .filter(|w| w.get(..FUNNEL.len()).is_some_and(|p| p.eq_ignore_ascii_case(FUNNEL)))
+        .map(|w| &w[FUNNEL.len()..])
+        .next_back()
+}
+
+/// The query without its `funnel:` words: what is matched as text (and
+/// what the local index is asked for).
+pub fn words_of(query: &str) -> String {
+    if funnel_word(query).is_none() {
+        return query.to_string();
+    }
+    query
+        .split_whitespace()
+        .filter(|w| !w.get(..FUNNEL.len()).is_some_and(|p| p.eq_ignore_ascii_case(FUNNEL)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The funnels `query`'s `funnel:NAME` names among `known` (uuid → (emoji,
+/// name)): those whose name, or uuid, starts with NAME, in any case. `None`
+/// when the query has no `funnel:`; an empty list when no funnel matches.
+pub fn funnel_filter(query: &str, known: &std::collections::BTreeMap<String, (String, String)>) -> Option<Funnels> {
+    let name = funnel_word(query)?.to_lowercase();
+    let starts = |s: &str| s.to_lowercase().starts_with(&name);
+    Some(
+        known
+            .iter()
+            .filter(|(uuid, (_, n))| starts(n.trim()) || starts(uuid))
+            .map(|(uuid, _)| uuid.clone())
+            .collect(),
+    )
+}
+
+/// Whether a row in `funnel` passes `filter`.
+pub fn admits(filter: Option<&Funnels>, funnel: Option<&str>) -> bool {
+    match filter {
+        None => true,
+        Some(set) => funnel.is_some_and(|f| set.iter().any(|u| u == f)),
+    }
 }
 
 impl Search {
@@ -95,6 +152,8 @@ pub struct SearchJob {
     pub layout: u64,
     pub version: u64,
     pub latest: Arc<AtomicU64>,
+    /// `funnel:`'s funnels: only their rows match.
+    pub funnels: Option<Funnels>,
 }
 
 impl std::fmt::Debug for SearchJob {
@@ -104,21 +163,28 @@ impl std::fmt::Debug for SearchJob {
             .field("query", &self.query)
             .field("rows", &self.hay.len())
             .field("narrowed", &self.within.as_ref().map(Vec::len))
+            .field("funnels", &self.funnels)
             .finish()
     }
 }
 
 impl PartialEq for SearchJob {
     fn eq(&self, other: &Self) -> bool {
-        (self.generation, &self.query, &self.within, self.layout, self.version)
-            == (
-                other.generation,
-                &other.query,
-                &other.within,
-                other.layout,
-                other.version,
-            )
-            && Arc::ptr_eq(&self.hay, &other.hay)
+        (
+            self.generation,
+            &self.query,
+            &self.within,
+            self.layout,
+            self.version,
+            &self.funnels,
+        ) == (
+            other.generation,
+            &other.query,
+            &other.within,
+            other.layout,
+            other.version,
+            &other.funnels,
+        ) && Arc::ptr_eq(&self.hay, &other.hay)
     }
 }
 
@@ -138,7 +204,12 @@ impl SearchJob {
     /// `None` when a newer query made this one stale on the way. A long
     /// list is matched on every core but one (in chunks of rows, merged).
     pub fn run(self) -> Option<SearchDone> {
-        let pattern = Pattern::new(&self.query, CaseMatching::Smart, Normalization::Smart, AtomKind::Fuzzy);
+        let pattern = Pattern::new(
+            &words_of(&self.query),
+            CaseMatching::Smart,
+            Normalization::Smart,
+            AtomKind::Fuzzy,
+        );
         let rows: Vec<u32> = match &self.within {
             Some(w) => w.clone(),
             None => (0..self.hay.len() as u32).collect(),
@@ -188,7 +259,16 @@ impl SearchJob {
                     return true;
                 }
                 let Some(h) = self.hay.get(i as usize) else { continue };
-                if let Some(score) = pattern.score(Utf32Str::new(h, &mut buf), &mut matcher) {
+                let (words, funnel) = match h.split_once(FUNNEL_MARK) {
+                    Some((w, f)) => (w, Some(f)),
+                    None => (&**h, None),
+                };
+                if !admits(self.funnels.as_ref(), funnel) {
+                    continue;
+                }
+                if pattern.atoms.is_empty() {
+                    scored.push((0, i));
+                } else if let Some(score) = pattern.score(Utf32Str::new(words, &mut buf), &mut matcher) {
                     scored.push((score, i));
                 }
             }

@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 
 use crate::api::Contact;
 use row::Interner;
-pub use row::{LastMessage, Row};
+pub use row::{FUNNEL_MARK, LastMessage, Row};
 
 /// What [`ContactStore::upsert_sorted`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

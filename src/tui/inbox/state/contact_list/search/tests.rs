@@ -9,6 +9,7 @@ fn job(query: &str, hay: &[&str], within: Option<Vec<u32>>) -> SearchJob {
         layout: 0,
         version: 0,
         latest: Arc::new(AtomicU64::new(1)),
+        funnels: None,
     }
 }
 
@@ -92,4 +93,53 @@ fn a_long_count_reads_with_separators() {
         ..Default::default()
     };
     assert_eq!(s.found(), "2,244");
+}
+
+fn funnels() -> std::collections::BTreeMap<String, (String, String)> {
+    [
+        ("f-1".to_string(), ("🤝".to_string(), "Negotiation".to_string())),
+        ("f-2".to_string(), (String::new(), "New leads".to_string())),
+    ]
+    .into_iter()
+    .collect()
+}
+
+#[test]
+fn funnel_names_a_funnel_by_the_start_of_its_name_in_any_case() {
+    let known = funnels();
+    let uuids = |q: &str| funnel_filter(q, &known).map(|f| f.to_vec());
+    assert_eq!(uuids("ana"), None, "no funnel: no filter");
+    assert_eq!(uuids("funnel:NEG ana"), Some(vec!["f-1".to_string()]));
+    assert_eq!(uuids("ana Funnel:ne"), Some(vec!["f-1".to_string(), "f-2".to_string()]));
+    assert_eq!(
+        uuids("funnel:f-2"),
+        Some(vec!["f-2".to_string()]),
+        "an unknown name's uuid"
+    );
+    assert_eq!(uuids("funnel:won"), Some(vec![]), "no such funnel: nothing matches");
+    assert_eq!(words_of("funnel:neg  ana x"), "ana x");
+    assert_eq!(words_of("ana  x"), "ana  x", "a query without it is kept as typed");
+}
+
+#[test]
+fn funnel_keeps_only_the_funnels_rows_and_matches_the_other_words() {
+    let hay = [
+        "Ana Silva +55\u{1f}f-1",
+        "Banana +1\u{1f}f-2",
+        "Ana Souza +44",
+        "Bob +1\u{1f}f-1",
+    ];
+    let mut j = job("funnel:neg ana", &hay, None);
+    j.funnels = funnel_filter(&j.query, &funnels());
+    assert_eq!(j.run().unwrap().matches, vec![0]);
+    // Alone, it lists the funnel's conversations in list order.
+    let mut j = job("funnel:neg", &hay, None);
+    j.funnels = funnel_filter(&j.query, &funnels());
+    assert_eq!(j.run().unwrap().matches, vec![0, 3]);
+}
+
+#[test]
+fn the_typed_words_never_match_a_funnels_uuid() {
+    let j = job("f1", &["Ana +55\u{1f}f1"], None);
+    assert!(j.run().unwrap().matches.is_empty());
 }

@@ -14,6 +14,10 @@ use serde_json::Value;
 
 use crate::api::{Contact, ContactTeam, FieldValue};
 
+/// Between a haystack's words and its funnel's uuid (a control character
+/// nothing typed holds).
+pub const FUNNEL_MARK: char = '\u{1f}';
+
 /// Hands out one shared copy of each distinct string, and of each
 /// distinct [`Common`].
 #[derive(Debug, Default)]
@@ -355,11 +359,15 @@ impl Row {
         }
     }
 
-    /// The text `/` matches: name, phone and tags.
+    /// The text `/` matches: name, phone and tags; then, after
+    /// [`FUNNEL_MARK`], the funnel's uuid, which `funnel:` filters on and
+    /// the typed words never match.
     pub(super) fn haystack(&self) -> Box<str> {
         // The exact size: grown or shrunk, it would leave a hole behind.
         let tags: usize = self.tags.iter().map(|t| t.len() + 1).sum();
-        let mut s = String::with_capacity(self.name.len() + self.phone_number.len() + 2 + tags.saturating_sub(1));
+        let funnel = self.funnel().map_or(0, |f| FUNNEL_MARK.len_utf8() + f.len());
+        let mut s =
+            String::with_capacity(self.name.len() + self.phone_number.len() + 2 + tags.saturating_sub(1) + funnel);
         s.push_str(&self.name);
         s.push(' ');
         s.push_str(&self.phone_number);
@@ -369,6 +377,10 @@ impl Row {
                 s.push(' ');
             }
             s.push_str(t);
+        }
+        if let Some(f) = self.funnel() {
+            s.push(FUNNEL_MARK);
+            s.push_str(f);
         }
         s.into_boxed_str()
     }
