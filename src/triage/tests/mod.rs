@@ -373,11 +373,22 @@ fn a_customer_writing_after_the_close_counts_it_open_and_waiting() {
     };
     let views = builtin_views();
     let open_view = views.iter().find(|v| v.name == "Open").expect("Open").filter.clone();
-    let waiting_view = views.iter().find(|v| v.name == "Waiting").expect("Waiting").filter.clone();
+    let waiting_view = views
+        .iter()
+        .find(|v| v.name == "Waiting")
+        .expect("Waiting")
+        .filter
+        .clone();
     let after = wrote(closed.clone(), Who::Customer, ago(H));
-    assert!(m(open_view.clone(), &after) && m(waiting_view.clone(), &after), "wrote after the close");
+    assert!(
+        m(open_view.clone(), &after) && m(waiting_view.clone(), &after),
+        "wrote after the close"
+    );
     let before = wrote(closed.clone(), Who::Customer, ago(3 * H));
-    assert!(!m(open_view.clone(), &before) && !m(waiting_view.clone(), &before), "wrote before it");
+    assert!(
+        !m(open_view.clone(), &before) && !m(waiting_view.clone(), &before),
+        "wrote before it"
+    );
     let agent = wrote(closed, Who::Agent, ago(H));
     assert!(!m(open_view, &agent) && !m(waiting_view, &agent), "our side wrote");
 }
