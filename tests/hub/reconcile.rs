@@ -64,6 +64,30 @@ fn differing(a: &BTreeMap<String, Contact>, b: &BTreeMap<String, Contact>) -> Ve
     keys.into_iter().filter(|k| a.get(*k) != b.get(*k)).cloned().collect()
 }
 
+/// The TUI's index worker as dana through the hub, on `index` (`rate`:
+/// its own request budget), and what it tells the screen.
+fn dana_worker(
+    t: &Team,
+    index: Index,
+    rate: f64,
+) -> (index_worker::IndexLink, tokio::sync::mpsc::UnboundedReceiver<Msg>) {
+    let hub = HubClient::new(&t.hub.url, &t.dana.token, Duration::from_secs(10)).expect("hub client");
+    let in_memory = index.path().is_none();
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let link = index_worker::spawn(
+        index_worker::Worker {
+            client: t.dana.client(),
+            index: SharedIndex::new(index),
+            sync_rate: rate,
+            full_every: Duration::from_secs(3600),
+            in_memory,
+            hub: Some(hub),
+        },
+        tx,
+    );
+    (link, rx)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_pass_catches_lost_webhooks_below_contacts_that_match() {
     let mut cfg = common::config(100, 42);
@@ -392,18 +416,7 @@ async fn a_new_agents_waiting_count_is_exact_after_the_snapshot() {
     // The TUI's worker through the hub: what it hands the screen (the
     // contacts, every last message) makes the same counts, and the search
     // rows are written after the views are whole.
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let link = index_worker::spawn(
-        index_worker::Worker {
-            client: t.dana.client(),
-            index: SharedIndex::new(Index::in_memory().expect("index")),
-            sync_rate: 0.0,
-            full_every: Duration::from_secs(3600),
-            in_memory: true,
-            hub: Some(hub),
-        },
-        tx,
-    );
+    let (link, mut rx) = dana_worker(&t, Index::in_memory().expect("index"), 0.0);
     let mut contacts: std::collections::HashMap<String, Contact> = Default::default();
     let mut previews: std::collections::HashMap<String, Preview> = Default::default();
     let mut indexing = Vec::new();
@@ -470,20 +483,8 @@ async fn an_agent_connected_before_the_hub_read_the_last_messages_learns_them_as
     support::wait_for_contacts(&t.dana, 40).await;
     gate.held().await;
 
-    let hub = HubClient::new(&t.hub.url, &t.dana.token, Duration::from_secs(10)).expect("hub client");
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let _link = index_worker::spawn(
-        index_worker::Worker {
-            client: t.dana.client(),
-            index: SharedIndex::new(Index::in_memory().expect("index")),
-            // Next to nothing of its own: one read, then one in 1,000 s.
-            sync_rate: 0.001,
-            full_every: Duration::from_secs(3600),
-            in_memory: true,
-            hub: Some(hub),
-        },
-        tx,
-    );
+    // Next to nothing of its own: one read, then one in 1,000 s.
+    let (_link, mut rx) = dana_worker(&t, Index::in_memory().expect("index"), 0.001);
     let mut contacts: std::collections::HashMap<String, Contact> = Default::default();
     let mut previews: std::collections::HashMap<String, Preview> = Default::default();
     let deadline = tokio::time::Instant::now() + PATIENCE;
@@ -561,19 +562,7 @@ async fn a_close_the_cli_stored_in_the_shared_index_file_reaches_the_tuis_screen
     support::wait_for_contacts(&t.dana, 20).await;
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("index.sqlite");
-    let hub = HubClient::new(&t.hub.url, &t.dana.token, Duration::from_secs(10)).expect("hub client");
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let _link = index_worker::spawn(
-        index_worker::Worker {
-            client: t.dana.client(),
-            index: SharedIndex::new(Index::open(&path).expect("index file").index),
-            sync_rate: 0.0,
-            full_every: Duration::from_secs(3600),
-            in_memory: false,
-            hub: Some(hub),
-        },
-        tx,
-    );
+    let (_link, mut rx) = dana_worker(&t, Index::open(&path).expect("index file").index, 0.0);
     let mut contacts: std::collections::HashMap<String, Contact> = Default::default();
     let deadline = tokio::time::Instant::now() + PATIENCE;
     let mut next = async || -> IndexMsg {

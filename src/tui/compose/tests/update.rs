@@ -233,6 +233,26 @@ fn templates() -> Vec<Template> {
     ]
 }
 
+/// Ctrl-T: the templates are fetched (answered with [`templates`]), and
+/// the approved ones offered.
+fn open_templates(m: &mut Model) {
+    let fx = update(m, ctrl('t'));
+    let tid = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Account(AccountEffect::FetchTemplates { id }) => Some(*id),
+            _ => None,
+        })
+        .expect("GET /templates");
+    update(
+        m,
+        Msg::Account(AccountMsg::Templates {
+            id: tid,
+            result: Ok(templates()),
+        }),
+    );
+}
+
 #[test]
 fn the_24_hour_rule_suggests_a_template_which_is_sent_with_values() {
     let (mut m, uuid) = composing();
@@ -251,21 +271,7 @@ fn the_24_hour_rule_suggests_a_template_which_is_sent_with_values() {
     assert!(shown.contains("note is too long"), "the service's own words: {shown}");
     assert_eq!(m.compose.draft(&uuid), "hello");
     // Ctrl-T: the templates are fetched, then the approved ones offered.
-    let fx = update(&mut m, ctrl('t'));
-    let tid = fx
-        .iter()
-        .find_map(|e| match e {
-            Effect::Account(AccountEffect::FetchTemplates { id }) => Some(*id),
-            _ => None,
-        })
-        .expect("GET /templates");
-    update(
-        &mut m,
-        Msg::Account(AccountMsg::Templates {
-            id: tid,
-            result: Ok(templates()),
-        }),
-    );
+    open_templates(&mut m);
     let highlighted = |m: &Model| match &m.compose.stage {
         Stage::Templates(p) => p.highlighted().map(str::to_string),
         other => panic!("{other:?}"),
@@ -417,21 +423,7 @@ fn a_send_over_a_colleagues_reply_asks_first() {
 fn a_template_send_asks_while_a_colleague_is_replying_and_no_keeps_its_values() {
     use crate::hubclient::{HubEvent, Presence, PresenceState};
     let (mut m, uuid) = composing();
-    let fx = update(&mut m, ctrl('t'));
-    let tid = fx
-        .iter()
-        .find_map(|e| match e {
-            Effect::Account(AccountEffect::FetchTemplates { id }) => Some(*id),
-            _ => None,
-        })
-        .expect("GET /templates");
-    update(
-        &mut m,
-        Msg::Account(AccountMsg::Templates {
-            id: tid,
-            result: Ok(templates()),
-        }),
-    );
+    open_templates(&mut m);
     update(&mut m, code(KeyCode::Enter));
     type_text(&mut m, "Ana");
     update(&mut m, code(KeyCode::Tab));
