@@ -308,3 +308,44 @@ fn messages_send_assigns_an_unassigned_conversation_to_the_sender_but_never_take
     send(&uuids[2]);
     assert_eq!(owner(&uuids[2]), None);
 }
+
+/// A send noted in the local index is dated when the request went, never
+/// after the service's own date of the message: a TUI sharing the index
+/// file would read the conversation's last message as stale, and its
+/// Waiting count would say `≥` for good (issue 36's shift: 8 such).
+#[test]
+fn a_send_noted_in_the_index_is_not_dated_after_the_message() {
+    let srv = common::spawn_blocking(ServerConfig {
+        bot_enabled: false,
+        ..common::config(6, 41)
+    });
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("config.toml"), format!("user_email = \"{ALEX}\"\n")).unwrap();
+    let (code, _, err) = frontdesk(&srv, home.path(), &["sync"]);
+    assert_eq!(code, 0, "{err}");
+    let raw = common::Raw::new(&srv);
+    let rt = common::runtime();
+    let list = rt.block_on(raw.ok("/contacts?page=1"));
+    let uuid = list["contacts"][0]["uuid"].as_str().unwrap().to_string();
+    let (code, _, err) = frontdesk(&srv, home.path(), &["messages", "send", &uuid, "--text", "On it"]);
+    assert_eq!(code, 0, "{err}");
+    let page = rt.block_on(raw.ok(&format!("/contacts/{uuid}/messages")));
+    let written = page["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["createdAt"].as_str())
+        .filter_map(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
+        .map(|t| t.to_utc())
+        .max()
+        .expect("the message is dated");
+    let file = std::fs::read_dir(home.path().join("cache").join("frontdesk"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "sqlite"))
+        .expect("the index file");
+    let index = frontdesk::index::Index::open(&file).unwrap().index;
+    let held = index.get(&uuid).unwrap().unwrap().last_activity().expect("activity");
+    assert!(held <= written, "noted at {held}, the service dated it {written}");
+}

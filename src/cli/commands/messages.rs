@@ -124,6 +124,15 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
                 )));
             }
             let body = send_body(&args, &contact.phone_number, &contact.source);
+            // Before the request: the service dates the message later (its
+            // own clock, after the way there), and a hub's event for it
+            // then moves the activity to that date, the page's own.
+            // (In whole milliseconds, as the service dates.)
+            let sent_at = {
+                use chrono::DurationRound;
+                let now = chrono::Utc::now();
+                now.duration_trunc(chrono::Duration::milliseconds(1)).unwrap_or(now)
+            };
             let sent = client.send_to(&contact, body).await.map_err(|e| {
                 if e.may_have_applied() {
                     // Resending blindly could deliver the message twice.
@@ -134,7 +143,7 @@ pub async fn run(ctx: &mut Ctx<'_>, cmd: MessagesCmd) -> Result<(), CliError> {
                     api_err(what)(e)
                 }
             })?;
-            note_sent(ctx, &uuid);
+            note_sent(ctx, &uuid, sent_at);
             assign::after_reply(ctx, &client, &uuid, &contact).await;
             print_object(ctx, &sent)
         }
@@ -223,14 +232,17 @@ mod assign;
 mod tests;
 
 /// A send is activity the service's list never dates (no `lastMessageAt`):
-/// the index learns it now, so views and the TUI see the conversation as
-/// just active. The message went out whatever happens here: a failure is
-/// a warning.
-fn note_sent(ctx: &mut Ctx<'_>, uuid: &str) {
+/// the index learns it (as of `at`, when the request went), so views and
+/// the TUI see the conversation as just active. Dated after the service's
+/// own date of the message (the answer's arrival), it would make the
+/// conversation's last message read as stale in a TUI sharing the index
+/// file, and its Waiting count say `≥` for good. The message went out
+/// whatever happens here: a failure is a warning.
+fn note_sent(ctx: &mut Ctx<'_>, uuid: &str, at: chrono::DateTime<chrono::Utc>) {
     let Ok(mut index) = super::cache::open_index(ctx) else {
         return;
     };
-    if let Err(e) = index.note_activity(uuid, chrono::Utc::now()) {
+    if let Err(e) = index.note_activity(uuid, at) {
         let _ = writeln!(
             ctx.err,
             "frontdesk: warning: the send was not noted in the local index: {e}"
