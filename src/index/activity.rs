@@ -176,8 +176,12 @@ impl Index {
             if let Some(h) = held.as_deref().and_then(held_activity) {
                 c.saw_activity(h);
             }
+            // Strictly older only: two conversations active in the same
+            // instant may be listed either way, and a microsecond added to
+            // a tie made the last message known at that instant read as
+            // stale (a TUI's Open and Waiting a conversation short).
             if let Some(f) = floor
-                && c.last_activity().is_none_or(|a| a <= f)
+                && c.last_activity().is_none_or(|a| a < f)
             {
                 c.activity_at = Some(just_above(f));
             }

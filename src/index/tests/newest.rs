@@ -33,3 +33,23 @@ fn an_older_answer_arriving_late_never_replaces_a_newer_state() {
     );
     assert_eq!(ix.get("a").unwrap(), Some(renamed));
 }
+
+/// Two conversations active in the same instant may be listed either way:
+/// the one above keeps its activity, so its last message known at that
+/// instant stays current (no microsecond added to a tie).
+#[test]
+fn a_tie_in_the_lists_order_moves_no_activity() {
+    let mut ix = Index::in_memory().unwrap();
+    let mut a = contact("a", "Ann", "+1", 0);
+    let mut b = contact("b", "Bo", "+2", 0);
+    a.activity_at = Some(at(50));
+    b.activity_at = Some(at(50));
+    ix.upsert_contacts(&[a.clone(), b.clone()], at(60)).unwrap();
+    let listed = ix.known_activity(&[a, b.clone()]).unwrap();
+    assert_eq!(listed[0].last_activity(), Some(at(50)), "a tie, not newer");
+    // Strictly older above a newer one is raised just above it.
+    let mut c = contact("c", "Cy", "+3", 0);
+    c.activity_at = Some(at(40));
+    let listed = ix.known_activity(&[c, b]).unwrap();
+    assert!(listed[0].last_activity() > Some(at(50)));
+}
