@@ -422,7 +422,11 @@ async fn message_sent(
     }
     let message = json!({
         "uuid": sent_message.and_then(|m| m.get("uuid")),
-        "status": sent_message.and_then(|m| m.get("status")).and_then(Value::as_str).unwrap_or("enqueued"),
+        // Whose side wrote it, as `message_created` says it (`received`
+        // or `sent`); how far it got is `message_status`'s to tell. The
+        // send's answer says "enqueued", which read as neither: the
+        // customer it answered stayed waiting on every agent's screen.
+        "status": "sent",
         "text": text,
         "to": to,
         "createdAt": now,

@@ -253,7 +253,16 @@ impl HubEvent {
                 uuid: read::<ContactDeleted>(kind, data)?.uuid,
             },
             "message_created" => {
-                let m: MessageCreated = read(kind, data)?;
+                let mut m: MessageCreated = read(kind, data)?;
+                // A hub from before it said `sent` for an agent's send gave
+                // the send's delivery status ("enqueued"): it is our side's
+                // message all the same.
+                if m.agent.is_some()
+                    && let crate::api::MessageStatus::Other(s) = &m.message.status
+                    && ["enqueued", "delivered", "read", "failed"].contains(&s.as_str())
+                {
+                    m.message.status = crate::api::MessageStatus::Sent;
+                }
                 HubEvent::MessageCreated {
                     contact: m.contact,
                     message: m.message,

@@ -200,3 +200,30 @@ fn a_last_message_the_hub_read_becomes_the_conversations_and_never_an_older_one(
     .unwrap();
     assert!(!apply_to_index(&mut index, &other).unwrap());
 }
+
+/// An agent's send as an older hub announced it, with the send's delivery
+/// status for `status`: it is our side's message, so the customer it
+/// answered no longer waits (a shift's TUIs read Waiting 5 over).
+#[test]
+fn an_agents_send_with_a_delivery_status_reads_as_sent() {
+    let e = HubEvent::decode(
+        "message_created",
+        r#"{"contact": "c1", "message": {"uuid": "m1", "text": "On it", "status": "enqueued",
+            "createdAt": "2026-11-20T10:00:00Z", "sentBy": "dana"}, "agent": "dana"}"#,
+    )
+    .unwrap();
+    let HubEvent::MessageCreated { message, .. } = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(message.status, crate::api::MessageStatus::Sent);
+    // Without an agent it is what it says (a kind this client does not know).
+    let e = HubEvent::decode(
+        "message_created",
+        r#"{"contact": "c1", "message": {"text": "?", "status": "enqueued"}}"#,
+    )
+    .unwrap();
+    let HubEvent::MessageCreated { message, .. } = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(message.status, crate::api::MessageStatus::Other("enqueued".into()));
+}

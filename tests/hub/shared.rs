@@ -42,6 +42,12 @@ async fn two_agents_sends_come_back_with_their_names_in_the_message_list() {
             .expect("sent via the hub");
         let ev = events.next_of("message_created").await;
         assert_eq!(ev.data["message"]["sentBy"], json!(agent.name), "{}", ev.data);
+        assert_eq!(
+            ev.data["message"]["status"],
+            json!("sent"),
+            "our side's message: {}",
+            ev.data
+        );
         sent.push((serde_json::to_value(&answer.uuid).expect("uuid"), agent.name));
     }
     let page = t
