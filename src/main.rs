@@ -23,7 +23,13 @@ fn main() -> ExitCode {
             if let Err(e) = color_eyre::install() {
                 say(&format!("frontdesk: {e}"));
             }
-            match runtime.block_on(frontdesk::tui::run(cli.global, cli.demo)) {
+            let result = runtime.block_on(frontdesk::tui::run(cli.global, cli.demo));
+            // The screen is restored and the answer known: a background
+            // task still inside a blocking call (an index write, a file)
+            // must not hold the exit back, above all after a hang-up or
+            // SIGTERM. What it was doing is kept by the index's transactions.
+            runtime.shutdown_timeout(std::time::Duration::from_secs(2));
+            match result {
                 Ok(exit) => ExitCode::from(exit.code()),
                 Err(e) => {
                     // One inert line: the error may quote a path, a name or
