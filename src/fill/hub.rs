@@ -243,11 +243,19 @@ fn apply<M: Outbox>(index: &mut SharedIndex, event: &HubEvent, tx: &UnboundedSen
 fn store_message(index: &mut SharedIndex, contact: &str, message: &Message) -> Option<Preview> {
     index.with(|ix| {
         let activity = ix.get(contact).ok()??.last_activity();
-        let mut page = ix.messages(contact).ok().flatten().map(|(_, m)| m).unwrap_or_default();
+        let held = ix.messages(contact).ok().flatten();
+        let held_at = held.as_ref().and_then(|(at, _)| *at);
+        let mut page = held.map(|(_, m)| m).unwrap_or_default();
         if message.uuid.is_some() && page.iter().any(|m| m.uuid == message.uuid) {
-            return None;
+            // Held already (this agent's CLI stored its own send), but the
+            // event moved the activity: the page is as of the new activity,
+            // else its last message reads as stale and Waiting says `≥`.
+            if held_at == activity {
+                return None;
+            }
+        } else {
+            page.insert(0, message.clone());
         }
-        page.insert(0, message.clone());
         page.truncate(PAGE);
         if let Err(e) = ix.store_messages(contact, activity, &page) {
             tracing::warn!("storing a hub message in the index failed: {e}");
@@ -255,4 +263,45 @@ fn store_message(index: &mut SharedIndex, contact: &str, message: &Message) -> O
         }
         Some(Preview::of(&page, activity))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::Index;
+
+    fn at(s: &str) -> chrono::DateTime<Utc> {
+        chrono::DateTime::parse_from_rfc3339(s).unwrap().to_utc()
+    }
+
+    /// This agent's CLI stored its own send; the hub's event for it then
+    /// moves the contact's activity a millisecond on. The page follows the
+    /// activity, so its last message is not read as stale (a shift's TUIs
+    /// kept Waiting `≥` for two such conversations).
+    #[test]
+    fn a_message_held_already_follows_the_activity_the_event_moved() {
+        let mut index = SharedIndex::new(Index::in_memory().unwrap());
+        let mut c: crate::api::Contact = serde_json::from_str(r#"{"uuid": "c1", "name": "Li"}"#).unwrap();
+        c.activity_at = Some(at("2026-11-28T03:38:31.139Z"));
+        let sent: Message = serde_json::from_str(
+            r#"{"uuid": "m1", "text": "On it", "status": "sent", "createdAt": "2026-11-28T03:38:31.139Z"}"#,
+        )
+        .unwrap();
+        index.with(|ix| {
+            ix.upsert_contacts(std::slice::from_ref(&c), Utc::now()).unwrap();
+            ix.store_messages("c1", c.activity_at, std::slice::from_ref(&sent))
+                .unwrap();
+        });
+        // Same activity, same message: nothing to do.
+        assert_eq!(store_message(&mut index, "c1", &sent), None);
+        // The event's apply moved the activity on.
+        c.activity_at = Some(at("2026-11-28T03:38:31.140Z"));
+        index.with(|ix| ix.upsert_contacts(std::slice::from_ref(&c), Utc::now()).unwrap());
+        let p = store_message(&mut index, "c1", &sent).expect("the page follows");
+        assert_eq!(p.activity, c.activity_at);
+        let held = index.with(|ix| ix.previews(&["c1"]).unwrap().remove("c1").unwrap());
+        assert_eq!(held.activity, c.activity_at, "current as of the contact's activity");
+        let page = index.with(|ix| ix.messages("c1").unwrap().unwrap().1);
+        assert_eq!(page.len(), 1, "the message once");
+    }
 }
