@@ -39,6 +39,8 @@ use msg::{HubLink, IndexMsg, SyncStatus};
 use trickle::Trickle;
 
 mod load;
+mod states;
+use states::learn_states;
 
 pub use load::LOAD_BATCH;
 use load::{forward_changes, forward_changes_to};
@@ -300,16 +302,6 @@ fn start_work<M: Outbox>(
             });
         }
     }
-}
-
-/// States (open or closed) asked for after each pass over the list.
-const STATES_PER_PASS: usize = 25;
-
-/// Asks for the state of the newest contacts the list left unknown (a
-/// failure waits for the next pass: the list's own errors are said).
-async fn learn_states(client: &crate::api::Client, index: &mut impl crate::index::IndexAccess, budget: &sync::Budget) {
-    let mut tried = std::collections::HashSet::new();
-    let _ = sync::learn_states(client, index, budget, STATES_PER_PASS, &mut tried).await;
 }
 
 /// The next last messages to fetch, and whether the UI asked for them:
