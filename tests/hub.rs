@@ -45,3 +45,6 @@ mod redteam_conn;
 
 #[path = "hub/timeline.rs"]
 mod timeline;
+
+#[path = "hub/contended.rs"]
+mod contended;

@@ -224,7 +224,7 @@ pub async fn handle(
     }
     let write = !matches!(method, Method::GET | Method::HEAD | Method::OPTIONS);
     let writing = write.then(|| writing_key(&path, &body)).flatten();
-    let _writing = writing.as_deref().map(|key| st.writers.start(key, &who.agent.name));
+    let mut in_flight = writing.as_deref().map(|key| st.writers.start(key, &who.agent.name));
     let answer = upstream(
         &st,
         method.clone(),
@@ -258,6 +258,19 @@ pub async fn handle(
             // Kept before it is broadcast: a reader the event sends to the
             // timeline finds it there.
             super::timeline::note(&st.store, &who.agent.name, &method, &path, &body, contact.as_deref());
+            // Another write to this contact overlapped: whichever answer
+            // came last need not be the service's last state, so the
+            // contact is read back once neither is in flight, and that is
+            // what the index keeps (before this agent hears, so its own
+            // read-back through the hub finds it).
+            let contended = in_flight.as_ref().is_some_and(super::writers::Writing::contended);
+            let json = match contact_in_path(&path) {
+                Some(uuid) if contended => {
+                    drop(in_flight.take());
+                    read_back(&st, uuid).await.or(json)
+                }
+                _ => json,
+            };
             // A send's contact is known once it is fetched again.
             let sent_to = after_write(&st, &who, &method, &path, &body, json.as_ref()).await;
             contact = contact.or(sent_to);
@@ -309,6 +322,22 @@ fn record(st: &HubState, who: &Authed, method: &Method, path: &str, status: Stat
         contact,
     ) {
         tracing::error!("the audit log could not be written: {e}");
+    }
+}
+
+/// The longest a contended write waits for the others to its contact.
+const CONTENDED_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The contact as the service holds it once no write to it is in flight
+/// (`None`: it could not be read; the write's own answer stands then).
+async fn read_back(st: &HubState, uuid: &str) -> Option<Value> {
+    if !st.writers.settled(uuid, CONTENDED_WAIT).await {
+        tracing::warn!("writes to one contact still in flight after {CONTENDED_WAIT:?}: reading it back anyway");
+    }
+    let got = upstream(st, Method::GET, &format!("/contacts/{uuid}"), None, Bytes::new()).await;
+    match got {
+        Ok(u) if u.status.is_success() => u.json(),
+        _ => None,
     }
 }
 
@@ -392,8 +421,15 @@ async fn message_sent(
         return None;
     };
     let to = req.get("to").and_then(Value::as_str)?;
+    // The documented lookup by number, on the send's channel (a contact's
+    // own path takes only its uuid).
     let encoded: String = url::form_urlencoded::byte_serialize(to.as_bytes()).collect();
-    let fetched = upstream(st, Method::GET, &format!("/contacts/{encoded}"), None, Bytes::new()).await;
+    let mut lookup = format!("/contacts/phone/{encoded}");
+    if let Some(channel) = req.get("channel_uuid").and_then(Value::as_str) {
+        let channel: String = url::form_urlencoded::byte_serialize(channel.as_bytes()).collect();
+        lookup.push_str(&format!("?channel_uuid={channel}"));
+    }
+    let fetched = upstream(st, Method::GET, &lookup, None, Bytes::new()).await;
     let contact = fetched.ok().and_then(|u| u.json()).as_ref().and_then(apply::contact_in);
     let sent_message = answer.and_then(|a| a.get("message"));
     // A template's text is the service's to fill: matched by uuid only.

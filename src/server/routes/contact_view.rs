@@ -204,8 +204,18 @@ impl ContactRow {
     }
 }
 
-/// A contact by uuid, or by identifier (phone number) as PATCH's path may carry.
+/// A contact by uuid: a contact's own path takes only its uuid (a phone
+/// number is looked up at /contacts/phone/:number).
 pub fn find_contact(conn: &Connection, key: &str) -> ApiResult<i64> {
+    conn.query_row("SELECT id FROM contacts WHERE uuid = ?1", [key], |r| r.get(0))
+        .optional()?
+        .ok_or_else(|| ApiError::not_found("contact"))
+}
+
+/// A contact by uuid, or by its identifier (a phone number): PATCH's path
+/// may carry either ("The identifier of the contact (e.g. phone number in
+/// WhatsApp)").
+pub fn find_patched(conn: &Connection, key: &str) -> ApiResult<i64> {
     conn.query_row(
         "SELECT id FROM (SELECT id, 0 AS k FROM contacts WHERE uuid = ?1
                          UNION ALL SELECT id, 1 FROM contacts WHERE phone = ?1) ORDER BY k LIMIT 1",

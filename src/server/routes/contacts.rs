@@ -9,7 +9,7 @@ use rusqlite::{Connection, params, params_from_iter};
 use serde_json::{Map, Value, json};
 
 use super::body::json_body;
-use super::contact_view::{ContactRow, SELECT, find_contact, load_contact};
+use super::contact_view::{ContactRow, SELECT, find_contact, find_patched, load_contact};
 use super::params::{FieldTypesQuery, Flag, Page, Q, non_empty, offset, pages};
 use crate::server::config::Paging;
 use crate::server::cursor::Cursor;
@@ -225,7 +225,7 @@ pub async fn update(State(st): State<Shared>, Path(uuid): Path<String>, body: By
     let (contact, short) = st
         .db_now(move |conn, now| {
             let tx = conn.transaction()?;
-            let id = find_contact(&tx, &uuid)?;
+            let id = find_patched(&tx, &uuid)?;
             let w = validate::contact_write(&tx, &map, false, bot_enabled)?;
             let row = load_contact(&tx, id)?;
             if let Some(name) = &w.name {
