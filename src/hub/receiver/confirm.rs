@@ -14,9 +14,15 @@ use serde_json::Value;
 pub use crate::hub::confirmer::Answer;
 use crate::hub::state::HubState;
 
-/// What the service says about the contact `key` (a uuid, or a phone
-/// number for a message without its contact). `held`: whether the hub
-/// holds it (lookups of unknown ones have the tighter cap).
+/// The key a lookup by phone number goes under (a message without its
+/// contact names only the customer's number).
+pub fn phone_key(number: &str) -> String {
+    format!("phone:{number}")
+}
+
+/// What the service says about the contact `key` (a uuid, or a
+/// [`phone_key`]). `held`: whether the hub holds it (lookups of unknown
+/// ones have the tighter cap).
 pub async fn contact(st: &HubState, key: &str, held: bool) -> Answer {
     if let Some(a) = st.confirm.reused(key) {
         return a;
@@ -36,10 +42,17 @@ pub async fn contact(st: &HubState, key: &str, held: bool) -> Answer {
 }
 
 async fn get(st: &HubState, key: &str) -> Answer {
+    // A contact's own path takes its uuid only; a number has the
+    // documented lookup (on the main channel: a webhook names no channel
+    // uuid).
+    let (path, id) = match key.strip_prefix("phone:") {
+        Some(number) => ("contacts/phone", number),
+        None => ("contacts", key),
+    };
     let url = format!(
-        "{}/contacts/{}",
+        "{}/{path}/{}",
         st.config.base_url,
-        url::form_urlencoded::byte_serialize(key.as_bytes()).collect::<String>()
+        url::form_urlencoded::byte_serialize(id.as_bytes()).collect::<String>()
     );
     let resp = st
         .http

@@ -200,7 +200,7 @@ async fn message(st: &Arc<HubState>, p: Value) {
         _ => Map::new(),
     };
     let older_ok = partial.clone();
-    let contact = match vouched(st, partial, customer_side(&p)).await {
+    let contact = match vouched(st, partial, customer_side(&p).map(|n| confirm::phone_key(&n))).await {
         Some(c) => Some(c),
         // A message older than what is held still belongs to the contact.
         None => {
