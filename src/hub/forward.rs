@@ -225,6 +225,7 @@ pub async fn handle(
     let write = !matches!(method, Method::GET | Method::HEAD | Method::OPTIONS);
     let writing = write.then(|| writing_key(&path, &body)).flatten();
     let mut in_flight = writing.as_deref().map(|key| st.writers.start(key, &who.agent.name));
+    let asked_at = Utc::now();
     let answer = upstream(
         &st,
         method.clone(),
@@ -272,7 +273,7 @@ pub async fn handle(
                 _ => json,
             };
             // A send's contact is known once it is fetched again.
-            let sent_to = after_write(&st, &who, &method, &path, &body, json.as_ref()).await;
+            let sent_to = after_write(&st, &who, &method, &path, &body, json.as_ref(), asked_at).await;
             contact = contact.or(sent_to);
         }
         record(&st, &who, &method, &path, answer.status, contact.as_deref());
@@ -374,6 +375,7 @@ async fn after_write(
     path: &str,
     sent: &Bytes,
     answer: Option<&Value>,
+    asked_at: chrono::DateTime<Utc>,
 ) -> Option<String> {
     let now = Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true);
     if let Some(contact) = answer.and_then(apply::contact_in) {
@@ -403,7 +405,14 @@ async fn after_write(
         return None;
     }
     if *method == Method::POST && path.trim_end_matches('/') == "/messages/send" {
-        return message_sent(st, who, sent, answer, now).await;
+        // The service's answer carries no time: the message is dated
+        // when the send went (to the millisecond, as the service dates
+        // it), never after the service's own `createdAt`. Dated when the
+        // answer came, it was newer than the message the service lists,
+        // so every agent's copy of that last message read as stale for
+        // good (Waiting `≥` on both TUIs of a shift).
+        let sent_at = asked_at.to_rfc3339_opts(SecondsFormat::Millis, true);
+        return message_sent(st, who, sent, answer, sent_at).await;
     }
     None
 }

@@ -64,6 +64,12 @@ fn just_above(below: DateTime<Utc>) -> DateTime<Utc> {
     below + chrono::Duration::microseconds(1)
 }
 
+/// What a contact's activity tells of the list's order as it was at
+/// `listed`: nothing when it was learned after.
+fn as_listed(activity: Option<DateTime<Utc>>, listed: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    activity.filter(|a| *a <= listed)
+}
+
 /// The activity of a thread: `activity` (what the contact had when it was
 /// fetched) or its newest message, whichever is newer.
 pub fn thread_activity(activity: Option<DateTime<Utc>>, messages: &[Message]) -> Option<DateTime<Utc>> {
@@ -111,14 +117,20 @@ impl Index {
         seen_at: DateTime<Utc>,
         state_at: DateTime<Utc>,
     ) -> Result<usize, IndexError> {
-        let ordered = self.known_activity(page)?;
+        let ordered = self.known_activity(page, state_at)?;
         self.upsert_states(&ordered, seen_at, state_at)
     }
 
     /// Raises each contact's activity, `order` being the whole list in the
-    /// service's order (a finished walk's), to the newest activity of any
-    /// contact listed below it. Returns how many moved.
-    pub fn settle_order(&mut self, order: &[String]) -> Result<usize, IndexError> {
+    /// service's order (a finished walk's, begun at `listed`), to the
+    /// newest activity of any contact listed below it. Activity learned
+    /// after `listed` (a webhook, a send during the walk) is no part of the
+    /// order the walk saw, and lifts nothing: a colleague's reply in the
+    /// first seconds of a hub's first walk once lifted the 125 contacts
+    /// the walk had listed above that conversation to just after the
+    /// reply, each of them then reading as active and its last message as
+    /// stale. Returns how many moved.
+    pub fn settle_order(&mut self, order: &[String], listed: DateTime<Utc>) -> Result<usize, IndexError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut floor: Option<DateTime<Utc>> = None;
         let mut moved = Vec::new();
@@ -129,15 +141,16 @@ impl Index {
                 .optional()?;
             let Some(json) = json else { continue };
             let c: Contact = serde_json::from_str(&json)?;
+            // Strictly older only, as in `known_activity`.
             match floor {
-                Some(f) if c.last_activity().is_none_or(|a| a <= f) => {
+                Some(f) if c.last_activity().is_none_or(|a| a < f) => {
                     let above = just_above(f);
                     if bump(&tx, uuid, above)? {
                         moved.push(uuid.clone());
                     }
                     floor = Some(above);
                 }
-                _ => floor = floor.max(c.last_activity()),
+                _ => floor = floor.max(as_listed(c.last_activity(), listed)),
             }
         }
         tx.commit()?;
@@ -164,10 +177,11 @@ impl Index {
         Ok(out)
     }
 
-    /// `page` (one page of GET /contacts, in the service's order) with the
-    /// activity the index learned of each contact, raised to the newest
-    /// activity of any contact listed below it on the page.
-    pub fn known_activity(&self, page: &[Contact]) -> Result<Vec<Contact>, IndexError> {
+    /// `page` (one page of GET /contacts, in the service's order, asked
+    /// for at `listed`) with the activity the index learned of each
+    /// contact, raised to the newest activity (as of `listed`) of any
+    /// contact listed below it on the page.
+    pub fn known_activity(&self, page: &[Contact], listed: DateTime<Utc>) -> Result<Vec<Contact>, IndexError> {
         let mut out = page.to_vec();
         let mut floor: Option<DateTime<Utc>> = None;
         let mut stmt = self.conn.prepare_cached("SELECT json FROM contacts WHERE uuid = ?1")?;
@@ -185,7 +199,7 @@ impl Index {
             {
                 c.activity_at = Some(just_above(f));
             }
-            floor = floor.max(c.last_activity());
+            floor = floor.max(as_listed(c.last_activity(), listed));
         }
         Ok(out)
     }

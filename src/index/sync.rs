@@ -158,7 +158,7 @@ pub async fn full_sync(
     report.seen = seen.len() as u64;
     report.removed = index.with(|ix| -> Result<u64, IndexError> {
         let order: Vec<String> = above.into_iter().rev().flatten().chain(main).collect();
-        ix.settle_order(&order)?;
+        ix.settle_order(&order, started)?;
         let removed = ix.remove_missing(started, &seen)? as u64;
         ix.finish_walk(Utc::now())?;
         Ok(removed)
@@ -181,7 +181,7 @@ pub async fn incremental_sync(
     loop {
         let (page, asked) = budgeted_page(client, &filter, &at, budget, &mut report).await?;
         let (matches, changed) = index.with(|ix| -> Result<(bool, usize), IndexError> {
-            let items = ix.known_activity(&page.items)?;
+            let items = ix.known_activity(&page.items, asked)?;
             let matches = !items.is_empty() && page_matches(ix, &items)?;
             Ok((matches, ix.upsert_states(&items, Utc::now(), asked)?))
         })?;

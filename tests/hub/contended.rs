@@ -1,8 +1,9 @@
-//! Two agents writing one contact at once through the hub, their answers
-//! coming back in the other order than the service applied them (a proxy
-//! in front of the service holds the first write's answer): the hub keeps
-//! what the service kept, not whichever answer came last, and the agent
-//! the service overruled is told, through the hub, who has it.
+//! Answers that come back late, held by a proxy in front of the service.
+//! Two agents writing one contact at once, their answers coming back in
+//! the other order than the service applied them: the hub keeps what the
+//! service kept, not whichever answer came last, and the agent the
+//! service overruled is told, through the hub, who has it. A send whose
+//! answer is slow: the hub dates it no later than the service does.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,8 +35,20 @@ const HOLD: Duration = Duration::from_millis(400);
 struct Proxy {
     to: String,
     http: reqwest::Client,
-    /// Hold dana's assignments' answers (only while set).
+    /// Hold the answers `rule` picks (only while set).
     hold: Arc<AtomicBool>,
+    rule: Rule,
+}
+
+/// Which answers the proxy holds: by method, path and request body.
+type Rule = fn(&Method, &str, &str) -> bool;
+
+fn danas_assignment(m: &Method, _path: &str, body: &str) -> bool {
+    *m == Method::PATCH && body.contains(HELD)
+}
+
+fn a_send(m: &Method, path: &str, _body: &str) -> bool {
+    *m == Method::POST && path.ends_with("/messages/send")
 }
 
 async fn forward(State(p): State<Proxy>, req: Request<Body>) -> Response {
@@ -55,8 +68,8 @@ async fn forward(State(p): State<Proxy>, req: Request<Body>) -> Response {
     let status = resp.status();
     let ct = resp.headers().get("content-type").cloned();
     let bytes = resp.bytes().await.unwrap_or_default();
-    let danas = parts.method == Method::PATCH && String::from_utf8_lossy(&body).contains(HELD);
-    if danas && p.hold.load(Ordering::SeqCst) {
+    let held = (p.rule)(&parts.method, parts.uri.path(), &String::from_utf8_lossy(&body));
+    if held && p.hold.load(Ordering::SeqCst) {
         tokio::time::sleep(HOLD).await;
     }
     let mut r = Response::builder().status(status.as_u16());
@@ -67,12 +80,13 @@ async fn forward(State(p): State<Proxy>, req: Request<Body>) -> Response {
 }
 
 /// A proxy on 127.0.0.1:0 in front of `to` (the service's `/v1` base).
-async fn proxy(to: &str, hold: Arc<AtomicBool>) -> String {
+async fn proxy(to: &str, hold: Arc<AtomicBool>, rule: Rule) -> String {
     let root = to.trim_end_matches("/v1").to_string();
     let app = axum::Router::new().fallback(forward).with_state(Proxy {
         to: root,
         http: reqwest::Client::new(),
         hold,
+        rule,
     });
     let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = l.local_addr().unwrap();
@@ -80,11 +94,21 @@ async fn proxy(to: &str, hold: Arc<AtomicBool>) -> String {
     format!("http://{addr}/v1")
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn answers_back_in_the_other_order_leave_the_hub_with_what_the_service_kept() {
+struct Slow {
+    server: frontdesk::server::RunningServer,
+    _hub: frontdesk::hub::RunningHub,
+    _dir: tempfile::TempDir,
+    dana: super::support::Agent,
+    lee: super::support::Agent,
+    hold: Arc<AtomicBool>,
+}
+
+/// The service with 8 contacts, the proxy holding what `rule` picks (once
+/// `hold` is set), a hub in front of the proxy, agents dana and lee.
+async fn slow_team(rule: Rule) -> Slow {
     let server = common::spawn(common::config(8, 42)).await;
     let hold = Arc::new(AtomicBool::new(false));
-    let via = proxy(&server.base_url, hold.clone()).await;
+    let via = proxy(&server.base_url, hold.clone(), rule).await;
     let dir = tempfile::tempdir().unwrap();
     let (dana_token, lee_token) = (add_agent(dir.path(), "dana"), add_agent(dir.path(), "lee"));
     let mut cfg = frontdesk::hub::HubConfig::new(dir.path().to_path_buf(), &via, ApiKey::new(server.api_key.clone()));
@@ -93,6 +117,20 @@ async fn answers_back_in_the_other_order_leave_the_hub_with_what_the_service_kep
     let hub = start_hub(cfg).await;
     let (dana, lee) = (agent(&hub, "dana", dana_token), agent(&hub, "lee", lee_token));
     wait_for_contacts(&dana, 8).await;
+    Slow {
+        server,
+        _hub: hub,
+        _dir: dir,
+        dana,
+        lee,
+        hold,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_back_in_the_other_order_leave_the_hub_with_what_the_service_kept() {
+    let t = slow_team(danas_assignment).await;
+    let (server, dana, lee, hold) = (&t.server, &t.dana, &t.lee, &t.hold);
     let service = frontdesk::api::Client::new(&server.base_url, &server.api_key, Duration::from_secs(10)).unwrap();
     let first = service
         .all_contacts(frontdesk::api::ContactFilter::default())
@@ -162,4 +200,57 @@ async fn answers_back_in_the_other_order_leave_the_hub_with_what_the_service_kep
         },
         Checked::Changed(c) => assert!(c.what.contains(LEES), "{}", c.what),
     }
+}
+
+/// The service dates a message when it takes it; the hub's announcement of
+/// a send (made from the send's answer, which carries no time) must not be
+/// newer, or every agent's copy of the service's last message reads as
+/// stale for good.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_send_with_a_slow_answer_is_dated_no_later_than_the_service_dates_it() {
+    let t = slow_team(a_send).await;
+    let service = frontdesk::api::Client::new(&t.server.base_url, &t.server.api_key, Duration::from_secs(10)).unwrap();
+    let c = service
+        .all_contacts(frontdesk::api::ContactFilter::default())
+        .await
+        .unwrap()
+        .into_iter()
+        .next()
+        .unwrap();
+    let template = common::approved_template(&service).await;
+    let mut events = t.lee.events(None).await;
+    t.hold.store(true, Ordering::SeqCst);
+    let send = frontdesk::api::SendMessage::template(
+        c.phone_number.clone(),
+        c.source.clone(),
+        template.uuid.to_string(),
+        Vec::new(),
+    );
+    let sent = t
+        .dana
+        .client()
+        .send_to_contact(&frontdesk::api::ContactId::new(c.uuid.clone()), send)
+        .await
+        .expect("sent via the hub");
+    let ev = events.next_of("message_created").await;
+    assert_eq!(ev.data["contact"], json!(c.uuid));
+    let announced = frontdesk::api::time::parse_timestamp(ev.data["message"]["createdAt"].as_str().unwrap_or_default())
+        .expect("the announcement is dated");
+    let page = service
+        .list_messages(
+            &frontdesk::api::ContactId::new(c.uuid.clone()),
+            &frontdesk::api::PageRequest::First,
+        )
+        .await
+        .unwrap();
+    let listed = page
+        .items
+        .iter()
+        .find(|m| m.uuid.as_deref() == Some(sent.uuid.as_str()))
+        .and_then(|m| m.created_at)
+        .expect("the service lists the message, dated");
+    assert!(
+        announced <= listed,
+        "announced at {announced}, after the service's {listed}"
+    );
 }

@@ -92,15 +92,17 @@ pub async fn incremental_by_order(
     let mut read: HashSet<String> = HashSet::new();
     let mut walked: Vec<String> = Vec::new();
     let mut run = 0usize;
+    let mut first_asked = None;
     loop {
         let (page, asked) = budgeted_page(client, &filter, &at, budget, &mut report).await?;
+        first_asked.get_or_insert(asked);
         for c in &page.items {
             run = if held.stayed(&c.uuid, &read, since) { run + 1 } else { 0 };
             read.insert(c.uuid.clone());
             walked.push(c.uuid.clone());
         }
         report.changed += index.with(|ix| -> Result<usize, IndexError> {
-            let items = ix.known_activity(&page.items)?;
+            let items = ix.known_activity(&page.items, asked)?;
             ix.upsert_states(&items, Utc::now(), asked)
         })? as u64;
         if page.items.is_empty() || run >= page.items.len() {
@@ -111,7 +113,9 @@ pub async fn incremental_by_order(
             None => break,
         }
     }
-    index.with(|ix| ix.settle_order(&walked))?;
+    if let Some(listed) = first_asked {
+        index.with(|ix| ix.settle_order(&walked, listed))?;
+    }
     Ok(report)
 }
 

@@ -45,11 +45,36 @@ fn a_tie_in_the_lists_order_moves_no_activity() {
     a.activity_at = Some(at(50));
     b.activity_at = Some(at(50));
     ix.upsert_contacts(&[a.clone(), b.clone()], at(60)).unwrap();
-    let listed = ix.known_activity(&[a, b.clone()]).unwrap();
+    let listed = ix.known_activity(&[a, b.clone()], at(60)).unwrap();
     assert_eq!(listed[0].last_activity(), Some(at(50)), "a tie, not newer");
     // Strictly older above a newer one is raised just above it.
     let mut c = contact("c", "Cy", "+3", 0);
     c.activity_at = Some(at(40));
-    let listed = ix.known_activity(&[c, b]).unwrap();
+    let listed = ix.known_activity(&[c, b], at(60)).unwrap();
     assert!(listed[0].last_activity() > Some(at(50)));
+}
+
+/// A walk's order tells of the activity known when it was listed: a reply
+/// noted while the walk went on (a colleague's, by webhook) lifts none of
+/// the conversations the walk had listed above that one, and neither does
+/// one noted between a page's request and its storing.
+#[test]
+fn activity_learned_after_the_listing_lifts_nobody_above() {
+    let mut ix = Index::in_memory().unwrap();
+    let mut old = contact("old", "Ann", "+1", 0);
+    old.activity_at = Some(at(10));
+    let mut moved = contact("moved", "Bo", "+2", 0);
+    moved.activity_at = Some(at(20));
+    ix.upsert_contacts(&[old.clone(), moved.clone()], at(30)).unwrap();
+    // The walk begins at 40 s and lists `old` above `moved`; `moved`'s
+    // customer is answered at 50 s, before the walk ends.
+    ix.note_activity("moved", at(50)).unwrap();
+    ix.settle_order(&["old".into(), "moved".into()], at(40)).unwrap();
+    // What `moved` had at 40 s is not held any more: nothing is inferred
+    // of `old` (the next walk will tell), rather than a reply it never had.
+    let old_now = ix.get("old").unwrap().unwrap().last_activity();
+    assert_eq!(old_now, Some(at(10)), "not lifted to the reply's 50 s");
+    // A page asked for at 40 s, stored after the reply noted at 50 s.
+    let page = ix.known_activity(&[old, moved], at(40)).unwrap();
+    assert!(page[0].last_activity() < Some(at(50)), "not lifted to the reply's 50 s");
 }
