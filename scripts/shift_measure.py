@@ -28,6 +28,7 @@ Only python3's standard library; tmux and the frontdesk binaries.
 """
 
 import argparse
+import datetime
 import json
 import os
 import re
@@ -45,6 +46,9 @@ import urllib.request
 VIEWS = ["Mine", "Unassigned", "Waiting", "Open", "All"]
 SHORT = {"Unassign": "Unassigned"}
 AUTOMATIC_MS = 5000
+# How far the service's date of a message may be from the hub's record of
+# the send (the send's round trip over the 250 ms link, and more).
+NAMED_MS = 60000
 
 
 def log(msg):
@@ -176,14 +180,41 @@ class Shift:
         except sqlite3.Error:
             return None
 
+    def agents_sends(self):
+        """What the hub recorded of the agents' sends through it: (contact
+        uuid, text) to the times they went, in ms."""
+        out = {}
+        path = os.path.join(self.dir, "hub", "hub.sqlite")
+        try:
+            c = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
+            rows = c.execute("SELECT contact, text, at FROM sent WHERE contact IS NOT NULL").fetchall()
+            c.close()
+        except sqlite3.Error:
+            return out
+        for contact, text, at in rows:
+            try:
+                ms = int(datetime.datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp() * 1000)
+            except ValueError:
+                continue
+            out.setdefault((contact, text or ""), []).append(ms)
+        return out
+
     def service(self):
         """The service's counts per agent, and its waiting customers behind a bot."""
+        # README "Who is waiting": a sent message the hub names (an agent's
+        # send through it) is a person's, however soon it came.
+        sends = self.agents_sends()
+
+        def by_an_agent(uuid, text, at):
+            return any(abs(at - t) <= NAMED_MS for t in sends.get((uuid, text or ""), []))
+
         with self.sql() as c:
             contacts = c.execute("SELECT id, uuid, assigned_user, closed_at FROM contacts").fetchall()
-            msgs = c.execute("SELECT contact_id, created_at, status FROM messages ORDER BY contact_id, created_at, id")
+            uuid_of = {cid: u for cid, u, _a, _c in contacts}
+            msgs = c.execute("SELECT contact_id, created_at, status, text FROM messages ORDER BY contact_id, created_at, id")
             waiting, behind_bot, last = {}, set(), {}
             cur, state = None, None
-            for cid, at, status in list(msgs) + [(None, 0, "")]:
+            for cid, at, status, text in list(msgs) + [(None, 0, "", "")]:
                 if cid != cur:
                     if cur is not None and state["since"] is not None:
                         waiting[cur] = state["since"]
@@ -200,7 +231,8 @@ class Shift:
                     state["prev"] = ("customer", at)
                 elif status == "sent":
                     prev = state["prev"]
-                    auto = prev is not None and prev[0] in ("customer", "automatic") and at - prev[1] <= AUTOMATIC_MS
+                    auto = (prev is not None and prev[0] in ("customer", "automatic")
+                            and at - prev[1] <= AUTOMATIC_MS and not by_an_agent(uuid_of.get(cid), text, at))
                     if auto:
                         if state["since"] is not None:
                             state["bot"] = True

@@ -458,6 +458,8 @@ async fn message_sent(
         tracing::error!("who sent a message could not be kept: {e}");
     }
     let contact = contact?;
+    // The hub's own read of the conversation may have come first.
+    super::reconcile::name_agents(st, &mut st.index.clone(), &contact.uuid);
     apply::contact(st, &contact);
     if let Some(m) = sent_message.and_then(|m| m.get("uuid")).and_then(Value::as_str)
         && !st.remember_message(m, &contact.uuid)

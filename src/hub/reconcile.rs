@@ -270,6 +270,9 @@ async fn trickle(st: &HubState) -> usize {
             return read;
         };
         let (got, error) = sync::fetch_previews(&st.api, &mut index, &st.budget, &wanted).await;
+        for (uuid, _) in &got {
+            name_agents(st, &mut index, uuid);
+        }
         read += got.len();
         st.counters.previews.fetch_add(got.len() as u64, Ordering::Relaxed);
         announce_last_messages(st, &mut index, &got);
@@ -278,6 +281,27 @@ async fn trickle(st: &HubState) -> usize {
             return read;
         }
         after = Some(last);
+    }
+}
+
+/// Names, in the page the index holds for `contact`, the messages agents
+/// sent through the hub. The hub reads pages with the service's key, so
+/// nobody is named in them, and an agent's reply within seconds of the
+/// customer's message read as a bot's: the hub's Waiting (its snapshot,
+/// counts and reports) kept the customer waiting while every agent's
+/// screen, told by the send's event, said answered.
+pub fn name_agents(st: &HubState, index: &mut crate::index::SharedIndex, contact: &str) {
+    let result = index.with(|ix| -> Result<(), Box<dyn std::error::Error>> {
+        let Some((activity, mut page)) = ix.messages(contact)? else {
+            return Ok(());
+        };
+        if super::sent::name_page(&st.store, contact, &mut page)? > 0 {
+            ix.store_messages(contact, activity, &page)?;
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        tracing::warn!("naming the agents of a conversation's messages failed: {e}");
     }
 }
 

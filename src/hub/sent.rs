@@ -153,6 +153,29 @@ pub fn annotate(store: &Store, contact: &str, body: &mut Value) -> Result<usize,
     Ok(named)
 }
 
+/// Names the agents of `page` (a page of `contact`'s messages the hub read
+/// itself, with the service's key, so with nobody named): as [`annotate`],
+/// keeping any name a message already has. Returns how many it named.
+pub fn name_page(store: &Store, contact: &str, page: &mut [crate::api::Message]) -> Result<usize, HubError> {
+    let mut body = serde_json::json!({ "messages": &*page });
+    annotate(store, contact, &mut body)?;
+    let named = body["messages"].as_array().map(|list| {
+        list.iter()
+            .map(|m| m.get(FIELD).and_then(Value::as_str).map(str::to_string))
+            .collect::<Vec<_>>()
+    });
+    let mut n = 0;
+    for (m, agent) in page.iter_mut().zip(named.unwrap_or_default()) {
+        if m.sent_by.is_none()
+            && let Some(a) = agent
+        {
+            m.sent_by = Some(a);
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
 /// A `message_created` webhook without a uuid (the documented payload has
 /// none) for a message sent to `contact` (or `to`) at `created`: the agent
 /// of the send through the hub it is the echo of, if any. That send is
@@ -296,6 +319,42 @@ mod tests {
                 .as_deref(),
             Some("lee")
         );
+    }
+
+    /// The hub's own read of a conversation names nobody: an agent's reply
+    /// two seconds after the customer wrote then reads as a bot's, and the
+    /// customer as still waiting. Named from the sends, it is answered; a
+    /// name a message already had stays.
+    #[test]
+    fn a_page_the_hub_read_itself_names_its_agents_and_so_is_answered() {
+        use crate::index::Wait;
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let at = DateTime::parse_from_rfc3339("2026-11-28T05:31:33.652Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let send = Send {
+            message: None,
+            contact: Some("c1"),
+            to: "+1555",
+            text: Some("Hello, I am looking into it."),
+            agent: "alex",
+        };
+        record(&store, send, at).unwrap();
+        let mut page: Vec<crate::api::Message> = serde_json::from_value(json!([
+            { "status": "sent", "text": "Hello, I am looking into it.", "to": "+1555", "createdAt": "2026-11-28T05:31:33.635Z" },
+            { "status": "received", "text": "Where is my order?", "createdAt": "2026-11-28T05:31:31.622Z" },
+            { "status": "sent", "text": "Earlier", "createdAt": "2026-11-28T05:00:00Z", "sentBy": "bea" },
+        ]))
+        .unwrap();
+        assert!(
+            matches!(Wait::of(&page), Wait::Since { .. }),
+            "unnamed, the reply reads as automatic"
+        );
+        assert_eq!(name_page(&store, "c1", &mut page).unwrap(), 1);
+        assert_eq!(page[0].sent_by.as_deref(), Some("alex"));
+        assert_eq!(page[2].sent_by.as_deref(), Some("bea"), "a name it had stays");
+        assert_eq!(Wait::of(&page), Wait::Answered);
     }
 
     #[test]
