@@ -59,6 +59,8 @@ class Shift:
     def __init__(self, a):
         self.a = a
         self.dir = tempfile.mkdtemp(prefix=f"shift-{a.label}-")
+        self.races = {"one told, the one kept": 0, "both told assigned": 0, "neither told": 0,
+                      "told, but another kept": 0}
         self.key = "sk_" + secrets.token_hex(16)
         self.svc_port, self.traffic_port, self.hub_port = a.port_base, a.port_base + 1, a.port_base + 2
         self.db = os.path.join(self.dir, "service.sqlite")
@@ -354,15 +356,30 @@ class Shift:
         if not uuids:
             return
         target = uuids[0]
-        # Both agents take the same customer at once.
+        # Both agents take the same customer at once: exactly one may be
+        # told it is theirs, and it must be whom the service kept.
         ps = [subprocess.Popen([self.a.agent_bin, "contacts", "assign", self.emails[ag], target],
                                env=self.hub_env(ag), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
               for ag in ("alex", "bea")]
+        told = []
         for p in ps:
             try:
-                p.wait(120)
+                told.append(p.wait(120) == 0)
             except subprocess.TimeoutExpired:
                 p.kill()
+                told.append(None)
+        with self.sql() as c:
+            kept = c.execute("SELECT assigned_user FROM contacts WHERE uuid = ?", (target,)).fetchone()
+        kept = kept[0] if kept else None
+        winners = [ag for ag, ok in zip(("alex", "bea"), told) if ok]
+        if len(winners) == 1 and kept == self.emails[winners[0]]:
+            self.races["one told, the one kept"] += 1
+        elif len(winners) == 2:
+            self.races["both told assigned"] += 1
+        elif not winners:
+            self.races["neither told"] += 1
+        else:
+            self.races["told, but another kept"] += 1
         who = ("alex", "bea")[n % 2]
         self.cli(who, ["messages", "send", target, "--text", "Hello, I am looking into it."])
         if n % 3 == 2 and len(uuids) > 1:
@@ -483,6 +500,7 @@ def main():
                         "TUI bea": (final["bea TUI"] or {}).get("Waiting"), "mcp": mcp},
             "bot_answered_waiting_service": bot,
             "actions": n,
+            "assignment_races": s.races,
         })
     finally:
         s.close()

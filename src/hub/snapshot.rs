@@ -150,6 +150,17 @@ pub(super) fn preview_json(p: &Preview, f: &WaitingFacts) -> serde_json::Value {
     if let Some(at) = stamp(f.last_reply_at) {
         v["lastReplyAt"] = json!(at);
     }
+    // Who wrote the last reply and since when the customer waits, as the
+    // hub's whole page says: from the three messages above alone, an
+    // agent's reply within seconds of the customer read as a bot's (a new
+    // agent's Waiting 4 over the service's), and the clock ran from the
+    // customer's latest message instead of their first unanswered one.
+    if let Some(by) = &f.last_reply_by {
+        v["lastReplyBy"] = json!(by);
+    }
+    if let crate::index::Wait::Since { since: Some(since), .. } = p.wait {
+        v["waitingSince"] = json!(stamp(Some(since)));
+    }
     v
 }
 

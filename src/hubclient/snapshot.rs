@@ -333,6 +333,34 @@ mod tests {
         assert_eq!(preview_of(&c, &l).expect("a preview").2.len(), 1);
     }
 
+    /// Run 8: `frontdesk mcp`, starting from the snapshot at the end of a
+    /// shift, counted 4 more waiting than the service, each an agent's
+    /// reply 2 to 4 s after the customer, which the three facts alone made
+    /// a bot's. The hub names the reply's agent; and the clock runs from
+    /// the customer's first unanswered message, not their latest.
+    #[test]
+    fn a_snapshot_line_waits_as_the_hubs_whole_page_does() {
+        use crate::index::Wait;
+        let wait = |extra: &str| {
+            let (c, l) = line(&format!(
+                r#","hubPreview":{{"status":"sent","text":"On it","createdAt":"2026-11-20T10:00:00Z","activity":"2026-11-20T10:00:00Z","lastCustomerAt":"2026-11-20T09:59:57Z","lastReplyAt":"2026-11-20T10:00:00Z"{extra}}}"#
+            ));
+            Wait::of(&preview_of(&c, &l).expect("a preview").2)
+        };
+        assert!(matches!(wait(""), Wait::Since { .. }), "unnamed: a bot's quick answer");
+        assert_eq!(wait(r#","lastReplyBy":"alex""#), Wait::Answered);
+        // Waiting behind a bot since 9, wrote again at 10.
+        let at = |s: &str| {
+            chrono::DateTime::parse_from_rfc3339(s)
+                .ok()
+                .map(|t| t.with_timezone(&Utc))
+        };
+        match wait(r#","waitingSince":"2026-11-20T09:00:00Z""#) {
+            Wait::Since { since, .. } => assert_eq!(since, at("2026-11-20T09:00:00Z")),
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn a_stale_or_broken_preview_is_left_out_and_the_contact_still_reads() {
         for extra in [

@@ -13,11 +13,14 @@ use super::error::IndexError;
 use super::stamps::parse_stamp;
 
 /// When the customer last wrote (`received`) and when the team last
-/// replied (`sent`) in a conversation's cached page.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// replied (`sent`) in a conversation's cached page, and the agent a hub
+/// named as that reply's sender (none: not named, so a reply within
+/// seconds of the customer reads as automatic).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct WaitingFacts {
     pub last_customer_at: Option<DateTime<Utc>>,
     pub last_reply_at: Option<DateTime<Utc>>,
+    pub last_reply_by: Option<String>,
 }
 
 impl WaitingFacts {
@@ -32,9 +35,15 @@ impl WaitingFacts {
                 .filter_map(|m| m.created_at)
                 .max()
         };
+        let last_reply_at = newest(MessageStatus::Sent);
+        let last_reply_by = messages
+            .iter()
+            .filter(|m| m.status == MessageStatus::Sent && m.created_at == last_reply_at)
+            .find_map(|m| m.sent_by.clone().filter(|s| !s.trim().is_empty()));
         WaitingFacts {
             last_customer_at: newest(MessageStatus::Received),
-            last_reply_at: newest(MessageStatus::Sent),
+            last_reply_at,
+            last_reply_by,
         }
     }
 }
@@ -48,7 +57,11 @@ impl Index {
                 (SELECT max(json_extract(e.value, '$.createdAt')) FROM json_each(m.json) e
                   WHERE json_extract(e.value, '$.status') = 'received'),
                 (SELECT max(json_extract(e.value, '$.createdAt')) FROM json_each(m.json) e
-                  WHERE json_extract(e.value, '$.status') = 'sent')
+                  WHERE json_extract(e.value, '$.status') = 'sent'),
+                (SELECT json_extract(e.value, '$.sentBy') FROM json_each(m.json) e
+                  WHERE json_extract(e.value, '$.status') = 'sent'
+                  ORDER BY json_extract(e.value, '$.createdAt') DESC,
+                           json_extract(e.value, '$.sentBy') IS NULL LIMIT 1)
              FROM messages m",
         )?;
         let rows = stmt.query_map([], |r| {
@@ -56,16 +69,18 @@ impl Index {
                 r.get::<_, String>(0)?,
                 r.get::<_, Option<String>>(1)?,
                 r.get::<_, Option<String>>(2)?,
+                r.get::<_, Option<String>>(3)?,
             ))
         })?;
         let mut out = HashMap::new();
         for row in rows {
-            let (uuid, customer, reply) = row?;
+            let (uuid, customer, reply, by) = row?;
             out.insert(
                 uuid,
                 WaitingFacts {
                     last_customer_at: parse_stamp(customer),
                     last_reply_at: parse_stamp(reply),
+                    last_reply_by: by.filter(|s| !s.trim().is_empty()),
                 },
             );
         }
@@ -97,13 +112,19 @@ mod tests {
         let mut ix = Index::in_memory().unwrap();
         let c: crate::api::Contact = serde_json::from_str(r#"{"uuid":"u1","name":"Ana"}"#).unwrap();
         ix.upsert_contacts(&[c], Utc::now()).unwrap();
+        let named = Message {
+            sent_by: Some("alex".into()),
+            ..message("sent", "2026-11-20T11:00:00Z")
+        };
         let page = [
             message("note", "2026-11-20T12:00:00Z"),
-            message("sent", "2026-11-20T11:00:00Z"),
+            named,
+            message("sent", "2026-11-20T10:30:00Z"),
             message("received", "2026-11-20T10:00:00Z"),
             message("received", "2026-11-20T09:00:00Z"),
         ];
         ix.store_messages("u1", None, &page).unwrap();
+        assert_eq!(WaitingFacts::of(&page).last_reply_by.as_deref(), Some("alex"));
         let facts = ix.waiting_facts().unwrap();
         let at = |s: &str| DateTime::parse_from_rfc3339(s).ok().map(|t| t.with_timezone(&Utc));
         assert_eq!(
@@ -111,6 +132,7 @@ mod tests {
             WaitingFacts {
                 last_customer_at: at("2026-11-20T10:00:00Z"),
                 last_reply_at: at("2026-11-20T11:00:00Z"),
+                last_reply_by: Some("alex".into()),
             }
         );
     }

@@ -115,7 +115,7 @@ async fn create_contact_and_every_validation_error() {
             "{body}: expected error on {field}, got {v}"
         );
         // Nothing was created.
-        let (st, _) = srv.get("/contacts/+100").await;
+        let (st, _) = srv.get("/contacts/phone/+100").await;
         assert_eq!(st, StatusCode::NOT_FOUND, "{body} created a contact");
     }
     assert_eq!(srv.walk("").await.len(), 302);
@@ -209,6 +209,10 @@ async fn update_contact_rules() {
     assert_eq!(st, StatusCode::OK, "{v}");
     assert!(v["contact"][0]["assignedUser"].is_null());
     assert!(v["contact"][0]["note"].is_null(), "empty note clears it");
+    // Only PATCH: the documented GET takes the uuid (a number has
+    // /contacts/phone/:number), so no client may read a contact by number there.
+    let (st, _) = srv.get("/contacts/+4400001").await;
+    assert_eq!(st, StatusCode::NOT_FOUND, "GET /contacts/:uuid with a phone number");
     let (st, v) = srv
         .patch(
             &path,
