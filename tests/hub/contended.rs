@@ -95,7 +95,9 @@ async fn proxy(to: &str, hold: Arc<AtomicBool>, rule: Rule) -> String {
 }
 
 struct Slow {
-    server: frontdesk::server::RunningServer,
+    _server: frontdesk::server::RunningServer,
+    /// The service itself, with the account key (not through the hub).
+    service: frontdesk::api::Client,
     _hub: frontdesk::hub::RunningHub,
     _dir: tempfile::TempDir,
     dana: super::support::Agent,
@@ -117,8 +119,10 @@ async fn slow_team(rule: Rule) -> Slow {
     let hub = start_hub(cfg).await;
     let (dana, lee) = (agent(&hub, "dana", dana_token), agent(&hub, "lee", lee_token));
     wait_for_contacts(&dana, 8).await;
+    let service = frontdesk::api::Client::new(&server.base_url, &server.api_key, Duration::from_secs(10)).unwrap();
     Slow {
-        server,
+        _server: server,
+        service,
         _hub: hub,
         _dir: dir,
         dana,
@@ -127,18 +131,22 @@ async fn slow_team(rule: Rule) -> Slow {
     }
 }
 
+impl Slow {
+    /// The account's first contact, as the service lists it.
+    async fn first(&self) -> frontdesk::api::Contact {
+        let all = self
+            .service
+            .all_contacts(frontdesk::api::ContactFilter::default())
+            .await;
+        all.unwrap().into_iter().next().expect("a contact")
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn answers_back_in_the_other_order_leave_the_hub_with_what_the_service_kept() {
     let t = slow_team(danas_assignment).await;
-    let (server, dana, lee, hold) = (&t.server, &t.dana, &t.lee, &t.hold);
-    let service = frontdesk::api::Client::new(&server.base_url, &server.api_key, Duration::from_secs(10)).unwrap();
-    let first = service
-        .all_contacts(frontdesk::api::ContactFilter::default())
-        .await
-        .unwrap()
-        .into_iter()
-        .next()
-        .unwrap();
+    let (dana, lee, hold) = (&t.dana, &t.lee, &t.hold);
+    let (service, first) = (&t.service, t.first().await);
     let id = frontdesk::api::ContactId::from(first.uuid.as_str());
     service
         .update_contact(&id, &Action::Unassign.patch().unwrap())
@@ -209,15 +217,8 @@ async fn answers_back_in_the_other_order_leave_the_hub_with_what_the_service_kep
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_send_with_a_slow_answer_is_dated_no_later_than_the_service_dates_it() {
     let t = slow_team(a_send).await;
-    let service = frontdesk::api::Client::new(&t.server.base_url, &t.server.api_key, Duration::from_secs(10)).unwrap();
-    let c = service
-        .all_contacts(frontdesk::api::ContactFilter::default())
-        .await
-        .unwrap()
-        .into_iter()
-        .next()
-        .unwrap();
-    let template = common::approved_template(&service).await;
+    let (service, c) = (&t.service, t.first().await);
+    let template = common::approved_template(service).await;
     let mut events = t.lee.events(None).await;
     t.hold.store(true, Ordering::SeqCst);
     let send = frontdesk::api::SendMessage::template(
