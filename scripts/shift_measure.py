@@ -60,7 +60,8 @@ class Shift:
         self.a = a
         self.dir = tempfile.mkdtemp(prefix=f"shift-{a.label}-")
         self.races = {"one told, the one kept": 0, "both told assigned": 0, "neither told": 0,
-                      "told, but another kept": 0}
+                      "told, but another kept": 0, "not a race: already assigned": 0}
+        self.race_log = []
         self.key = "sk_" + secrets.token_hex(16)
         self.svc_port, self.traffic_port, self.hub_port = a.port_base, a.port_base + 1, a.port_base + 2
         self.db = os.path.join(self.dir, "service.sqlite")
@@ -357,7 +358,14 @@ class Shift:
             return
         target = uuids[0]
         # Both agents take the same customer at once: exactly one may be
-        # told it is theirs, and it must be whom the service kept.
+        # told it is theirs, and it must be whom the service kept. A race
+        # counts only when the customer was unassigned: one already an
+        # agent's is hers ("already assigned") or taken over knowingly.
+        with self.sql() as c:
+            before = c.execute("SELECT assigned_user FROM contacts WHERE uuid = ?", (target,)).fetchone()
+        if before and before[0]:
+            self.races["not a race: already assigned"] += 1
+            before = "taken"
         ps = [subprocess.Popen([self.a.agent_bin, "contacts", "assign", self.emails[ag], target],
                                env=self.hub_env(ag), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
               for ag in ("alex", "bea")]
@@ -372,7 +380,11 @@ class Shift:
             kept = c.execute("SELECT assigned_user FROM contacts WHERE uuid = ?", (target,)).fetchone()
         kept = kept[0] if kept else None
         winners = [ag for ag, ok in zip(("alex", "bea"), told) if ok]
-        if len(winners) == 1 and kept == self.emails[winners[0]]:
+        self.race_log.append({"contact": target, "before": before if before == "taken" else None,
+                              "told": dict(zip(("alex", "bea"), told)), "kept": kept})
+        if before == "taken":
+            pass
+        elif len(winners) == 1 and kept == self.emails[winners[0]]:
             self.races["one told, the one kept"] += 1
         elif len(winners) == 2:
             self.races["both told assigned"] += 1
@@ -501,6 +513,7 @@ def main():
             "bot_answered_waiting_service": bot,
             "actions": n,
             "assignment_races": s.races,
+            "assignment_race_log": s.race_log,
         })
     finally:
         s.close()

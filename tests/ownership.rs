@@ -81,6 +81,31 @@ async fn two_agents_assigning_at_once_one_is_assigned_and_the_other_is_told() {
     assert_eq!((doubles, nobody), (0, 0));
 }
 
+/// Bea asks for a conversation that is hers already while Alex takes it
+/// over: "already assigned" must not stand once Alex's write landed (a
+/// shift's races had both told "assigned").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_assignment_found_done_already_is_read_back_too() {
+    let srv = common::spawn(common::config(5, 38)).await;
+    let (alex, bea) = (client(&srv), client(&srv));
+    let c = alex.all_contacts(ContactFilter::default()).await.unwrap().remove(0);
+    let id = ContactId::from(c.uuid.as_str());
+    bea.update_contact(&id, &Action::Assign(BEA.into()).patch().unwrap())
+        .await
+        .unwrap();
+    let takeover = async {
+        tokio::time::sleep(Duration::from_millis(60)).await;
+        alex.update_contact(&id, &Action::Assign(ALEX.into()).patch().unwrap())
+            .await
+            .unwrap();
+    };
+    let to_bea = Action::Assign(BEA.into());
+    let (r, ()) = tokio::join!(write_checked(&bea, &c.uuid, "", &to_bea, None, Some(BEA)), takeover);
+    let (won, why) = told(&r.unwrap());
+    assert!(!won, "bea told it is hers while alex took it");
+    assert!(why.contains(ALEX), "bea is told who has it: {why}");
+}
+
 #[tokio::test]
 async fn a_close_after_a_colleague_took_it_is_asked_naming_them() {
     let srv = common::spawn(ServerConfig {

@@ -212,6 +212,13 @@ pub async fn write_one(client: &Client, uuid: &str, name: &str, action: &Action,
             };
         }
         if shows(action, &current) == Some(true) {
+            // Already so: a colleague taking it at this moment must not
+            // leave this agent told it is theirs (a shift's script saw
+            // "already assigned" on one side while the other took it).
+            if attempt == 0 && matches!(action, Action::Assign(_)) {
+                let settled = confirm_assignment(client, uuid, action, current, SETTLE_MIN).await;
+                return done(Some(before), settled);
+            }
             return done(Some(before), Settled::Applied(current));
         }
         let start = std::time::Instant::now();
