@@ -32,9 +32,10 @@ struct InFlight {
     contended: Arc<AtomicBool>,
 }
 
-/// Contact uuid (or [`send_key`]) to the writes in flight to it.
+/// Contact uuid (or [`send_key`]) to the writes in flight to it; told
+/// each time a contact's last write ends.
 #[derive(Debug, Default)]
-pub struct Writers(Mutex<HashMap<String, InFlight>>);
+pub struct Writers(Mutex<HashMap<String, InFlight>>, tokio::sync::Notify);
 
 /// Registered while a write is in flight; the registration ends with it.
 #[derive(Debug)]
@@ -76,13 +77,14 @@ impl Writers {
     pub async fn settled(&self, contact: &str, longest: Duration) -> bool {
         let until = tokio::time::Instant::now() + longest;
         loop {
+            // Asked for before looking, so an end between the two is heard.
+            let ended = self.1.notified();
             if self.of(contact).is_none() {
                 return true;
             }
-            if tokio::time::Instant::now() >= until {
-                return false;
+            if tokio::time::timeout_at(until, ended).await.is_err() {
+                return self.of(contact).is_none();
             }
-            tokio::time::sleep(Duration::from_millis(10)).await;
         }
     }
 }
@@ -108,6 +110,7 @@ impl Drop for Writing<'_> {
             }
             if list.is_empty() {
                 map.remove(&self.contact);
+                self.writers.1.notify_waiters();
             }
         }
     }

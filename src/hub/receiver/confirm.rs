@@ -14,10 +14,13 @@ use serde_json::Value;
 pub use crate::hub::confirmer::Answer;
 use crate::hub::state::HubState;
 
+/// What a [`phone_key`] starts with.
+const PHONE: &str = "phone:";
+
 /// The key a lookup by phone number goes under (a message without its
 /// contact names only the customer's number).
 pub fn phone_key(number: &str) -> String {
-    format!("phone:{number}")
+    format!("{PHONE}{number}")
 }
 
 /// What the service says about the contact `key` (a uuid, or a
@@ -45,7 +48,7 @@ async fn get(st: &HubState, key: &str) -> Answer {
     // A contact's own path takes its uuid only; a number has the
     // documented lookup (on the main channel: a webhook names no channel
     // uuid).
-    let (path, id) = match key.strip_prefix("phone:") {
+    let (path, id) = match key.strip_prefix(PHONE) {
         Some(number) => ("contacts/phone", number),
         None => ("contacts", key),
     };
